@@ -1,0 +1,63 @@
+/**
+ * The one error type. Every failure that reaches a caller (HTTP, server action, CLI) is an AppError
+ * with an HTTP status and a stable machine-readable code; anything else is reported as INTERNAL
+ * without its internals.
+ */
+
+export const ERROR_CODES = {
+  INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_FAILED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  /** Dotted path of the field at fault, e.g. "spans.3.seq". */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { fields?: FieldError[]; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = ERROR_CODES[code];
+  }
+
+  get fields(): FieldError[] | undefined {
+    return this.options.fields;
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string; fields?: FieldError[]; details?: Record<string, unknown> } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.options.fields ? { fields: this.options.fields } : {}),
+        ...(this.options.details ? { details: this.options.details } : {}),
+      },
+    };
+  }
+}
+
+/** Anything thrown that is not an AppError becomes an opaque INTERNAL error. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError("INTERNAL", "Internal error");
+}

@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { StartupError } from "./startup-error";
+
+/**
+ * The zero-setup database: PGlite (Postgres compiled to WASM) keeping its files in a local folder,
+ * served on a loopback port so that Prisma and `pg` reach it exactly as they reach a real server.
+ *
+ * One process owns the folder at a time. It records its pid and port in `owner.json`, so other
+ * processes (the CLI while the server runs) connect to the owner instead of opening the files.
+ */
+
+export const DEFAULT_DATA_DIR = path.resolve(process.cwd(), ".custodian", "pgdata");
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this process started the database (and must stop it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface OwnerRecord {
+  pid: number;
+  port: number;
+}
+
+function ownerFile(dataDir: string): string {
+  return path.join(path.dirname(dataDir), "owner.json");
+}
+
+function urlFor(port: number): string {
+  return `postgresql://postgres@127.0.0.1:${port}/postgres`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function runningOwner(dataDir: string): OwnerRecord | null {
+  const file = ownerFile(dataDir);
+  if (!existsSync(file)) return null;
+  try {
+    const owner = JSON.parse(readFileSync(file, "utf8")) as OwnerRecord;
+    return owner.pid !== process.pid && isAlive(owner.pid) ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0): Promise<EmbeddedDatabase> {
+  const owner = runningOwner(dataDir);
+  if (owner) return { url: urlFor(owner.port), owned: false, stop: async () => {} };
+
+  mkdirSync(dataDir, { recursive: true });
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ dataDir });
+  } catch (error) {
+    throw new StartupError(
+      `The embedded database in ${dataDir} could not be opened (${describe(error)}). ` +
+        `Nothing was deleted: move that folder aside to start afresh, or set DATABASE_URL to use your own Postgres.`,
+    );
+  }
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port, maxConnections: 64 });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw new StartupError(`The embedded database could not listen on 127.0.0.1:${port} (${describe(error)}).`);
+  }
+  const boundPort = Number(server.getServerConn().split(":").pop());
+  writeFileSync(ownerFile(dataDir), JSON.stringify({ pid: process.pid, port: boundPort } satisfies OwnerRecord));
+
+  let stopped = false;
+  return {
+    url: urlFor(boundPort),
+    owned: true,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      await db.close();
+      rmSync(ownerFile(dataDir), { force: true });
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}

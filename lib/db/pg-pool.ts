@@ -1,0 +1,74 @@
+import pg from "pg";
+
+/** Discrete connection fields: the shadow-database path needs them (a URL would pin the database). */
+export interface PgConnectionFields {
+  host: string;
+  port: number;
+  user: string;
+  password?: string;
+  database: string;
+}
+
+export function parseDatabaseUrl(url: string): PgConnectionFields {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new Error(`DATABASE_URL must start with postgres:// or postgresql://, got ${parsed.protocol}//`);
+  }
+  return {
+    host: decodeURIComponent(parsed.hostname) || "127.0.0.1",
+    port: parsed.port ? Number(parsed.port) : 5432,
+    user: decodeURIComponent(parsed.username) || "postgres",
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "postgres",
+  };
+}
+
+export function databaseUrlFor(fields: PgConnectionFields): string {
+  const auth = fields.password
+    ? `${encodeURIComponent(fields.user)}:${encodeURIComponent(fields.password)}`
+    : encodeURIComponent(fields.user);
+  return `postgresql://${auth}@${fields.host}:${fields.port}/${encodeURIComponent(fields.database)}`;
+}
+
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+
+type QueryResultLike = { fields?: Array<{ dataTypeID: number }> };
+
+/**
+ * Prisma's WASM schema engine cannot decode Postgres' internal `"char"` type when it introspects
+ * the catalog; reporting those columns as text is lossless for the single-byte values involved.
+ */
+function reportCharAsText<T>(result: T): T {
+  const fields = (result as QueryResultLike | undefined)?.fields;
+  if (fields) for (const field of fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+  return result;
+}
+
+function patchQuery(target: { query: (...args: never[]) => unknown }): void {
+  const original = target.query.bind(target) as (...args: unknown[]) => unknown;
+  (target as { query: unknown }).query = (...args: unknown[]) => {
+    const out = original(...args);
+    if (out && typeof (out as Promise<unknown>).then === "function") {
+      return (out as Promise<unknown>).then(reportCharAsText);
+    }
+    return out;
+  };
+}
+
+export interface PoolOptions {
+  max?: number;
+  /** Patch result types for the schema engine; only the migration CLI needs it. */
+  forSchemaEngine?: boolean;
+}
+
+export function createPool(fields: PgConnectionFields, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ ...fields, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+  // A dropped connection (server restart, forced database drop) must not crash the process.
+  pool.on("error", () => {});
+  if (options.forSchemaEngine) {
+    patchQuery(pool as unknown as { query: (...args: never[]) => unknown });
+    pool.on("connect", (client) => patchQuery(client as unknown as { query: (...args: never[]) => unknown }));
+  }
+  return pool;
+}
