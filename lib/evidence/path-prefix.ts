@@ -1,0 +1,72 @@
+/**
+ * Matching normalised paths against the path prefixes a policy names (system config, exclusions).
+ *
+ * Prefix syntax, chosen so a policy owner can write what they mean without knowing user names:
+ * - "/etc/"      a directory or file and everything below it, on the normalised (absolute) path.
+ *                A trailing slash is optional: "/etc/" also matches "/etc" itself (so `rm -rf /etc`
+ *                counts), and "/etc/ssh" does not match "/etc/sshd_config" (a prefix is a path, not
+ *                a string: "/etc/app/conf" must not claim "/etc/app/conf.yaml").
+ * - "~/.bashrc"  relative to ANY home directory (/home/<user>/, /root/, /Users/<user>/), because
+ *                atoms are normalised against whatever home the runtime reported.
+ * - "~/.*"       any dotfile or dot-directory directly in a home directory (see `isHomeDotfile`).
+ */
+
+/** Home used to normalise "~" when the runtime did not report one. */
+export const DEFAULT_HOME_DIR = "/home/user";
+
+/** The token that stands for "any dotfile directly in a home directory". */
+export const HOME_DOTFILES_TOKEN = "~/.*";
+
+/**
+ * The part of `path` below its home directory, without a leading slash, or null when the path is
+ * not inside a home directory. "/home/alice/.bashrc" -> ".bashrc"; "/root" -> "".
+ */
+export function homeRelative(path: string): string | null {
+  let rest: string;
+  if (path === "/root" || path.startsWith("/root/")) {
+    rest = path.slice("/root".length);
+  } else {
+    const base = path.startsWith("/home/") ? "/home/".length : path.startsWith("/Users/") ? "/Users/".length : -1;
+    if (base < 0) return null;
+    const slash = path.indexOf("/", base);
+    // "/home/" alone or "/home/alice" (the home dir itself) — user name must be non-empty.
+    if (slash === base) return null;
+    rest = slash < 0 ? "" : path.slice(slash);
+  }
+  return rest.startsWith("/") ? rest.slice(1) : rest;
+}
+
+/**
+ * True for a dotfile or dot-directory directly in a home directory, or anything below such a
+ * dot-directory: "/home/u/.bashrc", "/root/.profile", "/home/u/.ssh/authorized_keys". Those are
+ * the user's shell, ssh and tool configuration. "/home/u/project/.env" is not: it sits in a
+ * project, not in the home directory itself. "." and ".." are not dotfiles.
+ */
+export function isHomeDotfile(path: string): boolean {
+  const rel = homeRelative(path);
+  if (rel === null || !rel.startsWith(".")) return false;
+  const first = rel.split("/", 1)[0] ?? "";
+  return first !== "." && first !== "..";
+}
+
+/** True when the normalised `path` falls under `prefix` (syntax in the file comment). */
+export function pathMatchesPrefix(path: string, prefix: string): boolean {
+  if (prefix === HOME_DOTFILES_TOKEN) return isHomeDotfile(path);
+  if (prefix.startsWith("~/")) {
+    const rel = homeRelative(path);
+    return rel !== null && isPathUnder("/" + rel, "/" + prefix.slice(2));
+  }
+  return isPathUnder(path, prefix);
+}
+
+export function pathMatchesAnyPrefix(path: string, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (pathMatchesPrefix(path, p)) return true;
+  return false;
+}
+
+/** True when `path` is `dir` or below it (a sibling such as "/work/app2" is not below "/work/app"). */
+export function isPathUnder(path: string, dir: string): boolean {
+  const d = dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
+  if (d === "/") return path.startsWith("/");
+  return path === d || path.startsWith(d + "/");
+}
