@@ -1,0 +1,314 @@
+/**
+ * Answering an evidence question (DESIGN.md, "Evidence questions"): exactly one of
+ * - YES with citations to verbatim bytes, from spans that are verbatim or whose original is
+ *   retrievable; never from a summary's text;
+ * - NO only when nothing matched, every span in scope is evidentially complete and no seq is missing;
+ * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
+ */
+import { formatKindCounts, type KindCount } from "../manifest";
+import type {
+  Atom,
+  AtomKind,
+  EvidentialClass,
+  ProvenanceStatus,
+  SideEffectKind,
+  SpanKind,
+  TranscriptState,
+} from "../types";
+import {
+  compilePredicate,
+  matchAtom,
+  spanQualifies,
+  type CompiledPredicate,
+  type EvidencePredicate,
+  type EvidenceQuestion,
+} from "./predicate";
+import { inSeqRange, inTimeRange, seqGaps, type QuestionScope, type SeqGap } from "./scope";
+
+/** A span as the question engine sees it: facts only, the atoms already extracted. */
+export interface QuestionSpan {
+  id: string;
+  sessionId: string;
+  seq: number;
+  kind: SpanKind;
+  /** For a summary: the class of its lineage (the highest of its roots). */
+  class: EvidentialClass;
+  transcriptState: TranscriptState;
+  provenance: ProvenanceStatus;
+  /** The original is present, intact and within its TTL (or pinned). */
+  originalRetrievable: boolean;
+  /**
+   * The bytes are still stored and intact even if not retrievable under the policy (TTL passed,
+   * not yet swept): a pin would make them evidence again. Defaults to `originalRetrievable`.
+   */
+  originalHeld?: boolean;
+  /** Atoms that can be checked: from the live verbatim text or a retrievable original (for a summary, from its text). */
+  atoms: readonly Atom[];
+  sha256: string;
+  /** The span's bytes, for citation excerpts. */
+  body?: Uint8Array;
+  toolName?: string;
+  occurredAt?: Date;
+  /** What an honest summary admitted dropping from this span, by kind. */
+  droppedByManifest?: KindCount[];
+  /** Summaries: the spans they replaced, to tell whether a claim in their text is backed by originals. */
+  replaces?: string[];
+}
+
+export interface Citation {
+  sessionId: string;
+  spanId: string;
+  seq: number;
+  byteStart: number;
+  byteEnd: number;
+  sha256: string;
+  /** The cited bytes decoded (invalid UTF-8 replaced), or the atom's text when no body was given. */
+  excerpt: string;
+  /** The verbatim bytes, when the span's body was given. */
+  bytes?: Uint8Array;
+  atomKind: AtomKind;
+  effect?: SideEffectKind;
+  /** Which of the question's predicates matched. */
+  predicateIndex: number;
+}
+
+export type UnblockAct = "pin" | "extend" | "none";
+
+export interface Blocker {
+  sessionId: string;
+  spanId: string;
+  seq: number;
+  class: EvidentialClass;
+  provenance: ProvenanceStatus;
+  transcriptState: TranscriptState;
+  /** What the span's summary admitted dropping, by kind; empty when unknown or nothing. */
+  dropped: KindCount[];
+  /** The original's bytes are still stored and intact. */
+  originalHeld: boolean;
+  /**
+   * The act that would make the span checkable. "pin" when the bytes are still held: a legal
+   * hold cannot lapse while the review runs (an extension would also do, and the UI may offer
+   * it); "none" when nothing Custodian holds can help.
+   */
+  unblockBy: UnblockAct;
+  reason: string;
+}
+
+export type AnswerKind = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
+
+export interface QuestionAnswer {
+  answer: AnswerKind;
+  citations: Citation[];
+  /** Spans that could have matched but cannot be checked. Listed with YES too, for information. */
+  blockers: Blocker[];
+  /** Spans whose atoms were checked (verbatim or original retrievable; summaries excluded). */
+  checkedSpans: number;
+  /** No blockers and no seq gaps: a NO would be a proof of absence. */
+  scopeComplete: boolean;
+  gaps: SeqGap[];
+}
+
+/** Accepts a question, one predicate, or a list of predicates (any of which may match). */
+export function answerQuestion(
+  question: EvidenceQuestion | EvidencePredicate | readonly EvidencePredicate[],
+  scope: QuestionScope,
+  spans: readonly QuestionSpan[],
+): QuestionAnswer {
+  const predicates = toPredicates(question).map(compilePredicate);
+  const byId = new Map(spans.map((s) => [s.id, s]));
+  const bySession = groupBySession(spans);
+  const citations: Citation[] = [];
+  const blockers: Blocker[] = [];
+  const gaps: SeqGap[] = [];
+  let checkedSpans = 0;
+
+  for (const session of scope.sessions) {
+    const picked = session.spanIds ? new Set(session.spanIds) : null;
+    const inSession = (bySession.get(session.id) ?? []).filter((s) => inSeqRange(session, s.seq) && (!picked || picked.has(s.id)));
+    gaps.push(...seqGaps(session, inSession));
+    const ordered = inSession.filter((s) => inTimeRange(scope, s.occurredAt)).sort((a, b) => a.seq - b.seq);
+
+    for (const span of ordered) {
+      if (span.kind === "SUMMARY") {
+        const blocker = unbackedClaim(span, predicates, session.cwd, byId);
+        if (blocker) blockers.push(blocker);
+        continue;
+      }
+      if (isCheckable(span)) {
+        checkedSpans++;
+        const found = citeMatches(span, predicates, session.cwd);
+        citations.push(...found.citations);
+        if (found.citations.length === 0 && found.undecidable) {
+          blockers.push(blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false));
+        }
+        continue;
+      }
+      const blocker = uncheckableBlocker(span, predicates);
+      if (blocker) blockers.push(blocker);
+    }
+  }
+
+  const scopeComplete = blockers.length === 0 && gaps.length === 0;
+  const answer: AnswerKind = citations.length > 0 ? "YES" : scopeComplete ? "NO" : "INSUFFICIENT_EVIDENCE";
+  return { answer, citations, blockers, checkedSpans, scopeComplete, gaps };
+}
+
+/**
+ * Its atoms can be trusted as evidence: the span is still verbatim in the transcript, or it was
+ * replaced but a pointer leads to an original that is retrievable now. Summaries never are.
+ */
+export function isCheckable(span: QuestionSpan): boolean {
+  if (span.kind === "SUMMARY") return false;
+  if (span.transcriptState === "VERBATIM" || span.transcriptState === "PRESERVED") return true;
+  return span.originalRetrievable && (span.provenance === "DURABLE" || span.provenance === "EXPIRING");
+}
+
+function citeMatches(
+  span: QuestionSpan,
+  predicates: readonly CompiledPredicate[],
+  cwd: string | undefined,
+): { citations: Citation[]; undecidable: boolean } {
+  const citations: Citation[] = [];
+  const seen = new Set<string>();
+  let undecidable = false;
+  predicates.forEach((p, predicateIndex) => {
+    if (!spanQualifies(p, span)) return;
+    for (const atom of span.atoms) {
+      const m = matchAtom(p, atom, cwd);
+      if (m === "UNDECIDABLE") undecidable = true;
+      if (m !== "MATCH") continue;
+      const key = `${atom.byteStart}:${atom.byteEnd}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      citations.push(cite(span, atom, predicateIndex));
+    }
+  });
+  return { citations, undecidable };
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation {
+  const c: Citation = {
+    sessionId: span.sessionId,
+    spanId: span.id,
+    seq: span.seq,
+    byteStart: atom.byteStart,
+    byteEnd: atom.byteEnd,
+    sha256: span.sha256,
+    excerpt: atom.text,
+    atomKind: atom.kind,
+    predicateIndex,
+  };
+  if (atom.effect !== undefined) c.effect = atom.effect;
+  const body = span.body;
+  if (body && atom.byteStart >= 0 && atom.byteEnd <= body.length && atom.byteStart <= atom.byteEnd) {
+    // A copy, so a citation does not keep a multi-megabyte body alive.
+    c.bytes = body.slice(atom.byteStart, atom.byteEnd);
+    c.excerpt = decoder.decode(c.bytes);
+  }
+  return c;
+}
+
+/** Only spans of a class that can hold a match can block (side-effect questions: side-effecting only). */
+function classCanHold(p: CompiledPredicate, cls: EvidentialClass): boolean {
+  if (cls === "NARRATIVE") return false;
+  return !p.onSideEffects || cls === "SIDE_EFFECTING";
+}
+
+function uncheckableBlocker(span: QuestionSpan, predicates: readonly CompiledPredicate[]): Blocker | null {
+  const dropped = span.transcriptState === "RECLAIMED_HONEST" ? span.droppedByManifest : undefined;
+  const blocks = predicates.some(
+    (p) => classCanHold(p, span.class) && (dropped === undefined || dropped.some((d) => d.count > 0 && p.relevantKinds.has(d.kind))),
+  );
+  if (!blocks) return null;
+  let why: string;
+  if (span.provenance === "NONE") why = "no provenance pointer links its summary to the original";
+  else if (span.provenance === "LOST" || !span.originalRetrievable) why = "its original is lost (expired, deleted or corrupt)";
+  else why = `its original is ${span.provenance.toLowerCase()} but not retrievable`;
+  const what =
+    dropped === undefined
+      ? "and the summary that replaced it does not say what it dropped"
+      : `and its honest summary dropped ${formatKindCounts(dropped)}`;
+  return blockerFor(span, `${why}, ${what}`, true);
+}
+
+function blockerFor(span: QuestionSpan, reason: string, withDropped: boolean): Blocker {
+  const held = span.originalHeld ?? span.originalRetrievable;
+  // A pointer is needed for held bytes to count; without one no act of ours links them back.
+  const unblockBy: UnblockAct = held && span.provenance !== "NONE" && !isCheckable(span) ? "pin" : "none";
+  return {
+    sessionId: span.sessionId,
+    spanId: span.id,
+    seq: span.seq,
+    class: span.class,
+    provenance: span.provenance,
+    transcriptState: span.transcriptState,
+    dropped: withDropped ? [...(span.droppedByManifest ?? [])] : [],
+    originalHeld: held,
+    unblockBy,
+    reason,
+  };
+}
+
+/**
+ * A summary's text is never evidence, but it can be a reason to doubt a NO: when its text
+ * mentions something the question asks about and the originals it stands for cannot be checked,
+ * absence cannot be proven.
+ */
+function unbackedClaim(
+  summary: QuestionSpan,
+  predicates: readonly CompiledPredicate[],
+  cwd: string | undefined,
+  byId: ReadonlyMap<string, QuestionSpan>,
+): Blocker | null {
+  const claims = predicates.some(
+    (p) =>
+      classCanHold(p, summary.class) &&
+      spanQualifies(p, summary, true) &&
+      summary.atoms.some((a) => matchAtom(p, a, cwd, true) !== "NO_MATCH"),
+  );
+  if (!claims || isBacked(summary, byId)) return null;
+  return {
+    ...blockerFor(summary, "its text mentions what the question asks about, and the originals it replaced cannot be checked", false),
+    originalHeld: false,
+    unblockBy: "none",
+  };
+}
+
+/** Every original the summary transitively replaced is checkable (or was narrative). */
+function isBacked(summary: QuestionSpan, byId: ReadonlyMap<string, QuestionSpan>): boolean {
+  if (!summary.replaces || summary.replaces.length === 0) return false;
+  const seen = new Set<string>([summary.id]);
+  const todo = [...summary.replaces];
+  while (todo.length > 0) {
+    const id = todo.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const s = byId.get(id);
+    if (!s) return false;
+    if (s.kind === "SUMMARY") {
+      if (!s.replaces || s.replaces.length === 0) return false;
+      todo.push(...s.replaces);
+    } else if (!isCheckable(s) && s.class !== "NARRATIVE") {
+      return false;
+    }
+  }
+  return true;
+}
+
+function toPredicates(q: EvidenceQuestion | EvidencePredicate | readonly EvidencePredicate[]): readonly EvidencePredicate[] {
+  if (Array.isArray(q)) return q as readonly EvidencePredicate[];
+  if ("anyOf" in q && Array.isArray((q as EvidenceQuestion).anyOf)) return (q as EvidenceQuestion).anyOf;
+  return [q as EvidencePredicate];
+}
+
+function groupBySession(spans: readonly QuestionSpan[]): Map<string, QuestionSpan[]> {
+  const out = new Map<string, QuestionSpan[]>();
+  for (const s of spans) {
+    const list = out.get(s.sessionId);
+    if (list) list.push(s);
+    else out.set(s.sessionId, [s]);
+  }
+  return out;
+}

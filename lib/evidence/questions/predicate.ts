@@ -1,0 +1,216 @@
+/**
+ * Evidence questions as data: a predicate over atoms (DESIGN.md, "Evidence questions"), and how
+ * one atom is judged against it. Plain JSON so a policy can store and edit it.
+ */
+import { isPathUnder, pathMatchesAnyPrefix } from "../path-prefix";
+import { ATOM_KINDS, type Atom, type AtomKind, type SideEffectKind } from "../types";
+
+/**
+ * One predicate: an atom matches when it satisfies EVERY field that is set. An empty predicate
+ * matches every non-negated atom.
+ */
+export interface EvidencePredicate {
+  atomKinds?: AtomKind[];
+  /** The atom is the target of one of these committed mutations. */
+  effectKinds?: SideEffectKind[];
+  /**
+   * The normalised value starts with one of these. Prefixes that look like paths ("/etc/",
+   * "~/.ssh/", "~/.*") use path semantics (path-prefix.ts); others are plain string prefixes.
+   */
+  valuePrefixes?: string[];
+  /** The normalised value must not fall under any of these (path semantics as above). */
+  excludePrefixes?: string[];
+  /** Regular expression source tested against the normalised value (then the exact text). */
+  valuePattern?: string;
+  valuePatternFlags?: string;
+  /** Span level: the span is a call of one of these tools (case-insensitive). */
+  toolNames?: string[];
+  /** TOOL_ARG atoms of these argument names. */
+  argNames?: string[];
+  /** Span level: some COMMAND atom of the span matches this regular expression source. */
+  commandPattern?: string;
+  /** The value is a path outside the session's working directory (needs the session's cwd). */
+  outsideCwd?: boolean;
+  /** Atoms inside a negation ("did not write /etc/hosts") count too. Default false. */
+  includeNegated?: boolean;
+}
+
+/** A question: YES when any of its predicates matches (a disjunction). */
+export interface EvidenceQuestion {
+  id: string;
+  title: string;
+  description?: string;
+  anyOf: EvidencePredicate[];
+}
+
+/** Outcome for one atom: matched, did not, or cannot be decided (e.g. the cwd is unknown). */
+export type AtomMatch = "MATCH" | "NO_MATCH" | "UNDECIDABLE";
+
+/** A predicate with its regular expressions and sets built once per question. */
+export interface CompiledPredicate {
+  readonly source: EvidencePredicate;
+  readonly kinds: ReadonlySet<AtomKind> | null;
+  readonly effects: ReadonlySet<SideEffectKind> | null;
+  readonly valuePrefixes: readonly string[] | null;
+  readonly excludePrefixes: readonly string[] | null;
+  readonly valueRegex: RegExp | null;
+  readonly toolNames: ReadonlySet<string> | null;
+  readonly argNames: ReadonlySet<string> | null;
+  readonly commandRegex: RegExp | null;
+  readonly outsideCwd: boolean;
+  readonly includeNegated: boolean;
+  /** Kinds whose loss could hide a match: what makes an honest summary's omission relevant. */
+  readonly relevantKinds: ReadonlySet<AtomKind>;
+  /** Asks about side effects: only SIDE_EFFECTING spans can hold a match. */
+  readonly onSideEffects: boolean;
+}
+
+export class PredicateError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = "PredicateError";
+  }
+}
+
+export function compilePredicate(p: EvidencePredicate): CompiledPredicate {
+  return {
+    source: p,
+    kinds: setOrNull(p.atomKinds),
+    effects: setOrNull(p.effectKinds),
+    valuePrefixes: nonEmpty(p.valuePrefixes),
+    excludePrefixes: nonEmpty(p.excludePrefixes),
+    valueRegex: p.valuePattern ? compileRegex(p.valuePattern, p.valuePatternFlags, "valuePattern") : null,
+    toolNames: p.toolNames?.length ? new Set(p.toolNames.map((t) => t.toLowerCase())) : null,
+    argNames: setOrNull(p.argNames),
+    commandRegex: p.commandPattern ? compileRegex(p.commandPattern, "i", "commandPattern") : null,
+    outsideCwd: p.outsideCwd === true,
+    includeNegated: p.includeNegated === true,
+    relevantKinds: relevantKinds(p),
+    onSideEffects: (p.effectKinds?.length ?? 0) > 0,
+  };
+}
+
+/** Field errors for an untrusted predicate (from a form or the API); empty when valid. */
+export function validatePredicate(p: EvidencePredicate): Array<{ field: string; message: string }> {
+  const errors: Array<{ field: string; message: string }> = [];
+  for (const [field, src, flags] of [
+    ["valuePattern", p.valuePattern, p.valuePatternFlags],
+    ["commandPattern", p.commandPattern, "i"],
+  ] as const) {
+    if (src === undefined) continue;
+    try {
+      compileRegex(src, flags, field);
+    } catch (e) {
+      errors.push({ field, message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  for (const k of p.atomKinds ?? []) {
+    if (!(ATOM_KINDS as readonly string[]).includes(k)) errors.push({ field: "atomKinds", message: `unknown atom kind ${k}` });
+  }
+  return errors;
+}
+
+/** Span-level conditions: tool name and command pattern. */
+export interface SpanContext {
+  toolName?: string;
+  atoms: readonly Atom[];
+  cwd?: string;
+}
+
+/**
+ * Whether the span qualifies at all (tool name, command pattern). `ignoreNegation` serves the
+ * summary check, where a summary's prose cannot be trusted to keep negations straight.
+ */
+export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNegation = false): boolean {
+  if (p.toolNames) {
+    let ok = span.toolName !== undefined && p.toolNames.has(span.toolName.toLowerCase());
+    for (let i = 0; !ok && i < span.atoms.length; i++) {
+      const a = span.atoms[i]!;
+      if (a.kind === "TOOL_CALL" && (ignoreNegation || !a.negated)) {
+        ok = p.toolNames.has(a.normalized.toLowerCase()) || p.toolNames.has(a.text.toLowerCase());
+      }
+    }
+    if (!ok) return false;
+  }
+  if (p.commandRegex) {
+    const re = p.commandRegex;
+    if (!span.atoms.some((a) => a.kind === "COMMAND" && (ignoreNegation || !a.negated) && (re.test(a.normalized) || re.test(a.text)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * One atom against the atom-level fields. `asClaim` judges a summary's own atoms: the effect and
+ * negation fields are ignored, because prose that says "updated /etc/hosts" carries no reliable
+ * effect, and one that says "did not" may have lost what it negated. A claim is only ever a reason
+ * to doubt a NO, never a citation.
+ */
+export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefined, asClaim = false): AtomMatch {
+  if (!asClaim && atom.negated && !p.includeNegated) return "NO_MATCH";
+  if (p.kinds && !p.kinds.has(atom.kind)) return "NO_MATCH";
+  if (!asClaim && p.effects && (atom.effect === undefined || !p.effects.has(atom.effect))) return "NO_MATCH";
+  if (p.argNames && (atom.kind !== "TOOL_ARG" || atom.argName === undefined || !p.argNames.has(atom.argName))) return "NO_MATCH";
+  const value = atom.normalized;
+  if (p.valuePrefixes && !p.valuePrefixes.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
+  if (p.excludePrefixes && p.excludePrefixes.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
+  if (p.valueRegex && !p.valueRegex.test(value) && !p.valueRegex.test(atom.text)) return "NO_MATCH";
+  if (p.outsideCwd) {
+    // A value that is not an absolute path was relative to the working directory: inside it.
+    if (!value.startsWith("/")) return "NO_MATCH";
+    if (cwd === undefined || cwd === "") return "UNDECIDABLE";
+    if (isPathUnder(value, cwd)) return "NO_MATCH";
+  }
+  return "MATCH";
+}
+
+function isPathLikePrefix(prefix: string): boolean {
+  return prefix.startsWith("/") || prefix.startsWith("~/");
+}
+
+function valueHasPrefix(value: string, prefix: string): boolean {
+  if (isPathLikePrefix(prefix)) return value.startsWith("/") && pathMatchesAnyPrefix(value, [prefix]);
+  return value.startsWith(prefix);
+}
+
+/** Kinds that can carry a path value. */
+const PATH_CARRIERS: readonly AtomKind[] = ["PATH", "TOOL_ARG", "COMMAND", "QUOTED"];
+
+/**
+ * Which dropped kinds could have hidden a match. Negations are not: losing "did not" can only
+ * turn a non-match into an apparent match in a summary's prose, never hide a real one.
+ */
+function relevantKinds(p: EvidencePredicate): Set<AtomKind> {
+  let kinds = new Set<AtomKind>(p.atomKinds?.length ? p.atomKinds : ATOM_KINDS.filter((k) => k !== "NEGATION"));
+  const keep = (allowed: readonly AtomKind[]) => {
+    kinds = new Set([...kinds].filter((k) => allowed.includes(k)));
+  };
+  if (p.argNames?.length) keep(["TOOL_ARG"]);
+  if ((p.valuePrefixes?.length && p.valuePrefixes.every(isPathLikePrefix)) || p.outsideCwd) keep(PATH_CARRIERS);
+  // Span-level conditions: losing the tool call or the command hides whether the span qualifies.
+  if (p.toolNames?.length) kinds.add("TOOL_CALL");
+  if (p.commandPattern) kinds.add("COMMAND");
+  return kinds;
+}
+
+function compileRegex(source: string, flags: string | undefined, field: string): RegExp {
+  // "g" and "y" make `test` stateful, which would make answers depend on call order.
+  const clean = (flags ?? "").replace(/[gy]/g, "");
+  try {
+    return new RegExp(source, clean);
+  } catch (e) {
+    throw new PredicateError(field, e instanceof Error ? e.message : "invalid regular expression");
+  }
+}
+
+function setOrNull<T>(xs: readonly T[] | undefined): ReadonlySet<T> | null {
+  return xs && xs.length > 0 ? new Set(xs) : null;
+}
+
+function nonEmpty<T>(xs: readonly T[] | undefined): readonly T[] | null {
+  return xs && xs.length > 0 ? xs : null;
+}
