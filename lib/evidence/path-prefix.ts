@@ -27,10 +27,10 @@ export function homeRelative(path: string): string | null {
     rest = path.slice("/root".length);
   } else {
     const base = path.startsWith("/home/") ? "/home/".length : path.startsWith("/Users/") ? "/Users/".length : -1;
-    if (base < 0) return null;
+    if (base < 0 || path.length === base) return null;
     const slash = path.indexOf("/", base);
-    // "/home/" alone or "/home/alice" (the home dir itself) — user name must be non-empty.
-    if (slash === base) return null;
+    if (slash === base) return null; // "/home//x": no user name
+    // No further slash: "/home/alice" is the home directory itself.
     rest = slash < 0 ? "" : path.slice(slash);
   }
   return rest.startsWith("/") ? rest.slice(1) : rest;

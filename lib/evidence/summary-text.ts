@@ -86,6 +86,10 @@ function boundaryBefore(hay: string, i: number, needle: string): boolean {
   const prev = hay.charCodeAt(i - 1);
   const first = needle.charCodeAt(0);
   if (isWordCode(first) && isWordCode(prev)) return false;
+  // Mirror of boundaryAfter: "5" inside "5.5", "123" inside "ABC-123" are other tokens.
+  if (isWordCode(first) && (prev === DOT || prev === DASH || prev === COMMA || prev === COLON) && i >= 2) {
+    if (isWordCode(hay.charCodeAt(i - 2))) return false;
+  }
   // A path glued to more path is a different path: "/home/u/etc/x" does not contain "/etc/x".
   if (first === SLASH && (isWordCode(prev) || prev === DOT || prev === DASH || prev === SLASH || prev === TILDE)) return false;
   return true;
