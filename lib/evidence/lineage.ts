@@ -82,8 +82,6 @@ interface NodeInfo {
   generation: number;
   /** Root id -> reachable through pointers on every link of at least one path. */
   roots: Map<string, boolean>;
-  /** Every summary below this node (itself included). */
-  summaries: Set<string>;
 }
 
 /** The lineage of one summary. Throws `LineageError` on a cycle or a root without facts. */
@@ -134,7 +132,7 @@ class LineageWalker {
       provenance: weakestStatus(rootProvenance.map((r) => r.status)),
       rootProvenance,
       fidelity: ratio(own),
-      fidelityByGeneration: this.byGeneration(info),
+      fidelityByGeneration: this.byGeneration(summaryId),
     };
   }
 
@@ -171,7 +169,6 @@ class LineageWalker {
   private combine(id: string, links: readonly LineageLink[]): NodeInfo {
     let generation = 1;
     const roots = new Map<string, boolean>();
-    const summaries = new Set<string>([id]);
     const addRoot = (rootId: string, viaPointer: boolean) => roots.set(rootId, (roots.get(rootId) ?? false) || viaPointer);
     for (const link of links) {
       const child = this.nodes.get(link.spanId);
@@ -181,9 +178,8 @@ class LineageWalker {
       }
       generation = Math.max(generation, child.generation + 1);
       for (const [rootId, viaPointer] of child.roots) addRoot(rootId, link.hasPointer && viaPointer);
-      for (const s of child.summaries) summaries.add(s);
     }
-    return { generation, roots, summaries };
+    return { generation, roots };
   }
 
   private fidelity(summaryId: string): { accounted: number; total: number } {
@@ -204,9 +200,9 @@ class LineageWalker {
     return result;
   }
 
-  private byGeneration(info: NodeInfo): GenerationFidelity[] {
+  private byGeneration(summaryId: string): GenerationFidelity[] {
     const gens = new Map<number, { accounted: number; total: number; summaryIds: string[] }>();
-    for (const id of info.summaries) {
+    for (const id of this.summariesBelow(summaryId)) {
       const g = this.nodes.get(id)!.generation;
       const f = this.fidelity(id);
       const agg = gens.get(g) ?? { accounted: 0, total: 0, summaryIds: [] };
@@ -221,6 +217,21 @@ class LineageWalker {
       out.push({ generation: g, fidelity: ratio(agg), summaryIds: agg.summaryIds.sort() });
     }
     return out;
+  }
+
+  /** The summary and every summary it transitively replaced (the walk has already ruled out cycles). */
+  private summariesBelow(summaryId: string): Set<string> {
+    const seen = new Set<string>([summaryId]);
+    const todo = [summaryId];
+    while (todo.length > 0) {
+      for (const l of linksOf(this.graph, todo.pop()!) ?? []) {
+        if (!seen.has(l.spanId) && linksOf(this.graph, l.spanId) !== undefined) {
+          seen.add(l.spanId);
+          todo.push(l.spanId);
+        }
+      }
+    }
+    return seen;
   }
 
   private factsOf(spanId: string): LineageSpanFacts {
