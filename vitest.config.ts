@@ -25,6 +25,7 @@ export default defineConfig({
           include: ["lib/**/*.db.test.ts", "app/**/*.db.test.ts"],
           environment: "node",
           globalSetup: ["lib/db/test-global-setup.ts"],
+          setupFiles: ["lib/db/test-setup.ts"],
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,

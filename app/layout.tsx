@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { SideNav } from "@/components/SideNav";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Custodian", template: "%s · Custodian" },
+  description: "The evidence custodian for agent transcripts that get compacted.",
+};
+
+// Every page reads live data.
+export const dynamic = "force-dynamic";
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <div className="shell">
+          <SideNav />
+          <main className="content">{children}</main>
+        </div>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,55 @@
+import { notFound } from "next/navigation";
+import { AppError } from "@/lib/api/errors";
+import { ProvenanceGrid } from "@/components/ProvenanceGrid";
+import { SpanTimeline } from "@/components/SpanTimeline";
+import { getSessionOverview } from "@/lib/server/sessions";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
+
+export const metadata = { title: "Session" };
+
+function pick<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
+  return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+export default async function SessionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id } = await params;
+  const query = await searchParams;
+  let overview;
+  try {
+    overview = await getSessionOverview(id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+  const { session, spans, grid } = overview;
+  const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
+  const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
+  const shown = spans.filter((s) => (!cls || s.class === cls) && (!provenance || s.provenance === provenance));
+
+  return (
+    <>
+      <h1>{session.title ?? session.externalId}</h1>
+      <p className="subtitle">
+        {session.runtime} · project {session.project.slug} · <span className="mono">{session.externalId}</span>
+        {session.cwd ? (
+          <>
+            {" "}
+            · <span className="mono">{session.cwd}</span>
+          </>
+        ) : null}
+      </p>
+      <h2>Evidence grid</h2>
+      <ProvenanceGrid counts={grid} hrefFor={(c, p) => `/sessions/${session.id}?class=${c}&provenance=${p}#spans`} />
+      <h2 id="spans">
+        {cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}
+      </h2>
+      <SpanTimeline spans={shown} />
+    </>
+  );
+}

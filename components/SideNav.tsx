@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const SECTIONS = [
+  { href: "/sessions", label: "Sessions" },
+  { href: "/refusals", label: "Refusals" },
+  { href: "/evidence", label: "Evidence" },
+  { href: "/retention", label: "Retention" },
+  { href: "/audit", label: "Audit log" },
+  { href: "/settings", label: "Settings" },
+] as const;
+
+export function SideNav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="side-nav">
+      <Link href="/sessions" className="brand">
+        Custodian
+      </Link>
+      <ul>
+        {SECTIONS.map((section) => {
+          const active = pathname === section.href || pathname.startsWith(`${section.href}/`);
+          return (
+            <li key={section.href}>
+              <Link href={section.href} aria-current={active ? "page" : undefined}>
+                {section.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

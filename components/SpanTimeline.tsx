@@ -1,0 +1,54 @@
+import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
+import { cellSafety } from "@/lib/evidence/safety";
+
+export interface TimelineSpan {
+  id: string;
+  seq: number | null;
+  kind: SpanKind;
+  class: EvidentialClass;
+  transcriptState: TranscriptState;
+  provenance: ProvenanceStatus;
+  occurredAt: Date;
+}
+
+const STATE_TONE: Record<TranscriptState, string> = {
+  VERBATIM: "",
+  PRESERVED: "safe",
+  RECLAIMED_HONEST: "risk",
+  RECLAIMED: "risk",
+};
+
+/** The transcript in order, each span with its class, provenance and transcript state. */
+export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
+  if (spans.length === 0) return <div className="panel empty-state">No spans match.</div>;
+  return (
+    <table className="data" aria-label="Spans" data-testid="span-list">
+      <thead>
+        <tr>
+          <th className="num">Seq</th>
+          <th>Kind</th>
+          <th>Class</th>
+          <th>Provenance</th>
+          <th>Transcript</th>
+          <th>Occurred</th>
+        </tr>
+      </thead>
+      <tbody>
+        {spans.map((span) => (
+          <tr key={span.id} data-span-id={span.id}>
+            <td className="num">{span.seq ?? "—"}</td>
+            <td>{span.kind.toLowerCase().replace("_", " ")}</td>
+            <td>{span.class.toLowerCase().replace("_", "-")}</td>
+            <td>
+              <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
+            </td>
+            <td>
+              <span className={`badge ${STATE_TONE[span.transcriptState]}`}>{span.transcriptState.toLowerCase().replace("_", " ")}</span>
+            </td>
+            <td>{span.occurredAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm run custodian -- <command>`: terminal commands against the configured database
+ * (DATABASE_URL, or the embedded one — shared with a running `npm start`).
+ */
+import { parseArgs } from "node:util";
+import { AppError } from "@/lib/api/errors";
+import { prepareDatabase } from "@/lib/db/bootstrap";
+import { db, disconnectDb } from "@/lib/db/client";
+import { createApiKey } from "@/lib/server/api-keys";
+import { createProject, findProjectBySlug } from "@/lib/server/projects";
+import { sweep } from "@/lib/server/sweeper";
+import { runMain } from "./run-main";
+
+const USAGE = `Usage: npm run custodian -- <command> [options]
+
+Commands:
+  keys create --project <slug> [--name <name>] [--role viewer|operator|admin]
+                      Create an API key for a runtime; the key is printed once.
+  keys list --project <slug>
+                      List a project's keys (prefixes only).
+  projects create --slug <slug> [--name <name>]
+                      Create a project with the default retention policy.
+  projects list       List projects.
+  sweep               Delete originals whose TTL passed and that are not pinned.
+`;
+
+const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
+
+async function main() {
+  const [group, action, ...rest] = process.argv.slice(2);
+  if (!group || group === "help" || group === "--help") {
+    console.log(USAGE);
+    return;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { project: { type: "string" }, name: { type: "string" }, role: { type: "string" }, slug: { type: "string" } },
+    allowPositionals: false,
+  });
+  const database = await prepareDatabase();
+  try {
+    await run(group, action, values);
+  } finally {
+    await disconnectDb();
+    await database.stop();
+  }
+}
+
+async function run(group: string, action: string | undefined, values: Record<string, string | undefined>) {
+  const command = `${group} ${action ?? ""}`.trim();
+  switch (command) {
+    case "keys create": {
+      const project = await findProjectBySlug(required(values.project, "--project"));
+      const roleName = (values.role ?? "operator").toLowerCase();
+      if (!(roleName in ROLES)) throw new AppError("VALIDATION_FAILED", `--role must be viewer, operator or admin, got "${values.role}"`);
+      const key = await createApiKey(project.id, values.name ?? "runtime", ROLES[roleName as keyof typeof ROLES]);
+      console.log(`Created API key "${key.name}" (${key.role.toLowerCase()}) for project ${project.slug}.`);
+      console.log("Store it now: it is shown only this once.\n");
+      console.log(key.key);
+      return;
+    }
+    case "keys list": {
+      const project = await findProjectBySlug(required(values.project, "--project"));
+      const keys = await db().apiKey.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "asc" } });
+      for (const k of keys) {
+        console.log(`${k.prefix}…  ${k.name}  ${k.role.toLowerCase()}  created ${k.createdAt.toISOString()}${k.revokedAt ? "  REVOKED" : ""}`);
+      }
+      if (keys.length === 0) console.log("No keys.");
+      return;
+    }
+    case "projects create": {
+      const slug = required(values.slug, "--slug");
+      const project = await createProject({ slug, name: values.name ?? slug });
+      console.log(`Created project ${project.slug} (${project.id}).`);
+      return;
+    }
+    case "projects list": {
+      for (const p of await db().project.findMany({ orderBy: { createdAt: "asc" } })) console.log(`${p.slug}  ${p.name}`);
+      return;
+    }
+    case "sweep": {
+      const result = await sweep();
+      console.log(`Swept ${result.deleted} originals; ${result.lostSpanIds.length} spans moved to LOST.`);
+      return;
+    }
+    default:
+      throw new AppError("INVALID_REQUEST", `Unknown command "${command}". Run \`npm run custodian -- help\`.`);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new AppError("VALIDATION_FAILED", `${flag} is required`);
+  return value;
+}
+
+runMain(main);

@@ -1,0 +1,113 @@
+import { db } from "@/lib/db/client";
+import { makeHonestSummary } from "@/lib/evidence/manifest";
+import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import type { CandidateSummary, ProvenancePointer, RetentionPolicy } from "@/lib/evidence/types";
+import type { Actor } from "../audit";
+import { appendSpans, upsertSession } from "../ingest";
+import { createProject } from "../projects";
+import { loadAtoms, reclaim } from "../reclaim";
+import { pinOriginal, setOriginalExpiry } from "../retention";
+import { sweep } from "../sweeper";
+import { DEMO_PROJECT, DEMO_SESSIONS, type DemoCompaction, type DemoSession } from "./transcripts";
+
+const MINUTE_MS = 60_000;
+const DEMO_OPERATOR: Actor = { type: "SYSTEM", label: "demo loader" };
+
+/**
+ * The demo team keeps structured originals 180 days, shorter than its 400-day evidence horizon:
+ * a policy a retention owner might pick to save storage, which is what leaves spans EXPIRING.
+ */
+export const DEMO_POLICY: RetentionPolicy = {
+  ...DEFAULT_POLICY,
+  ttlDays: { NARRATIVE: 30, STRUCTURED: 180, SIDE_EFFECTING: 730 },
+  systemConfigPrefixes: [...DEFAULT_POLICY.systemConfigPrefixes],
+};
+
+export interface DemoSummary {
+  projectSlug: string;
+  sessions: number;
+  spans: number;
+}
+
+/** Loads the demo project when the database has no project at all; otherwise leaves it alone. */
+export async function loadDemoIfEmpty(now = new Date()): Promise<DemoSummary | null> {
+  if ((await db().project.count()) > 0) return null;
+  return loadDemo(now, DEMO_PROJECT.slug);
+}
+
+/**
+ * Streams every demo session through the real ingest, asks the gate for each compaction, performs
+ * the operators' acts, then sweeps expired originals, all as of `now`.
+ */
+export async function loadDemo(now: Date, slug: string): Promise<DemoSummary> {
+  const project = await createProject({ slug, name: DEMO_PROJECT.name, policy: DEMO_POLICY });
+  let spans = 0;
+  for (const demo of DEMO_SESSIONS) spans += await loadSession(project.id, demo, now);
+  await sweep(now);
+  return { projectSlug: project.slug, sessions: DEMO_SESSIONS.length, spans };
+}
+
+async function loadSession(projectId: string, demo: DemoSession, now: Date): Promise<number> {
+  const startedAt = new Date(now.getTime() - demo.daysAgo * DAY_MS);
+  const at = (minutes: number) => new Date(startedAt.getTime() + minutes * MINUTE_MS);
+  const { session } = await upsertSession(projectId, {
+    externalId: demo.externalId,
+    runtime: demo.runtime,
+    title: demo.title,
+    cwd: demo.cwd,
+    startedAt,
+  });
+  const ingested = await appendSpans(
+    projectId,
+    session.id,
+    demo.spans.map((span, seq) => ({
+      seq,
+      kind: span.kind,
+      role: span.role,
+      toolName: span.toolName,
+      toolInput: span.toolInput,
+      exitCode: span.exitCode,
+      occurredAt: at(span.at),
+      body: typeof span.body === "string" ? new TextEncoder().encode(span.body) : span.body,
+    })),
+  );
+  const idBySeq = new Map(ingested.map((s) => [s.seq, s]));
+
+  for (const compaction of demo.compactions) {
+    const requester = `runtime:${demo.runtime}`;
+    const summary = await candidateSummary(session.id, compaction, idBySeq);
+    await reclaim({
+      projectId,
+      sessionId: session.id,
+      selection: { fromSeq: compaction.fromSeq, toSeq: compaction.toSeq },
+      summary,
+      dryRun: false,
+      requester,
+      at: at(compaction.at),
+      observed: compaction.observed,
+    });
+  }
+
+  for (const act of demo.acts) {
+    const span = idBySeq.get(act.seq)!;
+    if (act.act === "pin") await pinOriginal({ projectId, spanId: span.id }, DEMO_OPERATOR, act.reason);
+    else await setOriginalExpiry({ projectId, spanId: span.id }, DEMO_OPERATOR, new Date(now.getTime() + act.days * DAY_MS), act.reason, now);
+  }
+  return demo.spans.length;
+}
+
+/** What the demo's compactor sends: its text, pointers to what it replaces, and for honest summaries a manifest. */
+async function candidateSummary(
+  sessionId: string,
+  compaction: DemoCompaction,
+  bySeq: Map<number, { id: string; sha256: string }>,
+): Promise<CandidateSummary> {
+  const replaced = [...bySeq.entries()].filter(([seq]) => seq >= compaction.fromSeq && seq <= compaction.toSeq).map(([, s]) => s);
+  if (!compaction.pointers) return { text: compaction.text, pointers: [] };
+  const lengths = await db().span.findMany({ where: { sessionId, id: { in: replaced.map((s) => s.id) } }, select: { id: true, byteLength: true } });
+  const lengthById = new Map(lengths.map((s) => [s.id, s.byteLength]));
+  const pointers: ProvenancePointer[] = replaced.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: lengthById.get(s.id) ?? 0, sha256: s.sha256 }));
+  if (!compaction.honest) return { text: compaction.text, pointers };
+  const atoms = await loadAtoms(db(), sessionId, replaced.map((s) => s.id));
+  return makeHonestSummary([...atoms.values()].flat(), compaction.text, pointers);
+}

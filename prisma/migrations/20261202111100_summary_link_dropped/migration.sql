@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "summary_link" ADD COLUMN     "dropped" JSONB NOT NULL DEFAULT '[]';
