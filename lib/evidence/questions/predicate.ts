@@ -78,7 +78,7 @@ export class PredicateError extends Error {
 export function compilePredicate(p: EvidencePredicate): CompiledPredicate {
   return {
     source: p,
-    kinds: setOrNull(p.atomKinds),
+    kinds: setOrNull(p.atomKinds) ?? spanLevelDefaultKinds(p),
     effects: setOrNull(p.effectKinds),
     valuePrefixes: nonEmpty(p.valuePrefixes),
     excludePrefixes: nonEmpty(p.excludePrefixes),
@@ -153,6 +153,8 @@ export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNeg
 export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefined, asClaim = false): AtomMatch {
   if (!asClaim && atom.negated && !p.includeNegated) return "NO_MATCH";
   if (p.kinds && !p.kinds.has(atom.kind)) return "NO_MATCH";
+  // Without the effect check a claim must at least be of a kind that could carry the match.
+  if (asClaim && !p.relevantKinds.has(atom.kind)) return "NO_MATCH";
   if (!asClaim && p.effects && (atom.effect === undefined || !p.effects.has(atom.effect))) return "NO_MATCH";
   if (p.argNames && (atom.kind !== "TOOL_ARG" || atom.argName === undefined || !p.argNames.has(atom.argName))) return "NO_MATCH";
   const value = atom.normalized;
@@ -181,15 +183,37 @@ function valueHasPrefix(value: string, prefix: string): boolean {
 const PATH_CARRIERS: readonly AtomKind[] = ["PATH", "TOOL_ARG", "COMMAND", "QUOTED"];
 
 /**
+ * Kinds that can be the target of a side effect (the path written, the command run, the URL
+ * posted to, the package named). Numbers, timestamps and negations never are.
+ */
+const EFFECT_CARRIERS: readonly AtomKind[] = ["PATH", "COMMAND", "TOOL_CALL", "TOOL_ARG", "URL", "QUOTED", "IDENTIFIER"];
+
+/**
+ * A predicate with only span-level fields ("calls of write_file", "commands matching sudo")
+ * cites the tool call or the command itself, not every atom of the span.
+ */
+function spanLevelDefaultKinds(p: EvidencePredicate): ReadonlySet<AtomKind> | null {
+  const atomLevel =
+    p.effectKinds?.length || p.valuePrefixes?.length || p.excludePrefixes?.length || p.valuePattern || p.argNames?.length || p.outsideCwd;
+  if (atomLevel) return null;
+  const kinds = new Set<AtomKind>();
+  if (p.toolNames?.length) kinds.add("TOOL_CALL");
+  if (p.commandPattern) kinds.add("COMMAND");
+  return kinds.size > 0 ? kinds : null;
+}
+
+/**
  * Which dropped kinds could have hidden a match. Negations are not: losing "did not" can only
  * turn a non-match into an apparent match in a summary's prose, never hide a real one.
  */
 function relevantKinds(p: EvidencePredicate): Set<AtomKind> {
-  let kinds = new Set<AtomKind>(p.atomKinds?.length ? p.atomKinds : ATOM_KINDS.filter((k) => k !== "NEGATION"));
+  const base = p.atomKinds?.length ? p.atomKinds : spanLevelDefaultKinds(p) ?? ATOM_KINDS.filter((k) => k !== "NEGATION");
+  let kinds = new Set<AtomKind>(base);
   const keep = (allowed: readonly AtomKind[]) => {
     kinds = new Set([...kinds].filter((k) => allowed.includes(k)));
   };
   if (p.argNames?.length) keep(["TOOL_ARG"]);
+  if (p.effectKinds?.length) keep(EFFECT_CARRIERS);
   if ((p.valuePrefixes?.length && p.valuePrefixes.every(isPathLikePrefix)) || p.outsideCwd) keep(PATH_CARRIERS);
   // Span-level conditions: losing the tool call or the command hides whether the span qualifies.
   if (p.toolNames?.length) kinds.add("TOOL_CALL");
