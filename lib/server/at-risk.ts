@@ -1,0 +1,36 @@
+import { db } from "@/lib/db/client";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+
+export interface AtRiskOriginal {
+  sessionId: string;
+  sessionTitle: string;
+  spanId: string;
+  seq: number | null;
+  class: string;
+  expiresAt: Date;
+  horizonAt: Date;
+}
+
+/**
+ * Held originals of evidence-bearing spans that will expire before their evidence horizon,
+ * soonest first: what a retention owner should pin or extend before it is too late.
+ */
+export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]> {
+  const rows = await db().$queryRaw<Array<{
+    session_id: string; title: string; span_id: string; seq: number | null; class: string; expires_at: Date; horizon_at: Date;
+  }>>`
+    select o.session_id::text as session_id, coalesce(se.title, se.external_id) as title, o.span_id::text as span_id,
+           s.seq, s.class::text as class, o.expires_at,
+           s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})) as horizon_at
+      from span_original o
+      join span s on s.session_id = o.session_id and s.id = o.span_id
+      join session se on se.id = o.session_id
+      left join retention_policy p on p.project_id = se.project_id
+     where o.bytes is not null and o.pinned = false and o.expires_at > now() and s.class <> 'NARRATIVE'
+       and o.expires_at < s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays}))
+     order by o.expires_at
+     limit ${limit}`;
+  return rows.map((r) => ({
+    sessionId: r.session_id, sessionTitle: r.title, spanId: r.span_id, seq: r.seq, class: r.class, expiresAt: r.expires_at, horizonAt: r.horizon_at,
+  }));
+}
