@@ -70,6 +70,11 @@ export interface Atom {
   negated?: boolean;
   /** For TOOL_ARG atoms: the argument's name. */
   argName?: string;
+  /**
+   * With `effect`: the classification rule that assigned it (e.g. "shell.redirect", "tool.write"),
+   * so a classification can explain itself from the atoms alone.
+   */
+  rule?: string;
 }
 
 /** Hints a runtime may give beside the body; they guide interpretation, never replace the bytes. */
