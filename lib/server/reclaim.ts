@@ -8,6 +8,7 @@ import { evaluateGate, type GateDecision, type GateSpan } from "@/lib/evidence/g
 import { compareSummary, countByKind } from "@/lib/evidence/manifest";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { Atom, CandidateSummary, EvidentialClass } from "@/lib/evidence/types";
+import { atomJson } from "./decision-json";
 import { sha256Hex } from "./hash";
 import { loadOriginalFacts } from "./original-facts";
 import { loadPolicy } from "./policy";
@@ -200,17 +201,6 @@ export async function loadAtoms(tx: DbTx, sessionId: string, spanIds: string[]):
     else bySpan.set(row.spanId, [atom]);
   }
   return bySpan;
-}
-
-function atomJson(atom: Atom) {
-  return {
-    kind: atom.kind,
-    text: atom.text,
-    normalized: atom.normalized,
-    byteStart: atom.byteStart,
-    byteEnd: atom.byteEnd,
-    ...(atom.effect ? { effect: atom.effect } : {}),
-  };
 }
 
 /**

@@ -1,0 +1,52 @@
+import { AppError } from "./errors";
+
+/** Largest request body accepted, in bytes. Documented in the README and returned in 413 errors. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads the body as bytes, stopping as soon as it passes `limit` (a declared Content-Length over
+ * the limit is refused before reading anything).
+ */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new AppError("PAYLOAD_TOO_LARGE", `The request body exceeds ${limit} bytes`, { details: { maxBodyBytes: limit } });
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Parses a JSON body; malformed JSON or invalid UTF-8 is a 400 with a stable code. */
+export async function readJson(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const bytes = await readBodyBytes(request, limit);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("INVALID_JSON", "The body is not valid UTF-8; send binary span bodies base64-encoded with bodyEncoding \"base64\"");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("INVALID_JSON", `The body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { MAX_BODY_BYTES } from "./body";
+import {
+  GateEvaluateResultSchema,
+  GateEvaluateSchema,
+  LIMITS,
+  ReclamationResultSchema,
+  ReclamationSchema,
+  SessionCreateSchema,
+  SessionSchema,
+  SpanBatchResultSchema,
+  SpanBatchSchema,
+} from "./schemas";
+
+const requestSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+const responseSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+
+const ErrorSchema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", description: "Stable machine-readable code, e.g. VALIDATION_FAILED" },
+        message: { type: "string" },
+        fields: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } } },
+        details: { type: "object" },
+      },
+    },
+  },
+};
+
+const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((code) => [String(code), { description: ERROR_TEXT[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+  );
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Malformed JSON or invalid UTF-8 (INVALID_JSON)",
+  401: "Missing, unknown or revoked API key (UNAUTHENTICATED)",
+  403: "The key's role lacks the permission (FORBIDDEN)",
+  404: "Unknown resource, or one of another project (NOT_FOUND)",
+  409: "Conflicts with what is stored; nothing was written (CONFLICT)",
+  410: "The original is gone, with the reason (GONE)",
+  413: `Body over ${MAX_BODY_BYTES} bytes, or a span over ${LIMITS.maxSpanBytes} bytes (PAYLOAD_TOO_LARGE)`,
+  422: "The body does not match the schema; fields name the paths at fault (VALIDATION_FAILED)",
+  429: "Too many requests for this key; see Retry-After (RATE_LIMITED)",
+};
+
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
+export function openApiDocument() {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Custodian API",
+      version: "1",
+      description:
+        "Runtimes stream spans, ask the gate before compacting, and fetch originals. " +
+        `Limits: request body ${MAX_BODY_BYTES} bytes; ${LIMITS.maxSpansPerBatch} spans per batch; ` +
+        `${LIMITS.maxSpanBytes} bytes per span body; ${LIMITS.maxSpansPerGateCall} spans per gate call.`,
+    },
+    servers: [{ url: "/" }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (npm run custodian -- keys create)" } },
+      schemas: { Error: ErrorSchema },
+    },
+    paths: {
+      "/api/v1/health": {
+        get: {
+          summary: "Health: database kind and migration state",
+          security: [],
+          responses: {
+            "200": json({
+              type: "object",
+              properties: {
+                status: { enum: ["ok", "degraded"] },
+                database: { enum: ["embedded", "postgres"] },
+                migrations: { enum: ["current", "pending"] },
+              },
+            }),
+          },
+        },
+      },
+      "/api/v1/sessions": {
+        post: {
+          summary: "Create or update a session by its external id",
+          requestBody: { required: true, ...json(requestSchema(SessionCreateSchema)) },
+          responses: { "200": json(responseSchema(SessionSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+        },
+      },
+      "/api/v1/sessions/{id}/spans": {
+        post: {
+          summary: "Append a batch of spans in one transaction (idempotent per seq and bytes)",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          requestBody: { required: true, ...json(requestSchema(SpanBatchSchema)) },
+          responses: { "200": json(responseSchema(SpanBatchResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      "/api/v1/gate/evaluate": {
+        post: {
+          summary: "Evaluate the gate on reported span facts; stores nothing",
+          requestBody: { required: true, ...json(requestSchema(GateEvaluateSchema)) },
+          responses: { "200": json(responseSchema(GateEvaluateResultSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+        },
+      },
+      "/api/v1/reclamations": {
+        post: {
+          summary: "Ask to replace stored spans with a summary; the gate decides per span",
+          requestBody: { required: true, ...json(requestSchema(ReclamationSchema)) },
+          responses: { "200": json(responseSchema(ReclamationResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      "/api/v1/spans/{id}/original": {
+        get: {
+          summary: "The verbatim bytes of a span's original",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": {
+              description: "The bytes; X-Custodian-Sha256 and Repr-Digest carry their sha256",
+              content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+            },
+            ...errors(401, 403, 404, 410, 429),
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { authenticate, type ApiCaller } from "./auth";
+import { readJson } from "./body";
+import { AppError } from "./errors";
+import { requirePermission, type Permission } from "./permissions";
+import { takeToken } from "./rate-limit";
+import { errorResponse } from "./respond";
+
+/** zod issues as `{path, message}` with dotted paths ("spans.3.seq"). */
+export function zodFields(error: z.ZodError) {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what = "The request body"): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError("VALIDATION_FAILED", `${what} does not match the schema`, { fields: zodFields(result.error) });
+  return result.data;
+}
+
+/** Dynamic route segments, e.g. `{ id }` for `sessions/[id]/spans`. */
+type Params = Record<string, string>;
+
+interface RouteContext {
+  caller: ApiCaller;
+  params: Params;
+  request: Request;
+}
+
+/**
+ * The one factory for /api/v1 route handlers: authenticate, rate-limit, check the permission
+ * first, validate the body, run the use case, validate the response, and map every error in one place.
+ */
+export function apiRoute<B, R>(options: {
+  permission: Permission;
+  body?: z.ZodType<B>;
+  response?: z.ZodType<R>;
+  status?: number;
+  handler: (ctx: RouteContext & { body: B }) => Promise<R | Response>;
+}) {
+  return async (request: Request, context: { params: Promise<Params> }): Promise<Response> => {
+    try {
+      const caller = await authenticate(request);
+      takeToken(caller.keyId);
+      requirePermission(caller.role, options.permission);
+      const params = await context.params;
+      const body = options.body ? parseWith(options.body, await readJson(request)) : (undefined as B);
+      const result = await options.handler({ caller, params, request, body });
+      if (result instanceof Response) return result;
+      const checked = options.response ? options.response.parse(result) : result;
+      return NextResponse.json(checked, { status: options.status ?? 200 });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

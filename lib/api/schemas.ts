@@ -1,0 +1,175 @@
+/**
+ * The public API's shapes, shared by route handlers, server actions and the OpenAPI document.
+ * Limits are part of the contract: they are documented and returned in errors.
+ */
+import { z } from "zod";
+import { ATOM_KINDS, EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS, VERDICTS } from "@/lib/evidence/types";
+
+export const LIMITS = {
+  /** Spans in one POST /sessions/{id}/spans. */
+  maxSpansPerBatch: 1000,
+  /** Bytes of one span's body after decoding. */
+  maxSpanBytes: 8 * 1024 * 1024,
+  /** Spans in one gate evaluation or reclamation. */
+  maxSpansPerGateCall: 10_000,
+} as const;
+
+const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const uuid = z.uuid();
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "lower-case hex sha256");
+
+export const SessionCreateSchema = z
+  .object({
+    externalId: z.string().min(1).max(512),
+    runtime: z.string().min(1).max(64),
+    title: z.string().max(500).optional(),
+    cwd: z.string().max(4096).optional(),
+    startedAt: isoDate.optional(),
+  })
+  .strict();
+
+export const SessionSchema = z.object({
+  id: uuid,
+  externalId: z.string(),
+  runtime: z.string(),
+  title: z.string().nullable(),
+  cwd: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  created: z.boolean(),
+});
+
+export const SpanInputSchema = z
+  .object({
+    seq: z.number().int().min(0).max(2_147_483_647),
+    kind: z.enum(SPAN_KINDS),
+    role: z.string().max(64).optional(),
+    toolName: z.string().max(256).optional(),
+    toolInput: z.json().optional(),
+    toolAnnotations: z.object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() }).strict().optional(),
+    exitCode: z.number().int().optional(),
+    occurredAt: isoDate,
+    body: z.string(),
+    bodyEncoding: z.enum(["utf8", "base64"]).default("utf8"),
+  })
+  .strict();
+
+export const SpanBatchSchema = z
+  .object({ spans: z.array(SpanInputSchema).min(1).max(LIMITS.maxSpansPerBatch) })
+  .strict();
+
+export const IngestedSpanSchema = z.object({
+  id: uuid,
+  seq: z.number().int(),
+  class: z.enum(EVIDENTIAL_CLASSES),
+  atomCount: z.number().int(),
+  sha256,
+  created: z.boolean(),
+});
+
+export const SpanBatchResultSchema = z.object({ spans: z.array(IngestedSpanSchema) });
+
+export const PointerSchema = z
+  .object({ spanId: z.string().min(1).max(128), byteStart: z.number().int().min(0), byteEnd: z.number().int().min(0), sha256 })
+  .strict()
+  .refine((p) => p.byteEnd >= p.byteStart, { message: "byteEnd must not be before byteStart", path: ["byteEnd"] });
+
+export const OmissionManifestSchema = z
+  .object({
+    omitted: z.array(
+      z.object({ kind: z.enum(ATOM_KINDS), count: z.number().int().min(0), values: z.array(z.string()).optional() }).strict(),
+    ),
+  })
+  .strict();
+
+export const SummarySchema = z
+  .object({
+    text: z.string().max(1_000_000),
+    pointers: z.array(PointerSchema).max(LIMITS.maxSpansPerGateCall).default([]),
+    omissions: OmissionManifestSchema.optional(),
+  })
+  .strict();
+
+export const PolicySchema = z
+  .object({
+    evidenceHorizonDays: z.number().int().min(0).max(36_500),
+    ttlDays: z.object({ NARRATIVE: z.number().int().min(0), STRUCTURED: z.number().int().min(0), SIDE_EFFECTING: z.number().int().min(0) }).strict(),
+    evidenceWorkloads: z.boolean(),
+    systemConfigPrefixes: z.array(z.string().min(1)).max(500),
+  })
+  .partial()
+  .strict();
+
+export const GateEvaluateSchema = z
+  .object({
+    spans: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(128),
+            class: z.enum(EVIDENTIAL_CLASSES).optional(),
+            content: z.string().max(LIMITS.maxSpanBytes).optional(),
+            kind: z.enum(SPAN_KINDS).default("MESSAGE"),
+            toolName: z.string().max(256).optional(),
+            toolInput: z.json().optional(),
+            hasPointer: z.boolean(),
+            originalRetrievable: z.boolean(),
+            originalExpiresAt: isoDate.optional(),
+            pinned: z.boolean().default(false),
+            occurredAt: isoDate.optional(),
+          })
+          .strict()
+          .refine((s) => s.class !== undefined || s.content !== undefined, { message: "give class or content", path: ["class"] }),
+      )
+      .min(1)
+      .max(LIMITS.maxSpansPerGateCall),
+    summary: SummarySchema.optional(),
+    policy: PolicySchema.optional(),
+  })
+  .strict();
+
+const AtomOutSchema = z.object({
+  kind: z.enum(ATOM_KINDS),
+  text: z.string(),
+  normalized: z.string(),
+  byteStart: z.number().int(),
+  byteEnd: z.number().int(),
+  effect: z.string().optional(),
+});
+
+export const GateResultSchema = z.object({
+  id: z.string(),
+  verdict: z.enum(VERDICTS),
+  cell: z.object({ class: z.enum(EVIDENTIAL_CLASSES), provenance: z.enum(PROVENANCE_STATUSES) }),
+  reason: z.string(),
+  atomsAtRisk: z.array(AtomOutSchema).optional(),
+});
+
+export const GateEvaluateResultSchema = z.object({ results: z.array(GateResultSchema) });
+
+export const ReclamationSchema = z
+  .object({
+    sessionId: uuid,
+    spanIds: z.array(uuid).min(1).max(LIMITS.maxSpansPerGateCall).optional(),
+    fromSeq: z.number().int().min(0).optional(),
+    toSeq: z.number().int().min(0).optional(),
+    summary: SummarySchema,
+    dryRun: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const range = r.fromSeq !== undefined || r.toSeq !== undefined;
+    if (r.spanIds && range) ctx.addIssue({ code: "custom", message: "give spanIds or fromSeq/toSeq, not both", path: ["spanIds"] });
+    if (!r.spanIds && (r.fromSeq === undefined || r.toSeq === undefined)) {
+      ctx.addIssue({ code: "custom", message: "give spanIds, or both fromSeq and toSeq", path: [r.fromSeq === undefined ? "fromSeq" : "toSeq"] });
+    }
+    if (r.fromSeq !== undefined && r.toSeq !== undefined && r.toSeq < r.fromSeq) {
+      ctx.addIssue({ code: "custom", message: "toSeq must not be below fromSeq", path: ["toSeq"] });
+    }
+  });
+
+export const ReclamationResultSchema = z.object({
+  reclamationId: uuid,
+  dryRun: z.boolean(),
+  summarySpanId: uuid.nullable(),
+  results: z.array(GateResultSchema),
+});
