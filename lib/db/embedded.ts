@@ -12,7 +12,7 @@ import { StartupError } from "./startup-error";
  * processes (the CLI while the server runs) connect to the owner instead of opening the files.
  */
 
-export const DEFAULT_DATA_DIR = path.resolve(process.cwd(), ".custodian", "pgdata");
+export const DEFAULT_DATA_DIR = path.resolve(process.env.CUSTODIAN_DATA_DIR ?? path.join(process.cwd(), ".custodian", "pgdata"));
 
 export interface EmbeddedDatabase {
   url: string;
