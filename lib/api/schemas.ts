@@ -12,6 +12,10 @@ export const LIMITS = {
   maxSpanBytes: 8 * 1024 * 1024,
   /** Spans in one gate evaluation or reclamation. */
   maxSpansPerGateCall: 10_000,
+  /** Bytes of one transcript file sent to POST /imports. */
+  maxImportBytes: 256 * 1024 * 1024,
+  /** Files up to this size are imported within the request; larger ones run as a job. */
+  syncImportBytes: 2 * 1024 * 1024,
 } as const;
 
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));

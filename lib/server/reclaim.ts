@@ -31,6 +31,8 @@ export interface ReclamationRequest {
    * said; the decisions record what it would have said, so lost evidence shows where it was lost.
    */
   observed?: boolean;
+  /** The summary is already a span of the session (an imported compaction record): link it instead of creating one. */
+  summarySpanId?: string;
 }
 
 export interface ReclamationResult {
@@ -97,6 +99,7 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
           replaced: replaced.map((d) => spanById.get(d.spanId)!),
           atomsBySpan,
           policy,
+          existingId: request.summarySpanId,
         })
       : null;
 
@@ -204,8 +207,9 @@ export async function loadAtoms(tx: DbTx, sessionId: string, spanIds: string[]):
 }
 
 /**
- * The summary becomes a span of its own: its bytes are the summary text, its class the highest
- * among what it replaces (class never goes down), its generation one more than its deepest parent.
+ * The summary becomes a span of its own (or already is one, when imported): its bytes are the
+ * summary text, its class the highest among what it replaces (class never goes down), its
+ * generation one more than its deepest parent. Then one link per replaced span.
  */
 async function recordSummarySpan(
   tx: DbTx,
@@ -217,7 +221,49 @@ async function recordSummarySpan(
     replaced: SelectedSpan[];
     atomsBySpan: Map<string, Atom[]>;
     policy: Awaited<ReturnType<typeof loadPolicy>>;
+    existingId?: string;
   },
+): Promise<string> {
+  const { sessionId, summary, replaced } = input;
+  const id = input.existingId ? await ratchetSummarySpan(tx, sessionId, input.existingId, replaced) : await createSummarySpan(tx, input);
+  for (const span of replaced) {
+    const pointer = summary.pointers.find((p) => p.spanId === span.id && p.sha256 === span.sha256);
+    const { dropped } = compareSummary(input.atomsBySpan.get(span.id) ?? [], summary.text);
+    await tx.summaryLink.create({
+      data: {
+        sessionId,
+        summarySpanId: id,
+        replacedSpanId: span.id,
+        pointerStart: pointer?.byteStart ?? null,
+        pointerEnd: pointer?.byteEnd ?? null,
+        pointerSha256: pointer?.sha256 ?? null,
+        dropped: countByKind(dropped) as unknown as Prisma.InputJsonValue,
+      },
+    });
+  }
+  return id;
+}
+
+/** An existing summary span takes the class of what it replaces if higher, and its generation. */
+async function ratchetSummarySpan(tx: DbTx, sessionId: string, id: string, replaced: SelectedSpan[]): Promise<string> {
+  const span = await tx.span.findFirst({ where: { sessionId, id, kind: "SUMMARY" }, select: { class: true, classReasons: true } });
+  if (!span) throw new AppError("NOT_FOUND", "The summary span is not in this session");
+  const cls = maxClassOf([span.class, ...replaced.map((s) => s.class)]);
+  const reasons = Array.isArray(span.classReasons) ? span.classReasons : [];
+  await tx.span.update({
+    where: { sessionId_id: { sessionId, id } },
+    data: {
+      class: cls,
+      generation: 1 + Math.max(...replaced.map((s) => s.generation)),
+      classReasons: [...reasons, { class: cls, rule: "summary.roots", detail: `Highest class among the ${replaced.length} spans it replaces` }] as Prisma.InputJsonValue,
+    },
+  });
+  return id;
+}
+
+async function createSummarySpan(
+  tx: DbTx,
+  input: { sessionId: string; cwd: string | null; summary: CandidateSummary; at: Date; replaced: SelectedSpan[]; policy: Awaited<ReturnType<typeof loadPolicy>> },
 ): Promise<string> {
   const { sessionId, summary, at, replaced } = input;
   const body = new TextEncoder().encode(summary.text);
@@ -256,20 +302,5 @@ async function recordSummarySpan(
       },
     },
   });
-  for (const span of replaced) {
-    const pointer = summary.pointers.find((p) => p.spanId === span.id && p.sha256 === span.sha256);
-    const { dropped } = compareSummary(input.atomsBySpan.get(span.id) ?? [], summary.text);
-    await tx.summaryLink.create({
-      data: {
-        sessionId,
-        summarySpanId: id,
-        replacedSpanId: span.id,
-        pointerStart: pointer?.byteStart ?? null,
-        pointerEnd: pointer?.byteEnd ?? null,
-        pointerSha256: pointer?.sha256 ?? null,
-        dropped: countByKind(dropped) as unknown as Prisma.InputJsonValue,
-      },
-    });
-  }
   return id;
 }

@@ -1,0 +1,24 @@
+import { apiRoute } from "@/lib/api/route";
+import { getImportJob } from "@/lib/server/import-jobs";
+
+export const dynamic = "force-dynamic";
+
+/** An import job's progress, then its outcome or error. */
+export const GET = apiRoute({
+  permission: "read",
+  handler: async ({ caller, params }) => {
+    const job = await getImportJob(caller.projectId, params.id ?? "");
+    return {
+      id: job.id,
+      status: job.status,
+      format: job.format,
+      byteLength: job.byteLength,
+      spansDone: job.spansDone,
+      spansTotal: job.spansTotal,
+      outcome: job.outcome,
+      error: job.error,
+      createdAt: job.createdAt.toISOString(),
+      updatedAt: job.updatedAt.toISOString(),
+    };
+  },
+});

@@ -1,0 +1,31 @@
+import { NextResponse } from "next/server";
+import { readBodyBytes } from "@/lib/api/body";
+import { AppError } from "@/lib/api/errors";
+import { apiRoute } from "@/lib/api/route";
+import { LIMITS } from "@/lib/api/schemas";
+import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
+import { importTranscriptFile } from "@/lib/server/import";
+import { startImportJob } from "@/lib/server/import-jobs";
+
+export const dynamic = "force-dynamic";
+
+/** A transcript file in the body (format in ?format=, or detected). */
+export const POST = apiRoute({
+  permission: "imports:write",
+  handler: async ({ caller, request }) => {
+    const format = new URL(request.url).searchParams.get("format") ?? undefined;
+    if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format)) {
+      throw new AppError("VALIDATION_FAILED", `Unknown format "${format}"`, { fields: [{ path: "format", message: `one of ${IMPORT_FORMATS.join(", ")}` }] });
+    }
+    const bytes = await readBodyBytes(request, LIMITS.maxImportBytes);
+    if (bytes.byteLength === 0) throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", { fields: [{ path: "(body)", message: "empty" }] });
+    if (bytes.byteLength > LIMITS.syncImportBytes) {
+      const job = await startImportJob(caller.projectId, bytes, format as ImportFormat | undefined, caller.label);
+      return NextResponse.json(
+        { job: { id: job.id, status: job.status, byteLength: job.byteLength } },
+        { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
+      );
+    }
+    return NextResponse.json(await importTranscriptFile(caller.projectId, bytes, { format: format as ImportFormat | undefined, requester: caller.label }));
+  },
+});

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { AppError, toAppError } from "@/lib/api/errors";
+import { isUuid } from "@/lib/api/ids";
+import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import type { ImportFormat } from "@/lib/importers/types";
+import { importTranscriptFile } from "./import";
+
+/** Progress is written at most this often, so a fast import is not slowed by its own bookkeeping. */
+const PROGRESS_INTERVAL_MS = 500;
+
+/**
+ * Starts an import in the background of this server process and returns its job id at once.
+ * The job row carries progress, then the outcome or the error.
+ */
+export async function startImportJob(projectId: string, bytes: Uint8Array, format: ImportFormat | undefined, requester: string) {
+  const job = await db().importJob.create({
+    data: { id: randomUUID(), projectId, format: format ?? null, byteLength: bytes.byteLength, requester },
+  });
+  void runImportJob(job.id, projectId, bytes, format, requester);
+  return job;
+}
+
+async function runImportJob(id: string, projectId: string, bytes: Uint8Array, format: ImportFormat | undefined, requester: string) {
+  let lastWrite = 0;
+  try {
+    const outcome = await importTranscriptFile(projectId, bytes, {
+      format,
+      requester,
+      onProgress: ({ spansDone, spansTotal }) => {
+        const now = Date.now();
+        if (now - lastWrite < PROGRESS_INTERVAL_MS) return;
+        lastWrite = now;
+        void db().importJob.update({ where: { id }, data: { spansDone, spansTotal } }).catch(() => {});
+      },
+    });
+    await db().importJob.update({
+      where: { id },
+      data: { status: "DONE", format: outcome.format, spansDone: outcome.spans, spansTotal: outcome.spans, outcome: outcome as unknown as Prisma.InputJsonValue },
+    });
+  } catch (error) {
+    const appError = toAppError(error);
+    if (!(error instanceof AppError)) console.error("Import job failed", error);
+    await db().importJob.update({ where: { id }, data: { status: "FAILED", error: appError.message } }).catch(() => {});
+  }
+}
+
+export async function getImportJob(projectId: string, id: string) {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND", "Import job not found");
+  const job = await db().importJob.findFirst({ where: { id, projectId } });
+  if (!job) throw new AppError("NOT_FOUND", "Import job not found");
+  return job;
+}
+
+/** Jobs that were running when the server stopped cannot finish: say so instead of spinning forever. */
+export async function failInterruptedImports(): Promise<number> {
+  const { count } = await db().importJob.updateMany({ where: { status: "RUNNING" }, data: { status: "FAILED", error: "Interrupted by a server restart; import the file again (it is idempotent)" } });
+  return count;
+}
