@@ -4,7 +4,7 @@ import { atomIn, bytes, daysAfter, T0 } from "../testkit";
 import type { Atom } from "../types";
 import { answerQuestion, type QuestionSpan } from "./answer";
 import { applyCannedOverrides, CANNED_QUESTIONS, cannedQuestionsFor } from "./canned";
-import type { EvidencePredicate } from "./predicate";
+import { validatePredicate, type EvidencePredicate } from "./predicate";
 import { seqGaps } from "./scope";
 
 const SYSTEM = CANNED_QUESTIONS["modified-system-config"];
@@ -360,6 +360,12 @@ describe("predicates", () => {
     expect(answerQuestion({ toolNames: ["write_file"], valuePrefixes: ["/etc/"] }, scope(), spans).citations).toHaveLength(1);
     expect(answerQuestion({ valuePattern: "conf\\.ya?ml$" }, scope(), spans).answer).toBe("YES");
     expect(() => answerQuestion({ valuePattern: "(" }, scope(), spans)).toThrow(/valuePattern/);
+    expect(validatePredicate({ valuePattern: "(", atomKinds: ["PATHS" as "PATH"], effectKinds: ["NUKE" as "FILE_WRITE"] }).map((e) => e.field)).toEqual([
+      "valuePattern",
+      "atomKinds",
+      "effectKinds",
+    ]);
+    expect(validatePredicate(CANNED_QUESTIONS["escalated-privileges"].anyOf[1]!)).toEqual([]);
   });
 
   it("a command pattern qualifies the span", () => {

@@ -3,7 +3,7 @@
  * one atom is judged against it. Plain JSON so a policy can store and edit it.
  */
 import { isPathUnder, pathMatchesAnyPrefix } from "../path-prefix";
-import { ATOM_KINDS, type Atom, type AtomKind, type SideEffectKind } from "../types";
+import { ATOM_KINDS, SIDE_EFFECT_KINDS, type Atom, type AtomKind, type SideEffectKind } from "../types";
 
 /**
  * One predicate: an atom matches when it satisfies EVERY field that is set. An empty predicate
@@ -109,6 +109,9 @@ export function validatePredicate(p: EvidencePredicate): Array<{ field: string; 
   }
   for (const k of p.atomKinds ?? []) {
     if (!(ATOM_KINDS as readonly string[]).includes(k)) errors.push({ field: "atomKinds", message: `unknown atom kind ${k}` });
+  }
+  for (const k of p.effectKinds ?? []) {
+    if (!(SIDE_EFFECT_KINDS as readonly string[]).includes(k)) errors.push({ field: "effectKinds", message: `unknown side-effect kind ${k}` });
   }
   return errors;
 }
