@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MAX_BODY_BYTES } from "./body";
 import {
+  EvidenceAnswerSchema,
+  EvidenceQuerySchema,
   GateEvaluateResultSchema,
   GateEvaluateSchema,
   LIMITS,
@@ -113,6 +115,32 @@ export function openApiDocument() {
           summary: "Ask to replace stored spans with a summary; the gate decides per span",
           requestBody: { required: true, ...json(requestSchema(ReclamationSchema)) },
           responses: { "200": json(responseSchema(ReclamationResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      "/api/v1/imports": {
+        post: {
+          summary: `Import a transcript file (format in ?format= or detected); files over ${LIMITS.syncImportBytes} bytes run as a job`,
+          parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["claude-code", "codex", "openhands", "otel-genai"] } }],
+          requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+          responses: {
+            "200": json({ type: "object", description: "The import's outcome: sessions, spans, classes, refusals, skipped lines" }),
+            "202": json({ type: "object", properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } } }),
+            ...errors(401, 403, 413, 422, 429),
+          },
+        },
+      },
+      "/api/v1/imports/{id}": {
+        get: {
+          summary: "An import job's progress, then its outcome or error",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: { "200": json({ type: "object" }), ...errors(401, 404, 429) },
+        },
+      },
+      "/api/v1/evidence/query": {
+        post: {
+          summary: "Ask an evidence question over the project's sessions",
+          requestBody: { required: true, ...json(requestSchema(EvidenceQuerySchema)) },
+          responses: { "200": json(responseSchema(EvidenceAnswerSchema)), ...errors(400, 401, 403, 404, 413, 422, 429) },
         },
       },
       "/api/v1/spans/{id}/original": {

@@ -3,7 +3,7 @@
  * Limits are part of the contract: they are documented and returned in errors.
  */
 import { z } from "zod";
-import { ATOM_KINDS, EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS, VERDICTS } from "@/lib/evidence/types";
+import { ATOM_KINDS, EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SIDE_EFFECT_KINDS, SPAN_KINDS, VERDICTS } from "@/lib/evidence/types";
 
 export const LIMITS = {
   /** Spans in one POST /sessions/{id}/spans. */
@@ -176,4 +176,67 @@ export const ReclamationResultSchema = z.object({
   dryRun: z.boolean(),
   summarySpanId: uuid.nullable(),
   results: z.array(GateResultSchema),
+});
+
+const PredicateSchema = z
+  .object({
+    atomKinds: z.array(z.enum(ATOM_KINDS)).optional(),
+    effectKinds: z.array(z.enum(SIDE_EFFECT_KINDS)).optional(),
+    valuePrefixes: z.array(z.string().min(1)).max(200).optional(),
+    excludePrefixes: z.array(z.string().min(1)).max(200).optional(),
+    valuePattern: z.string().max(1000).optional(),
+    valuePatternFlags: z.string().regex(/^[imsu]*$/).optional(),
+    toolNames: z.array(z.string()).max(200).optional(),
+    argNames: z.array(z.string()).max(200).optional(),
+    commandPattern: z.string().max(1000).optional(),
+    outsideCwd: z.boolean().optional(),
+    includeNegated: z.boolean().optional(),
+  })
+  .strict();
+
+export const EvidenceQuerySchema = z
+  .object({
+    question: z.union([
+      z.object({ canned: z.string().min(1) }).strict(),
+      z.object({ predicate: PredicateSchema, title: z.string().max(200).optional() }).strict(),
+    ]),
+    scope: z
+      .object({ sessionIds: z.array(uuid).min(1).max(10_000).optional(), from: isoDate.optional(), to: isoDate.optional() })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export const EvidenceAnswerSchema = z.object({
+  answer: z.enum(["YES", "NO", "INSUFFICIENT_EVIDENCE"]),
+  question: z.object({ id: z.string(), title: z.string() }),
+  citations: z.array(
+    z.object({
+      sessionId: uuid,
+      spanId: uuid,
+      seq: z.number().int(),
+      byteStart: z.number().int(),
+      byteEnd: z.number().int(),
+      sha256,
+      excerpt: z.string(),
+      bytesBase64: z.string(),
+      atomKind: z.enum(ATOM_KINDS),
+    }),
+  ),
+  blockers: z.array(
+    z.object({
+      sessionId: uuid,
+      spanId: uuid,
+      seq: z.number().int(),
+      class: z.enum(EVIDENTIAL_CLASSES),
+      provenance: z.enum(PROVENANCE_STATUSES),
+      dropped: z.array(z.object({ kind: z.enum(ATOM_KINDS), count: z.number().int() })),
+      originalHeld: z.boolean(),
+      unblockBy: z.enum(["pin", "extend", "none"]),
+      reason: z.string(),
+    }),
+  ),
+  gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),
+  checkedSpans: z.number().int(),
+  scopeComplete: z.boolean(),
 });

@@ -9,6 +9,7 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/api-keys";
 import { createProject, findProjectBySlug } from "@/lib/server/projects";
 import { sweep } from "@/lib/server/sweeper";
+import { importLocally, importViaServer, printOutcome } from "./import-command";
 import { runMain } from "./run-main";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
@@ -21,6 +22,10 @@ Commands:
   projects create --slug <slug> [--name <name>]
                       Create a project with the default retention policy.
   projects list       List projects.
+  import <file> [--format claude-code|codex|openhands|otel-genai] [--project <slug>]
+                      Import a transcript into the local database (default project: demo).
+  import <file> --server <url> --key <api key> [--format ...]
+                      Import through a running server's API.
   sweep               Delete originals whose TTL passed and that are not pinned.
 `;
 
@@ -30,6 +35,10 @@ async function main() {
   const [group, action, ...rest] = process.argv.slice(2);
   if (!group || group === "help" || group === "--help") {
     console.log(USAGE);
+    return;
+  }
+  if (group === "import") {
+    await runImport(action, rest);
     return;
   }
   const { values } = parseArgs({
@@ -85,6 +94,25 @@ async function run(group: string, action: string | undefined, values: Record<str
     }
     default:
       throw new AppError("INVALID_REQUEST", `Unknown command "${command}". Run \`npm run custodian -- help\`.`);
+  }
+}
+
+async function runImport(file: string | undefined, args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { format: { type: "string" }, project: { type: "string" }, server: { type: "string" }, key: { type: "string" } },
+  });
+  const options = { file: required(file, "<file>"), ...values };
+  if (values.server) {
+    printOutcome(await importViaServer({ ...options, server: values.server, key: required(values.key, "--key") }));
+    return;
+  }
+  const database = await prepareDatabase();
+  try {
+    printOutcome(await importLocally(options));
+  } finally {
+    await disconnectDb();
+    await database.stop();
   }
 }
 

@@ -1,0 +1,44 @@
+import { apiRoute } from "@/lib/api/route";
+import { EvidenceAnswerSchema, EvidenceQuerySchema } from "@/lib/api/schemas";
+import { askEvidenceQuestion } from "@/lib/server/evidence";
+
+export const dynamic = "force-dynamic";
+
+/** YES with citations to verbatim bytes, NO only over complete evidence, or INSUFFICIENT_EVIDENCE with blockers. */
+export const POST = apiRoute({
+  permission: "read",
+  body: EvidenceQuerySchema,
+  response: EvidenceAnswerSchema,
+  handler: async ({ caller, body }) => {
+    const result = await askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope });
+    return {
+      answer: result.answer,
+      question: { id: result.question.id, title: result.question.title },
+      citations: result.citations.map((c) => ({
+        sessionId: c.sessionId,
+        spanId: c.spanId,
+        seq: c.seq,
+        byteStart: c.byteStart,
+        byteEnd: c.byteEnd,
+        sha256: c.sha256,
+        excerpt: c.excerpt,
+        bytesBase64: Buffer.from(c.bytes ?? new TextEncoder().encode(c.excerpt)).toString("base64"),
+        atomKind: c.atomKind,
+      })),
+      blockers: result.blockers.map((b) => ({
+        sessionId: b.sessionId,
+        spanId: b.spanId,
+        seq: b.seq,
+        class: b.class,
+        provenance: b.provenance,
+        dropped: b.dropped,
+        originalHeld: b.originalHeld,
+        unblockBy: b.unblockBy,
+        reason: b.reason,
+      })),
+      gaps: result.gaps,
+      checkedSpans: result.checkedSpans,
+      scopeComplete: result.scopeComplete,
+    };
+  },
+});

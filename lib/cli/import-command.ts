@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { AppError } from "@/lib/api/errors";
+import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
+import { importTranscriptFile, type ImportOutcome } from "@/lib/server/import";
+import { findProjectBySlug } from "@/lib/server/projects";
+import { progressBar } from "./progress";
+
+export interface ImportOptions {
+  file: string;
+  format?: string;
+  project?: string;
+  server?: string;
+  key?: string;
+}
+
+function checkFormat(format: string | undefined): ImportFormat | undefined {
+  if (format === undefined) return undefined;
+  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new AppError("VALIDATION_FAILED", `--format must be one of ${IMPORT_FORMATS.join(", ")}`);
+  }
+  return format as ImportFormat;
+}
+
+/** Imports into the local database (embedded or DATABASE_URL) with a progress bar. */
+export async function importLocally(options: ImportOptions): Promise<ImportOutcome> {
+  const project = await findProjectBySlug(options.project ?? "demo");
+  const bytes = new Uint8Array(readFileSync(options.file));
+  const bar = progressBar(`Importing ${options.file}`);
+  const outcome = await importTranscriptFile(project.id, bytes, {
+    format: checkFormat(options.format),
+    requester: "cli:import",
+    onProgress: ({ spansDone, spansTotal }) => bar.update(spansDone, spansTotal),
+  });
+  bar.done();
+  return outcome;
+}
+
+/** Sends the file to a running server with an API key; follows a background job until it ends. */
+export async function importViaServer(options: ImportOptions & { server: string; key: string }): Promise<ImportOutcome> {
+  const format = checkFormat(options.format);
+  const url = new URL("/api/v1/imports", options.server);
+  if (format) url.searchParams.set("format", format);
+  const headers = { authorization: `Bearer ${options.key}` };
+  const response = await fetch(url, { method: "POST", headers, body: readFileSync(options.file) });
+  const body = (await response.json()) as { job?: { id: string }; error?: { code: string; message: string } } & Partial<ImportOutcome>;
+  if (!response.ok) throw new AppError("INVALID_REQUEST", `The server refused the import: ${body.error?.code}: ${body.error?.message}`);
+  if (!body.job) return body as ImportOutcome;
+
+  const bar = progressBar(`Importing ${options.file}`);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const poll = await fetch(new URL(`/api/v1/imports/${body.job.id}`, options.server), { headers });
+    const job = (await poll.json()) as { status: string; spansDone: number; spansTotal: number; outcome: ImportOutcome | null; error: string | null };
+    bar.update(job.spansDone, job.spansTotal);
+    if (job.status === "DONE") {
+      bar.done();
+      return job.outcome!;
+    }
+    if (job.status === "FAILED") {
+      bar.done();
+      throw new AppError("INTERNAL", `The import failed on the server: ${job.error}`);
+    }
+  }
+}
+
+export function printOutcome(outcome: ImportOutcome): void {
+  console.log(`Imported ${outcome.format}: ${outcome.sessions.length} sessions, ${outcome.spans} spans.`);
+  console.log(`  classes: ${outcome.classes.NARRATIVE} narrative, ${outcome.classes.STRUCTURED} structured, ${outcome.classes.SIDE_EFFECTING} side-effecting`);
+  console.log(`  compactions the gate would have refused: ${outcome.wouldRefuse} spans`);
+  for (const s of outcome.sessions) console.log(`  session ${s.externalId}: ${s.spans} spans${s.created ? "" : " (already known)"}`);
+  if (outcome.issues.length > 0) {
+    console.log(`  skipped ${outcome.issues.length} lines:`);
+    for (const issue of outcome.issues.slice(0, 20)) console.log(`    line ${issue.line}: ${issue.message}`);
+    if (outcome.issues.length > 20) console.log(`    ... and ${outcome.issues.length - 20} more`);
+  }
+}
