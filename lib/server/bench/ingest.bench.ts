@@ -1,0 +1,188 @@
+/**
+ * `npm run bench:ingest`: sustained ingest through the HTTP API into local Postgres (1 KiB spans,
+ * batches of 500, classification and atom storage included), then a raw COPY of the same kind of
+ * rows into the same tables, and the ratio between the two.
+ *
+ * BENCH_SECONDS (default 60) and BENCH_CONCURRENCY (default 4) tune the run. It builds the app if
+ * needed, runs `next start` on a fresh database, and drops that database at the end.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { ensureBuilt } from "@/lib/cli/build";
+import { disconnectDb } from "@/lib/db/client";
+import { parseDatabaseUrl } from "@/lib/db/pg-pool";
+import { createTestDatabase } from "@/lib/db/test-database";
+import { analyzeSpan } from "@/lib/evidence/analyze";
+import { expiresAtFor, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { createApiKey } from "../api-keys";
+import { sha256Hex } from "../hash";
+import { createProject } from "../projects";
+import { benchSpan } from "./spans";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const BATCH = 500;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error("the server exited before it was ready");
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("the server did not become healthy within 60 s");
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+async function main() {
+  await ensureBuilt();
+  const database = await createTestDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  let server: ChildProcess | undefined;
+  try {
+    const project = await createProject({ slug: "bench", name: "Bench" });
+    const key = (await createApiKey(project.id, "bench")).key;
+    await disconnectDb();
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+    server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, DATABASE_URL: database.url, CUSTODIAN_DATABASE_MODE: "postgres", NEXT_TELEMETRY_DISABLED: "1", CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" },
+    });
+    await waitForHealth(base, server);
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+
+    console.log(`Ingest through the API: ${SECONDS} s, ${CONCURRENCY} concurrent clients, batches of ${BATCH} spans of ~1 KiB`);
+    const latencies: number[] = [];
+    let spans = 0;
+    let bytes = 0;
+    const end = Date.now() + SECONDS * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, worker) => {
+        const session = await fetch(`${base}/api/v1/sessions`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ externalId: `bench-${worker}`, runtime: "bench", cwd: "/home/dev/app" }),
+        }).then((r) => r.json() as Promise<{ id: string }>);
+        let seq = 0;
+        while (Date.now() < end) {
+          const batch = Array.from({ length: BATCH }, () => benchSpan(seq++));
+          const body = JSON.stringify({ spans: batch });
+          const t0 = performance.now();
+          const response = await fetch(`${base}/api/v1/sessions/${session.id}/spans`, { method: "POST", headers, body });
+          if (!response.ok) throw new Error(`ingest failed: ${response.status} ${await response.text()}`);
+          await response.arrayBuffer();
+          latencies.push(performance.now() - t0);
+          spans += BATCH;
+          bytes += batch.reduce((n, s) => n + Buffer.byteLength(s.body), 0);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const apiRate = spans / seconds;
+    latencies.sort((a, b) => a - b);
+    console.log(`  ${spans} spans (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s: ${apiRate.toFixed(0)} spans/s`);
+    console.log(`  batch latency p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`);
+
+    const copyCount = Math.min(spans, 200_000);
+    const copyRate = await timeCopy(database.url, project.id, copyCount);
+    console.log(`Raw COPY of ${copyCount} prepared spans (span, span_original, evidence_atom): ${copyRate.toFixed(0)} spans/s`);
+    console.log(`API / COPY: ${(apiRate / copyRate).toFixed(2)} (the API also parses, classifies, extracts atoms and checks idempotency)`);
+  } finally {
+    server?.kill("SIGTERM");
+    await disconnectDb();
+    await database.drop();
+  }
+}
+
+/** COPY-escapes a text value (tab-separated text format). */
+function copyText(value: string | null): string {
+  if (value === null) return "\\N";
+  return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+}
+
+async function copyRows(client: pg.Client, sql: string, rows: string[]): Promise<void> {
+  const stream = client.query(copyFrom(sql));
+  await new Promise<void>((resolve, reject) => {
+    stream.on("finish", () => resolve());
+    stream.on("error", reject);
+    const chunk = 5_000;
+    let i = 0;
+    const write = () => {
+      while (i < rows.length) {
+        const ok = stream.write(rows.slice(i, i + chunk).join(""));
+        i += chunk;
+        if (!ok) return void stream.once("drain", write);
+      }
+      stream.end();
+    };
+    write();
+  });
+}
+
+/** Prepares rows as ingest would (analysis done beforehand, untimed), then times only the COPY. */
+async function timeCopy(url: string, projectId: string, count: number): Promise<number> {
+  const client = new pg.Client(parseDatabaseUrl(url));
+  await client.connect();
+  try {
+    const sessionId = randomUUID();
+    await client.query(`insert into session (id, project_id, external_id, runtime) values ($1, $2, $3, 'bench')`, [sessionId, projectId, `copy-${sessionId}`]);
+    const spanRows: string[] = [];
+    const originalRows: string[] = [];
+    const atomRows: string[] = [];
+    for (let seq = 0; seq < count; seq++) {
+      const span = benchSpan(seq);
+      const body = new TextEncoder().encode(span.body);
+      const analysis = analyzeSpan({ body, kind: span.kind, toolName: span.toolName, toolInput: span.toolInput, cwd: "/home/dev/app" });
+      const id = randomUUID();
+      const sha = sha256Hex(body);
+      const cls = analysis.classification.class;
+      const occurred = new Date(span.occurredAt);
+      spanRows.push(
+        [sessionId, id, seq, span.kind, copyText(span.role ?? null), copyText(span.toolName ?? null), copyText(span.toolInput ? JSON.stringify(span.toolInput) : null), occurred.toISOString(), cls, copyText(JSON.stringify(analysis.classification.reasons)), "VERBATIM", "t", body.byteLength, sha, 0].join("\t") + "\n",
+      );
+      originalRows.push([sessionId, id, `\\\\x${Buffer.from(body).toString("hex")}`, sha, expiresAtFor(cls, occurred, DEFAULT_POLICY).toISOString(), "f"].join("\t") + "\n");
+      analysis.atoms.forEach((a, ordinal) => {
+        atomRows.push([sessionId, id, ordinal, a.kind, copyText(a.text), copyText(a.normalized), a.byteStart, a.byteEnd, a.effect ?? "\\N", a.negated ? "t" : "f", copyText(a.argName ?? null)].join("\t") + "\n");
+      });
+    }
+    const t0 = performance.now();
+    await client.query("begin");
+    await copyRows(client, "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation) from stdin", spanRows);
+    await copyRows(client, "copy span_original (session_id, span_id, bytes, sha256, expires_at, pinned) from stdin", originalRows);
+    await copyRows(client, "copy evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name) from stdin", atomRows);
+    await client.query("commit");
+    return count / ((performance.now() - t0) / 1000);
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
