@@ -16,6 +16,8 @@ export interface ImportedSpan {
   /** The tool's arguments as parsed JSON, when the format has them. */
   toolInput?: unknown;
   exitCode?: number;
+  /** Working directory the record reports for this call (for making relative paths absolute). */
+  cwd?: string;
   occurredAt: Date;
   /** The verbatim bytes the span stands for (for a tool call: its arguments as the file had them). */
   body: Uint8Array;

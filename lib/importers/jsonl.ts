@@ -1,0 +1,61 @@
+/**
+ * JSON Lines reading that never loses a line silently: each line is decoded and parsed on its
+ * own, and a line that cannot be (invalid UTF-8, bad JSON, a final line cut off mid-write, a
+ * value that is not an object) becomes an issue with its 1-based line number.
+ */
+import type { ImportIssue } from "./types";
+import { decodeUtf8, isRecord } from "./text";
+
+export interface JsonLine {
+  /** 1-based line number in the file. */
+  line: number;
+  /** The line's bytes (without its line break), for slicing values verbatim. */
+  bytes: Uint8Array;
+  value: Record<string, unknown>;
+}
+
+/** Splits on LF (tolerating CRLF); blank lines are not records and are passed over. */
+export function readJsonLines(bytes: Uint8Array, issues: ImportIssue[]): JsonLine[] {
+  const out: JsonLine[] = [];
+  let start = 0;
+  let line = 1;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    const last = end < 0;
+    if (last) end = bytes.length;
+    let stop = end;
+    if (stop > start && bytes[stop - 1] === 0x0d) stop--;
+    const parsed = parseLine(bytes.subarray(start, stop), line, last, issues);
+    if (parsed) out.push(parsed);
+    start = end + 1;
+    line++;
+  }
+  return out;
+}
+
+function parseLine(raw: Uint8Array, line: number, last: boolean, issues: ImportIssue[]): JsonLine | undefined {
+  // A UTF-8 byte order mark may open the file; it is not part of the record.
+  const bytes = line === 1 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw;
+  const text = decodeUtf8(bytes);
+  if (text === undefined) {
+    issues.push({ line, message: "invalid UTF-8; line skipped" });
+    return undefined;
+  }
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    issues.push({
+      line,
+      message: last ? `truncated final line (not complete JSON: ${detail}); line skipped` : `malformed JSON (${detail}); line skipped`,
+    });
+    return undefined;
+  }
+  if (!isRecord(value)) {
+    issues.push({ line, message: `expected a JSON object, found ${Array.isArray(value) ? "an array" : typeof value}; line skipped` });
+    return undefined;
+  }
+  return { line, bytes, value };
+}
