@@ -1,0 +1,224 @@
+/**
+ * Interpreting one tool call: its name becomes a TOOL_CALL atom, each argument a TOOL_ARG atom,
+ * and tool knowledge decides what the arguments mean: which are paths written or read, which
+ * is a shell command (analysed), a patch, file content (data), a URL and method, SQL. Targets
+ * of a mutation carry its effect; so does the TOOL_CALL atom (the call's main effect).
+ */
+import { sqlWrites } from "../shell/commands/db";
+import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "../shell/analyze";
+import type { Word } from "../shell/tokenize";
+import type { Finding } from "../shell/types";
+import { patchTargets, stripDiffPrefix } from "../patch";
+import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
+import type { SideEffectKind, SpanInput } from "../types";
+import type { ArgSite, CallSite } from "./calls";
+import type { JNode, JsonDoc } from "./json";
+import { normalizePath } from "./paths";
+import { normalizeUrl, scanText, type ScanContext, type ScanMode } from "./scan";
+import { valueOf, type AtomExtras, type AtomSink } from "./sink";
+import type { Text } from "./text";
+import { walkJson } from "./walk";
+
+export interface CallEnv {
+  sink: AtomSink;
+  ctx: ScanContext;
+  input: SpanInput;
+  /** The whole scanned body (contiguous): coordinates for ranges that span several arguments. */
+  root: Text;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+
+/** Interprets a call and emits its atoms; returns its effects (for the TOOL_CALL atom and callers). */
+export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
+  if (site.commandLine) return interpretCommandLine(site.commandLine, env);
+  const k = toolKnowledge(site.name, env.input.toolAnnotations);
+  const findings: Finding[] = [];
+  const ctx: ScanContext = { ...env.ctx };
+  const has = (list: readonly string[] | undefined, name: string) => list !== undefined && list.includes(name);
+
+  // The working directory first: it anchors every relative path of the call.
+  for (const a of site.args) {
+    if (!has(k.cwdArgs, a.name)) continue;
+    const t = stringOf(a);
+    const v = t ? valueOf(t.s) : null;
+    if (v) ctx.cwd = normalizePath(v, ctx.cwd, ctx.home);
+  }
+
+  const base = KIND_EFFECT[k.kind];
+  let mutates = base !== undefined && k.kind !== "patch";
+  if (k.kind === "editor") {
+    const cmdArg = site.args.find((a) => a.name === k.editorCommandArg);
+    const sub = cmdArg ? stringOf(cmdArg) : null;
+    if (sub && (k.readOnlyCommands ?? []).includes(sub.s)) mutates = false;
+  }
+  const method = httpMethod(site, k);
+  const httpMutation = k.kind === "http" && !SAFE_METHODS.has(method);
+  const rule = k.rule ?? base?.rule ?? "tool.unknown";
+  const effect: SideEffectKind | undefined = base?.effect;
+
+  for (const a of site.args) {
+    const targetExtras: AtomExtras | undefined =
+      mutates && effect && (has(k.pathArgs, a.name) && !has(k.readArgs, a.name)) ? { effect, rule } : undefined;
+    emitToolArg(a, env.sink, targetExtras);
+
+    if (has(k.pathArgs, a.name) || has(k.readArgs, a.name) || has(k.cwdArgs, a.name)) {
+      for (const t of stringsOf(a)) emitPath(t, ctx, env.sink, targetExtras);
+      if (targetExtras) findings.push({ effect: targetExtras.effect!, rule });
+    } else if (has(k.commandArgs, a.name)) {
+      findings.push(...analyzeCommandArg(a, env.sink, ctx, env.root));
+    } else if (has(k.patchArgs, a.name)) {
+      const t = stringOf(a);
+      if (t) findings.push(...applyPatchText(t, ctx, env.sink));
+    } else if (has(k.urlArgs, a.name)) {
+      const t = stringOf(a);
+      const v = t ? valueOf(t.s) : null;
+      if (t && v && /^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
+        env.sink.add("URL", t, 0, t.s.length, normalizeUrl(v), httpMutation ? { effect: "NETWORK_MUTATION", rule: "tool.http" } : undefined);
+      } else scanArg(a, env.sink, ctx, "prose");
+    } else if (has(k.sqlArgs, a.name)) {
+      const t = stringOf(a);
+      if (t && sqlWrites(t.s)) findings.push({ effect: "DB_WRITE", rule: "tool.sql" });
+      scanArg(a, env.sink, ctx, "data");
+    } else if (has(k.contentArgs, a.name)) {
+      scanArg(a, env.sink, ctx, "data");
+    } else {
+      scanArg(a, env.sink, ctx, "prose");
+    }
+  }
+
+  if (mutates && effect && !findings.some((f) => f.effect === effect)) findings.push({ effect, rule });
+  if (httpMutation) findings.push({ effect: "NETWORK_MUTATION", rule: "tool.http" });
+  if (k.kind === "patch" && findings.length === 0) findings.push({ effect: "FILE_WRITE", rule: "tool.patch" });
+
+  if (site.nameText) {
+    const primary = primaryFinding(findings);
+    env.sink.add("TOOL_CALL", site.nameText, 0, site.nameText.s.length, site.name, primary ? { effect: primary.effect, rule: primary.rule } : undefined);
+  }
+  return findings;
+}
+
+function httpMethod(site: CallSite, k: ToolKnowledge): string {
+  if (k.kind !== "http") return "GET";
+  const m = site.args.find((a) => (k.methodArgs ?? []).includes(a.name));
+  const t = m ? stringOf(m) : null;
+  if (t) return t.s.toUpperCase();
+  return site.args.some((a) => (k.bodyArgs ?? []).includes(a.name)) ? "POST" : "GET";
+}
+
+/** A string argument's value as a Text mapped to body bytes. */
+export function stringOf(a: ArgSite): Text | null {
+  if (a.text) return a.text;
+  if (a.node && a.doc && a.node.k === "s") return a.doc.text(a.node);
+  return null;
+}
+
+/** The string, or each string of an array of strings. */
+function stringsOf(a: ArgSite): Text[] {
+  const one = stringOf(a);
+  if (one) return [one];
+  if (a.argv) return a.argv;
+  if (a.node && a.doc && a.node.k === "a") {
+    const doc = a.doc;
+    return a.node.items.filter((n): n is JNode & { k: "s" } => n.k === "s").map((n) => doc.text(n));
+  }
+  return [];
+}
+
+function emitToolArg(a: ArgSite, sink: AtomSink, extras: AtomExtras | undefined): void {
+  const withName: AtomExtras = { ...extras, argName: a.name };
+  const t = stringOf(a);
+  if (t) {
+    const v = valueOf(t.s);
+    if (v !== null && t.s.length > 0) sink.add("TOOL_ARG", t, 0, t.s.length, v, withName);
+    return;
+  }
+  if (a.node && a.doc) {
+    const raw = a.doc.t.s.slice(a.node.a, a.node.b);
+    const v = valueOf(raw);
+    if (v !== null) sink.add("TOOL_ARG", a.doc.t, a.node.a, a.node.b, v, withName);
+    return;
+  }
+  if (a.raw) {
+    const v = valueOf(a.raw.t.s.slice(a.raw.a, a.raw.b));
+    if (v !== null) sink.add("TOOL_ARG", a.raw.t, a.raw.a, a.raw.b, v, withName);
+  } else if (a.argv && a.argv.length > 0) {
+    for (const t of a.argv) {
+      const v = valueOf(t.s);
+      if (v !== null && t.s.length > 0) sink.add("TOOL_ARG", t, 0, t.s.length, v, withName);
+    }
+  }
+}
+
+function emitPath(t: Text, ctx: ScanContext, sink: AtomSink, extras: AtomExtras | undefined): void {
+  const v = valueOf(t.s);
+  if (v === null || v === "" || v.includes("\n")) return;
+  sink.add("PATH", t, 0, t.s.length, normalizePath(v, ctx.cwd, ctx.home), extras);
+}
+
+function scanArg(a: ArgSite, sink: AtomSink, ctx: ScanContext, mode: ScanMode): void {
+  if (a.node && a.doc) {
+    walkJson(a.doc, a.node, { sink, ctx, handled: new Set() }, mode, a.name);
+    return;
+  }
+  for (const t of a.text ? [a.text] : (a.argv ?? [])) scanText(t, sink, ctx, mode);
+}
+
+function shellEnv(sink: AtomSink, ctx: ScanContext, agentCommands = false): ShellEnv {
+  return { sink, ctx: { ...ctx }, agentCommands, depth: 0 };
+}
+
+/** A command argument: a script string, or an argv array (Codex: ["bash", "-lc", "..."]). */
+function analyzeCommandArg(a: ArgSite, sink: AtomSink, ctx: ScanContext, root: Text): Finding[] {
+  const t = stringOf(a);
+  if (t) return analyzeScript(t, shellEnv(sink, ctx), false);
+  const parts = stringsOf(a);
+  if (parts.length === 0) return [];
+  for (const p of parts) scanText(p, sink, ctx, "shell");
+  const words: Word[] = parts.map((p) => ({ a: -1, b: -1, value: p.s, quoted: false, quotedWhole: false, text: () => p }));
+  const range = argvRange(a, parts, root);
+  return analyzeCommand(
+    {
+      words,
+      redirects: [],
+      rangeText: range.t,
+      a: range.a,
+      b: range.b,
+      stdin: null,
+      pipedTo: false,
+      normalized: parts.map((p) => valueOf(p.s) ?? "").join(" "),
+    },
+    shellEnv(sink, ctx),
+  );
+}
+
+function argvRange(a: ArgSite, parts: Text[], root: Text): { t: Text; a: number; b: number } {
+  if (a.node && a.doc) return { t: a.doc.t, a: a.node.a, b: a.node.b };
+  // Located element by element in the body: from the first element to the last.
+  const last = parts[parts.length - 1]!;
+  return { t: root, a: parts[0]!.byteAt(0), b: last.byteAt(last.s.length) };
+}
+
+/** A SWE-agent-style command line: the agent's editor commands plus the shell. */
+function interpretCommandLine(t: Text, env: CallEnv): Finding[] {
+  const m = /^\s*(edit|insert|append)\b[^\n]*\n/.exec(t.s);
+  if (m) {
+    // The lines after "edit 12:14" are the replacement text, up to end_of_edit: data.
+    const findings = analyzeScript(t.sub(0, m[0].length - 1), shellEnv(env.sink, env.ctx, true), false);
+    scanText(t.sub(m[0].length, t.s.length), env.sink, env.ctx, "data");
+    return findings;
+  }
+  return analyzeScript(t, shellEnv(env.sink, env.ctx, true), false);
+}
+
+function applyPatchText(t: Text, ctx: ScanContext, sink: AtomSink): Finding[] {
+  const findings: Finding[] = [];
+  for (const target of patchTargets(t.s)) {
+    const off = stripDiffPrefix(t.s.slice(target.a, target.b));
+    const sub = t.sub(target.a + off, target.b);
+    emitPath(sub, ctx, sink, { effect: target.effect, rule: "tool.patch" });
+    findings.push({ effect: target.effect, rule: "tool.patch" });
+  }
+  scanText(t, sink, ctx, "data");
+  return findings;
+}

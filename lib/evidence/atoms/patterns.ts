@@ -1,0 +1,145 @@
+/**
+ * Regular expressions of the extractor, over binary strings (one char per byte, so non-ASCII
+ * UTF-8 shows up as \x80-\xff). Scanning is anchor-driven for speed: a cheap global regex finds
+ * the few characters an atom can contain (a slash, a digit, a quote, "://", a file extension),
+ * and one sticky "atom" regex is tried where the atom would start. Prose without anchors is
+ * skipped at native regex speed instead of trying a dozen alternatives at every character.
+ */
+
+/** File extensions that make a bare word ("README.md", "conf.yaml") a path. */
+export const FILE_EXTENSIONS =
+  "md|markdown|txt|rst|ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|config|env|properties|" +
+  "py|pyi|ipynb|rb|go|rs|java|kt|kts|scala|swift|c|h|cc|cpp|cxx|hpp|cs|fs|php|pl|pm|lua|r|sql|sh|bash|zsh|fish|ps1|bat|" +
+  "html?|css|scss|sass|less|vue|svelte|xml|svg|csv|tsv|log|lock|gradle|mk|cmake|dockerfile|tf|tfvars|hcl|proto|graphql|" +
+  "pem|crt|key|pub|service|timer|socket|plist|desktop|rules|repo|list|patch|diff|tar|gz|tgz|zip|whl|deb|rpm|db|sqlite3?|" +
+  "bak|orig|tmp|pid|sock|out|err|so|dylib|a|o|bin|exe|dll|png|jpe?g|gif|pdf";
+
+/** Dotfiles that are paths even without a slash (".bashrc" in "appended to .bashrc"). */
+export const DOTFILES =
+  "bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zprofile|zshenv|zlogin|cshrc|tcshrc|" +
+  "gitconfig|gitignore|gitattributes|gitmodules|gitkeep|env(?:\\.[\\w.-]+)?|npmrc|yarnrc(?:\\.yml)?|netrc|pgpass|" +
+  "pypirc|vimrc|inputrc|tmux\\.conf|screenrc|editorconfig|prettierrc|eslintrc(?:\\.\\w+)?|nvmrc|node-version|" +
+  "python-version|ruby-version|tool-versions|dockerignore|htaccess|htpasswd|ssh|aws|kube|docker|config|local|" +
+  "cache|bashrc\\.d|mailrc|wgetrc|curlrc|xinitrc|Xresources";
+
+const MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec";
+
+/** Characters a path may contain (besides the slash). */
+const PCH = "[\\w.\\-+@%~\\x80-\\xff]";
+
+const NUMBER_UNITS_SPACED =
+  "[KMGTP]i?B|[kKmMgG][bB]|bytes?|ns|us|\\xc2\\xb5s|\\xce\\xbcs|ms|secs?|seconds?|s|mins?|minutes?|hrs?|hours?|days?|" +
+  "%|files?|lines?|tests?|errors?|warnings?|packages?|commits?|rows?|records?|items?|insertions?\\(\\+\\)|" +
+  "deletions?\\(-\\)|insertions?|deletions?|director(?:y|ies)|dirs?|folders?|characters|chars|tokens?|requests?|" +
+  "retries|attempts?|times|passed|failed|matches|match|occurrences?|results?|entries|entry|issues?|" +
+  "vulnerabilit(?:y|ies)|hunks?|changes?|objects?|workers?|threads?|cores?|req\\/s|ops\\/s|[KMG]B\\/s|USD|EUR";
+const NUMBER_UNITS_TIGHT = "[KMGTP]i?B|[kKmMgG][bB]|ns|us|ms|s|m|h|d|%";
+
+const EXIT_LABEL =
+  "(?:[Ee]xit(?:ed)?(?: with)?(?: code| status)?|EXIT(?: CODE| STATUS)?|[Rr]eturn(?:ed)? (?:code|status)|" +
+  "[Ee]xit_?[Cc]ode|returncode|exit_status|[Ss]tatus code)[\"']?[:=]?\\s?";
+const EPOCH_LABEL =
+  "(?:timestamp|Timestamp|time|ts|epoch|created|updated|modified|mtime|ctime|atime|started|finished|ended|date)" +
+  "(?:_at|At|_ms|Ms|_unix|_s)?[\"']?\\s?[:=]\\s?[\"']?";
+
+/** The shapes an atom can have in text; each is one alternative of the sticky atom regex. */
+export type AtomShape =
+  | "URL"
+  | "ISO"
+  | "RFC"
+  | "CTIME"
+  | "CLF"
+  | "EPOCH"
+  | "UUID"
+  | "ABS"
+  | "REL"
+  | "DOT"
+  | "FILE"
+  | "HEX"
+  | "TICKET"
+  | "HASHNUM"
+  | "EXIT"
+  | "NUM"
+  | "CURRENCY"
+  | "DQ"
+  | "SQ"
+  | "BQ"
+  | "CQ"
+  | "PROMPT";
+
+/**
+ * The sticky atom regex: one capture group per shape, tried in this order at one position (the
+ * order is the priority: a timestamp beats the number inside it, a URL the path inside it).
+ * No alternative has inner capture groups, so shape k is group k + 1.
+ */
+function atomRegex(shell: boolean): { re: RegExp; shapes: AtomShape[] } {
+  const alts: Array<[AtomShape, string]> = [
+    ["URL", String.raw`(?:https?|ftp|wss?|file|s3|gs|sftp|ssh|git):\/\/[^\s"'<>\x60{}|\\^\x00-\x1f\x7f]+`],
+    [
+      "ISO",
+      String.raw`\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:\s?(?:Z|UTC|GMT|[+-]\d\d(?::?\d\d)?)(?![\w]))?)?(?![\w-])`,
+    ],
+    ["RFC", String.raw`\d{1,2}\s(?:${MONTHS})[a-z]*\s\d{4}\s\d\d:\d\d(?::\d\d)?(?:\s(?:[+-]\d{4}|[A-Z]{1,4}))?(?![\w])`],
+    ["CTIME", String.raw`\d{1,2}\s\d\d:\d\d:\d\d(?:\s[A-Z]{3,4})?\s\d{4}(?:\s[+-]\d{4})?(?![\w])`],
+    ["CLF", String.raw`\d\d\/(?:${MONTHS})\/\d{4}:\d\d:\d\d:\d\d\s[+-]\d{4}`],
+    ["EPOCH", String.raw`(?<=${EPOCH_LABEL})\d{10}(?:\d{3})?(?![\w])`],
+    ["UUID", String.raw`(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])`],
+  ];
+  if (!shell) {
+    alts.push(
+      ["ABS", String.raw`(?<![\w.\/:~$\\-])(?:~[\w.-]*|\$\{?HOME\}?|\.\.?)?\/${PCH}+(?:\/${PCH}*)*`],
+      ["REL", String.raw`(?<![\w.\/:~$\\-])${PCH}+\/${PCH}+(?:\/${PCH}*)*`],
+      ["DOT", String.raw`(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`],
+      ["FILE", String.raw`(?<![\w.\/:~$\\-])[\w\-+@\x80-\xff][\w.\-+@\x80-\xff]*\.(?:${FILE_EXTENSIONS})(?![\w.\/-])`],
+    );
+  }
+  alts.push(
+    ["HEX", String.raw`(?<![\w-])(?:(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,128}|(?=[A-F]*\d)(?=\d*[A-F])[0-9A-F]{7,128})(?![\w-])`],
+    ["TICKET", String.raw`(?<![\w-])(?:CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})(?![\w-])`],
+    ["HASHNUM", String.raw`(?<![\w&#])#\d{1,7}(?![\w])`],
+    ["EXIT", String.raw`(?<=${EXIT_LABEL})-?\d{1,3}(?![\w.])`],
+    [
+      "NUM",
+      String.raw`(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:${NUMBER_UNITS_SPACED})(?![\w])|(?:${NUMBER_UNITS_TIGHT})(?![\w]))`,
+    ],
+  );
+  if (!shell) {
+    alts.push(
+      ["CURRENCY", String.raw`\$\d{1,9}(?:\.\d\d)?(?![\w.])`],
+      ["DQ", String.raw`"[^"\n]{1,400}"`],
+      ["SQ", String.raw`(?<![\w'])'[^'\n]{1,400}'(?![\w'])`],
+      ["BQ", String.raw`(?<!\x60)\x60[^\x60\n]{1,400}\x60(?!\x60)`],
+      ["CQ", String.raw`\xe2\x80\x9c(?:(?!\xe2\x80\x9d)[^\n]){1,400}\xe2\x80\x9d`],
+      ["PROMPT", String.raw`(?<=^|\n)\$ [^\n]{1,4000}`],
+    );
+  }
+  return { re: new RegExp(alts.map(([, src]) => `(${src})`).join("|"), "y"), shapes: alts.map(([name]) => name) };
+}
+
+/** Prose and data: every shape. */
+export const ATOM = atomRegex(false);
+/** Inside shell commands: paths and quotes come from the shell words, not from regexes. */
+export const SHELL_ATOM = atomRegex(true);
+
+/** Anchors: characters that occur in (or right before) every atom shape. */
+export const ANCHOR_RE = new RegExp(
+  String.raw`[\/~"'\x60$#\d]|\xe2\x80\x9c|:\/\/|\.(?:${FILE_EXTENSIONS})(?![\w])|(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`,
+  "g",
+);
+export const SHELL_ANCHOR_RE = /[#\d]|:\/\//g;
+
+/**
+ * Negation cues. Group 1: passive or adjectival cues ("was not modified", "unchanged") whose
+ * subject comes before them; group 2: the rest, which negate what follows.
+ */
+export const NEGATION_RE = new RegExp(
+  String.raw`\b(?:` +
+    String.raw`((?:(?:[Ww]as|[Ww]ere|[Ii]s|[Aa]re|[Hh]a(?:s|ve) been|[Bb]een)(?:n't|n\xe2\x80\x99t| not| never)|[Nn]ot|[Nn]ever)\s+(?:been\s+)?(?:modified|changed|touched|written|edited|updated|created|deleted|removed|installed|altered|committed|pushed|overwritten|executed|run|applied)\b|[Uu]n(?:changed|touched|modified|altered)\b|[Ll]eft (?:alone|as is|intact)\b|[Aa]lready (?:up[ -]to[ -]date|installed|exists|the newest version|present)\b|is already the newest version\b|[Uu]p to date\b)` +
+    String.raw`|((?:[Dd]id|[Dd]oes|[Dd]o|[Hh]a(?:s|ve|d)|[Ww]as|[Ww]ere|[Ii]s|[Aa]re|[Ww]ould|[Cc]ould|[Ss]hould|[Mm]ust|[Mm]ight|[Nn]eed)(?:n't|n\xe2\x80\x99t| not)\b|(?:[Ww]on|[Cc]an|[Ss]han)(?:'t|\xe2\x80\x99t)|[Ww]ill not\b|[Cc]an ?not\b|[Nn]ever\b|[Nn]ot\b|[Nn]o (?:changes?|files?|modifications?|edits?|writes?|updates?|packages?|action|such file(?: or directory)?)\b|[Nn]o(?= [a-z])|[Nn]othing (?:to commit|added to commit|to do|changed)\b|[Nn]othing\b|none\b|None of\b|[Nn]either\b|[Nn]or\b|[Ww]ithout\b|[Ss]kip(?:ped|ping|s)?\b|[Dd]eclin(?:ed|es|ing)\b|[Rr]efus(?:ed|es|ing)\b|[Aa]void(?:ed|ing)\b|[Aa]borted\b|NOT\b(?! NULL| EXISTS)|NEVER\b|NO(?= [A-Za-z])|DID NOT\b|DIDN'T\b|0 (?:newly installed|upgraded|files? (?:changed|modified|written|created|deleted|updated)|insertions?|deletions?|changes|packages? (?:installed|added|changed|removed)|rows? affected|added)\b)` +
+    String.raw`)`,
+  "g",
+);
+
+/** What ends a negation's scope: sentence ends, line ends, and contrast ("but", "however"...). */
+export const CLAUSE_BOUNDARY_RE =
+  /[.!?](?=\s|$)|[;\n]|\b(?:but|But|however|However|instead|Instead|although|though|yet|except|whereas|then|Then|afterwards)\b/g;
