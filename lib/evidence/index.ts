@@ -4,6 +4,8 @@
  */
 export * from "./types";
 export * from "./classes";
+export { analyzeSpan, classifySpan, extractAtoms, MAX_SCAN_BYTES } from "./analyze";
+export { cellSafety, type Safety } from "./safety";
 export * from "./path-prefix";
 export * from "./policy";
 export * from "./provenance";

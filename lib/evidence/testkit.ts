@@ -7,7 +7,7 @@ import type { Atom, AtomKind, OriginalFacts, SideEffectKind } from "./types";
 
 const encoder = new TextEncoder();
 
-export function bytes(s: string): Uint8Array {
+export function bytes(s: string): Uint8Array<ArrayBuffer> {
   return encoder.encode(s);
 }
 
