@@ -305,6 +305,7 @@ class CodexReader {
     const draft = this.session();
     const role = type === "user_message" ? "user" : type === "agent_message" ? "assistant" : "reasoning";
     const span = draft.add({ kind: "MESSAGE", role, body: utf8(text), occurredAt: this.clock.at(line.line, line.value.timestamp), sourceLine: line.line });
+    if (draft.title === undefined && role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
     const list = this.eventMessages.get(draft) ?? [];
     list.push(span);
     this.eventMessages.set(draft, list);
