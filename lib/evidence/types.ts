@@ -6,7 +6,7 @@
 export const EVIDENTIAL_CLASSES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
 export type EvidentialClass = (typeof EVIDENTIAL_CLASSES)[number];
 
-/** Ordered weakest-first: the lineage of a summary takes the weakest status among its roots. */
+/** Strongest first; `provenanceWeakness` orders them for "the weakest among a summary's roots". */
 export const PROVENANCE_STATUSES = ["DURABLE", "EXPIRING", "LOST", "NONE"] as const;
 export type ProvenanceStatus = (typeof PROVENANCE_STATUSES)[number];
 
