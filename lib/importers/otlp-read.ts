@@ -104,19 +104,9 @@ function firstLineIsRequest(bytes: Uint8Array, start: number): boolean {
 export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
   const start = skipWs(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
-  if (firstLineIsRequest(bytes, start)) {
-    for (const line of readJsonLines(bytes, collector.issues)) {
-      if (!("resourceSpans" in line.value)) {
-        collector.issue(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
-        continue;
-      }
-      walkRequest(line.value, () => line.line, collector, spans);
-    }
-    return spans;
-  }
   let ordinal = 0;
   const next = () => ++ordinal;
-  const text = decodeUtf8(bytes);
+  const text = decodeUtf8(bytes.subarray(start));
   let doc: unknown;
   let failure = text === undefined ? "invalid UTF-8" : undefined;
   if (text !== undefined) {
@@ -127,8 +117,20 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpa
     }
   }
   if (failure === undefined) {
+    // One document: spans are numbered by their ordinal in it.
     if (isRecord(doc) && Array.isArray(doc.resourceSpans)) walkRequest(doc, next, collector, spans);
     else collector.issue(0, "the document is not an OTLP trace request (no resourceSpans list); nothing imported");
+    return spans;
+  }
+  if (firstLineIsRequest(bytes, start)) {
+    // Several requests, one per line: spans are numbered by their line.
+    for (const line of readJsonLines(bytes, collector.issues)) {
+      if (!("resourceSpans" in line.value)) {
+        collector.issue(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
+        continue;
+      }
+      walkRequest(line.value, () => line.line, collector, spans);
+    }
     return spans;
   }
   const recovered = recoverSpans(bytes, next, collector, spans);

@@ -1,0 +1,63 @@
+/**
+ * Test helpers for the importers: fixture loading (tests may read files; importers never do) and
+ * the invariants every import result must satisfy, whatever the input.
+ */
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import type { ImportResult, ImportedSession, ImportedSpan } from "./types";
+
+export function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+}
+
+export function text(span: ImportedSpan | undefined): string {
+  if (!span) throw new Error("no such span");
+  return new TextDecoder().decode(span.body);
+}
+
+export function only(result: ImportResult): ImportedSession {
+  expect(result.sessions).toHaveLength(1);
+  return result.sessions[0]!;
+}
+
+export function kinds(session: ImportedSession): string[] {
+  return session.spans.map((s) => s.kind);
+}
+
+/** seq 0..n-1, valid times, compactions pointing at SUMMARY spans and at existing, distinct spans. */
+export function expectWellFormed(result: ImportResult): void {
+  for (const session of result.sessions) {
+    expect(session.spans.length).toBeGreaterThan(0);
+    session.spans.forEach((span, i) => {
+      expect(span.seq).toBe(i);
+      expect(Number.isNaN(span.occurredAt.getTime())).toBe(false);
+      expect(span.body).toBeInstanceOf(Uint8Array);
+    });
+    for (const c of session.compactions) {
+      expect(session.spans[c.summarySeq]?.kind).toBe("SUMMARY");
+      expect(new Set(c.replacedSeqs).size).toBe(c.replacedSeqs.length);
+      for (const seq of c.replacedSeqs) {
+        expect(seq).not.toBe(c.summarySeq);
+        expect(session.spans[seq]).toBeDefined();
+      }
+    }
+  }
+  for (const issue of result.issues) {
+    expect(issue.line).toBeGreaterThanOrEqual(0);
+    expect(issue.message.length).toBeGreaterThan(0);
+  }
+}
+
+/** The same bytes with one byte changed. */
+export function withByte(bytes: Uint8Array, index: number, value: number): Uint8Array {
+  const copy = bytes.slice();
+  copy[index] = value;
+  return copy;
+}
+
+/** Byte offset of the start of 1-based line `line`. */
+export function lineStart(bytes: Uint8Array, line: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = bytes.indexOf(0x0a, offset) + 1;
+  return offset;
+}
