@@ -154,4 +154,17 @@ describe("Claude Code importer: damaged input", () => {
       ["b", [0]],
     ]);
   });
+
+  it("gives a subagent's sidechain records their own session", () => {
+    const lines = [
+      '{"type":"user","sessionId":"a","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"main"}}',
+      '{"type":"user","sessionId":"a","isSidechain":true,"agentId":"f00d","timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"sub task"}}',
+      '{"type":"user","sessionId":"a","isSidechain":true,"timestamp":"2025-01-01T00:00:02Z","message":{"role":"user","content":"older inline sidechain"}}',
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    expect(result.sessions.map((s) => [s.externalId, s.spans.length])).toEqual([
+      ["a", 2],
+      ["a/agent-f00d", 1],
+    ]);
+  });
 });

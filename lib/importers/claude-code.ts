@@ -12,7 +12,9 @@
  *   following user record with `isCompactSummary: true` is a SUMMARY replacing the window's spans
  *   that are present in the file (none when the file starts at the boundary).
  * - `summary` and `ai-title` records title the session; they are not spans.
- * - Sessions are keyed by `sessionId`; `cwd` comes from the records.
+ * - Sessions are keyed by `sessionId`; `cwd` comes from the records. A subagent's sidechain records
+ *   that name their `agentId` (written to their own file, but under the parent's sessionId) form
+ *   their own session, `<sessionId>/agent-<agentId>`, so importing both files never mixes their seqs.
  */
 import { z } from "zod";
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
@@ -84,9 +86,11 @@ class ClaudeReader {
     return this.collector.result();
   }
 
-  private session(sessionId: unknown): SessionDraft {
-    if (typeof sessionId === "string" && sessionId !== "") this.currentSessionId = sessionId;
-    return this.collector.session(this.currentSessionId ?? `claude-code:${this.fileId}`);
+  private session(record: Record<string, unknown>): SessionDraft {
+    if (typeof record.sessionId === "string" && record.sessionId !== "") this.currentSessionId = record.sessionId;
+    const id = this.currentSessionId ?? `claude-code:${this.fileId}`;
+    const agent = record.isSidechain === true && typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : undefined;
+    return this.collector.session(agent ? `${id}/agent-${agent}` : id);
   }
 
   private record(line: JsonLine): void {
@@ -111,7 +115,7 @@ class ClaudeReader {
     // Other subtypes are runtime notices (API errors, hook output, command output, turn durations)
     // that record nothing the agent did.
     if (r.subtype !== "compact_boundary") return;
-    const draft = this.session(r.sessionId);
+    const draft = this.session(r);
     this.noteCwd(draft, r.cwd);
     const previous = this.boundaries.get(draft);
     if (previous) this.collector.issue(previous.line, "compact boundary with no compact summary before the next boundary; its window joins the next one");
@@ -123,7 +127,7 @@ class ClaudeReader {
     if (!parsed.success) return this.collector.issue(line.line, `${describeZodError(parsed.error)}; skipped`);
     const r = parsed.data;
     const at = this.clock.at(line.line, line.value.timestamp);
-    const draft = this.session(r.sessionId);
+    const draft = this.session(line.value);
     this.noteCwd(draft, r.cwd);
     if (r.uuid) this.sessionOfUuid.set(r.uuid, draft);
     if (r.isCompactSummary) return this.compactSummary(line, r, draft, at);

@@ -21,7 +21,10 @@ export interface ImportedSpan {
   occurredAt: Date;
   /** The verbatim bytes the span stands for (for a tool call: its arguments as the file had them). */
   body: Uint8Array;
-  /** 1-based line (JSONL) or record index (JSON) the span came from, for error reports. */
+  /**
+   * 1-based line (JSONL) or record index (JSON) the span came from, for error reports: the event's
+   * index in an OpenHands array, the span's ordinal in an OTLP document.
+   */
   sourceLine: number;
   /** The format's own id for the record (uuid, call id, event id), if any. */
   sourceId?: string;
@@ -51,6 +54,7 @@ export interface ImportedSession {
 
 /** A line (or record) the importer skipped, and why. Never silent, never fatal to the rest. */
 export interface ImportIssue {
+  /** Same numbering as ImportedSpan.sourceLine; 0 when the issue concerns the whole document. */
   line: number;
   message: string;
 }
