@@ -4,7 +4,7 @@
  * value that is not an object) becomes an issue with its 1-based line number.
  */
 import type { ImportIssue } from "./types";
-import { decodeUtf8, isRecord } from "./text";
+import { bomLength, decodeUtf8, isRecord } from "./text";
 
 export interface JsonLine {
   /** 1-based line number in the file. */
@@ -35,7 +35,7 @@ export function readJsonLines(bytes: Uint8Array, issues: ImportIssue[]): JsonLin
 
 function parseLine(raw: Uint8Array, line: number, last: boolean, issues: ImportIssue[]): JsonLine | undefined {
   // A UTF-8 byte order mark may open the file; it is not part of the record.
-  const bytes = line === 1 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw;
+  const bytes = line === 1 ? raw.subarray(bomLength(raw)) : raw;
   const text = decodeUtf8(bytes);
   if (text === undefined) {
     issues.push({ line, message: "invalid UTF-8; line skipped" });

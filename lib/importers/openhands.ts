@@ -21,7 +21,7 @@ import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./bui
 import { locate, rawValue, splitArray, skipWs } from "./json-scan";
 import { readJsonLines } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { contentId, decodeUtf8, isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
+import { bomLength, contentId, decodeUtf8, isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
 /** Actions ignored on purpose: runtime bookkeeping, not something the agent did. */
 export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
@@ -243,7 +243,7 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
   const reader = new OpenHandsReader();
   const { collector } = reader;
   const fileId = contentId(bytes);
-  const start = skipWs(bytes, 0 + (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0));
+  const start = skipWs(bytes, bomLength(bytes));
   if (bytes[start] === 0x5b) {
     reader.session(`openhands:${fileId}`, arrayEvents(bytes, start, collector, (i) => i + 1));
     return collector.result();
@@ -252,7 +252,7 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
   // One export object spread over many lines: its event array, record by record.
   const open = historyStart(bytes, start);
   if (open < 0) {
-    collector.issue(1, "no JSON array of events, no `history`/`events` array, and not JSON Lines; nothing imported");
+    collector.issue(0, "no JSON array of events, no `history`/`events` array, and not JSON Lines; nothing imported");
     return collector.result();
   }
   let id: string | undefined;

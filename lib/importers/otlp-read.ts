@@ -7,7 +7,7 @@ import type { ImportCollector } from "./builder";
 import { splitArray, skipWs } from "./json-scan";
 import { readJsonLines } from "./jsonl";
 import { attributeMap, nanos } from "./otel-values";
-import { decodeUtf8, isRecord, str } from "./text";
+import { bomLength, decodeUtf8, isRecord, str } from "./text";
 
 export interface OtlpEvent {
   name: string;
@@ -103,7 +103,7 @@ function firstLineIsRequest(bytes: Uint8Array, start: number): boolean {
 
 export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
-  const start = skipWs(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
+  const start = skipWs(bytes, bomLength(bytes));
   let ordinal = 0;
   const next = () => ++ordinal;
   const text = decodeUtf8(bytes.subarray(start));

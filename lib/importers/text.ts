@@ -85,6 +85,11 @@ export function looksInjected(text: string): boolean {
   return /^\s*<[a-z_-]+>/i.test(text) || /^\s*#\s*AGENTS\.md/i.test(text);
 }
 
+/** Length of a UTF-8 byte order mark opening the bytes (0 or 3): it is not part of any record. */
+export function bomLength(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
 /** Text of a value that is a string, or undefined. */
 export function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
