@@ -51,6 +51,7 @@ export const SpanInputSchema = z
     toolInput: z.json().optional(),
     toolAnnotations: z.object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() }).strict().optional(),
     exitCode: z.number().int().optional(),
+    cwd: z.string().max(4096).optional(),
     occurredAt: isoDate,
     body: z.string(),
     bodyEncoding: z.enum(["utf8", "base64"]).default("utf8"),

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { importTranscript } from "@/lib/importers";
+import { AppError } from "@/lib/api/errors";
+import { importTranscript, UnknownTranscriptFormatError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportedSession } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { appendSpans, type IngestedSpan } from "./ingest";
@@ -34,7 +35,7 @@ export async function importTranscriptFile(
   bytes: Uint8Array,
   options: { format?: ImportFormat; requester: string; onProgress?: (p: ImportProgress) => void },
 ): Promise<ImportOutcome> {
-  const parsed = importTranscript(bytes, options.format);
+  const parsed = parseTranscript(bytes, options.format);
   const spansTotal = parsed.sessions.reduce((n, s) => n + s.spans.length, 0);
   const outcome: ImportOutcome = {
     format: parsed.format,
@@ -63,6 +64,17 @@ export async function importTranscriptFile(
     outcome.sessions.push({ id: session.id, externalId: imported.externalId, spans: ingested.length, created });
   }
   return outcome;
+}
+
+function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
+  try {
+    return importTranscript(bytes, format);
+  } catch (error) {
+    if (error instanceof UnknownTranscriptFormatError) {
+      throw new AppError("VALIDATION_FAILED", error.message, { fields: [{ path: "format", message: "not recognised; pass one explicitly" }] });
+    }
+    throw error;
+  }
 }
 
 async function recordCompactions(

@@ -25,6 +25,8 @@ export interface SpanSubmission {
   exitCode?: number | null;
   occurredAt: Date;
   body: Uint8Array;
+  /** Where a tool call ran, when it differs from the session's working directory. */
+  cwd?: string | null;
   toolAnnotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
 }
 
@@ -155,7 +157,7 @@ async function insertSpans(
       toolName: span.toolName ?? undefined,
       toolInput: span.toolInput,
       exitCode: span.exitCode ?? undefined,
-      cwd: cwd ?? undefined,
+      cwd: span.cwd ?? cwd ?? undefined,
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;

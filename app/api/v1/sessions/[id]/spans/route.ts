@@ -23,6 +23,7 @@ export const POST = apiRoute({
       toolInput: span.toolInput,
       toolAnnotations: span.toolAnnotations,
       exitCode: span.exitCode,
+      cwd: span.cwd,
       occurredAt: span.occurredAt,
       body: decodeSpanBody(span.body, span.bodyEncoding, `spans.${index}.body`),
     }));

@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { POST as importRoute } from "@/app/api/v1/imports/route";
+import { GET as importJobRoute } from "@/app/api/v1/imports/[id]/route";
+import { LIMITS } from "@/lib/api/schemas";
+import { db } from "@/lib/db/client";
+import { importTranscript } from "@/lib/importers";
+import type { ImportFormat } from "@/lib/importers/types";
+import { createApiKey } from "./api-keys";
+import { askEvidenceQuestion } from "./evidence";
+import { importTranscriptFile } from "./import";
+import { makeTestProject } from "./test-project";
+
+const FIXTURES = path.resolve("lib/importers/fixtures");
+const FILES: Array<[string, ImportFormat]> = [
+  ["claude-code-session.jsonl", "claude-code"],
+  ["codex-rollout.jsonl", "codex"],
+  ["openhands-events.jsonl", "openhands"],
+  ["otel-genai-traces.json", "otel-genai"],
+];
+
+const fixture = (name: string) => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
+
+describe("importing transcripts", () => {
+  it.each(FILES)("%s goes through the shared ingest, and importing it again changes nothing", async (file, format) => {
+    const project = await makeTestProject(`import-${format}`);
+    const bytes = fixture(file);
+    const parsed = importTranscript(bytes, format);
+    const first = await importTranscriptFile(project.id, bytes, { requester: "test" });
+    expect(first.format).toBe(format);
+    expect(first.spans).toBe(parsed.sessions.reduce((n, s) => n + s.spans.length, 0));
+    expect(first.issues).toEqual(parsed.issues);
+    const sessionIds = first.sessions.map((s) => s.id);
+    const stored = await db().span.count({ where: { sessionId: { in: sessionIds } } });
+    const links = await db().summaryLink.count({ where: { sessionId: { in: sessionIds } } });
+
+    const again = await importTranscriptFile(project.id, bytes, { requester: "test" });
+    expect(again.sessions.every((s) => !s.created)).toBe(true);
+    expect(await db().span.count({ where: { sessionId: { in: sessionIds } } })).toBe(stored);
+    expect(await db().summaryLink.count({ where: { sessionId: { in: sessionIds } } })).toBe(links);
+  });
+
+  it("records a compaction whose replaced spans are in the file as an observed reclamation with pointers", async () => {
+    const project = await makeTestProject("import-compaction");
+    const bytes = fixture("claude-code-session.jsonl");
+    const parsed = importTranscript(bytes, "claude-code");
+    const withReplaced = parsed.sessions.flatMap((s) => s.compactions).filter((c) => c.replacedSeqs.length > 0);
+    expect(withReplaced.length).toBeGreaterThan(0);
+    const outcome = await importTranscriptFile(project.id, bytes, { requester: "test" });
+    const sessionIds = outcome.sessions.map((s) => s.id);
+    const links = await db().summaryLink.findMany({ where: { sessionId: { in: sessionIds } } });
+    expect(links.length).toBe(withReplaced.reduce((n, c) => n + c.replacedSeqs.length, 0));
+    expect(links.every((l) => l.pointerSha256 !== null)).toBe(true);
+    const replaced = await db().span.findMany({ where: { sessionId: { in: sessionIds }, id: { in: links.map((l) => l.replacedSpanId) } } });
+    expect(replaced.every((s) => s.transcriptState === "RECLAIMED" || s.transcriptState === "RECLAIMED_HONEST")).toBe(true);
+  });
+
+  it("answers an evidence question over sessions imported from each format", async () => {
+    const project = await makeTestProject("import-question");
+    for (const [file] of FILES) await importTranscriptFile(project.id, fixture(file), { requester: "test" });
+    const answer = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } });
+    // Every fixture writes under /etc or runs a system package manager, and the originals are held.
+    expect(answer.answer).toBe("YES");
+    const sessionsCited = new Set(answer.citations.map((c) => c.sessionId));
+    expect(sessionsCited.size).toBeGreaterThanOrEqual(FILES.length);
+    for (const citation of answer.citations) expect(new TextDecoder().decode(citation.bytes)).toBe(citation.excerpt);
+  });
+
+  it("an unrecognisable file is a 422 naming the format field; a large file runs as a job with progress", async () => {
+    const project = await makeTestProject("import-api");
+    const key = (await createApiKey(project.id, "importer")).key;
+    const headers = { authorization: `Bearer ${key}` };
+    const garbage = await importRoute(new Request("http://t/api/v1/imports", { method: "POST", headers, body: "not a transcript" }), {
+      params: Promise.resolve({}),
+    });
+    expect(garbage.status).toBe(422);
+    expect((await garbage.json()).error.fields[0].path).toBe("format");
+
+    // Repeat the Codex rollout's lines under fresh session ids until the file passes the synchronous limit.
+    const lines = new TextDecoder().decode(fixture("codex-rollout.jsonl")).split("\n").filter(Boolean);
+    const copies: string[] = [];
+    for (let i = 0; copies.join("\n").length < LIMITS.syncImportBytes + 1; i++) {
+      copies.push(...lines.map((l) => l.replaceAll(/"id":"([0-9a-f-]{36})"/g, (_m, id: string) => `"id":"${id.slice(0, 28)}${String(i).padStart(8, "0")}"`)));
+    }
+    const big = await importRoute(
+      new Request("http://t/api/v1/imports?format=codex", { method: "POST", headers, body: copies.join("\n") }),
+      { params: Promise.resolve({}) },
+    );
+    expect(big.status).toBe(202);
+    const { job } = (await big.json()) as { job: { id: string } };
+    let status = "RUNNING";
+    let body: { status: string; spansDone: number; spansTotal: number; outcome: { spans: number } | null } | undefined;
+    for (let i = 0; i < 600 && status === "RUNNING"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const poll = await importJobRoute(new Request(`http://t/api/v1/imports/${job.id}`, { headers }), { params: Promise.resolve({ id: job.id }) });
+      body = await poll.json();
+      status = body!.status;
+    }
+    expect(status).toBe("DONE");
+    expect(body!.outcome!.spans).toBeGreaterThan(0);
+    expect(body!.spansDone).toBe(body!.spansTotal);
+  });
+});
