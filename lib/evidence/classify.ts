@@ -101,30 +101,30 @@ const REPORT_WINDOW = 64 * 1024;
 export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
   const reasons: ClassReason[] = [];
   const effects: SideEffectKind[] = [];
-  const addEffect = (e: SideEffectKind) => {
-    if (!effects.includes(e)) effects.push(e);
-  };
 
   // Effects carried by atoms, grouped by the rule that assigned them.
   const byRule = new Map<string, { effect: SideEffectKind; idx: number[] }>();
-  atoms.forEach((a, i) => {
-    if (a.effect === undefined || a.negated) return;
+  const callIdx: number[] = [];
+  for (let i = 0; i < atoms.length; i++) {
+    const a = atoms[i]!;
+    if (a.kind === "TOOL_CALL" || a.kind === "COMMAND") callIdx.push(i);
+    if (a.effect === undefined || a.negated) continue;
     const rule = a.rule ?? `effect.${a.effect.toLowerCase()}`;
     const g = byRule.get(rule);
     if (g) g.idx.push(i);
     else byRule.set(rule, { effect: a.effect, idx: [i] });
-  });
+  }
   for (const [rule, g] of byRule) {
-    addEffect(g.effect);
+    addEffect(effects, g.effect);
     reasons.push({ class: "SIDE_EFFECTING", rule, detail: effectDetail(rule, g.effect, g.idx, atoms), atomIndexes: cap(g.idx) });
   }
 
-  const callInBody = atoms.some((a) => a.kind === "TOOL_CALL" || a.kind === "COMMAND");
+  const callInBody = callIdx.length > 0;
   const callSpan = input.kind === "TOOL_CALL" || (input.kind === "MESSAGE" && input.toolName !== undefined);
   if (byRule.size === 0 && !callInBody && callSpan) {
     if (input.toolName !== undefined) {
       for (const f of dedupe(hintFindings(input))) {
-        addEffect(f.effect);
+        addEffect(effects, f.effect);
         reasons.push({
           class: "SIDE_EFFECTING",
           rule: f.rule,
@@ -132,7 +132,7 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
         });
       }
     } else if (input.kind === "TOOL_CALL") {
-      addEffect("UNKNOWN_TOOL");
+      addEffect(effects, "UNKNOWN_TOOL");
       reasons.push({ class: "SIDE_EFFECTING", rule: "tool.unidentified", detail: RULE_TEXT["tool.unidentified"]! });
     }
   }
@@ -159,16 +159,12 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
           : `${input.toolName} is known to be read-only${k.annotated === "read-only" ? " (MCP readOnlyHint)" : ""}`,
     });
   } else if (callInBody) {
-    const idx = atoms.flatMap((a, i) => (a.kind === "TOOL_CALL" || a.kind === "COMMAND" ? [i] : []));
-    reasons.push({ class: "STRUCTURED", rule: "tool.read-only", detail: "the call is known to be read-only", atomIndexes: cap(idx) });
+    reasons.push({ class: "STRUCTURED", rule: "tool.read-only", detail: "the call is known to be read-only", atomIndexes: cap(callIdx) });
   }
   if (atoms.length > 0) {
-    reasons.push({
-      class: "STRUCTURED",
-      rule: "atoms.structured",
-      detail: `carries ${describeKinds(atoms)}`,
-      atomIndexes: cap(atoms.map((_, i) => i)),
-    });
+    const first: number[] = [];
+    for (let i = 0; i < atoms.length && i < MAX_REASON_INDEXES; i++) first.push(i);
+    reasons.push({ class: "STRUCTURED", rule: "atoms.structured", detail: `carries ${describeKinds(atoms)}`, atomIndexes: first });
   }
   if (input.kind === "TOOL_RESULT") {
     if (reportsMutation(input.body)) {
@@ -187,6 +183,10 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
   }
   if (reasons.length > 0) return { class: "STRUCTURED", reasons, effects };
   return { class: "NARRATIVE", reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: "no atoms and no committed effect" }], effects };
+}
+
+function addEffect(effects: SideEffectKind[], e: SideEffectKind): void {
+  if (!effects.includes(e)) effects.push(e);
 }
 
 function cap(idx: number[]): number[] {
@@ -244,7 +244,18 @@ const KIND_NOUN: Record<AtomKind, [string, string]> = {
 
 function describeKinds(atoms: Atom[]): string {
   const counts = new Map<AtomKind, number>();
-  for (const a of atoms) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
+  let prev: AtomKind | null = null;
+  let run = 0;
+  for (const a of atoms) {
+    if (a.kind === prev) {
+      run++;
+      continue;
+    }
+    if (prev !== null) counts.set(prev, (counts.get(prev) ?? 0) + run);
+    prev = a.kind;
+    run = 1;
+  }
+  if (prev !== null) counts.set(prev, (counts.get(prev) ?? 0) + run);
   return [...counts]
     .sort((x, y) => y[1] - x[1])
     .map(([k, n]) => `${n} ${KIND_NOUN[k][n === 1 ? 0 : 1]}`)

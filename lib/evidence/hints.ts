@@ -8,7 +8,7 @@ import { AtomSink } from "./atoms/sink";
 import { Text } from "./atoms/text";
 import { analyzeCommand, analyzeScript } from "./shell/analyze";
 import { sqlWrites } from "./shell/commands/db";
-import type { Word } from "./shell/tokenize";
+import { wordOfText, type Word } from "./shell/tokenize";
 import type { Finding } from "./shell/types";
 import { KIND_EFFECT, toolKnowledge } from "./tools";
 import type { SpanInput } from "./types";
@@ -70,7 +70,7 @@ function scratchArgv(argv: string[]): Finding[] {
     for (const part of argv) {
       const bin = stringToBinary(part);
       const sub = t.sub(at, at + bin.length);
-      words.push({ a: -1, b: -1, value: sub.s, quoted: false, quotedWhole: false, text: () => sub });
+      words.push(wordOfText(sub));
       at += bin.length + 1;
     }
     return analyzeCommand({ words, redirects: [], rangeText: t, a: -1, b: -1, stdin: null, pipedTo: false }, env);

@@ -201,7 +201,21 @@ def("todo_write update_todos write_todos plan think final_answer respond answer 
 const TRUSTED_MCP_SERVERS = new Set(["filesystem", "fs", "server-filesystem", "file-system", "git", "server-git", "fetch", "server-fetch"]);
 
 /** Looks up a tool by name (as reported by the runtime) and its MCP annotations. */
+const byName = new Map<string, ToolKnowledge>();
+
 export function toolKnowledge(name: string, annotations?: SpanInput["toolAnnotations"]): ToolKnowledge {
+  if (!annotations) {
+    let k = byName.get(name);
+    if (k === undefined) {
+      k = knowledge(name, undefined);
+      if (byName.size < 10_000) byName.set(name, k);
+    }
+    return k;
+  }
+  return knowledge(name, annotations);
+}
+
+function knowledge(name: string, annotations: SpanInput["toolAnnotations"]): ToolKnowledge {
   const base = lookup(name);
   const known = base !== null;
   const profile: ToolKnowledge = base

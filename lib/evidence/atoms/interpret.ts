@@ -6,7 +6,7 @@
  */
 import { sqlWrites } from "../shell/commands/db";
 import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "../shell/analyze";
-import type { Word } from "../shell/tokenize";
+import { wordOfText, type Word } from "../shell/tokenize";
 import type { Finding } from "../shell/types";
 import { patchTargets, stripDiffPrefix } from "../patch";
 import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
@@ -175,7 +175,7 @@ function analyzeCommandArg(a: ArgSite, sink: AtomSink, ctx: ScanContext, root: T
   const parts = stringsOf(a);
   if (parts.length === 0) return [];
   for (const p of parts) scanText(p, sink, ctx, "shell");
-  const words: Word[] = parts.map((p) => ({ a: -1, b: -1, value: p.s, quoted: false, quotedWhole: false, text: () => p }));
+  const words: Word[] = parts.map((p) => wordOfText(p));
   const range = argvRange(a, parts, root);
   return analyzeCommand(
     {

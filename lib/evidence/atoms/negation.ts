@@ -37,7 +37,7 @@ export function collectNegations(t: Text, sink: AtomSink, skip?: ReadonlyArray<r
   while ((m = NEGATION_RE.exec(s)) !== null) {
     const a = m.index;
     const b = a + m[0].length;
-    if (skip && skip.some(([x, y]) => a >= x && a < y)) continue;
+    if (skip && inRanges(skip, a)) continue;
     const v = valueOf(m[0]);
     if (v === null) continue;
     if (sink.add("NEGATION", t, a, b, normalizeCue(v)) === null) continue;
@@ -46,7 +46,23 @@ export function collectNegations(t: Text, sink: AtomSink, skip?: ReadonlyArray<r
   return cues;
 }
 
+function inRanges(ranges: ReadonlyArray<readonly [number, number]>, i: number): boolean {
+  for (const r of ranges) if (i >= r[0] && i < r[1]) return true;
+  return false;
+}
+
+const cueCache = new Map<string, string>();
+
 function normalizeCue(v: string): string {
+  let n = cueCache.get(v);
+  if (n === undefined) {
+    n = spellOut(v);
+    if (cueCache.size < 4096) cueCache.set(v, n);
+  }
+  return n;
+}
+
+function spellOut(v: string): string {
   return v
     .toLowerCase()
     .replace(/\u2019/g, "'")
@@ -57,41 +73,99 @@ function normalizeCue(v: string): string {
     .replace(/\s+/g, " ");
 }
 
-/** Marks the atoms of one scanned text that fall inside a cue's scope. */
+/**
+ * Marks the atoms of one scanned text that fall inside a cue's scope. Linear in cues plus atoms
+ * (a 5 MB log can hold thousands of both): atoms are sorted once and found by binary search,
+ * clause boundaries are looked up next to each cue only.
+ */
 export function applyNegationScopes(t: Text, cues: NegationCue[], quotes: QuoteRange[], atoms: Atom[]): void {
   const s = t.s;
-  const bounds: Array<[number, number]> = [];
-  CLAUSE_BOUNDARY_RE.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = CLAUSE_BOUNDARY_RE.exec(s)) !== null) bounds.push([m.index, m.index + m[0].length]);
-
+  // Atoms of one scan come in text order already; the check keeps this correct if that changes.
+  const candidates: Atom[] = [];
+  for (const a of atoms) if (a.kind !== "NEGATION" && a.effect === undefined) candidates.push(a);
+  if (candidates.length === 0) return;
+  if (!isSorted(candidates)) candidates.sort(byStart);
   for (const cue of cues) {
-    // Clause around the cue.
-    let start = 0;
-    let end = s.length;
-    for (const [ba, bb] of bounds) {
-      if (bb <= cue.a) start = bb;
-      else if (ba >= cue.b) {
-        end = ba;
-        break;
-      }
+    let end = nextBoundary(s, cue.b);
+    let start = cue.passive ? previousBoundaryEnd(s, cue.a) : cue.b;
+    const q = enclosingQuote(quotes, cue);
+    if (q) {
+      start = Math.max(start, q.a);
+      end = Math.min(end, q.b);
     }
-    for (const q of quotes) {
-      if (q.a <= cue.a && cue.b <= q.b) {
-        start = Math.max(start, q.a);
-        end = Math.min(end, q.b);
-      }
-    }
-    const from = t.byteAt(cue.passive ? start : cue.b);
+    const from = t.byteAt(start);
     const to = t.byteAt(end);
     const cueStart = t.byteAt(cue.a);
     const cueEnd = t.byteAt(cue.b);
-    for (const atom of atoms) {
-      if (atom.kind === "NEGATION" || atom.effect !== undefined) continue;
-      if (atom.byteStart < from || atom.byteEnd > to) continue;
+    for (let i = firstAtOrAfter(candidates, from); i < candidates.length; i++) {
+      const atom = candidates[i]!;
+      if (atom.byteStart >= to) break;
+      if (atom.byteEnd > to) continue;
       // The cue's own text is not negated by itself (a QUOTED atom around it, for example).
       if (atom.byteStart <= cueStart && atom.byteEnd >= cueEnd) continue;
       atom.negated = true;
     }
   }
+}
+
+function byStart(x: Atom, y: Atom): number {
+  return x.byteStart - y.byteStart;
+}
+
+function isSorted(atoms: Atom[]): boolean {
+  for (let i = 1; i < atoms.length; i++) if (atoms[i]!.byteStart < atoms[i - 1]!.byteStart) return false;
+  return true;
+}
+
+/** The innermost quoted string around the cue (quotes are in text order and at most 400 long). */
+function enclosingQuote(quotes: QuoteRange[], cue: NegationCue): QuoteRange | null {
+  let lo = 0;
+  let hi = quotes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (quotes[mid]!.a <= cue.a) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0 && quotes[i]!.a >= cue.a - 512; i--) {
+    const q = quotes[i]!;
+    if (q.a <= cue.a && cue.b <= q.b) return q;
+  }
+  return null;
+}
+
+function nextBoundary(s: string, from: number): number {
+  CLAUSE_BOUNDARY_RE.lastIndex = from;
+  const m = CLAUSE_BOUNDARY_RE.exec(s);
+  return m ? m.index : s.length;
+}
+
+/** Clauses longer than this are cut: a scope never reaches further back. */
+const MAX_CLAUSE_BACK = 2000;
+
+/** Where the clause containing `before` starts: after the last boundary before it. */
+function previousBoundaryEnd(s: string, before: number): number {
+  // Walk back to the last sentence or line end (cheap), then look for a contrast word after it.
+  const lim = Math.max(0, before - MAX_CLAUSE_BACK);
+  let i = before - 1;
+  for (; i >= lim; i--) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a || c === 0x3b) break;
+    if ((c === 0x2e || c === 0x21 || c === 0x3f) && i + 1 < s.length && /\s/.test(s[i + 1]!)) break;
+  }
+  let start = i + 1;
+  CLAUSE_BOUNDARY_RE.lastIndex = start;
+  let m: RegExpExecArray | null;
+  while ((m = CLAUSE_BOUNDARY_RE.exec(s)) !== null && m.index + m[0].length <= before) start = m.index + m[0].length;
+  return start;
+}
+
+function firstAtOrAfter(atoms: Atom[], byte: number): number {
+  let lo = 0;
+  let hi = atoms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (atoms[mid]!.byteStart < byte) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

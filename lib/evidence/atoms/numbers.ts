@@ -76,7 +76,18 @@ const UNIT_CANON: Record<string, string> = {
 };
 
 /** The canonical spelling of a unit as written (case and plural folded). */
+const unitCache = new Map<string, string>();
+
 export function canonicalUnit(unit: string): string {
+  let u = unitCache.get(unit);
+  if (u === undefined) {
+    u = spellUnit(unit);
+    if (unitCache.size < 1024) unitCache.set(unit, u);
+  }
+  return u;
+}
+
+function spellUnit(unit: string): string {
   const lower = unit.toLowerCase();
   const known = UNIT_CANON[lower];
   if (known) return known;
@@ -86,6 +97,7 @@ export function canonicalUnit(unit: string): string {
 
 /** "1,234" -> "1234", "007" -> "7", "1.50" -> "1.5"; exact for integers of any size. */
 export function canonicalValue(v: string): string {
+  if (/^(?:0|[1-9]\d{0,14})$/.test(v)) return v;
   const plain = v.replace(/,/g, "");
   if (/^-?\d+$/.test(plain)) {
     const neg = plain.startsWith("-");

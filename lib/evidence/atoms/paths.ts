@@ -29,7 +29,11 @@ export function normalizePath(raw: string, cwd: string | undefined, home: string
   return resolveAbsolute(p);
 }
 
+/** Anything that needs resolving: "//", "/./", "/../", a trailing slash. */
+const NEEDS_RESOLVING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 function resolveAbsolute(p: string): string {
+  if (!NEEDS_RESOLVING.test(p)) return p;
   const out: string[] = [];
   for (const seg of p.split("/")) {
     if (seg === "" || seg === ".") continue;
@@ -83,6 +87,9 @@ export function plausibleAbsolute(p: string): boolean {
 /** Whether a regex-found relative path with a slash is believable ("src/app.ts" yes, "and/or" no). */
 export function plausibleRelative(p: string): boolean {
   if (ALL_DIGITS_AND_SLASHES.test(p)) return false; // dates, fractions, versions
+  // Fast path for the common shapes: "dir/name.ext" and anything with three segments.
+  const lastSlash = p.lastIndexOf("/");
+  if (lastSlash > 0 && lastSlash < p.length - 1 && EXT_RE.test(p.slice(lastSlash + 1)) && !/^\d+\.\d+$/.test(p.slice(lastSlash + 1))) return true;
   const segs = p.split("/").filter((s) => s !== "");
   if (segs.length === 0) return false;
   if (p.endsWith("/") && segs.length >= 1 && segs[0]!.length > 1) return true;

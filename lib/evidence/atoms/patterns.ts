@@ -42,7 +42,7 @@ const EPOCH_LABEL =
   "(?:timestamp|Timestamp|time|ts|epoch|created|updated|modified|mtime|ctime|atime|started|finished|ended|date)" +
   "(?:_at|At|_ms|Ms|_unix|_s)?[\"']?\\s?[:=]\\s?[\"']?";
 
-/** The shapes an atom can have in text; each is one alternative of the sticky atom regex. */
+/** The shapes an atom can have in text. */
 export type AtomShape =
   | "URL"
   | "ISO"
@@ -68,62 +68,90 @@ export type AtomShape =
   | "PROMPT";
 
 /**
- * The sticky atom regex: one capture group per shape, tried in this order at one position (the
- * order is the priority: a timestamp beats the number inside it, a URL the path inside it).
- * No alternative has inner capture groups, so shape k is group k + 1.
+ * One sticky regex per shape. They are tried with `test` (no match array, no substrings: the
+ * match end is `lastIndex`), in an order picked by the character where the atom would start.
  */
-function atomRegex(shell: boolean): { re: RegExp; shapes: AtomShape[] } {
-  const alts: Array<[AtomShape, string]> = [
-    ["URL", String.raw`(?:https?|ftp|wss?|file|s3|gs|sftp|ssh|git):\/\/[^\s"'<>\x60{}|\\^\x00-\x1f\x7f]+`],
-    [
-      "ISO",
-      String.raw`\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:\s?(?:Z|UTC|GMT|[+-]\d\d(?::?\d\d)?)(?![\w]))?)?(?![\w-])`,
-    ],
-    ["RFC", String.raw`\d{1,2}\s(?:${MONTHS})[a-z]*\s\d{4}\s\d\d:\d\d(?::\d\d)?(?:\s(?:[+-]\d{4}|[A-Z]{1,4}))?(?![\w])`],
-    ["CTIME", String.raw`\d{1,2}\s\d\d:\d\d:\d\d(?:\s[A-Z]{3,4})?\s\d{4}(?:\s[+-]\d{4})?(?![\w])`],
-    ["CLF", String.raw`\d\d\/(?:${MONTHS})\/\d{4}:\d\d:\d\d:\d\d\s[+-]\d{4}`],
-    ["EPOCH", String.raw`(?<=${EPOCH_LABEL})\d{10}(?:\d{3})?(?![\w])`],
-    ["UUID", String.raw`(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])`],
-  ];
-  if (!shell) {
-    alts.push(
-      ["ABS", String.raw`(?<![\w.\/:~$\\-])(?:~[\w.-]*|\$\{?HOME\}?|\.\.?)?\/${PCH}+(?:\/${PCH}*)*`],
-      ["REL", String.raw`(?<![\w.\/:~$\\-])${PCH}+\/${PCH}+(?:\/${PCH}*)*`],
-      ["DOT", String.raw`(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`],
-      ["FILE", String.raw`(?<![\w.\/:~$\\-])[\w\-+@\x80-\xff][\w.\-+@\x80-\xff]*\.(?:${FILE_EXTENSIONS})(?![\w.\/-])`],
-    );
+export const SHAPE: Record<AtomShape, RegExp> = {
+  URL: String.raw`(?:https?|ftp|wss?|file|s3|gs|sftp|ssh|git):\/\/[^\s"'<>\x60{}|\\^\x00-\x1f\x7f]+`,
+  ISO: String.raw`\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:\s?(?:Z|UTC|GMT|[+-]\d\d(?::?\d\d)?)(?![\w]))?)?(?![\w-])`,
+  RFC: String.raw`\d{1,2}\s(?:${MONTHS})[a-z]*\s\d{4}\s\d\d:\d\d(?::\d\d)?(?:\s(?:[+-]\d{4}|[A-Z]{1,4}))?(?![\w])`,
+  CTIME: String.raw`\d{1,2}\s\d\d:\d\d:\d\d(?:\s[A-Z]{3,4})?\s\d{4}(?:\s[+-]\d{4})?(?![\w])`,
+  CLF: String.raw`\d\d\/(?:${MONTHS})\/\d{4}:\d\d:\d\d:\d\d\s[+-]\d{4}`,
+  EPOCH: String.raw`(?<=${EPOCH_LABEL})\d{10}(?:\d{3})?(?![\w])`,
+  UUID: String.raw`(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])`,
+  ABS: String.raw`(?<![\w.\/:~$\\-])(?:~[\w.-]*|\$\{?HOME\}?|\.\.?)?\/${PCH}+(?:\/${PCH}*)*`,
+  REL: String.raw`(?<![\w.\/:~$\\-])${PCH}+\/${PCH}+(?:\/${PCH}*)*`,
+  DOT: String.raw`(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`,
+  FILE: String.raw`(?<![\w.\/:~$\\-])[\w\-+@\x80-\xff][\w.\-+@\x80-\xff]*\.(?:${FILE_EXTENSIONS})(?![\w.\/-])`,
+  HEX: String.raw`(?<![\w-])(?:(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,128}|(?=[A-F]*\d)(?=\d*[A-F])[0-9A-F]{7,128})(?![\w-])`,
+  TICKET: String.raw`(?<![\w-])(?:CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})(?![\w-])`,
+  HASHNUM: String.raw`(?<![\w&#])#\d{1,7}(?![\w])`,
+  EXIT: String.raw`(?<=${EXIT_LABEL})-?\d{1,3}(?![\w.])`,
+  NUM: String.raw`(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:${NUMBER_UNITS_SPACED})(?![\w])|(?:${NUMBER_UNITS_TIGHT})(?![\w]))`,
+  CURRENCY: String.raw`\$\d{1,9}(?:\.\d\d)?(?![\w.])`,
+  DQ: String.raw`"[^"\n]{1,400}"`,
+  SQ: String.raw`(?<![\w'])'[^'\n]{1,400}'(?![\w'])`,
+  BQ: String.raw`(?<!\x60)\x60[^\x60\n]{1,400}\x60(?!\x60)`,
+  CQ: String.raw`\xe2\x80\x9c(?:(?!\xe2\x80\x9d)[^\n]){1,400}\xe2\x80\x9d`,
+  PROMPT: String.raw`(?<=^|\n)\$ [^\n]{1,4000}`,
+} as unknown as Record<AtomShape, RegExp>;
+for (const k of Object.keys(SHAPE) as AtomShape[]) SHAPE[k] = new RegExp(SHAPE[k] as unknown as string, "y");
+
+/** Shapes found by regex inside shell commands: paths and quotes come from the shell words. */
+const SHELL_SHAPES = new Set<AtomShape>(["URL", "ISO", "RFC", "CTIME", "CLF", "EPOCH", "UUID", "HEX", "TICKET", "HASHNUM", "EXIT", "NUM"]);
+
+/**
+ * Which shapes to try, in priority order, by the character an atom would start with (a
+ * timestamp beats the number inside it; a uuid beats the hex run inside it).
+ */
+const ORDERS: Record<string, AtomShape[]> = {
+  digit: ["ISO", "UUID", "HEX", "NUM", "RFC", "CTIME", "CLF", "EPOCH", "EXIT", "REL", "FILE"],
+  word: ["URL", "UUID", "HEX", "TICKET", "REL", "FILE"],
+  slash: ["ABS", "REL"],
+  dot: ["ABS", "DOT", "REL", "FILE"],
+  tilde: ["ABS"],
+  dollar: ["ABS", "CURRENCY", "PROMPT"],
+  dash: ["EXIT", "REL", "FILE"],
+  hash: ["HASHNUM"],
+  dq: ["DQ"],
+  sq: ["SQ"],
+  bq: ["BQ"],
+  cq: ["CQ"],
+  other: ["REL", "FILE"],
+};
+
+function orderTable(shell: boolean): AtomShape[][] {
+  const pick = (name: string) => ORDERS[name]!.filter((x) => !shell || SHELL_SHAPES.has(x));
+  const table: AtomShape[][] = [];
+  for (let c = 0; c < 256; c++) {
+    const ch = String.fromCharCode(c);
+    let name = "other";
+    if (c >= 0x30 && c <= 0x39) name = "digit";
+    else if (/[A-Za-z_]/.test(ch) || c >= 0x80) name = c === 0xe2 ? "cq" : "word";
+    else if (ch === "/") name = "slash";
+    else if (ch === ".") name = "dot";
+    else if (ch === "~") name = "tilde";
+    else if (ch === "$") name = "dollar";
+    else if (ch === "-") name = "dash";
+    else if (ch === "#") name = "hash";
+    else if (ch === '"') name = "dq";
+    else if (ch === "'") name = "sq";
+    else if (ch === "`") name = "bq";
+    table.push(pick(name));
   }
-  alts.push(
-    ["HEX", String.raw`(?<![\w-])(?:(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,128}|(?=[A-F]*\d)(?=\d*[A-F])[0-9A-F]{7,128})(?![\w-])`],
-    ["TICKET", String.raw`(?<![\w-])(?:CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})(?![\w-])`],
-    ["HASHNUM", String.raw`(?<![\w&#])#\d{1,7}(?![\w])`],
-    ["EXIT", String.raw`(?<=${EXIT_LABEL})-?\d{1,3}(?![\w.])`],
-    [
-      "NUM",
-      String.raw`(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:${NUMBER_UNITS_SPACED})(?![\w])|(?:${NUMBER_UNITS_TIGHT})(?![\w]))`,
-    ],
-  );
-  if (!shell) {
-    alts.push(
-      ["CURRENCY", String.raw`\$\d{1,9}(?:\.\d\d)?(?![\w.])`],
-      ["DQ", String.raw`"[^"\n]{1,400}"`],
-      ["SQ", String.raw`(?<![\w'])'[^'\n]{1,400}'(?![\w'])`],
-      ["BQ", String.raw`(?<!\x60)\x60[^\x60\n]{1,400}\x60(?!\x60)`],
-      ["CQ", String.raw`\xe2\x80\x9c(?:(?!\xe2\x80\x9d)[^\n]){1,400}\xe2\x80\x9d`],
-      ["PROMPT", String.raw`(?<=^|\n)\$ [^\n]{1,4000}`],
-    );
-  }
-  return { re: new RegExp(alts.map(([, src]) => `(${src})`).join("|"), "y"), shapes: alts.map(([name]) => name) };
+  // A curly quote starts with 0xe2, which also starts other non-ASCII words.
+  table[0xe2] = shell ? pick("word") : ["CQ", ...pick("word")];
+  return table;
 }
 
-/** Prose and data: every shape. */
-export const ATOM = atomRegex(false);
-/** Inside shell commands: paths and quotes come from the shell words, not from regexes. */
-export const SHELL_ATOM = atomRegex(true);
+/** Shapes to try by first byte: prose and data. */
+export const SHAPE_ORDER = orderTable(false);
+/** Shapes to try by first byte: inside shell commands. */
+export const SHELL_SHAPE_ORDER = orderTable(true);
 
 /** Anchors: characters that occur in (or right before) every atom shape. */
 export const ANCHOR_RE = new RegExp(
-  String.raw`[\/~"'\x60$#\d]|\xe2\x80\x9c|:\/\/|\.(?:${FILE_EXTENSIONS})(?![\w])|(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`,
+  String.raw`\d+|[\/~"'\x60$#]|\xe2\x80\x9c|:\/\/|\.(?:${FILE_EXTENSIONS})(?![\w])|(?<![\w.\/~-])\.(?:${DOTFILES})(?![\w.\/-])`,
   "g",
 );
 export const SHELL_ANCHOR_RE = /[#\d]|:\/\//g;

@@ -8,7 +8,8 @@
  * words instead, see shell/analyze.ts).
  */
 import type { Atom } from "../types";
-import { ANCHOR_RE, ATOM, SHELL_ANCHOR_RE, SHELL_ATOM, type AtomShape } from "./patterns";
+import * as patterns from "./patterns";
+import type { AtomShape } from "./patterns";
 import { normalizeIdentifier, plausibleHex, plausibleTicket } from "./identifiers";
 import { applyNegationScopes, collectNegations, type QuoteRange } from "./negation";
 import { normalizeCurrency, normalizeExitCode, normalizeNumberWithUnit } from "./numbers";
@@ -33,6 +34,9 @@ import {
 } from "./timestamps";
 
 export type ScanMode = "prose" | "data" | "shell";
+
+// Module-local bindings: some loaders turn imported constants into getter calls on a hot path.
+const { ANCHOR_RE, SHELL_ANCHOR_RE, SHAPE, SHAPE_ORDER, SHELL_SHAPE_ORDER } = patterns;
 
 export interface ScanContext {
   cwd?: string;
@@ -124,15 +128,34 @@ export function scanText(
       floor = next;
     }
   }
+  const scanned = sink.atoms.length;
   const cues = collectNegations(t, sink, skip);
+  if (cues.length > 0) mergeTail(sink.atoms, first, scanned);
   const added = sink.atoms.slice(first);
   if (mode === "prose" && cues.length > 0) applyNegationScopes(t, cues, quotes, added);
   return added;
 }
 
 /**
- * Tries the atom regex at `pos`. Returns where scanning continues (after the atom, or inside a
- * quoted string), or -1 when nothing believable starts there.
+ * Merges the two runs atoms[first, mid) (shapes, in text order) and atoms[mid, end) (negation
+ * cues, in text order) so the span's atoms stay in text order and rarely need sorting later.
+ */
+function mergeTail(atoms: Atom[], first: number, mid: number): void {
+  if (mid === first || mid === atoms.length) return;
+  const a = atoms.slice(first, mid);
+  const b = atoms.slice(mid);
+  let i = 0;
+  let j = 0;
+  let k = first;
+  while (i < a.length && j < b.length) atoms[k++] = a[i]!.byteStart <= b[j]!.byteStart ? a[i++]! : b[j++]!;
+  while (i < a.length) atoms[k++] = a[i++]!;
+  while (j < b.length) atoms[k++] = b[j++]!;
+}
+
+/**
+ * Tries the atom shapes that can start at `pos`, in priority order. Returns where scanning
+ * continues (after the atom, or inside a quoted string), or -1 when nothing believable starts
+ * there. A shape whose regex matches but whose value is implausible lets the next shape try.
  */
 function tryAt(
   t: Text,
@@ -143,14 +166,17 @@ function tryAt(
   floor: number,
   quotes: QuoteRange[],
 ): number {
-  const { re, shapes } = shell ? SHELL_ATOM : ATOM;
-  re.lastIndex = pos;
-  const mm = re.exec(t.s);
-  if (mm === null) return -1;
-  let k = 1;
-  while (mm[k] === undefined) k++;
-  const shape = shapes[k - 1]!;
-  return handle(shape, t, pos, pos + mm[0].length, sink, ctx, floor, quotes);
+  const s = t.s;
+  const order = (shell ? SHELL_SHAPE_ORDER : SHAPE_ORDER)[s.charCodeAt(pos) & 0xff]!;
+  for (let i = 0; i < order.length; i++) {
+    const shape = order[i]!;
+    const re = SHAPE[shape];
+    re.lastIndex = pos;
+    if (!re.test(s)) continue;
+    const end = handle(shape, t, pos, re.lastIndex, sink, ctx, floor, quotes);
+    if (end >= 0) return end;
+  }
+  return -1;
 }
 
 function handle(

@@ -32,7 +32,8 @@ export class AtomSink {
     if (byteEnd <= byteStart) return null;
     const text = this.textOf(byteStart, byteEnd);
     if (text === null) return null;
-    const atom: Atom = { kind, text, normalized, byteStart, byteEnd };
+    // Share the string when the normalised value is the text itself (less to keep alive).
+    const atom: Atom = { kind, text, normalized: normalized === text ? text : normalized, byteStart, byteEnd };
     if (extras) {
       if (extras.effect !== undefined && !extras.negated) atom.effect = extras.effect;
       if (extras.rule !== undefined && atom.effect !== undefined) atom.rule = extras.rule;
@@ -76,9 +77,7 @@ const KIND_ORDER: Record<AtomKind, number> = {
  * overlapping passes) merged: the copy that knows more (an effect, an argument name) wins.
  */
 export function finalizeAtoms(atoms: Atom[]): Atom[] {
-  atoms.sort(
-    (x, y) => x.byteStart - y.byteStart || y.byteEnd - x.byteEnd || KIND_ORDER[x.kind] - KIND_ORDER[y.kind],
-  );
+  if (!inOrder(atoms)) atoms.sort(compareAtoms);
   const out: Atom[] = [];
   for (const a of atoms) {
     const prev = out[out.length - 1];
@@ -89,6 +88,15 @@ export function finalizeAtoms(atoms: Atom[]): Atom[] {
     out.push(a);
   }
   return out;
+}
+
+function compareAtoms(x: Atom, y: Atom): number {
+  return x.byteStart - y.byteStart || y.byteEnd - x.byteEnd || KIND_ORDER[x.kind] - KIND_ORDER[y.kind];
+}
+
+function inOrder(atoms: Atom[]): boolean {
+  for (let i = 1; i < atoms.length; i++) if (compareAtoms(atoms[i - 1]!, atoms[i]!) > 0) return false;
+  return true;
 }
 
 function mergeInto(keep: Atom, other: Atom): void {

@@ -33,7 +33,13 @@ export class Text {
   byteAt(i: number): number {
     const u = this.u;
     if (u === null) return this.base + i;
-    const r = this.r!;
+    const k = this.runAt(i);
+    return this.r![k]! + (i - u[k]!);
+  }
+
+  /** Index of the last run starting at or before unit i (runs mapping only). */
+  private runAt(i: number): number {
+    const u = this.u!;
     let lo = 0;
     let hi = u.length - 1;
     while (lo < hi) {
@@ -41,9 +47,7 @@ export class Text {
       if (u[mid]! <= i) lo = mid;
       else hi = mid - 1;
     }
-    const start = u[lo]!;
-    // The sentinel run (start === s.length) is a point, not a run.
-    return r[lo]! + (i - start);
+    return lo;
   }
 
   /** The sub-text [a, b), mapping preserved. */
@@ -55,7 +59,7 @@ export class Text {
     const r = this.r!;
     const nu: number[] = [0];
     const nr: number[] = [this.byteAt(a)];
-    for (let k = 0; k < u.length; k++) {
+    for (let k = this.runAt(a) + 1; k < u.length; k++) {
       const uk = u[k]!;
       if (uk <= a) continue;
       if (uk >= b) break;
@@ -64,7 +68,7 @@ export class Text {
     }
     nu.push(b - a);
     nr.push(this.byteAt(b));
-    return new Text(s, 0, Int32Array.from(nu), Int32Array.from(nr));
+    return new Text(s, 0, new Int32Array(nu), new Int32Array(nr));
   }
 
   /**
@@ -101,7 +105,7 @@ export class Text {
     }
     nu.push(cu[last]!);
     nr.push(this.byteAt(cp[last]!));
-    return new Text(s, 0, Int32Array.from(nu), Int32Array.from(nr));
+    return new Text(s, 0, new Int32Array(nu), new Int32Array(nr));
   }
 }
 

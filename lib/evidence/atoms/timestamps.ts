@@ -78,7 +78,20 @@ function instant(
 const ISO =
   /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?(?:\s?(Z|UTC|GMT|[+-]\d\d(?::?\d\d)?))?)?$/;
 
+/** Already canonical: "2026-03-05T14:22:01.123Z". */
+const CANONICAL = /^\d{4}-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 export function normalizeIso(text: string): string | null {
+  const c = CANONICAL.exec(text);
+  if (c) {
+    const y = Number(text.slice(0, 4));
+    const mo = Number(c[1]);
+    const d = Number(c[2]);
+    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    const ok = y >= 1970 && y <= 2199 && mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 && !leap ? 28 : DAYS_IN_MONTH[mo - 1]!);
+    return ok ? text : null;
+  }
   const m = ISO.exec(text);
   if (!m) return null;
   const y = Number(m[1]);

@@ -158,7 +158,7 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
   }
 
   let result: CommandResult = { findings: [] };
-  let pendingCwd: string | null = null;
+  let pendingCwd: string | null = null as string | null;
   const cmdWord = words[0];
   if (cmdWord) {
     const raw = cmdWord.value;
@@ -169,20 +169,9 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
       isInitScript
         ? handlerFor("service", false)
         : (handlerFor(name, env.agentCommands) ?? (raw.includes("/") ? handlerFor("source", false) : null) ?? unknownCommand);
-    const call: CommandCall = {
-      name,
-      word: cmdWord,
-      args,
-      stdin: cmd.stdin,
-      pipedTo: cmd.pipedTo,
-      agentCommands: env.agentCommands,
-      nested: (t, scanned = true) => nested(t, env, scanned),
-      sub: (ws) => sub(ws, cmd, env),
-      chdir: (p) => {
-        pendingCwd = normalizePath(p, env.ctx.cwd, env.ctx.home);
-      },
-    };
+    const call = new Call(name, cmdWord, args, cmd, env);
     result = isProbe(args) && !isInitScript ? { findings: [] } : handler!(call);
+    pendingCwd = call.pendingCwd;
     if (raw.includes("/") && !isInitScript) extraReads.push(cmdWord);
     else extraConsumed.push(cmdWord);
   }
@@ -200,6 +189,43 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
   emit(cmd, env, findings, privilege, result, extraReads, extraConsumed, words);
   if (pendingCwd !== null) env.ctx.cwd = pendingCwd;
   return findings.map(({ effect, rule }) => ({ effect, rule }));
+}
+
+/** The command as its handler sees it (a class: no closures per command). */
+class Call implements CommandCall {
+  pendingCwd: string | null = null;
+  readonly stdin: StdinSource | null;
+  readonly pipedTo: boolean;
+  readonly agentCommands: boolean;
+
+  constructor(
+    readonly name: string,
+    readonly word: Word,
+    readonly args: Word[],
+    private readonly cmd: CommandInput,
+    private readonly env: ShellEnv,
+  ) {
+    this.stdin = cmd.stdin;
+    this.pipedTo = cmd.pipedTo;
+    this.agentCommands = env.agentCommands;
+  }
+
+  nested(t: Text, scanned = true): Finding[] {
+    return nested(t, this.env, scanned);
+  }
+
+  sub(words: Word[]): CommandResult {
+    return sub(words, this.cmd, this.env);
+  }
+
+  chdir(path: string): void {
+    this.pendingCwd = normalizePath(path, this.env.ctx.cwd, this.env.ctx.home);
+  }
+
+  withArgs(name: string, args: Word[]): CommandCall {
+    const c = new Call(name, this.word, args, this.cmd, this.env);
+    return c;
+  }
 }
 
 /** How many leading words a pass-through wrapper takes (0 when `name` is not one). */

@@ -24,6 +24,32 @@ export interface Word {
   text(): Text;
 }
 
+/** A word backed by a Text (one class, so no closure is created per word). */
+export class ShellWord implements Word {
+  constructor(
+    readonly a: number,
+    readonly b: number,
+    readonly value: string,
+    readonly quoted: boolean,
+    readonly quotedWhole: boolean,
+    private readonly t: Text,
+  ) {}
+
+  text(): Text {
+    return this.t;
+  }
+}
+
+/** A word that is a whole Text (an argv element, a path inside a patch). */
+export function wordOfText(t: Text, a = -1, b = -1): Word {
+  return new ShellWord(a, b, t.s, false, false, t);
+}
+
+/** The same word read as another value (a tar bundle "xzf" as "-xzf"); its bytes are unchanged. */
+export function relabel(w: Word, value: string): Word {
+  return new ShellWord(w.a, w.b, value, w.quoted, w.quotedWhole, w.text());
+}
+
 export interface Heredoc {
   /** Body range in the script's Text (without the delimiter line). */
   a: number;
@@ -61,6 +87,8 @@ export interface Script {
 }
 
 const SPACE = /[ \t\r\f\v]/;
+/** Characters that make a word need unquoting. */
+const SPECIAL = new Set(["'", '"', "\\", "$", "`"]);
 const WORD_BREAK = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "<", ">", "(", ")"]);
 
 export function tokenize(t: Text): Script {
@@ -237,6 +265,13 @@ class Tokenizer {
   private word(): Word {
     const s = this.s;
     const a = this.i;
+    // Most words have no quotes or escapes: their value is a plain slice.
+    let j = a;
+    while (j < s.length && !WORD_BREAK.has(s[j]!) && !SPECIAL.has(s[j]!)) j++;
+    if (j > a && (j === s.length || WORD_BREAK.has(s[j]!))) {
+      this.i = j;
+      return new ShellWord(a, j, s.slice(a, j), false, false, this.t.sub(a, j));
+    }
     const out = new TextBuilder(this.t);
     let quoted = false;
     let parts = 0;
@@ -288,14 +323,7 @@ class Tokenizer {
     }
     this.i = i;
     const built = out.build();
-    return {
-      a,
-      b: i,
-      value: built.s,
-      quoted,
-      quotedWhole: parts === 1 && quotedParts === 1,
-      text: () => built,
-    };
+    return new ShellWord(a, i, built.s, quoted, parts === 1 && quotedParts === 1, built);
   }
 
   private doubleQuoted(i: number, out: TextBuilder): number {

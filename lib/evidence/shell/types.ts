@@ -50,6 +50,8 @@ export interface CommandCall {
   sub(words: Word[]): CommandResult;
   /** Changes the working directory for the commands after this one (`cd`). */
   chdir(path: string): void;
+  /** The same call seen as another command (`python -m pip` as `pip`). */
+  withArgs(name: string, args: Word[]): CommandCall;
 }
 
 export type Handler = (c: CommandCall) => CommandResult;

@@ -3,7 +3,7 @@
  * (PROCESS_SPAWN); building, removing, applying manifests change state (SHELL_MUTATION);
  * listing and inspecting read.
  */
-import type { Word } from "../tokenize";
+import { relabel, type Word } from "../tokenize";
 import { effect, type CommandResult, type Handler } from "../types";
 
 const DOCKER_SPAWN = new Set(["run", "exec", "create", "start", "restart", "up", "attach", "debug"]);
@@ -59,7 +59,7 @@ export const docker: Handler = (c) => {
 };
 
 /** `docker-compose up` is `docker compose up`. */
-export const dockerCompose: Handler = (c) => docker({ ...c, args: [{ ...c.word, value: "compose" }, ...c.args] });
+export const dockerCompose: Handler = (c) => docker(c.withArgs(c.name, [relabel(c.word, "compose"), ...c.args]));
 
 const KUBECTL_READ = new Set(
   "get describe logs explain version top api-resources api-versions cluster-info diff wait events completion help".split(" "),

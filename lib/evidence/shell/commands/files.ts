@@ -2,7 +2,7 @@
  * File commands: what they write, delete, move or only read.
  */
 import { has, optionValue, parseArgs } from "../options";
-import type { Word } from "../tokenize";
+import { relabel, type Word } from "../tokenize";
 import { NONE, effect, type CommandResult, type Handler } from "../types";
 
 const SINK_PATHS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"]);
@@ -236,7 +236,7 @@ export const tar: Handler = (c) => {
   const args = [...c.args];
   // Old-style bundle without a dash: "tar xzf app.tgz".
   if (first && !first.value.startsWith("-") && /^[A-Za-z]+$/.test(first.value)) {
-    args[0] = { ...first, value: `-${first.value}` };
+    args[0] = relabel(first, `-${first.value}`);
   }
   const p = parseArgs(args, { short: "fCTXbgHKLNV", long: ["file", "directory", "files-from", "exclude-from", "exclude", "format", "transform", "owner", "group", "mode", "strip-components"] });
   const archive = p.opts.get("f") ?? p.opts.get("file");

@@ -6,7 +6,7 @@
  */
 import { patchTargets, stripDiffPrefix } from "../../patch";
 import { parseArgs } from "../options";
-import type { Word } from "../tokenize";
+import { wordOfText, type Word } from "../tokenize";
 import { NONE, effect, type CommandCall, type CommandResult, type Finding, type Handler } from "../types";
 
 export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "busybox"]);
@@ -59,7 +59,7 @@ export function python(pip: Handler): Handler {
     const mod = p.opts.get("m");
     if (mod) {
       const rest = c.args.slice(c.args.indexOf(mod) + 1);
-      if (mod.value === "pip") return pip({ ...c, name: "pip", args: rest });
+      if (mod.value === "pip") return pip(c.withArgs("pip", rest));
       if (mod.value === "venv" || mod.value === "virtualenv") {
         const dir = rest.find((w) => !w.value.startsWith("-"));
         return { findings: [effect("FILE_WRITE", "shell.file-write", dir ? [dir] : undefined)], consumed: [mod] };
@@ -91,7 +91,7 @@ export const applyPatch: Handler = (c) => {
   for (const target of patchTargets(t.s)) {
     const off = stripDiffPrefix(t.s.slice(target.a, target.b));
     const sub = t.sub(target.a + off, target.b);
-    const w: Word = { a: -1, b: -1, value: sub.s, quoted: false, quotedWhole: false, text: () => sub };
+    const w = wordOfText(sub);
     findings.push(effect(target.effect, "shell.patch", [w]));
   }
   if (findings.length === 0) findings.push(effect("FILE_WRITE", "shell.patch"));

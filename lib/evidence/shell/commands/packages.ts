@@ -120,7 +120,7 @@ export const packageManager: Handler = (c) => {
   let rest = p.operands.slice(1);
   // "uv pip install x": a nested manager.
   if ((c.name === "uv" || c.name === "conda") && subWord?.value === "pip") {
-    const nested = packageManager({ ...c, name: "pip", args: rest });
+    const nested = packageManager(c.withArgs("pip", rest));
     return { ...nested, consumed: [...(nested.consumed ?? []), subWord] };
   }
   const verb: Verb | undefined = subWord ? (m.verbs[subWord.value] ?? m.other) : m.bare;
