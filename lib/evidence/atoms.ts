@@ -90,11 +90,19 @@ function cwdOf(doc: JsonDoc, ctx: ScanContext): string | undefined {
 function hintedJsonCall(doc: JsonDoc, toolName: string, root: Text): CallSite[] {
   const r = doc.roots[0];
   if (!r) return [];
-  return [{ name: toolName, nameText: locateName(toolName, root), args: argsOf(doc, r), handled: [r] }];
+  return [{ name: toolName, nameText: locateName(toolName, root, true), args: argsOf(doc, r), handled: [r] }];
 }
 
-function locateName(name: string, root: Text): Text | null {
+/**
+ * The tool name's bytes in the body, if it is there as a name: a JSON string value of its own
+ * (`"Bash"`) in a JSON body, a whole word otherwise. "Bash" inside a command is not the name.
+ */
+function locateName(name: string, root: Text, json = false): Text | null {
   const bin = stringToBinary(name);
+  if (json) {
+    const q = root.s.indexOf(`"${bin}"`);
+    return q < 0 ? null : root.sub(q + 1, q + 1 + bin.length);
+  }
   const i = root.s.indexOf(bin);
   if (i < 0) return null;
   // Only a whole word: "Write" inside "WriteFile" is not the name.

@@ -103,25 +103,28 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
   const effects: SideEffectKind[] = [];
 
   // Effects carried by atoms, grouped by the rule that assigned them.
-  const byRule = new Map<string, { effect: SideEffectKind; idx: number[] }>();
+  const byRule = new Map<string, { rule: string; effect: SideEffectKind; idx: number[] }>();
   const callIdx: number[] = [];
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i]!;
     if (a.kind === "TOOL_CALL" || a.kind === "COMMAND") callIdx.push(i);
     if (a.effect === undefined || a.negated) continue;
     const rule = a.rule ?? `effect.${a.effect.toLowerCase()}`;
-    const g = byRule.get(rule);
+    const key = `${rule}|${a.effect}`;
+    const g = byRule.get(key);
     if (g) g.idx.push(i);
-    else byRule.set(rule, { effect: a.effect, idx: [i] });
+    else byRule.set(key, { rule, effect: a.effect, idx: [i] });
   }
-  for (const [rule, g] of byRule) {
+  for (const { rule, ...g } of byRule.values()) {
     addEffect(effects, g.effect);
     reasons.push({ class: "SIDE_EFFECTING", rule, detail: effectDetail(rule, g.effect, g.idx, atoms), atomIndexes: cap(g.idx) });
   }
 
   const callInBody = callIdx.length > 0;
+  // Arguments found in the body mean the call was interpreted from its bytes: trust the atoms.
+  const argsInBody = atoms.some((a) => a.kind === "TOOL_ARG");
   const callSpan = input.kind === "TOOL_CALL" || (input.kind === "MESSAGE" && input.toolName !== undefined);
-  if (byRule.size === 0 && !callInBody && callSpan) {
+  if (byRule.size === 0 && !callInBody && !argsInBody && callSpan) {
     if (input.toolName !== undefined) {
       for (const f of dedupe(hintFindings(input))) {
         addEffect(effects, f.effect);

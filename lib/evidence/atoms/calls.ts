@@ -257,6 +257,13 @@ function unescapePython(t: Text, a: number, b: number): Text {
 export function locateHintArgs(input: unknown, t: Text): { located: ArgSite[]; unlocated: Array<{ name: string; value: unknown }> } {
   const located: ArgSite[] = [];
   const unlocated: Array<{ name: string; value: unknown }> = [];
+  if (typeof input === "string") {
+    // A freeform input (Codex's apply_patch): the body usually is that input.
+    const found = locateString(input, t);
+    if (found) located.push({ name: "input", text: found, raw: { t: found, a: 0, b: found.s.length } });
+    else unlocated.push({ name: "input", value: input });
+    return { located, unlocated };
+  }
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     if (input !== undefined) unlocated.push({ name: "input", value: input });
     return { located, unlocated };

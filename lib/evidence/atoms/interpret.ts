@@ -10,7 +10,7 @@ import { wordOfText, type Word } from "../shell/tokenize";
 import type { Finding } from "../shell/types";
 import { patchTargets, stripDiffPrefix } from "../patch";
 import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
-import type { SideEffectKind, SpanInput } from "../types";
+import type { Atom, SideEffectKind, SpanInput } from "../types";
 import type { ArgSite, CallSite } from "./calls";
 import type { JNode, JsonDoc } from "./json";
 import { normalizePath } from "./paths";
@@ -56,10 +56,16 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
   const httpMutation = k.kind === "http" && !SAFE_METHODS.has(method);
   const rule = k.rule ?? base?.rule ?? "tool.unknown";
   const effect: SideEffectKind | undefined = base?.effect;
+  const firstAtom = env.sink.atoms.length;
 
   for (const a of site.args) {
-    const targetExtras: AtomExtras | undefined =
+    let targetExtras: AtomExtras | undefined =
       mutates && effect && (has(k.pathArgs, a.name) && !has(k.readArgs, a.name)) ? { effect, rule } : undefined;
+    if (has(k.sqlArgs, a.name)) {
+      // The statement is what writes: its argument carries DB_WRITE.
+      const t = stringOf(a);
+      if (t && sqlWrites(t.s)) targetExtras = { effect: "DB_WRITE", rule: "tool.sql" };
+    }
     emitToolArg(a, env.sink, targetExtras);
 
     if (has(k.pathArgs, a.name) || has(k.readArgs, a.name) || has(k.cwdArgs, a.name)) {
@@ -77,8 +83,7 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
         env.sink.add("URL", t, 0, t.s.length, normalizeUrl(v), httpMutation ? { effect: "NETWORK_MUTATION", rule: "tool.http" } : undefined);
       } else scanArg(a, env.sink, ctx, "prose");
     } else if (has(k.sqlArgs, a.name)) {
-      const t = stringOf(a);
-      if (t && sqlWrites(t.s)) findings.push({ effect: "DB_WRITE", rule: "tool.sql" });
+      if (targetExtras) findings.push({ effect: "DB_WRITE", rule: "tool.sql" });
       scanArg(a, env.sink, ctx, "data");
     } else if (has(k.contentArgs, a.name)) {
       scanArg(a, env.sink, ctx, "data");
@@ -95,7 +100,39 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
     const primary = primaryFinding(findings);
     env.sink.add("TOOL_CALL", site.nameText, 0, site.nameText.s.length, site.name, primary ? { effect: primary.effect, rule: primary.rule } : undefined);
   }
+  carryEffects(findings, env.sink.atoms, firstAtom);
   return findings;
+}
+
+/**
+ * Every effect of a call must sit on one of its atoms, or a stored span could not be
+ * reclassified from its atoms. An effect with no target of its own (an unknown tool, a sub-agent,
+ * code run in a notebook) goes on the call's TOOL_CALL atom, or, when the body does not name the
+ * tool, on its first argument.
+ */
+function carryEffects(findings: Finding[], atoms: Atom[], from: number): void {
+  const carried = new Set<SideEffectKind>();
+  for (let i = from; i < atoms.length; i++) {
+    const e = atoms[i]!.effect;
+    if (e !== undefined) carried.add(e);
+  }
+  for (const f of findings) {
+    if (carried.has(f.effect)) continue;
+    let carrier: Atom | undefined;
+    for (let i = from; i < atoms.length && !carrier; i++) {
+      const a = atoms[i]!;
+      if (a.kind === "TOOL_CALL" && a.effect === undefined) carrier = a;
+    }
+    for (let i = from; i < atoms.length && !carrier; i++) {
+      const a = atoms[i]!;
+      if (a.kind === "TOOL_ARG" && a.effect === undefined) carrier = a;
+    }
+    if (!carrier) continue;
+    carrier.effect = f.effect;
+    carrier.rule = f.rule;
+    delete carrier.negated;
+    carried.add(f.effect);
+  }
 }
 
 function httpMethod(site: CallSite, k: ToolKnowledge): string {

@@ -72,7 +72,7 @@ export type AtomShape =
  * match end is `lastIndex`), in an order picked by the character where the atom would start.
  */
 export const SHAPE: Record<AtomShape, RegExp> = {
-  URL: String.raw`(?:https?|ftp|wss?|file|s3|gs|sftp|ssh|git):\/\/[^\s"'<>\x60{}|\\^\x00-\x1f\x7f]+`,
+  URL: String.raw`[A-Za-z][A-Za-z0-9+.-]{0,15}:\/\/[^\s"'<>\x60{}|\\^\x00-\x1f\x7f]+`,
   ISO: String.raw`\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:\s?(?:Z|UTC|GMT|[+-]\d\d(?::?\d\d)?)(?![\w]))?)?(?![\w-])`,
   RFC: String.raw`\d{1,2}\s(?:${MONTHS})[a-z]*\s\d{4}\s\d\d:\d\d(?::\d\d)?(?:\s(?:[+-]\d{4}|[A-Z]{1,4}))?(?![\w])`,
   CTIME: String.raw`\d{1,2}\s\d\d:\d\d:\d\d(?:\s[A-Z]{3,4})?\s\d{4}(?:\s[+-]\d{4})?(?![\w])`,
@@ -86,7 +86,7 @@ export const SHAPE: Record<AtomShape, RegExp> = {
   HEX: String.raw`(?<![\w-])(?:(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,128}|(?=[A-F]*\d)(?=\d*[A-F])[0-9A-F]{7,128})(?![\w-])`,
   TICKET: String.raw`(?<![\w-])(?:CVE-\d{4}-\d{4,7}|[A-Z][A-Z0-9]{1,9}-\d{1,7})(?![\w-])`,
   HASHNUM: String.raw`(?<![\w&#])#\d{1,7}(?![\w])`,
-  EXIT: String.raw`(?<=${EXIT_LABEL})-?\d{1,3}(?![\w.])`,
+  EXIT: String.raw`(?<=${EXIT_LABEL})-?\d{1,3}(?![\w]|\.\d)`,
   NUM: String.raw`(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:${NUMBER_UNITS_SPACED})(?![\w])|(?:${NUMBER_UNITS_TIGHT})(?![\w]))`,
   CURRENCY: String.raw`\$\d{1,9}(?:\.\d\d)?(?![\w.])`,
   DQ: String.raw`"[^"\n]{1,400}"`,

@@ -45,9 +45,13 @@ const runsRest: Handler = (c) => {
 
 const echo: Handler = (c) => ({ findings: [], consumed: c.args });
 
+/** `command -v docker` looks a program up; `command docker ...` is unwrapped before this. */
+const commandLookup: Handler = (c) => ({ findings: [], consumed: c.args });
+
 const table: Record<string, Handler> = {
   echo,
   printf: echo,
+  command: commandLookup,
   cd,
   pushd: cd,
   rm: files.rm,
