@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { Atom, EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
+import { insertAtomRows, insertOriginalRows, insertSpanRows, type AtomRow, type OriginalRow, type SpanRow } from "./bulk-insert";
 import { sha256Hex } from "./hash";
 import { loadPolicy } from "./policy";
 
@@ -143,9 +144,9 @@ async function insertSpans(
   policy: RetentionPolicy,
   batch: Array<{ span: SpanSubmission; sha256: string }>,
 ): Promise<IngestedSpan[]> {
-  const spanRows: Prisma.SpanCreateManyInput[] = [];
-  const originalRows: Prisma.SpanOriginalCreateManyInput[] = [];
-  const atomRows: Prisma.EvidenceAtomCreateManyInput[] = [];
+  const spanRows: SpanRow[] = [];
+  const originalRows: OriginalRow[] = [];
+  const atomRows: AtomRow[] = [];
   const results: IngestedSpan[] = [];
 
   for (const { span, sha256 } of batch) {
@@ -169,18 +170,18 @@ async function insertSpans(
       kind: span.kind,
       role: span.role ?? null,
       toolName: span.toolName ?? null,
-      toolInput: span.toolInput === undefined ? Prisma.JsonNull : (span.toolInput as Prisma.InputJsonValue),
+      toolInput: span.toolInput === undefined ? null : JSON.stringify(span.toolInput),
       exitCode: span.exitCode ?? null,
       occurredAt: span.occurredAt,
       class: cls,
-      classReasons: analysis.classification.reasons as unknown as Prisma.InputJsonValue,
+      classReasons: JSON.stringify(analysis.classification.reasons),
       byteLength: span.body.byteLength,
       sha256,
     });
     originalRows.push({
       sessionId,
       spanId: id,
-      bytes: new Uint8Array(span.body),
+      bytes: span.body,
       sha256,
       expiresAt: expiresAtFor(cls, span.occurredAt, policy),
     });
@@ -202,8 +203,8 @@ async function insertSpans(
     results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
   }
 
-  if (spanRows.length > 0) await tx.span.createMany({ data: spanRows });
-  if (originalRows.length > 0) await tx.spanOriginal.createMany({ data: originalRows });
-  if (atomRows.length > 0) await tx.evidenceAtom.createMany({ data: atomRows });
+  await insertSpanRows(tx, spanRows);
+  await insertOriginalRows(tx, originalRows);
+  await insertAtomRows(tx, atomRows);
   return results;
 }
