@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { cellSafety } from "@/lib/evidence/safety";
 
@@ -37,7 +38,9 @@ export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
         {spans.map((span) => (
           <tr key={span.id} data-span-id={span.id}>
             <td className="num">{span.seq ?? "—"}</td>
-            <td>{span.kind.toLowerCase().replace("_", " ")}</td>
+            <td>
+              <Link href={`/spans/${span.id}`}>{span.kind.toLowerCase().replace("_", " ")}</Link>
+            </td>
             <td>{span.class.toLowerCase().replace("_", "-")}</td>
             <td>
               <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>

@@ -79,7 +79,7 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
                   <tr key={`${c.spanId}:${c.byteStart}`}>
                     <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId)}</Link></td>
                     <td className="num">{c.seq}</td>
-                    <td className="mono">{c.byteStart}–{c.byteEnd}</td>
+                    <td className="mono"><Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>{c.byteStart}–{c.byteEnd}</Link></td>
                     <td className="mono">{c.excerpt}</td>
                     <td className="mono">{c.sha256.slice(0, 12)}…</td>
                   </tr>
@@ -98,9 +98,9 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
                   {result.blockers.map((b) => (
                     <tr key={b.spanId}>
                       <td><Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId)}</Link></td>
-                      <td className="num">{b.seq}</td>
+                      <td className="num"><Link href={`/spans/${b.spanId}`}>{b.seq}</Link></td>
                       <td>{humanize(b.class)} × {humanize(b.provenance)}</td>
-                      <td>{formatKindCounts(b.dropped)}</td>
+                      <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
                       <td>{b.originalHeld ? `held (${b.unblockBy} to unblock)` : "gone"}</td>
                       <td>{b.reason}</td>
                     </tr>

@@ -31,7 +31,7 @@ export default async function RefusalsPage() {
               <tr key={r.id}>
                 <td><Time value={r.occurredAt} /></td>
                 <td><Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link></td>
-                <td className="num">{r.seq ?? "—"}</td>
+                <td className="num"><Link href={`/spans/${r.spanId}`}>{r.seq ?? "span"}</Link></td>
                 <td>{humanize(r.cellClass)} × {humanize(r.cellProvenance)}</td>
                 <td>{r.reason}</td>
                 <td className="mono">{r.requester}</td>

@@ -1,0 +1,196 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { humanize } from "@/components/format";
+import { SpanBody } from "@/components/SpanBody";
+import { Time } from "@/components/Time";
+import { AppError } from "@/lib/api/errors";
+import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
+import { cellSafety } from "@/lib/evidence/safety";
+import { getSpanDetail } from "@/lib/server/span-detail";
+
+export const metadata = { title: "Span" };
+
+const DAY_MS = 86_400_000;
+
+function daysFrom(now: Date, when: Date): string {
+  const days = Math.round((when.getTime() - now.getTime()) / DAY_MS);
+  return days >= 0 ? `in ${days} days` : `${-days} days ago`;
+}
+
+function intParam(value: string | string[] | undefined): number | undefined {
+  return typeof value === "string" && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+export default async function SpanPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { id } = await params;
+  const query = await searchParams;
+  let detail;
+  try {
+    detail = await getSpanDetail(id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+  const now = new Date();
+  const { span } = detail;
+  const from = intParam(query.from);
+  const to = intParam(query.to);
+  const cited = from !== undefined && to !== undefined && to > from ? { byteStart: from, byteEnd: to } : undefined;
+
+  return (
+    <>
+      <p className="subtitle" style={{ marginBottom: 4 }}>
+        <Link href={`/sessions/${span.sessionId}`}>{span.session.title ?? span.session.externalId}</Link> · project {detail.projectSlug}
+      </p>
+      <h1>
+        {humanize(span.kind)} {span.seq !== null ? `#${span.seq}` : ""} {span.toolName ? <span className="mono">{span.toolName}</span> : null}
+      </h1>
+      <p className="subtitle">
+        <span className={`badge ${cellSafety(span.class, detail.provenance)}`}>
+          {humanize(span.class)} × {humanize(detail.provenance)}
+        </span>{" "}
+        <span className="badge">{humanize(span.transcriptState)}</span> · occurred <Time value={span.occurredAt} />
+      </p>
+
+      <h2>Verbatim body</h2>
+      {detail.bytes ? (
+        <SpanBody bytes={detail.bytes} atoms={detail.atoms} cited={cited} />
+      ) : (
+        <div className="panel empty-state">
+          The original is gone{detail.deletedAt ? <> (deleted <Time value={detail.deletedAt} />)</> : null}: its {span.byteLength} bytes cannot be shown.
+        </div>
+      )}
+
+      <div className="columns">
+        <section aria-label="Provenance">
+          <h2>Provenance and retention</h2>
+          <dl className="facts">
+            <dt>sha256</dt>
+            <dd className="mono">{span.sha256}</dd>
+            <dt>Hash check</dt>
+            <dd data-testid="hash-check">
+              {detail.hashCheck === "verified" ? (
+                <span className="badge safe">verified now</span>
+              ) : detail.hashCheck === "mismatch" ? (
+                <span className="badge lost">mismatch: held bytes hash to {detail.liveSha256}</span>
+              ) : (
+                <span className="badge lost">no bytes held</span>
+              )}
+            </dd>
+            <dt>Pointer</dt>
+            <dd>{span.hasPointer ? "a provenance pointer links the transcript to these bytes" : "no pointer: the summary that replaced it did not carry one"}</dd>
+            <dt>Expires</dt>
+            <dd data-testid="expires">
+              {detail.pinned ? (
+                <span className="badge safe">pinned (legal hold)</span>
+              ) : detail.expiresAt ? (
+                <>
+                  <Time value={detail.expiresAt} /> ({daysFrom(now, detail.expiresAt)})
+                </>
+              ) : (
+                "never"
+              )}
+            </dd>
+            <dt>Evidence horizon</dt>
+            <dd>
+              <Time value={detail.horizonAt} /> ({daysFrom(now, detail.horizonAt)})
+            </dd>
+            <dt>Size</dt>
+            <dd>{span.byteLength} bytes</dd>
+          </dl>
+        </section>
+        <section aria-label="Classification">
+          <h2>Why {humanize(span.class)}</h2>
+          <ul>
+            {detail.classReasons.map((reason, i) => (
+              <li key={i}>
+                {reason.detail} <span className="mono" style={{ color: "var(--muted)" }}>({reason.rule})</span>
+              </li>
+            ))}
+          </ul>
+          <h2>Atoms ({detail.atoms.length})</h2>
+          <table className="data" aria-label="Atoms">
+            <thead>
+              <tr><th>Kind</th><th>Value</th><th>Bytes</th><th>Effect</th></tr>
+            </thead>
+            <tbody>
+              {detail.atoms.map((atom, i) => (
+                <tr key={i}>
+                  <td>{humanize(atom.kind)}</td>
+                  <td className="mono">{atom.normalized}{atom.negated ? " (negated)" : ""}</td>
+                  <td className="mono">{atom.byteStart}–{atom.byteEnd}</td>
+                  <td>{atom.effect ? humanize(atom.effect) : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+
+      {detail.lineage ? (
+        <section aria-label="Lineage">
+          <h2>Lineage</h2>
+          <p>
+            Generation {detail.lineage.generation} summary over {detail.lineage.roots.length} original spans; class {humanize(detail.lineage.class)}, provenance{" "}
+            {humanize(detail.lineage.provenance)}; keeps or names {(detail.lineage.fidelity * 100).toFixed(0)}% of its roots' atoms.
+          </p>
+          <table className="data" aria-label="Fidelity per generation">
+            <thead><tr><th className="num">Generation</th><th className="num">Fidelity</th><th className="num">Summaries</th></tr></thead>
+            <tbody>
+              {detail.lineage.fidelityByGeneration.map((g) => (
+                <tr key={g.generation}>
+                  <td className="num">{g.generation}</td>
+                  <td className="num">{(g.fidelity * 100).toFixed(0)}%</td>
+                  <td className="num">{g.summaryIds.length}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ul>
+            {span.replaces.map((link) => (
+              <li key={link.replacedSpanId}>
+                replaces <Link href={`/spans/${link.replacedSpanId}`} className="mono">{link.replacedSpanId.slice(0, 8)}</Link>{" "}
+                {link.pointerSha256 ? "with a pointer" : "without a pointer"}; its text lacks {formatKindCounts(link.dropped as unknown as KindCount[])}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {span.replacedBy.length > 0 ? (
+        <p>
+          Replaced by summary{" "}
+          {span.replacedBy.map((l) => (
+            <Link key={l.summarySpanId} href={`/spans/${l.summarySpanId}`} className="mono">{l.summarySpanId.slice(0, 8)}</Link>
+          ))}{" "}
+          {span.replacedBy.some((l) => l.pointerSha256) ? "carrying a pointer to these bytes." : "that carries no pointer to these bytes."}
+        </p>
+      ) : null}
+
+      <h2>Gate decisions</h2>
+      {span.gateDecisions.length === 0 ? (
+        <div className="panel empty-state">The gate has not been asked about this span.</div>
+      ) : (
+        <table className="data" aria-label="Gate decisions">
+          <thead><tr><th>When</th><th>Verdict</th><th>Cell</th><th>Reason</th><th>Requested by</th></tr></thead>
+          <tbody>
+            {span.gateDecisions.map((d) => (
+              <tr key={d.id}>
+                <td><Time value={d.decidedAt} /></td>
+                <td><span className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}>{humanize(d.verdict)}</span></td>
+                <td>{humanize(d.cellClass)} × {humanize(d.cellProvenance)}</td>
+                <td>{d.reason}</td>
+                <td className="mono">{d.requester}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
