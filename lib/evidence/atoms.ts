@@ -122,9 +122,9 @@ function extractNonJsonCall(input: SpanInput, env: CallEnv): void {
   }
   if (input.toolName !== undefined) {
     const k = toolKnowledge(input.toolName, input.toolAnnotations);
-    const { located } = locateHintArgs(input.toolInput, root);
-    const commandLocated = located.some((a) => (k.commandArgs ?? []).includes(a.name));
-    if (k.kind === "shell" && !commandLocated) {
+    const { located, unlocated } = locateHintArgs(input.toolInput, root);
+    const isCommand = (a: { name: string }) => (k.commandArgs ?? []).includes(a.name);
+    if (k.kind === "shell" && !located.some(isCommand) && !unlocated.some(isCommand)) {
       // The body is the command itself (a runtime that stores the command line as the call).
       const name = (k.commandArgs ?? ["command"])[0]!;
       interpretCall({ name: input.toolName, nameText: null, args: [{ name, text: root }], handled: [] }, env);

@@ -16,6 +16,7 @@ import { MAX_SCAN_BYTES } from "./atoms";
 import { hintFindings } from "./hints";
 import { toolKnowledge } from "./tools";
 import type { Atom, AtomKind, ClassReason, Classification, SideEffectKind, SpanInput } from "./types";
+import { own } from "./own";
 
 /** Most indexes a single reason lists (a 5 MB log can hold 100,000 atoms). */
 const MAX_REASON_INDEXES = 100;
@@ -131,7 +132,7 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
         reasons.push({
           class: "SIDE_EFFECTING",
           rule: f.rule,
-          detail: `${RULE_TEXT[f.rule] ?? effectText(f.effect)} (${input.toolName}, from the runtime's report of the call)`,
+          detail: `${own(RULE_TEXT, f.rule) ?? effectText(f.effect)} (${input.toolName}, from the runtime's report of the call)`,
         });
       }
     } else if (input.kind === "TOOL_CALL") {
@@ -212,7 +213,7 @@ function effectText(e: SideEffectKind): string {
 
 /** "sed -i edits a file in place: /etc/nginx/nginx.conf" */
 function effectDetail(rule: string, effect: SideEffectKind, idx: number[], atoms: Atom[]): string {
-  const phrase = RULE_TEXT[rule] ?? effectText(effect);
+  const phrase = own(RULE_TEXT, rule) ?? effectText(effect);
   const targets: string[] = [];
   for (const i of idx) {
     const a = atoms[i]!;

@@ -9,6 +9,7 @@
  * destructiveHint: true make a name we believed read-only side-effecting.
  */
 import type { SideEffectKind, SpanInput } from "./types";
+import { own } from "./own";
 
 export type ToolKind =
   | "read" // reads only
@@ -235,7 +236,7 @@ function knowledge(name: string, annotations: SpanInput["toolAnnotations"]): Too
 }
 
 function lookup(name: string): { profile: ToolProfile; canonical: string } | null {
-  const direct = P[name];
+  const direct = own(P, name);
   if (direct) return { profile: direct, canonical: name };
   let n = name;
   // OpenAI-style "functions.write_file".
@@ -247,8 +248,8 @@ function lookup(name: string): { profile: ToolProfile; canonical: string } | nul
     n = mcp[2]!;
   }
   const snake = n.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[-\s]/g, "_").toLowerCase();
-  const hit = P[n] ?? P[snake];
-  return hit ? { profile: hit, canonical: P[n] ? n : snake } : null;
+  const hit = own(P, n) ?? own(P, snake);
+  return hit ? { profile: hit, canonical: own(P, n) ? n : snake } : null;
 }
 
 /** The effect a tool kind has on its own (before looking at its arguments). */

@@ -3,6 +3,7 @@
  * "5 mb" are both "5 MB", "200ms" is "200 ms", "1.50 seconds" is "1.5 s", "3 file" and
  * "3 files" are "3 files". A question about "files changed" then matches however it was written.
  */
+import { own } from "../own";
 
 const UNIT_CANON: Record<string, string> = {
   b: "B",
@@ -89,7 +90,7 @@ export function canonicalUnit(unit: string): string {
 
 function spellUnit(unit: string): string {
   const lower = unit.toLowerCase();
-  const known = UNIT_CANON[lower];
+  const known = own(UNIT_CANON, lower);
   if (known) return known;
   // Count nouns: plural form ("file" and "files" -> "files").
   return lower.endsWith("s") ? lower : `${lower}s`;

@@ -5,6 +5,7 @@
  * zone abbreviations are rejected rather than guessed. Years outside 1970-2199 are not
  * timestamps (they are version numbers, ids or noise).
  */
+import { own } from "../own";
 
 const MONTH_INDEX: Record<string, number> = {
   jan: 0,
@@ -49,7 +50,7 @@ function zoneOffset(zone: string | undefined): number | null {
   if (!zone) return 0;
   const z = zone.trim();
   if (z === "") return 0;
-  const known = ZONE_MINUTES[z];
+  const known = own(ZONE_MINUTES, z);
   if (known !== undefined) return known;
   const m = /^([+-])(\d\d):?(\d\d)?$/.exec(z);
   if (!m) return null;
@@ -113,7 +114,7 @@ const RFC = /^(\d{1,2})\s([A-Za-z]{3})[a-z]*\s(\d{4})\s(\d\d):(\d\d)(?::(\d\d))?
 export function normalizeRfc(text: string): string | null {
   const m = RFC.exec(text);
   if (!m) return null;
-  const mo = MONTH_INDEX[m[2]!.toLowerCase()];
+  const mo = own(MONTH_INDEX, m[2]!.toLowerCase());
   if (mo === undefined) return null;
   const off = zoneOffset(m[7]);
   if (off === null) return null;
@@ -123,7 +124,7 @@ export function normalizeRfc(text: string): string | null {
 /** "Mar  5 14:22:01 UTC 2024" (date(1), git log); `month` comes from the text before the match. */
 export function normalizeCtime(month: string, text: string): string | null {
   const m = /^(\d{1,2})\s(\d\d):(\d\d):(\d\d)(?:\s([A-Z]{3,4}))?\s(\d{4})(?:\s([+-]\d{4}))?$/.exec(text);
-  const mo = MONTH_INDEX[month.toLowerCase()];
+  const mo = own(MONTH_INDEX, month.toLowerCase());
   if (!m || mo === undefined) return null;
   const off = zoneOffset(m[7] ?? m[5]);
   if (off === null) return null;
@@ -134,7 +135,7 @@ export function normalizeCtime(month: string, text: string): string | null {
 export function normalizeClf(text: string): string | null {
   const m = /^(\d\d)\/([A-Za-z]{3})\/(\d{4}):(\d\d):(\d\d):(\d\d)\s([+-]\d{4})$/.exec(text);
   if (!m) return null;
-  const mo = MONTH_INDEX[m[2]!.toLowerCase()];
+  const mo = own(MONTH_INDEX, m[2]!.toLowerCase());
   const off = zoneOffset(m[7]);
   if (mo === undefined || off === null) return null;
   return instant(Number(m[3]), mo, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]), 0, off);

@@ -133,7 +133,9 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
         words.splice(0, dd >= 0 ? dd + 1 : userOpt + 2);
         continue;
       }
-      if (privilege === null || name === "su") privilege = { a: w.a, b: words[words.length - 1]!.b };
+      // The escalation itself is "su - root", not the command it runs.
+      const upTo = ci > 0 ? words[ci - 1]! : words[words.length - 1]!;
+      if (privilege === null) privilege = { a: w.a, b: upTo.b };
       findings.push(...(script ? nested(script.text(), env, true) : []));
       words.length = 0;
       break;

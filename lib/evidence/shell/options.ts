@@ -86,8 +86,10 @@ export function optionValue(w: Word | null | undefined, name: string): { word: W
   if (!w) return null;
   const v = w.value;
   if (v.startsWith(`--${name}=`)) return { word: w, offset: name.length + 3 };
-  if (v.startsWith(`-${name}`) && v.length > name.length + 1 && !v.startsWith("--")) {
-    return { word: w, offset: v.indexOf(name) + name.length };
+  // A short option glued to its value, possibly after other flags: "-ofile", "-qO-".
+  if (name.length === 1 && v.length > 2 && v[0] === "-" && v[1] !== "-") {
+    const k = v.indexOf(name, 1);
+    if (k > 0 && k + 1 < v.length) return { word: w, offset: k + 1 };
   }
   return { word: w, offset: 0 };
 }

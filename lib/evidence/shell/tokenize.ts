@@ -289,7 +289,7 @@ class Tokenizer {
         out.skip(i + 1);
         out.copy(i + 1, end);
         out.skip(Math.min(end + 1, s.length));
-        i = end + 1;
+        i = Math.min(end + 1, s.length); // an unclosed quote runs to the end
       } else if (c === '"') {
         quoted = true;
         quotedParts++;
@@ -304,7 +304,7 @@ class Tokenizer {
           if (s[i + 1] === "\n") out.skip(i + 2);
           else out.unit(s[i + 1]!, i, i + 2);
         }
-        i += 2;
+        i = Math.min(i + 2, s.length);
       } else if (c === "$" && (s[i + 1] === "(" || s[i + 1] === "{")) {
         const end = matchingClose(s, i + 1);
         out.copy(i, end);
@@ -348,7 +348,7 @@ class Tokenizer {
     }
     out.copy(run, j);
     out.skip(Math.min(j + 1, s.length));
-    return j + 1;
+    return Math.min(j + 1, s.length);
   }
 
   private ansiQuoted(i: number, out: TextBuilder): number {
@@ -374,7 +374,7 @@ class Tokenizer {
     }
     out.copy(run, j);
     out.skip(Math.min(j + 1, s.length));
-    return j + 1;
+    return Math.min(j + 1, s.length);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Word } from "../tokenize";
 import { effect, type Handler } from "../types";
+import { own } from "../../own";
 
 /** Read-only navigation and search; which operand (if any) is a path. */
 const READS: Record<string, (args: Word[]) => Word[]> = {
@@ -22,7 +23,7 @@ const READS: Record<string, (args: Word[]) => Word[]> = {
 export const AGENT_COMMANDS = new Set([...Object.keys(READS), "create", "edit", "insert", "append", "submit", "str_replace_editor"]);
 
 export const agentCommand: Handler = (c) => {
-  const read = READS[c.name];
+  const read = own(READS, c.name);
   if (read) {
     const reads = read(c.args);
     return { findings: [], reads, consumed: c.args.filter((w) => !reads.includes(w)) };

@@ -27,7 +27,7 @@ export const READ_ONLY = new Set(
     "grep egrep fgrep rg ag ack zcat zgrep bzcat xzcat zless lsattr getfacl env arch hostid nvidia-smi top htop " +
     "vmstat iostat mpstat sar dmesg journalctl lsmod lspci lsusb blkid findmnt mountpoint iconv numfmt tsort " +
     "sum wdiff colordiff delta bat exa eza fd fdfind fzf glow tldr cal ncal xmllint column shellcheck hadolint " +
-    "stty tput printf"
+    "stty tput printf apt-cache dpkg-query apt-file rpmquery"
   ).split(" "),
 );
 

@@ -6,6 +6,7 @@ import { optionValue, parseArgs } from "../options";
 import type { Word } from "../tokenize";
 import { effect, type CommandResult, type Finding, type Handler } from "../types";
 import { isSinkPath } from "./files";
+import { own } from "../../own";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 const isUrl = (w: Word) => /^[a-z][a-z0-9+.-]*:\/\//i.test(w.value) || /^[\w.-]+\.[a-z]{2,}(?:[:/]|$)/i.test(w.value);
@@ -125,7 +126,7 @@ export const gh: Handler = (c) => {
     return SAFE_METHODS.has(method) ? { findings: [], consumed: c.args } : { findings: [effect("NETWORK_MUTATION", "shell.http-mutation")], consumed: c.args };
   }
   if (group === "repo" && verb === "clone") return { findings: [effect("FILE_WRITE", "shell.vcs-clone")], consumed: c.args };
-  const writes = group !== undefined && verb !== undefined && GH_WRITES[group]?.test(verb);
+  const writes = group !== undefined && verb !== undefined && own(GH_WRITES, group)?.test(verb);
   return writes ? { findings: [effect("NETWORK_MUTATION", "shell.forge")], consumed: c.args } : { findings: [], consumed: c.args };
 };
 

@@ -6,6 +6,7 @@ import type { SideEffectKind } from "../../types";
 import { parseArgs, optionValue } from "../options";
 import type { Word } from "../tokenize";
 import { NONE, effect, type CommandResult, type Handler } from "../types";
+import { own } from "../../own";
 
 type Verb = "install" | "remove" | "mutate" | "read" | "code";
 
@@ -106,14 +107,14 @@ const MANAGERS: Record<string, Manager> = {
 };
 
 export function isPackageManager(name: string): boolean {
-  return name in MANAGERS || name === "dpkg" || name === "rpm" || name === "pacman";
+  return Object.hasOwn(MANAGERS, name) || name === "dpkg" || name === "rpm" || name === "pacman";
 }
 
 const VERB_EFFECT: Record<"install" | "remove", SideEffectKind> = { install: "PACKAGE_INSTALL", remove: "PACKAGE_REMOVE" };
 
 export const packageManager: Handler = (c) => {
   if (c.name === "dpkg" || c.name === "rpm" || c.name === "pacman") return flagDriven(c.name, c.args);
-  const m = MANAGERS[c.name];
+  const m = own(MANAGERS, c.name);
   if (!m) return NONE;
   const p = parseArgs(c.args, { short: m.short, long: m.long, stopAtOperand: true });
   let subWord = p.operands[0];
@@ -123,8 +124,9 @@ export const packageManager: Handler = (c) => {
     const nested = packageManager(c.withArgs("pip", rest));
     return { ...nested, consumed: [...(nested.consumed ?? []), subWord] };
   }
-  const verb: Verb | undefined = subWord ? (m.verbs[subWord.value] ?? m.other) : m.bare;
-  if (subWord && m.verbs[subWord.value] === undefined && m.other === undefined) {
+  const known = subWord ? own(m.verbs, subWord.value) : undefined;
+  const verb: Verb | undefined = subWord ? (known ?? m.other) : m.bare;
+  if (subWord && known === undefined && m.other === undefined) {
     // A manager's unknown sub-command: not known to be read-only.
     return { findings: [effect("SHELL_MUTATION", "shell.package-manager")], consumed: p.operands };
   }

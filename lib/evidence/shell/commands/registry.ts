@@ -13,6 +13,7 @@ import { isPackageManager, packageManager } from "./packages";
 import { READERS } from "./readers";
 import * as svc from "./services";
 import { git } from "./vcs";
+import { own } from "../../own";
 
 /** Other read-only commands: an operand is a path only if it looks like one. */
 const readOnly: Handler = () => ({ findings: [] });
@@ -257,7 +258,7 @@ for (const s of SHELLS) table[s] = shell;
 
 export function handlerFor(name: string, agentCommands: boolean): Handler | null {
   if (agentCommands && AGENT_COMMANDS.has(name)) return agentCommand;
-  const h = table[name] ?? READERS[name];
+  const h = own(table, name) ?? own(READERS, name);
   if (h) return h;
   if (isPackageManager(name)) return packageManager;
   if (files.READ_ONLY.has(name)) return readOnly;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { analyzeSpan } from "./analyze";
+import { classifySpan } from "./classify";
+import { MAX_SCAN_BYTES } from "./atoms";
+import type { Atom, SpanInput } from "./types";
+
+const enc = new TextEncoder();
+const span = (body: string, extra: Partial<SpanInput> = {}): SpanInput => ({ body: enc.encode(body), kind: "MESSAGE", ...extra });
+
+describe("classifySpan", () => {
+  it("narrative: no atoms, no effect", () => {
+    const c = analyzeSpan(span("Sounds good, I'll start with the tests.")).classification;
+    expect(c).toEqual({ class: "NARRATIVE", reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: expect.any(String) }], effects: [] });
+  });
+
+  it("structured: atoms, with a count by kind and the atoms' indexes", () => {
+    const { atoms, classification } = analyzeSpan(span("Read /etc/hosts and 2 files in 30ms."));
+    expect(classification.class).toBe("STRUCTURED");
+    const r = classification.reasons.find((x) => x.rule === "atoms.structured")!;
+    expect(r.detail).toBe("carries 2 numbers, 1 path");
+    expect(r.atomIndexes).toEqual(atoms.map((_, i) => i));
+  });
+
+  it("side-effecting: reasons per rule, naming targets, pointing at the atoms", () => {
+    const input = span(JSON.stringify({ command: "rm -rf /srv/a /srv/b && echo x >> /etc/motd" }), { kind: "TOOL_CALL", toolName: "Bash" });
+    const { atoms, classification } = analyzeSpan(input);
+    expect(classification.class).toBe("SIDE_EFFECTING");
+    expect(classification.effects).toEqual(["FILE_DELETE", "FILE_WRITE"]);
+    const del = classification.reasons.find((r) => r.rule === "shell.file-delete")!;
+    expect(del.detail).toBe("the command deletes files: /srv/a, /srv/b");
+    expect(del.atomIndexes!.map((i) => atoms[i]!.normalized)).toEqual(expect.arrayContaining(["/srv/a", "/srv/b"]));
+  });
+
+  it("a nonzero exit code keeps the span side-effecting and says so", () => {
+    const c = analyzeSpan(span(JSON.stringify({ command: "rm /etc/locked" }), { kind: "TOOL_CALL", toolName: "Bash", exitCode: 1 })).classification;
+    expect(c.class).toBe("SIDE_EFFECTING");
+    expect(c.reasons.find((r) => r.rule === "exit.nonzero")?.detail).toMatch(/^exit code 1:/);
+  });
+
+  it("a tool result is never side-effecting on its own", () => {
+    const c = analyzeSpan(span("Successfully installed requests-2.32.3\n", { kind: "TOOL_RESULT", toolName: "Bash", exitCode: 0 })).classification;
+    expect(c.class).toBe("STRUCTURED");
+    expect(c.reasons.map((r) => r.rule)).toEqual(expect.arrayContaining(["result.reports-mutation", "result.exit-code"]));
+  });
+
+  it("a read-only tool call is structured even with no atoms", () => {
+    const c = classifySpan({ body: new Uint8Array(), kind: "TOOL_CALL", toolName: "Glob" }, []);
+    expect(c.class).toBe("STRUCTURED");
+    expect(c.reasons[0]!.rule).toBe("tool.read-only");
+  });
+
+  it("hints decide when the body holds nothing of the call", () => {
+    const input: SpanInput = { body: enc.encode("(rendered elsewhere)"), kind: "TOOL_CALL", toolName: "Bash", toolInput: { command: "sudo reboot" } };
+    const c = analyzeSpan(input).classification;
+    expect(c.class).toBe("SIDE_EFFECTING");
+    expect(c.effects).toEqual(expect.arrayContaining(["SERVICE_CONTROL", "PRIVILEGE_ESCALATION"]));
+  });
+
+  it("a tool call whose tool cannot be identified is side-effecting", () => {
+    const c = analyzeSpan({ body: enc.encode('{"x": 1}'), kind: "TOOL_CALL" }).classification;
+    expect(c.class).toBe("SIDE_EFFECTING");
+    expect(c.reasons[0]!.rule).toBe("tool.unidentified");
+  });
+
+  it("negated atoms carry no effect and do not count as effects", () => {
+    const atoms: Atom[] = [{ kind: "PATH", text: "/etc/hosts", normalized: "/etc/hosts", byteStart: 0, byteEnd: 10, negated: true, effect: "FILE_WRITE" }];
+    expect(classifySpan({ body: enc.encode("/etc/hosts"), kind: "MESSAGE" }, atoms).class).toBe("STRUCTURED");
+  });
+
+  it("classifies stored atoms without rules (e.g. reloaded from a database)", () => {
+    const atoms: Atom[] = [{ kind: "PATH", text: "/a", normalized: "/a", byteStart: 0, byteEnd: 2, effect: "FILE_WRITE" }];
+    const c = classifySpan({ body: enc.encode("/a"), kind: "TOOL_CALL", toolName: "Write" }, atoms);
+    expect(c.reasons[0]).toMatchObject({ class: "SIDE_EFFECTING", rule: "effect.file_write", atomIndexes: [0] });
+  });
+
+  it("a body longer than the scan limit is at least structured", () => {
+    const big = new Uint8Array(MAX_SCAN_BYTES + 10).fill(0x20);
+    const c = analyzeSpan({ body: big, kind: "TOOL_RESULT" }).classification;
+    expect(c.class).toBe("STRUCTURED");
+    expect(c.reasons.map((r) => r.rule)).toContain("scan.truncated");
+  });
+
+  it("atom indexes in a reason are capped", () => {
+    const body = Array.from({ length: 300 }, (_, i) => `/srv/f${i}.txt`).join(" ");
+    const c = analyzeSpan(span(body)).classification;
+    expect(c.reasons.find((r) => r.rule === "atoms.structured")!.atomIndexes).toHaveLength(100);
+  });
+});
