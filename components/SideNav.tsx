@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { usePathname } from "next/navigation";
 
 const SECTIONS = [
@@ -12,7 +13,7 @@ const SECTIONS = [
   { href: "/settings", label: "Settings" },
 ] as const;
 
-export function SideNav() {
+export function SideNav({ children }: { children?: ReactNode }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="side-nav">
@@ -31,6 +32,7 @@ export function SideNav() {
           );
         })}
       </ul>
+      {children}
     </nav>
   );
 }

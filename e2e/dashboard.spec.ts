@@ -1,17 +1,32 @@
 import { expect, test } from "@playwright/test";
+import { signIn } from "./support/sign-in";
 
-test("the dashboard opens on the demo sessions and a session shows its evidence grid", async ({ page }) => {
-  await page.goto("/");
-  await expect(page).toHaveURL(/\/sessions$/);
+test("signing in opens the demo sessions; a grid cell's count equals its span list", async ({ page }) => {
+  await page.goto("/sessions");
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, "viewer");
   const sessions = page.getByRole("table", { name: "Sessions" });
   await expect(sessions.getByRole("link", { name: "Configure the app for staging" })).toBeVisible();
   await expect(sessions.getByRole("link", { name: "Fix the flaky checkout test" })).toBeVisible();
   await page.screenshot({ path: "e2e/artifacts/sessions.png", fullPage: true });
 
   await sessions.getByRole("link", { name: "Configure the app for staging" }).click();
-  await expect(page.getByRole("heading", { name: "Configure the app for staging" })).toBeVisible();
-  await expect(page.getByRole("table", { name: "Spans by evidential class and provenance status" })).toBeVisible();
+  const grid = page.getByRole("table", { name: "Spans by evidential class and provenance status" });
+  await expect(grid).toBeVisible();
   await page.screenshot({ path: "e2e/artifacts/session.png", fullPage: true });
+  const cell = grid.locator('[data-cell="STRUCTURED:EXPIRING"] a');
+  const count = Number(await cell.textContent());
+  expect(count).toBeGreaterThan(0);
+  await cell.click();
+  await expect(page.getByTestId("span-list").locator("tbody tr")).toHaveCount(count);
+});
+
+test("a wrong password is refused with a message", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("viewer@demo.local");
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("do not match");
 });
 
 test("health reports the database and current migrations", async ({ request }) => {

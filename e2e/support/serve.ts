@@ -7,8 +7,7 @@ import { createRequire } from "node:module";
 import pg from "pg";
 import { applyMigrations } from "@/lib/db/migrations";
 import { disconnectDb } from "@/lib/db/client";
-import { loadDemo } from "@/lib/server/demo/load";
-import { DEMO_PROJECT } from "@/lib/server/demo/transcripts";
+import { loadDemoIfEmpty } from "@/lib/server/demo/load";
 import { e2eDatabase } from "./e2e-database";
 
 async function main() {
@@ -19,13 +18,20 @@ async function main() {
   await admin.end();
   await applyMigrations(url);
   process.env.DATABASE_URL = url;
-  await loadDemo(new Date(), DEMO_PROJECT.slug);
+  await loadDemoIfEmpty();
   await disconnectDb();
 
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const child = spawn(process.execPath, [nextBin, "start", "-p", process.env.E2E_PORT!, "-H", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: url, CUSTODIAN_DATABASE_MODE: "postgres", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      CUSTODIAN_DATABASE_MODE: "postgres",
+      NEXT_TELEMETRY_DISABLED: "1",
+      BETTER_AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789",
+      BETTER_AUTH_URL: `http://127.0.0.1:${process.env.E2E_PORT}`,
+    },
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));

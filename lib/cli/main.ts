@@ -9,6 +9,7 @@ import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/api-keys";
 import { createProject, findProjectBySlug } from "@/lib/server/projects";
 import { sweep } from "@/lib/server/sweeper";
+import { createUser, listUsers } from "@/lib/server/users";
 import { importLocally, importViaServer, printOutcome } from "./import-command";
 import { runMain } from "./run-main";
 
@@ -19,6 +20,9 @@ Commands:
                       Create an API key for a runtime; the key is printed once.
   keys list --project <slug>
                       List a project's keys (prefixes only).
+  users create --email <email> [--name <name>] [--role viewer|operator|admin] [--password <password>]
+                      Invite a person to the dashboard; a generated password is printed once.
+  users list          List people and their roles.
   projects create --slug <slug> [--name <name>]
                       Create a project with the default retention policy.
   projects list       List projects.
@@ -43,7 +47,14 @@ async function main() {
   }
   const { values } = parseArgs({
     args: rest,
-    options: { project: { type: "string" }, name: { type: "string" }, role: { type: "string" }, slug: { type: "string" } },
+    options: {
+      project: { type: "string" },
+      name: { type: "string" },
+      role: { type: "string" },
+      slug: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+    },
     allowPositionals: false,
   });
   const database = await prepareDatabase();
@@ -60,9 +71,7 @@ async function run(group: string, action: string | undefined, values: Record<str
   switch (command) {
     case "keys create": {
       const project = await findProjectBySlug(required(values.project, "--project"));
-      const roleName = (values.role ?? "operator").toLowerCase();
-      if (!(roleName in ROLES)) throw new AppError("VALIDATION_FAILED", `--role must be viewer, operator or admin, got "${values.role}"`);
-      const key = await createApiKey(project.id, values.name ?? "runtime", ROLES[roleName as keyof typeof ROLES]);
+      const key = await createApiKey(project.id, values.name ?? "runtime", roleFrom(values.role ?? "operator"));
       console.log(`Created API key "${key.name}" (${key.role.toLowerCase()}) for project ${project.slug}.`);
       console.log("Store it now: it is shown only this once.\n");
       console.log(key.key);
@@ -75,6 +84,21 @@ async function run(group: string, action: string | undefined, values: Record<str
         console.log(`${k.prefix}…  ${k.name}  ${k.role.toLowerCase()}  created ${k.createdAt.toISOString()}${k.revokedAt ? "  REVOKED" : ""}`);
       }
       if (keys.length === 0) console.log("No keys.");
+      return;
+    }
+    case "users create": {
+      const user = await createUser({
+        email: required(values.email, "--email"),
+        name: values.name,
+        role: roleFrom(values.role ?? "viewer"),
+        password: values.password,
+      });
+      console.log(`Created ${user.role.toLowerCase()} ${user.email}.`);
+      if (user.generatedPassword) console.log(`Password (shown once): ${user.generatedPassword}`);
+      return;
+    }
+    case "users list": {
+      for (const u of await listUsers()) console.log(`${u.email}  ${u.role.toLowerCase()}  ${u.name}`);
       return;
     }
     case "projects create": {
@@ -114,6 +138,12 @@ async function runImport(file: string | undefined, args: string[]) {
     await disconnectDb();
     await database.stop();
   }
+}
+
+function roleFrom(value: string) {
+  const role = ROLES[value.toLowerCase() as keyof typeof ROLES];
+  if (!role) throw new AppError("VALIDATION_FAILED", `--role must be viewer, operator or admin, got "${value}"`);
+  return role;
 }
 
 function required(value: string | undefined, flag: string): string {

@@ -9,7 +9,7 @@ import { assertPortFree } from "./port";
 import { runMain } from "./run-main";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { disconnectDb } from "@/lib/db/client";
-import { loadDemoIfEmpty } from "@/lib/server/demo/load";
+import { DEMO_PASSWORD, DEMO_USERS, hasDemoUsers, loadDemoIfEmpty } from "@/lib/server/demo/load";
 
 async function main() {
   const dev = process.argv.includes("--dev");
@@ -22,6 +22,9 @@ async function main() {
   if (database.mode === "embedded" || process.env.CUSTODIAN_DEMO === "1") {
     const demo = await loadDemoIfEmpty();
     if (demo) console.log(`Loaded the demo project "${demo.projectSlug}": ${demo.sessions} sessions, ${demo.spans} spans.`);
+    if (await hasDemoUsers()) {
+      console.log(`Demo sign-in: ${DEMO_USERS.map((u) => u.email).join(", ")} (one per role), password "${DEMO_PASSWORD}".`);
+    }
   }
   await disconnectDb();
 

@@ -73,13 +73,24 @@ export async function unpinOriginal(ref: OriginalRef, actor: Actor, reason: stri
  * Moves an original's expiry. Later is an extension (operator); earlier is a shortening (admin,
  * with a reason). The caller checks the role; this checks the reason and refuses a date in the past.
  */
-export async function setOriginalExpiry(ref: OriginalRef, actor: Actor, expiresAt: Date, reason?: string | null, now = new Date()) {
+export async function setOriginalExpiry(
+  ref: OriginalRef,
+  actor: Actor,
+  expiresAt: Date,
+  reason?: string | null,
+  now = new Date(),
+  options: { allowShorten?: boolean } = { allowShorten: true },
+) {
   if (expiresAt.getTime() <= now.getTime()) {
     throw new AppError("VALIDATION_FAILED", "A new expiry must be in the future", { fields: [{ path: "expiresAt", message: "must be in the future" }] });
   }
   return db().$transaction(async (tx) => {
     const row = await lockOriginal(tx, ref);
     const shortening = row.expires_at === null || expiresAt.getTime() < row.expires_at.getTime();
+    // Decided under the row lock: whether this is a shortening depends on the current expiry.
+    if (shortening && !options.allowShorten) {
+      throw new AppError("FORBIDDEN", "That date is earlier than the current expiry: shortening a TTL is an admin act");
+    }
     const why = shortening ? requireReason(reason, "Shortening a TTL") : (reason?.trim() || null);
     await tx.spanOriginal.update({ where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } }, data: { expiresAt } });
     await writeAudit(tx, {

@@ -8,6 +8,7 @@ import { createProject } from "../projects";
 import { loadAtoms, reclaim } from "../reclaim";
 import { pinOriginal, setOriginalExpiry } from "../retention";
 import { sweep } from "../sweeper";
+import { createUser } from "../users";
 import { DEMO_PROJECT, DEMO_SESSIONS, type DemoCompaction, type DemoSession } from "./transcripts";
 
 const MINUTE_MS = 60_000;
@@ -29,10 +30,29 @@ export interface DemoSummary {
   spans: number;
 }
 
+/**
+ * The demo's people, one per role, sharing a published password: the demo is for trying
+ * Custodian on one's own machine (it binds to 127.0.0.1), never for a shared server.
+ */
+export const DEMO_PASSWORD = "custodian-demo";
+export const DEMO_USERS = [
+  { email: "admin@demo.local", name: "Ada Admin", role: "ADMIN" },
+  { email: "operator@demo.local", name: "Oli Operator", role: "OPERATOR" },
+  { email: "viewer@demo.local", name: "Vic Viewer", role: "VIEWER" },
+] as const;
+
 /** Loads the demo project when the database has no project at all; otherwise leaves it alone. */
 export async function loadDemoIfEmpty(now = new Date()): Promise<DemoSummary | null> {
   if ((await db().project.count()) > 0) return null;
-  return loadDemo(now, DEMO_PROJECT.slug);
+  const summary = await loadDemo(now, DEMO_PROJECT.slug);
+  if ((await db().user.count()) === 0) {
+    for (const user of DEMO_USERS) await createUser({ ...user, password: DEMO_PASSWORD });
+  }
+  return summary;
+}
+
+export async function hasDemoUsers(): Promise<boolean> {
+  return (await db().user.count({ where: { email: { in: DEMO_USERS.map((u) => u.email) } } })) > 0;
 }
 
 /**

@@ -7,6 +7,10 @@ import { AppError } from "@/lib/api/errors";
 import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import { cellSafety } from "@/lib/evidence/safety";
 import { getSpanDetail } from "@/lib/server/span-detail";
+import { RetentionControls } from "@/components/RetentionControls";
+import { can } from "@/lib/api/permissions";
+import { requireUser } from "@/lib/auth/session";
+import { pinAction, setExpiryAction, unpinAction } from "./actions";
 
 export const metadata = { title: "Span" };
 
@@ -30,6 +34,7 @@ export default async function SpanPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
+  const user = await requireUser();
   let detail;
   try {
     detail = await getSpanDetail(id);
@@ -106,6 +111,19 @@ export default async function SpanPage({
           </dl>
         </section>
         <section aria-label="Classification">
+          {detail.bytes ? (
+            <RetentionControls
+              spanId={span.id}
+              pinned={detail.pinned}
+              allowed={{
+                pin: can(user.role, "originals:pin"),
+                unpin: can(user.role, "originals:unpin"),
+                extend: can(user.role, "originals:extend"),
+                shorten: can(user.role, "originals:shorten"),
+              }}
+              actions={{ pin: pinAction, unpin: unpinAction, setExpiry: setExpiryAction }}
+            />
+          ) : null}
           <h2>Why {humanize(span.class)}</h2>
           <ul>
             {detail.classReasons.map((reason, i) => (

@@ -22,6 +22,7 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
     project && questionId
       ? await askEvidenceQuestion({ projectId: project.id, question: { canned: questionId }, scope: sessionId ? { sessionIds: [sessionId] } : {} })
       : null;
+  const exportQuery = new URLSearchParams({ project: project?.slug ?? "", q: questionId ?? "", ...(sessionId ? { session: sessionId } : {}) }).toString();
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
 
   return (
@@ -67,7 +68,9 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
             <span className={`badge ${ANSWER_TONE[result.answer]}`} data-testid="answer">{result.answer.replace("_", " ")}</span>
           </h2>
           <p className="subtitle">
-            {result.checkedSpans} spans checked in {result.sessionsInScope} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}.
+            {result.checkedSpans} spans checked in {result.sessionsInScope} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
+            <a href={`/evidence/export?${exportQuery}&format=json`} download>JSON</a> ·{" "}
+            <a href={`/evidence/export?${exportQuery}&format=csv`} download>CSV</a>
           </p>
           {result.citations.length > 0 ? (
             <table className="data" aria-label="Citations">

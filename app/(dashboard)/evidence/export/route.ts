@@ -1,0 +1,34 @@
+import { NextResponse } from "next/server";
+import { AppError } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/api/respond";
+import { currentUser } from "@/lib/auth/session";
+import { db } from "@/lib/db/client";
+import { askEvidenceQuestion } from "@/lib/server/evidence";
+import { answerAsCsv, answerAsJson } from "@/lib/server/evidence-export";
+
+export const dynamic = "force-dynamic";
+
+/** The answer shown on the Evidence page, with its citations, as a JSON or CSV download. */
+export async function GET(request: Request) {
+  try {
+    if (!(await currentUser())) throw new AppError("UNAUTHENTICATED", "Sign in first");
+    const params = new URL(request.url).searchParams;
+    const project = await db().project.findUnique({ where: { slug: params.get("project") ?? "" } });
+    if (!project) throw new AppError("NOT_FOUND", "No such project");
+    const session = params.get("session");
+    const result = await askEvidenceQuestion({
+      projectId: project.id,
+      question: { canned: params.get("q") ?? "" },
+      scope: session ? { sessionIds: [session] } : {},
+    });
+    const name = `custodian-${result.question.id}-${new Date().toISOString().slice(0, 10)}`;
+    if (params.get("format") === "csv") {
+      return new NextResponse(answerAsCsv(result), {
+        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.csv"` },
+      });
+    }
+    return NextResponse.json(answerAsJson(result), { headers: { "Content-Disposition": `attachment; filename="${name}.json"` } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

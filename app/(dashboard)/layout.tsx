@@ -1,0 +1,24 @@
+import type { ReactNode } from "react";
+import { SideNav } from "@/components/SideNav";
+import { humanize } from "@/components/format";
+import { requireUser } from "@/lib/auth/session";
+import { signOutAction } from "@/app/login/actions";
+
+/** Every dashboard page needs a signed-in person; the sign-in page lives outside this group. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="shell">
+      <SideNav>
+        <div className="who">
+          <div>{user.email}</div>
+          <div className="role">{humanize(user.role)}</div>
+          <form action={signOutAction}>
+            <button type="submit" className="link-button">Sign out</button>
+          </form>
+        </div>
+      </SideNav>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { nextCookies } from "better-auth/next-js";
+import { db } from "@/lib/db/client";
+import { authSecret } from "./secret";
+
+function createAuth() {
+  return betterAuth({
+    database: prismaAdapter(db(), { provider: "postgresql" }),
+    secret: authSecret(),
+    baseURL: process.env.BETTER_AUTH_URL,
+    // People are invited by an admin (`npm run custodian -- users create`), never self-registered.
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10 },
+    user: {
+      modelName: "user",
+      additionalFields: { role: { type: "string", required: false, defaultValue: "VIEWER", input: false } },
+    },
+    session: { modelName: "authSession", expiresIn: 60 * 60 * 12, updateAge: 60 * 60 },
+    account: { modelName: "authAccount" },
+    verification: { modelName: "authVerification" },
+    advanced: { database: { generateId: () => randomUUID() } },
+    // Room for OIDC: add `genericOAuth` here with the identity provider's issuer and client.
+    plugins: [nextCookies()],
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+const holder = globalThis as unknown as { custodianAuth?: Auth };
+
+/** The process's auth instance, built on first use (the database is known only at run time). */
+export function getAuth(): Auth {
+  holder.custodianAuth ??= createAuth();
+  return holder.custodianAuth;
+}
