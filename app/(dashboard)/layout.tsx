@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { QueryProvider } from "@/components/QueryProvider";
 import { SideNav } from "@/components/SideNav";
 import { humanize } from "@/components/format";
 import { requireUser } from "@/lib/auth/session";
@@ -18,7 +19,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </form>
         </div>
       </SideNav>
-      <main className="content">{children}</main>
+      <main className="content">
+        <QueryProvider>{children}</QueryProvider>
+      </main>
     </div>
   );
 }

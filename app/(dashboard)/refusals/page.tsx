@@ -1,46 +1,55 @@
-import Link from "next/link";
+import { RefusalFeed } from "@/components/RefusalFeed";
+import { AppError } from "@/lib/api/errors";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { humanize } from "@/components/format";
-import { Time } from "@/components/Time";
-import { listRefusals } from "@/lib/server/refusals";
+import { refusalFeed } from "@/lib/server/refusal-feed";
 
 export const metadata = { title: "Refusals" };
 
-export default async function RefusalsPage() {
-  const refusals = await listRefusals({ limit: 200 });
+export default async function RefusalsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const filter = { session: query.session, cellClass: query.cellClass, cellProvenance: query.cellProvenance, days: query.days };
+  let initial;
+  try {
+    initial = await refusalFeed(filter);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "VALIDATION_FAILED") {
+      return <div className="panel error-text">That filter is not valid: {error.fields?.map((f) => `${f.path}: ${f.message}`).join("; ")}</div>;
+    }
+    throw error;
+  }
   return (
     <>
       <h1>Refusals</h1>
       <p className="subtitle">Every time the gate kept a span verbatim because a summary would have lost its evidence.</p>
-      {refusals.length === 0 ? (
-        <div className="panel empty-state">No refusals yet.</div>
-      ) : (
-        <table className="data" aria-label="Refusal events">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Session</th>
-              <th className="num">Seq</th>
-              <th>Cell</th>
-              <th>Reason</th>
-              <th>Requested by</th>
-              <th className="num">Atoms at risk</th>
-            </tr>
-          </thead>
-          <tbody>
-            {refusals.map((r) => (
-              <tr key={r.id}>
-                <td><Time value={r.occurredAt} /></td>
-                <td><Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link></td>
-                <td className="num"><Link href={`/spans/${r.spanId}`}>{r.seq ?? "span"}</Link></td>
-                <td>{humanize(r.cellClass)} × {humanize(r.cellProvenance)}</td>
-                <td>{r.reason}</td>
-                <td className="mono">{r.requester}</td>
-                <td className="num">{r.atomsAtRisk}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", marginBottom: 16 }}>
+        <label>
+          Class
+          <br />
+          <select name="cellClass" defaultValue={query.cellClass ?? ""}>
+            <option value="">Any</option>
+            {EVIDENTIAL_CLASSES.filter((c) => c !== "NARRATIVE").map((c) => <option key={c} value={c}>{humanize(c)}</option>)}
+          </select>
+        </label>
+        <label>
+          Provenance
+          <br />
+          <select name="cellProvenance" defaultValue={query.cellProvenance ?? ""}>
+            <option value="">Any</option>
+            {PROVENANCE_STATUSES.filter((p) => p !== "DURABLE").map((p) => <option key={p} value={p}>{humanize(p)}</option>)}
+          </select>
+        </label>
+        <label>
+          Window
+          <br />
+          <select name="days" defaultValue={query.days ?? "30"}>
+            {["1", "7", "30", "90", "365"].map((d) => <option key={d} value={d}>{d} days</option>)}
+          </select>
+        </label>
+        {query.session ? <input type="hidden" name="session" value={query.session} /> : null}
+        <button type="submit" className="button">Filter</button>
+      </form>
+      <RefusalFeed filter={filter} initial={initial} />
     </>
   );
 }

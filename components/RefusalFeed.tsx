@@ -1,0 +1,69 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { prepareRefusalSeries } from "./charts/refusal-series";
+import { RefusalsChart } from "./charts/RefusalsChart";
+import { formatTime, humanize } from "./format";
+import { refusalKeys } from "./query-keys";
+import type { RefusalFeed as Feed } from "@/lib/server/refusal-feed";
+
+const POLL_MS = 5_000;
+
+async function fetchFeed(filter: Record<string, string | undefined>): Promise<Feed> {
+  const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
+  const response = await fetch(`/api/dashboard/refusals?${query}`, { cache: "no-store" });
+  if (!response.ok) throw new Error(`The refusal feed answered ${response.status}`);
+  return response.json() as Promise<Feed>;
+}
+
+/** Refusal events as they happen: server-rendered first, then polled while the page is open. */
+export function RefusalFeed({ filter, initial }: { filter: Record<string, string | undefined>; initial: Feed }) {
+  const { data, error, dataUpdatedAt } = useQuery({
+    queryKey: refusalKeys.feed(filter),
+    queryFn: () => fetchFeed(filter),
+    initialData: initial,
+    refetchInterval: POLL_MS,
+  });
+  const series = prepareRefusalSeries(data.counts, new Date(data.asOf), data.days);
+  return (
+    <>
+      <div className="panel" style={{ marginBottom: 16 }}>
+        <RefusalsChart series={series} />
+      </div>
+      <p className="subtitle" aria-live="polite">
+        {error ? <span className="error-text">Live updates paused: {(error as Error).message}</span> : <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>}
+      </p>
+      {data.events.length === 0 ? (
+        <div className="panel empty-state">No refusals match.</div>
+      ) : (
+        <table className="data" aria-label="Refusal events">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Session</th>
+              <th className="num">Span</th>
+              <th>Cell</th>
+              <th>Reason</th>
+              <th>Requested by</th>
+              <th className="num">Atoms at risk</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.events.map((r) => (
+              <tr key={r.id}>
+                <td><time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time></td>
+                <td><Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link></td>
+                <td className="num"><Link href={`/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link></td>
+                <td>{humanize(r.cellClass)} × {humanize(r.cellProvenance)}</td>
+                <td>{r.reason}</td>
+                <td className="mono">{r.requester}</td>
+                <td className="num">{r.atomsAtRisk}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

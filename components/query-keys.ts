@@ -1,0 +1,5 @@
+/** React Query keys, one small factory per resource, so fetching and invalidating agree. */
+export const refusalKeys = {
+  all: ["refusals"] as const,
+  feed: (filter: Record<string, string | undefined>) => ["refusals", "feed", filter] as const,
+};
