@@ -28,7 +28,7 @@ import { DEFAULT_HOME_DIR, normalizePath } from "./atoms/paths";
 import { scanText, type ScanContext } from "./atoms/scan";
 import { AtomSink, finalizeAtoms } from "./atoms/sink";
 import { Text } from "./atoms/text";
-import { walkJson } from "./atoms/walk";
+import { walkJson, walkJsonStream } from "./atoms/walk";
 import { stringToBinary } from "./atoms/bytes";
 import { toolKnowledge } from "./tools";
 import type { Atom, SpanInput } from "./types";
@@ -37,6 +37,7 @@ import type { Atom, SpanInput } from "./types";
 export const MAX_SCAN_BYTES = 32 * 1024 * 1024;
 
 const utf8 = new TextDecoder("utf-8");
+const NOTHING: ReadonlySet<JNode> = new Set();
 
 export function extractAtoms(input: SpanInput): Atom[] {
   const body = input.body;
@@ -50,7 +51,12 @@ export function extractAtoms(input: SpanInput): Atom[] {
   const env: CallEnv = { sink, ctx, input, root };
   const callsAllowed = input.kind === "TOOL_CALL" || input.kind === "MESSAGE";
 
-  const doc = looksLikeJson(rootStr) ? parseJson(root) : null;
+  const json = looksLikeJson(rootStr);
+  if (json && !callsAllowed && walkJsonStream(root, { sink, ctx, handled: NOTHING }, "prose")) {
+    // A result or summary in JSON: no calls to find, so no tree to build.
+    return finalizeAtoms(sink.atoms);
+  }
+  const doc = json ? parseJson(root) : null;
   if (doc) {
     if (ctx.cwd === undefined) ctx.cwd = cwdOf(doc, ctx);
     const handled = new Set<JNode>();

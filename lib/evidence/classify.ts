@@ -97,7 +97,7 @@ const RULE_TEXT: Record<string, string> = {
 const MUTATION_REPORT =
   /\b(?:(?:file|directory) (?:created|written|updated|deleted|modified) successfully|successfully (?:wrote|written|created|updated|modified|edited|deleted|removed|installed|committed|pushed|applied)|has been (?:updated|created|modified|written|deleted|installed)|Successfully installed|\d+ files? changed|create mode \d{6}|Setting up [\w.+-]+ \(|Created symlink|added \d+ packages?|Applied patch|Done!? Updated|Wrote \d+ (?:bytes|lines)|\[[\w./-]+ [0-9a-f]{7,}\])/i;
 /** Only the head of a result is checked for a mutation report (they come first or alone). */
-const REPORT_WINDOW = 64 * 1024;
+const REPORT_WINDOW = 8 * 1024;
 
 export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
   const reasons: ClassReason[] = [];

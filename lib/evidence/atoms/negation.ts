@@ -28,10 +28,10 @@ export interface QuoteRange {
   b: number;
 }
 
-/** Adds a NEGATION atom per cue in `t` and returns the cues (Text coordinates). */
-export function collectNegations(t: Text, sink: AtomSink, skip?: ReadonlyArray<readonly [number, number]>): NegationCue[] {
+/** Adds a NEGATION atom per cue in `t` and returns the cues (Text coordinates), null for none. */
+export function collectNegations(t: Text, sink: AtomSink, skip?: ReadonlyArray<readonly [number, number]>): NegationCue[] | null {
   const s = t.s;
-  const cues: NegationCue[] = [];
+  let cues: NegationCue[] | null = null;
   NEGATION_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = NEGATION_RE.exec(s)) !== null) {
@@ -40,8 +40,8 @@ export function collectNegations(t: Text, sink: AtomSink, skip?: ReadonlyArray<r
     if (skip && inRanges(skip, a)) continue;
     const v = valueOf(m[0]);
     if (v === null) continue;
-    if (sink.add("NEGATION", t, a, b, normalizeCue(v)) === null) continue;
-    cues.push({ a, b, passive: m[1] !== undefined });
+    if (sink.add("NEGATION", t, a, b, normalizeCue(v), undefined, m[0]) === null) continue;
+    (cues ??= []).push({ a, b, passive: m[1] !== undefined });
   }
   return cues;
 }

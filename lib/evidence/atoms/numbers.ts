@@ -113,9 +113,19 @@ const SPLIT = /^((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?(.+)$/;
 
 /** Normalises a matched "<number><unit>" text; null when it is not one. */
 export function normalizeNumberWithUnit(text: string): string | null {
-  const m = SPLIT.exec(text);
-  if (!m) return null;
-  return `${canonicalValue(m[1]!)} ${canonicalUnit(m[2]!)}`;
+  // Split after the number: digits, thousands commas, one decimal point.
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2c || c === 0x2e) i++;
+    else break;
+  }
+  if (i === 0 || i === text.length) {
+    const m = SPLIT.exec(text);
+    return m ? `${canonicalValue(m[1]!)} ${canonicalUnit(m[2]!)}` : null;
+  }
+  const unitStart = text.charCodeAt(i) === 0x20 ? i + 1 : i;
+  return `${canonicalValue(text.slice(0, i))} ${canonicalUnit(text.slice(unitStart))}`;
 }
 
 export function normalizeExitCode(digits: string): string {

@@ -83,19 +83,18 @@ export function scanText(
   ctx: ScanContext,
   mode: ScanMode,
   skip?: ReadonlyArray<readonly [number, number]>,
-): Atom[] {
+): void {
   const s = t.s;
   const first = sink.atoms.length;
-  if (s.length === 0) return [];
+  if (s.length === 0) return;
   const shell = mode === "shell";
   const anchor = shell ? SHELL_ANCHOR_RE : ANCHOR_RE;
   const quotes: QuoteRange[] = [];
   let floor = 0;
   let skipIdx = 0;
   anchor.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = anchor.exec(s)) !== null) {
-    const p = m.index;
+  while (anchor.test(s)) {
+    const p = anchor.lastIndex - 1;
     if (skip) {
       while (skipIdx < skip.length && skip[skipIdx]![1] <= p) skipIdx++;
       const r = skip[skipIdx];
@@ -123,17 +122,16 @@ export function scanText(
       anchor.lastIndex = end;
       floor = end;
     } else {
-      const next = skipMask === 0 ? p + m[0].length : Math.max(p + 1, forward(s, p + 1, skipMask | (c === SLASH ? WORD : 0)));
+      const next = skipMask === 0 ? p + 1 : Math.max(p + 1, forward(s, p + 1, skipMask | (c === SLASH ? WORD : 0)));
       anchor.lastIndex = next;
       floor = next;
     }
   }
   const scanned = sink.atoms.length;
   const cues = collectNegations(t, sink, skip);
-  if (cues.length > 0) mergeTail(sink.atoms, first, scanned);
-  const added = sink.atoms.slice(first);
-  if (mode === "prose" && cues.length > 0) applyNegationScopes(t, cues, quotes, added);
-  return added;
+  if (cues === null) return;
+  mergeTail(sink.atoms, first, scanned);
+  if (mode === "prose") applyNegationScopes(t, cues, quotes, sink.atoms.slice(first));
 }
 
 /**
@@ -167,9 +165,13 @@ function tryAt(
   quotes: QuoteRange[],
 ): number {
   const s = t.s;
-  const order = (shell ? SHELL_SHAPE_ORDER : SHAPE_ORDER)[s.charCodeAt(pos) & 0xff]!;
+  const c0 = s.charCodeAt(pos);
+  const order = (shell ? SHELL_SHAPE_ORDER : SHAPE_ORDER)[c0 & 0xff]!;
+  // Numbers are everywhere in logs; most are plain. Rule out shapes a digit run cannot start.
+  const digits = c0 >= 0x30 && c0 <= 0x39 ? digitRun(s, pos) : -1;
   for (let i = 0; i < order.length; i++) {
     const shape = order[i]!;
+    if (digits > 0 && !digitShapePossible(shape, s, pos, digits)) continue;
     const re = SHAPE[shape];
     re.lastIndex = pos;
     if (!re.test(s)) continue;
@@ -177,6 +179,52 @@ function tryAt(
     if (end >= 0) return end;
   }
   return -1;
+}
+
+function digitRun(s: string, pos: number): number {
+  let j = pos;
+  while (j < s.length) {
+    const c = s.charCodeAt(j);
+    if (c < 0x30 || c > 0x39) break;
+    j++;
+  }
+  return j - pos;
+}
+
+function isHexLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+/**
+ * Cheap necessary conditions, from the run of `len` digits at `pos` and what follows it; a shape
+ * that passes is still checked by its regex.
+ */
+function digitShapePossible(shape: AtomShape, s: string, pos: number, len: number): boolean {
+  const next = s.charCodeAt(pos + len);
+  switch (shape) {
+    case "ISO":
+      return len === 4 && next === 0x2d;
+    case "UUID":
+      return len <= 8 && (s.charCodeAt(pos + 8) === 0x2d || isHexLetter(next));
+    case "HEX":
+      return isHexLetter(next) || len >= 7;
+    case "RFC":
+    case "CTIME":
+      return len <= 2 && next === 0x20;
+    case "CLF":
+      return len === 2 && next === 0x2f;
+    case "EPOCH":
+      return len === 10 || len === 13;
+    case "EXIT":
+      return len <= 3;
+    case "REL":
+    case "FILE": {
+      // The token must go on with path characters (a slash, a dot, letters).
+      return next === 0x2f || next === 0x2e || next === 0x5f || next === 0x2d || (next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a);
+    }
+    default:
+      return true;
+  }
 }
 
 function handle(
@@ -199,9 +247,10 @@ function handle(
       return end;
     }
     case "ISO": {
-      const n = normalizeIso(s.slice(a, b));
+      const m = s.slice(a, b);
+      const n = normalizeIso(m);
       if (n === null) return -1;
-      sink.add("TIMESTAMP", t, a, b, n);
+      sink.add("TIMESTAMP", t, a, b, n, undefined, m);
       return b;
     }
     case "RFC": {
@@ -231,16 +280,19 @@ function handle(
       sink.add("TIMESTAMP", t, a, b, n);
       return b;
     }
-    case "UUID":
-      sink.add("IDENTIFIER", t, a, b, s.slice(a, b).toLowerCase());
+    case "UUID": {
+      const m = s.slice(a, b);
+      sink.add("IDENTIFIER", t, a, b, m.toLowerCase(), undefined, m);
       return b;
+    }
     case "ABS":
     case "REL":
     case "DOT":
     case "FILE": {
       const end = a + trimPathEnd(s.slice(a, b));
       if (end <= a) return -1;
-      const v = valueOf(s.slice(a, end));
+      const m = s.slice(a, end);
+      const v = valueOf(m);
       if (v === null) return -1;
       const ok =
         shape === "ABS"
@@ -251,14 +303,14 @@ function handle(
               ? plausibleBareFile(v)
               : true;
       if (!ok) return -1;
-      sink.add("PATH", t, a, end, normalizePath(v, ctx.cwd, ctx.home));
+      sink.add("PATH", t, a, end, normalizePath(v, ctx.cwd, ctx.home), undefined, m);
       idsInsidePath(t, a, end, sink);
       return end;
     }
     case "HEX": {
       const v = s.slice(a, b);
       if (!plausibleHex(v)) return -1;
-      sink.add("IDENTIFIER", t, a, b, normalizeIdentifier(v));
+      sink.add("IDENTIFIER", t, a, b, normalizeIdentifier(v), undefined, v);
       return b;
     }
     case "TICKET": {
@@ -276,10 +328,11 @@ function handle(
       return b;
     }
     case "NUM": {
-      const v = valueOf(s.slice(a, b));
+      const m = s.slice(a, b);
+      const v = valueOf(m);
       const n = v === null ? null : normalizeNumberWithUnit(v);
       if (n === null) return -1;
-      sink.add("NUMBER", t, a, b, n);
+      sink.add("NUMBER", t, a, b, n, undefined, m);
       return b;
     }
     case "CURRENCY":

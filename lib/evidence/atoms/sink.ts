@@ -25,12 +25,16 @@ export class AtomSink {
     private readonly rootAscii: boolean,
   ) {}
 
-  /** Adds an atom for units [a, b) of `t`; returns null when the bytes are not valid UTF-8. */
-  add(kind: AtomKind, t: Text, a: number, b: number, normalized: string, extras?: AtomExtras): Atom | null {
+  /**
+   * Adds an atom for units [a, b) of `t`; returns null when the bytes are not valid UTF-8.
+   * `raw`, when the caller already holds `t.s.slice(a, b)`, saves slicing it again.
+   */
+  add(kind: AtomKind, t: Text, a: number, b: number, normalized: string, extras?: AtomExtras, raw?: string): Atom | null {
     const byteStart = t.byteAt(a);
     const byteEnd = t.byteAt(b);
     if (byteEnd <= byteStart) return null;
-    const text = this.textOf(byteStart, byteEnd);
+    // In an ASCII body a contiguous text's characters are its bytes: the slice is the text.
+    const text = raw !== undefined && this.rootAscii && t.isContiguous ? raw : this.textOf(byteStart, byteEnd);
     if (text === null) return null;
     // Share the string when the normalised value is the text itself (less to keep alive).
     const atom: Atom = { kind, text, normalized: normalized === text ? text : normalized, byteStart, byteEnd };

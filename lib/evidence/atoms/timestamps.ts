@@ -83,12 +83,19 @@ const ISO =
 const CANONICAL = /^\d{4}-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The decimal number spelled by s[a, b) (digits only). */
+function num(s: string, a: number, b: number): number {
+  let n = 0;
+  for (let i = a; i < b; i++) n = n * 10 + (s.charCodeAt(i) - 48);
+  return n;
+}
+
 export function normalizeIso(text: string): string | null {
-  const c = CANONICAL.exec(text);
-  if (c) {
-    const y = Number(text.slice(0, 4));
-    const mo = Number(c[1]);
-    const d = Number(c[2]);
+  if (text.length === 24 && CANONICAL.test(text)) {
+    // Most log timestamps are already canonical: validate the date without allocating.
+    const y = num(text, 0, 4);
+    const mo = num(text, 5, 7);
+    const d = num(text, 8, 10);
     const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
     const ok = y >= 1970 && y <= 2199 && mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 && !leap ? 28 : DAYS_IN_MONTH[mo - 1]!);
     return ok ? text : null;

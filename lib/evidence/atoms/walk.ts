@@ -4,11 +4,12 @@
  * spaces), and a few numeric fields are atoms by their key ("timestamp": 1700000000 is a time,
  * "duration_ms": 200 is "200 ms", "exit_code": 1 is an exit code).
  */
-import { parseJson, type JNode, type JsonDoc } from "./json";
+import { unescapeJson, visitJson, type JNode, type JsonDoc, type JsonVisitor } from "./json";
 import { normalizeExitCode, canonicalValue } from "./numbers";
 import { looksLikePath, normalizePath } from "./paths";
 import { scanText, type ScanContext, type ScanMode } from "./scan";
 import { valueOf, type AtomSink } from "./sink";
+import type { Text } from "./text";
 import { normalizeEpoch } from "./timestamps";
 
 export interface WalkEnv {
@@ -43,52 +44,144 @@ export function walkJson(doc: JsonDoc, node: JNode, env: WalkEnv, mode: ScanMode
       for (const it of node.items) walkJson(doc, it, env, mode, key, depth);
       return;
     case "s":
-      scanStringValue(doc, node, env, key !== null && DATA_KEY.test(key) ? "data" : mode, key, depth);
+      scanStringAt(doc.t, node.a, node.b, node.esc, env, mode, key, depth, node);
       return;
     case "n":
-      if (key !== null) labelledNumber(doc, node, env, key);
+      if (key !== null) labelledNumber(doc.t, node.a, node.b, env, key);
       return;
     default:
       return;
   }
 }
 
-function scanStringValue(doc: JsonDoc, node: JNode & { k: "s" }, env: WalkEnv, mode: ScanMode, key: string | null, depth: number): void {
-  if (node.b - node.a < 2) return;
-  const t = doc.text(node);
-  const s = t.s;
-  if (key !== null && PATH_KEY.test(key) && looksLikePath(s)) {
-    const v = valueOf(s);
-    if (v !== null) env.sink.add("PATH", t, 0, s.length, normalizePath(v, env.ctx.cwd, env.ctx.home));
-    return;
-  }
-  if (key !== null && NANO_KEY.test(key) && /^\d{19}$/.test(s)) {
-    const n = normalizeEpoch(s.slice(0, 13));
-    if (n !== null) env.sink.add("TIMESTAMP", t, 0, s.length, n);
-    return;
-  }
-  if (depth < MAX_NESTING && (s.charCodeAt(0) === 0x7b || s.charCodeAt(0) === 0x5b)) {
-    const inner = parseJson(t);
-    if (inner) {
-      for (const r of inner.roots) walkJson(inner, r, env, mode, null, depth + 1);
-      return;
-    }
-  }
-  scanText(t, env.sink, env.ctx, mode);
+/**
+ * The same walk without building a tree, for bodies that need no structure (tool results):
+ * returns false when `t` is not JSON, after removing whatever atoms it had added.
+ */
+export function walkJsonStream(t: Text, env: WalkEnv, mode: ScanMode, depth = 0): boolean {
+  const mark = env.sink.atoms.length;
+  const ok = visitJson(t, new StreamWalker(t, env, mode, depth));
+  if (!ok) env.sink.atoms.length = mark;
+  return ok;
 }
 
-function labelledNumber(doc: JsonDoc, node: JNode, env: WalkEnv, key: string): void {
-  const raw = doc.t.s.slice(node.a, node.b);
+class StreamWalker implements JsonVisitor {
+  constructor(
+    private readonly t: Text,
+    private readonly env: WalkEnv,
+    private readonly mode: ScanMode,
+    private readonly depth: number,
+  ) {}
+
+  string(a: number, b: number, esc: boolean, key: string | null): void {
+    scanStringAt(this.t, a, b, esc, this.env, this.mode, key, this.depth, null);
+  }
+
+  number(a: number, b: number, key: string | null): void {
+    if (key !== null) labelledNumber(this.t, a, b, this.env, key);
+  }
+}
+
+function scanStringAt(
+  docT: Text,
+  a: number,
+  b: number,
+  esc: boolean,
+  env: WalkEnv,
+  mode: ScanMode,
+  key: string | null,
+  depth: number,
+  node: (JNode & { k: "s" }) | null,
+): void {
+  if (b - a < 2) return;
+  const t = node ? undefined : esc ? unescapeJson(docT, a, b) : docT.sub(a, b);
+  const text = t ?? (node!.esc ? (node!.unescaped ??= unescapeJson(docT, a, b)) : docT.sub(a, b));
+  const s = text.s;
+  if (key !== null) {
+    const role = keyRole(key);
+    if (role === PATH_ROLE && looksLikePath(s)) {
+      const v = valueOf(s);
+      if (v !== null) env.sink.add("PATH", text, 0, s.length, normalizePath(v, env.ctx.cwd, env.ctx.home));
+      return;
+    }
+    if (role === NANO_ROLE && /^\d{19}$/.test(s)) {
+      const n = normalizeEpoch(s.slice(0, 13));
+      if (n !== null) env.sink.add("TIMESTAMP", text, 0, s.length, n);
+      return;
+    }
+    if (role === DATA_ROLE) mode = "data";
+  }
+  const c0 = s.charCodeAt(0);
+  if (depth < MAX_NESTING && (c0 === 0x7b || c0 === 0x5b) && walkJsonStream(text, env, mode, depth + 1)) return;
+  scanText(text, env.sink, env.ctx, mode);
+}
+
+// What a key says about its value; computed once per distinct key.
+const PATH_ROLE = 1;
+const NANO_ROLE = 2;
+const DATA_ROLE = 3;
+const EXIT_ROLE = 4;
+const MS_ROLE = 5;
+const TIME_ROLE = 6;
+const SEC_ROLE = 7;
+const BYTES_ROLE = 8;
+const roles = new Map<string, number>();
+
+function keyRole(key: string): number {
+  let r = roles.get(key);
+  if (r === undefined) {
+    r = PATH_KEY.test(key)
+      ? PATH_ROLE
+      : NANO_KEY.test(key)
+        ? NANO_ROLE
+        : DATA_KEY.test(key)
+          ? DATA_ROLE
+          : EXIT_KEY.test(key)
+            ? EXIT_ROLE
+            : MS_KEY.test(key)
+              ? MS_ROLE
+              : TIME_KEY.test(key)
+                ? TIME_ROLE
+                : SEC_KEY.test(key)
+                  ? SEC_ROLE
+                  : BYTES_KEY.test(key)
+                    ? BYTES_ROLE
+                    : 0;
+    if (roles.size < 10_000) roles.set(key, r);
+  }
+  return r;
+}
+
+function labelledNumber(t: Text, a: number, b: number, env: WalkEnv, key: string): void {
+  const role = keyRole(key);
+  if (role < EXIT_ROLE && role !== NANO_ROLE) return;
+  const raw = t.s.slice(a, b);
   if (!/^-?\d+(?:\.\d+)?$/.test(raw)) return;
-  const add = (kind: "TIMESTAMP" | "NUMBER", normalized: string) => env.sink.add(kind, doc.t, node.a, node.b, normalized);
-  if (EXIT_KEY.test(key)) add("NUMBER", normalizeExitCode(raw));
-  else if (NANO_KEY.test(key) && /^\d{19}$/.test(raw)) {
-    const n = normalizeEpoch(raw.slice(0, 13));
-    if (n !== null) add("TIMESTAMP", n);
-  } else if (MS_KEY.test(key)) add("NUMBER", `${canonicalValue(raw)} ms`);
-  else if (TIME_KEY.test(key) && /^\d{10}(?:\d{3})?(?:\.\d+)?$/.test(raw)) {
-    const n = normalizeEpoch(raw.split(".")[0]!);
-    if (n !== null) add("TIMESTAMP", n);
-  } else if (SEC_KEY.test(key)) add("NUMBER", `${canonicalValue(raw)} s`);
-  else if (BYTES_KEY.test(key)) add("NUMBER", `${canonicalValue(raw)} B`);
+  const add = (kind: "TIMESTAMP" | "NUMBER", normalized: string) => env.sink.add(kind, t, a, b, normalized);
+  switch (role) {
+    case EXIT_ROLE:
+      add("NUMBER", normalizeExitCode(raw));
+      return;
+    case NANO_ROLE: {
+      if (!/^\d{19}$/.test(raw)) return;
+      const n = normalizeEpoch(raw.slice(0, 13));
+      if (n !== null) add("TIMESTAMP", n);
+      return;
+    }
+    case MS_ROLE:
+      add("NUMBER", `${canonicalValue(raw)} ms`);
+      return;
+    case TIME_ROLE: {
+      if (!/^\d{10}(?:\d{3})?(?:\.\d+)?$/.test(raw)) return;
+      const n = normalizeEpoch(raw.split(".")[0]!);
+      if (n !== null) add("TIMESTAMP", n);
+      return;
+    }
+    case SEC_ROLE:
+      add("NUMBER", `${canonicalValue(raw)} s`);
+      return;
+    case BYTES_ROLE:
+      add("NUMBER", `${canonicalValue(raw)} B`);
+      return;
+  }
 }
