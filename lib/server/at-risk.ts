@@ -34,3 +34,21 @@ export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]
     sessionId: r.session_id, sessionTitle: r.title, spanId: r.span_id, seq: r.seq, class: r.class, expiresAt: r.expires_at, horizonAt: r.horizon_at,
   }));
 }
+
+export interface ExpiryWeekCount {
+  /** Monday of the ISO week, YYYY-MM-DD. */
+  week: string;
+  class: string;
+  count: number;
+}
+
+/** Unpinned, held originals of evidence-bearing spans expiring in the coming weeks, counted per week and class. */
+export async function expiriesByWeek(now: Date, weeks: number): Promise<ExpiryWeekCount[]> {
+  const until = new Date(now.getTime() + weeks * 7 * 86_400_000);
+  const rows = await db().$queryRaw<Array<{ week: string; class: string; count: bigint | number }>>`
+    select to_char(date_trunc('week', o.expires_at), 'YYYY-MM-DD') as week, s.class::text as class, count(*) as count
+      from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
+     where o.expires_at > ${now} and o.expires_at <= ${until} and o.pinned = false and o.bytes is not null and s.class <> 'NARRATIVE'
+     group by 1, 2`;
+  return rows.map((r) => ({ week: r.week, class: r.class, count: Number(r.count) }));
+}

@@ -209,7 +209,7 @@ export class TranscriptGenerator {
   private shellCommand(): string {
     const x = this.r();
     // Read-only and build/test commands dominate real sessions.
-    if (x < 0.62)
+    if (x < 0.66)
       return this.pick([
         () => `rg -n "${this.ident()}" ${this.pick(DIRS)} --type ts`,
         () => `ls -la ${this.pick(DIRS)}`,
@@ -225,7 +225,7 @@ export class TranscriptGenerator {
         () => "npm run build",
         () => `wc -l ${this.rel()} ${this.rel()}`,
       ])();
-    if (x < 0.9)
+    if (x < 0.95)
       return this.pick([
         () => `sed -i 's/${this.pick(VOCAB)}/${this.pick(VOCAB)}/g' ${this.rel()}`,
         () => `mkdir -p build/${this.pick(NAMES)} && cp ${this.rel()} build/`,
@@ -239,7 +239,7 @@ export class TranscriptGenerator {
         () => `curl -s -X POST https://api.example.com/v1/${this.pick(NAMES)} -d '{"id":"${this.uuid()}"}'`,
         () => `docker compose up -d ${this.pick(["db", "redis", "worker"])}`,
       ])();
-    if (x < 0.975)
+    if (x < 0.99)
       return this.pick([
         () => `npm install ${this.pick(NPM_PKGS)}`,
         () => `pip install ${this.pick(PIP_PKGS)}`,
@@ -285,7 +285,7 @@ export class TranscriptGenerator {
     if (x < 0.9) {
       const rare = this.r();
       const file_path =
-        rare < 0.004 ? this.pick(SYSTEM_FILES) : rare < 0.008 ? this.pick(DOTFILES).replace("~", this.p.cwd.split("/src/")[0]!) : this.abs();
+        rare < 0.003 ? this.pick(SYSTEM_FILES) : rare < 0.006 ? this.pick(DOTFILES).replace("~", this.p.cwd.split("/src/")[0]!) : this.abs();
       const toolInput = this.chance(0.7)
         ? { file_path, old_string: this.code(this.int(1, 4)), new_string: this.code(this.int(1, 6)) }
         : { file_path, content: this.code(this.int(5, 40)) };

@@ -2,6 +2,10 @@ import { notFound } from "next/navigation";
 import { AppError } from "@/lib/api/errors";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
+import { CellBulkActions } from "@/components/CellBulkActions";
+import { can } from "@/lib/api/permissions";
+import { requireUser } from "@/lib/auth/session";
+import { bulkRetentionAction } from "../../retention/actions";
 import { getSessionOverview } from "@/lib/server/sessions";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
 
@@ -20,6 +24,7 @@ export default async function SessionPage({
 }) {
   const { id } = await params;
   const query = await searchParams;
+  const user = await requireUser();
   let overview;
   try {
     overview = await getSessionOverview(id);
@@ -49,6 +54,13 @@ export default async function SessionPage({
       <h2 id="spans">
         {cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}
       </h2>
+      {cls && provenance && can(user.role, "originals:pin") ? (
+        <CellBulkActions
+          spanIds={shown.filter((s) => s.provenance !== "LOST" && s.provenance !== "NONE").map((s) => s.id).slice(0, 1000)}
+          label={`${cls} × ${provenance}`}
+          action={bulkRetentionAction}
+        />
+      ) : null}
       <SpanTimeline spans={shown} />
     </>
   );
