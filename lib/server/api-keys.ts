@@ -1,5 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { AppError } from "@/lib/api/errors";
+import { isUuid } from "@/lib/api/ids";
 import { db } from "@/lib/db/client";
+import { writeAudit, type Actor } from "./audit";
 import type { Role } from "@/lib/db/generated/client";
 
 const KEY_PREFIX = "cust_";
@@ -20,11 +23,30 @@ export interface CreatedApiKey {
   key: string;
 }
 
-export async function createApiKey(projectId: string, name: string, role: Role = "OPERATOR"): Promise<CreatedApiKey> {
+export async function createApiKey(projectId: string, name: string, role: Role = "OPERATOR", actor?: Actor): Promise<CreatedApiKey> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 100) throw new AppError("VALIDATION_FAILED", "A key needs a name", { fields: [{ path: "name", message: "1-100 characters" }] });
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const prefix = key.slice(0, DISPLAY_CHARS);
-  const row = await db().apiKey.create({
-    data: { id: randomUUID(), projectId, name, prefix, keyHash: hashApiKey(key), role },
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.apiKey.create({ data: { id: randomUUID(), projectId, name: trimmed, prefix, keyHash: hashApiKey(key), role } });
+    if (actor) {
+      await writeAudit(tx, { projectId, actor, act: "api_key.create", targetType: "api_key", targetId: created.id, after: { name: trimmed, prefix, role } });
+    }
+    return created;
   });
   return { id: row.id, name: row.name, prefix, role: row.role, key };
+}
+
+/** Revokes a key at once: the next request with it gets 401. */
+export async function revokeApiKey(keyId: string, actor: Actor): Promise<void> {
+  if (!isUuid(keyId)) throw new AppError("NOT_FOUND", "Key not found");
+  await db().$transaction(async (tx) => {
+    const key = await tx.apiKey.findUnique({ where: { id: keyId } });
+    if (!key) throw new AppError("NOT_FOUND", "Key not found");
+    if (key.revokedAt) return;
+    const revokedAt = new Date();
+    await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
+    await writeAudit(tx, { projectId: key.projectId, actor, act: "api_key.revoke", targetType: "api_key", targetId: key.id, before: { revokedAt: null }, after: { revokedAt }, reason: null });
+  });
 }

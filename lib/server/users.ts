@@ -4,6 +4,8 @@ import { AppError } from "@/lib/api/errors";
 import { db } from "@/lib/db/client";
 import type { RoleName } from "@/lib/api/permissions";
 import { Prisma } from "@/lib/db/generated/client";
+import { isUuid } from "@/lib/api/ids";
+import { writeAudit, type Actor } from "./audit";
 
 export interface CreatedUser {
   id: string;
@@ -40,4 +42,17 @@ export async function createUser(input: { email: string; name?: string; role: Ro
 
 export async function listUsers() {
   return db().user.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, email: true, name: true, role: true, createdAt: true } });
+}
+
+/** Changes a person's role; an admin cannot demote themself (someone must stay able to manage people). */
+export async function setUserRole(userId: string, role: RoleName, actor: Actor): Promise<void> {
+  if (!isUuid(userId)) throw new AppError("NOT_FOUND", "User not found");
+  if (actor.id === userId && role !== "ADMIN") throw new AppError("CONFLICT", "You cannot change your own role; ask another admin");
+  await db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user) throw new AppError("NOT_FOUND", "User not found");
+    if (user.role === role) return;
+    await tx.user.update({ where: { id: userId }, data: { role } });
+    await writeAudit(tx, { projectId: null, actor, act: "user.role", targetType: "user", targetId: userId, before: { role: user.role }, after: { role } });
+  });
 }

@@ -1,15 +1,31 @@
+import { ActionForm } from "@/components/ActionForm";
 import { humanize } from "@/components/format";
 import { Time } from "@/components/Time";
+import { can, ROLES } from "@/lib/api/permissions";
+import { requireUser } from "@/lib/auth/session";
 import { listProjectSettings } from "@/lib/server/settings";
+import { listUsers } from "@/lib/server/users";
+import { createKeyAction, inviteUserAction, revokeKeyAction, setRoleAction } from "./actions";
 
 export const metadata = { title: "Settings" };
 
+function RoleSelect({ name = "role", defaultValue }: { name?: string; defaultValue: string }) {
+  return (
+    <select name={name} defaultValue={defaultValue} aria-label="Role">
+      {ROLES.map((r) => <option key={r} value={r}>{humanize(r)}</option>)}
+    </select>
+  );
+}
+
 export default async function SettingsPage() {
-  const projects = await listProjectSettings();
+  const user = await requireUser();
+  const manageKeys = can(user.role, "keys:manage");
+  const manageUsers = can(user.role, "users:manage");
+  const [projects, users] = await Promise.all([listProjectSettings(), listUsers()]);
   return (
     <>
       <h1>Settings</h1>
-      <p className="subtitle">Projects, their retention policies and their API keys. Create keys with <code>npm run custodian -- keys create</code>.</p>
+      <p className="subtitle">Projects, their retention policies and API keys; people and their roles.</p>
       {projects.map((project) => (
         <section key={project.id} className="panel" style={{ marginBottom: 16 }} aria-label={`Project ${project.slug}`}>
           <h2 style={{ marginTop: 0 }}>
@@ -32,13 +48,7 @@ export default async function SettingsPage() {
           </p>
           <table className="data" aria-label={`API keys of ${project.slug}`}>
             <thead>
-              <tr>
-                <th>Key</th>
-                <th>Name</th>
-                <th>Role</th>
-                <th>Created</th>
-                <th>Status</th>
-              </tr>
+              <tr><th>Key</th><th>Name</th><th>Role</th><th>Created</th><th>Status</th></tr>
             </thead>
             <tbody>
               {project.apiKeys.length === 0 ? (
@@ -50,14 +60,79 @@ export default async function SettingsPage() {
                     <td>{k.name}</td>
                     <td>{humanize(k.role)}</td>
                     <td><Time value={k.createdAt} /></td>
-                    <td>{k.revokedAt ? <span className="badge lost">revoked</span> : <span className="badge safe">active</span>}</td>
+                    <td>
+                      {k.revokedAt ? (
+                        <span className="badge lost">revoked</span>
+                      ) : manageKeys ? (
+                        <ActionForm action={revokeKeyAction} label={`Revoke ${k.name}`} inline>
+                          <input type="hidden" name="keyId" value={k.id} />
+                          <span className="badge safe">active</span>
+                          <button type="submit" className="link-button">Revoke</button>
+                        </ActionForm>
+                      ) : (
+                        <span className="badge safe">active</span>
+                      )}
+                    </td>
                   </tr>
                 ))
               )}
             </tbody>
           </table>
+          {manageKeys ? (
+            <div style={{ marginTop: 12 }}>
+              <ActionForm action={createKeyAction} label={`New API key for ${project.slug}`}>
+                <input type="hidden" name="projectId" value={project.id} />
+                <label>
+                  New key name
+                  <br />
+                  <input name="name" required maxLength={100} placeholder="e.g. ci-runner" />
+                </label>
+                <RoleSelect defaultValue="OPERATOR" />
+                <button type="submit" className="button">Create key</button>
+              </ActionForm>
+            </div>
+          ) : null}
         </section>
       ))}
+      <section className="panel" aria-label="People">
+        <h2 style={{ marginTop: 0 }}>People</h2>
+        <table className="data" aria-label="Users">
+          <thead><tr><th>Email</th><th>Name</th><th>Role</th><th>Since</th></tr></thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <td>{u.email}</td>
+                <td>{u.name}</td>
+                <td>
+                  {manageUsers && u.id !== user.id ? (
+                    <ActionForm action={setRoleAction} label={`Role of ${u.email}`} inline>
+                      <input type="hidden" name="userId" value={u.id} />
+                      <RoleSelect defaultValue={u.role} />
+                      <button type="submit" className="link-button">Save</button>
+                    </ActionForm>
+                  ) : (
+                    humanize(u.role)
+                  )}
+                </td>
+                <td><Time value={u.createdAt} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {manageUsers ? (
+          <div style={{ marginTop: 12 }}>
+            <ActionForm action={inviteUserAction} label="Invite a person">
+              <label>
+                Email
+                <br />
+                <input name="email" type="email" required />
+              </label>
+              <RoleSelect defaultValue="VIEWER" />
+              <button type="submit" className="button">Invite</button>
+            </ActionForm>
+          </div>
+        ) : null}
+      </section>
     </>
   );
 }
