@@ -52,8 +52,17 @@ export async function getImportJob(projectId: string, id: string) {
   return job;
 }
 
-/** Jobs that were running when the server stopped cannot finish: say so instead of spinning forever. */
-export async function failInterruptedImports(): Promise<number> {
-  const { count } = await db().importJob.updateMany({ where: { status: "RUNNING" }, data: { status: "FAILED", error: "Interrupted by a server restart; import the file again (it is idempotent)" } });
+/** A running job writes progress at least this often; one silent for longer has lost its server. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Jobs whose server stopped cannot finish: say so instead of spinning forever. Only jobs silent for
+ * a while, so a job another live server is running is left alone.
+ */
+export async function failInterruptedImports(now = new Date()): Promise<number> {
+  const { count } = await db().importJob.updateMany({
+    where: { status: "RUNNING", updatedAt: { lt: new Date(now.getTime() - ABANDONED_AFTER_MS) } },
+    data: { status: "FAILED", error: "Interrupted: its server stopped; import the file again (imports are idempotent)" },
+  });
   return count;
 }
