@@ -17,6 +17,10 @@
  *
  * Limits: the first MAX_SCAN_BYTES (32 MiB) of a body are scanned completely, with no cap on the
  * number of atoms; bytes beyond are not scanned (classification says so: "scan.truncated").
+ * Shapes have sizes: a QUOTED string is at most 400 characters on one line (longer quotes are
+ * scanned for the atoms inside them, but are not themselves an atom), a shell word taken as a
+ * path at most 4096 bytes, a prompt-line COMMAND at most 4000 characters, and a passive negation
+ * reaches at most 2000 characters back.
  * Without `homeDir`, "~" is DEFAULT_HOME_DIR ("/home/user"); without `cwd` (and no "cwd" field in
  * a JSON body), relative paths stay relative.
  */
@@ -62,7 +66,11 @@ export function extractAtoms(input: SpanInput): Atom[] {
     const handled = new Set<JNode>();
     if (callsAllowed) {
       let calls = findJsonCalls(doc);
-      if (calls.length === 0 && input.kind === "TOOL_CALL" && input.toolName) calls = hintedJsonCall(doc, input.toolName, root);
+      // With the tool's name reported, a body that is not an envelope naming that tool is the
+      // tool's arguments (an argument called "name" does not make it another call).
+      if (input.kind === "TOOL_CALL" && input.toolName && !calls.some((c) => c.name === input.toolName)) {
+        calls = hintedJsonCall(doc, input.toolName, root);
+      }
       for (const call of calls) {
         interpretCall(call, env);
         for (const n of call.handled) handled.add(n);

@@ -86,3 +86,17 @@ describe("classifySpan", () => {
     expect(c.reasons.find((r) => r.rule === "atoms.structured")!.atomIndexes).toHaveLength(100);
   });
 });
+
+describe("hinted tool calls", () => {
+  it("an argument called name does not turn the arguments into another call", () => {
+    const input: SpanInput = {
+      body: enc.encode(JSON.stringify({ name: "Checkout bug", input: "steps to reproduce" })),
+      kind: "TOOL_CALL",
+      toolName: "mcp__tracker__create_issue",
+    };
+    const { atoms, classification } = analyzeSpan(input);
+    expect(classification.reasons[0]!.rule).toBe("tool.unknown");
+    expect(atoms.find((a) => a.kind === "TOOL_CALL")).toBeUndefined();
+    expect(atoms.filter((a) => a.kind === "TOOL_ARG").map((a) => a.argName)).toEqual(["name", "input"]);
+  });
+});

@@ -25,6 +25,11 @@ export class AtomSink {
     private readonly rootAscii: boolean,
   ) {}
 
+  /** True when the whole scanned body is ASCII (every slice of it is its own valid text). */
+  get ascii(): boolean {
+    return this.rootAscii;
+  }
+
   /**
    * Adds an atom for units [a, b) of `t`; returns null when the bytes are not valid UTF-8.
    * `raw`, when the caller already holds `t.s.slice(a, b)`, saves slicing it again.

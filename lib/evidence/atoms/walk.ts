@@ -10,7 +10,9 @@ import { looksLikePath, normalizePath } from "./paths";
 import { scanText, type ScanContext, type ScanMode } from "./scan";
 import { valueOf, type AtomSink } from "./sink";
 import type { Text } from "./text";
-import { normalizeEpoch } from "./timestamps";
+import { normalizeEpoch, normalizeIso } from "./timestamps";
+
+const WHOLE_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export interface WalkEnv {
   sink: AtomSink;
@@ -113,6 +115,18 @@ function scanStringAt(
   }
   const c0 = s.charCodeAt(0);
   if (depth < MAX_NESTING && (c0 === 0x7b || c0 === 0x5b) && walkJsonStream(text, env, mode, depth + 1)) return;
+  // Whole values that are one atom (ids and times fill API responses): no scan needed.
+  if (s.length === 36 && WHOLE_UUID.test(s)) {
+    env.sink.add("IDENTIFIER", text, 0, 36, s.toLowerCase(), undefined, s);
+    return;
+  }
+  if (s.length === 24 && c0 >= 0x31 && c0 <= 0x32) {
+    const n = normalizeIso(s);
+    if (n !== null) {
+      env.sink.add("TIMESTAMP", text, 0, 24, n, undefined, s);
+      return;
+    }
+  }
   scanText(text, env.sink, env.ctx, mode);
 }
 
@@ -157,31 +171,29 @@ function labelledNumber(t: Text, a: number, b: number, env: WalkEnv, key: string
   if (role < EXIT_ROLE && role !== NANO_ROLE) return;
   const raw = t.s.slice(a, b);
   if (!/^-?\d+(?:\.\d+)?$/.test(raw)) return;
-  const add = (kind: "TIMESTAMP" | "NUMBER", normalized: string) => env.sink.add(kind, t, a, b, normalized);
+  let kind: "TIMESTAMP" | "NUMBER" = "NUMBER";
+  let normalized: string | null = null;
   switch (role) {
     case EXIT_ROLE:
-      add("NUMBER", normalizeExitCode(raw));
-      return;
-    case NANO_ROLE: {
-      if (!/^\d{19}$/.test(raw)) return;
-      const n = normalizeEpoch(raw.slice(0, 13));
-      if (n !== null) add("TIMESTAMP", n);
-      return;
-    }
+      normalized = normalizeExitCode(raw);
+      break;
+    case NANO_ROLE:
+      kind = "TIMESTAMP";
+      normalized = /^\d{19}$/.test(raw) ? normalizeEpoch(raw.slice(0, 13)) : null;
+      break;
     case MS_ROLE:
-      add("NUMBER", `${canonicalValue(raw)} ms`);
-      return;
-    case TIME_ROLE: {
-      if (!/^\d{10}(?:\d{3})?(?:\.\d+)?$/.test(raw)) return;
-      const n = normalizeEpoch(raw.split(".")[0]!);
-      if (n !== null) add("TIMESTAMP", n);
-      return;
-    }
+      normalized = `${canonicalValue(raw)} ms`;
+      break;
+    case TIME_ROLE:
+      kind = "TIMESTAMP";
+      normalized = /^\d{10}(?:\d{3})?(?:\.\d+)?$/.test(raw) ? normalizeEpoch(raw.split(".")[0]!) : null;
+      break;
     case SEC_ROLE:
-      add("NUMBER", `${canonicalValue(raw)} s`);
-      return;
+      normalized = `${canonicalValue(raw)} s`;
+      break;
     case BYTES_ROLE:
-      add("NUMBER", `${canonicalValue(raw)} B`);
-      return;
+      normalized = `${canonicalValue(raw)} B`;
+      break;
   }
+  if (normalized !== null) env.sink.add(kind, t, a, b, normalized, undefined, raw);
 }
