@@ -118,6 +118,11 @@ export function scanText(
     }
     let end = tryAt(t, ts, sink, ctx, shell, floor, quotes);
     if (end < 0 && ts !== p) end = tryAt(t, p, sink, ctx, shell, floor, quotes);
+    if (end < 0 && skipMask === (WORD | DASH)) {
+      // "83db48f..bf269f4": the id starts at its word, after punctuation the token allowed.
+      const ws = back(s, p, floor, WORD, 128);
+      if (ws !== ts && ws !== p) end = tryAt(t, ws, sink, ctx, shell, floor, quotes);
+    }
     if (end >= 0) {
       anchor.lastIndex = end;
       floor = end;
