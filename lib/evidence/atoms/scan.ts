@@ -72,6 +72,8 @@ function forward(s: string, p: number, mask: number): number {
   return i;
 }
 
+const QUOTES: QuoteRange[] = [];
+
 const SLASH = 0x2f;
 const DOT = 0x2e;
 const COLON = 0x3a;
@@ -89,7 +91,9 @@ export function scanText(
   if (s.length === 0) return;
   const shell = mode === "shell";
   const anchor = shell ? SHELL_ANCHOR_RE : ANCHOR_RE;
-  const quotes: QuoteRange[] = [];
+  // One scan at a time (scanText never re-enters itself), so one array serves every call.
+  const quotes = QUOTES;
+  quotes.length = 0;
   let floor = 0;
   let skipIdx = 0;
   anchor.lastIndex = 0;

@@ -87,16 +87,19 @@ const KIND_ORDER: Record<AtomKind, number> = {
  */
 export function finalizeAtoms(atoms: Atom[]): Atom[] {
   if (!inOrder(atoms)) atoms.sort(compareAtoms);
-  const out: Atom[] = [];
-  for (const a of atoms) {
-    const prev = out[out.length - 1];
+  // Merge duplicates in place.
+  let n = 0;
+  for (let i = 0; i < atoms.length; i++) {
+    const a = atoms[i]!;
+    const prev = n > 0 ? atoms[n - 1]! : undefined;
     if (prev && prev.kind === a.kind && prev.byteStart === a.byteStart && prev.byteEnd === a.byteEnd) {
       mergeInto(prev, a);
       continue;
     }
-    out.push(a);
+    atoms[n++] = a;
   }
-  return out;
+  atoms.length = n;
+  return atoms;
 }
 
 function compareAtoms(x: Atom, y: Atom): number {
