@@ -1,15 +1,15 @@
 import { db } from "@/lib/db/client";
-import { makeHonestSummary } from "@/lib/evidence/manifest";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
-import type { CandidateSummary, ProvenancePointer, RetentionPolicy } from "@/lib/evidence/types";
+import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Actor } from "../audit";
 import { appendSpans, upsertSession } from "../ingest";
 import { createProject } from "../projects";
-import { loadAtoms, reclaim } from "../reclaim";
+import { candidateSummaryFor } from "../candidate-summary";
+import { reclaim } from "../reclaim";
 import { pinOriginal, setOriginalExpiry } from "../retention";
 import { sweep } from "../sweeper";
 import { createUser } from "../users";
-import { DEMO_PROJECT, DEMO_SESSIONS, type DemoCompaction, type DemoSession } from "./transcripts";
+import { DEMO_PROJECT, DEMO_SESSIONS, type DemoSession } from "./transcripts";
 
 const MINUTE_MS = 60_000;
 const DEMO_OPERATOR: Actor = { type: "SYSTEM", label: "demo loader" };
@@ -95,7 +95,8 @@ async function loadSession(projectId: string, demo: DemoSession, now: Date): Pro
 
   for (const compaction of demo.compactions) {
     const requester = `runtime:${demo.runtime}`;
-    const summary = await candidateSummary(session.id, compaction, idBySeq);
+    const replaced = [...idBySeq.entries()].filter(([seq]) => seq >= compaction.fromSeq && seq <= compaction.toSeq).map(([, s]) => s.id);
+    const summary = await candidateSummaryFor(session.id, replaced, compaction.text, compaction);
     await reclaim({
       projectId,
       sessionId: session.id,
@@ -114,20 +115,4 @@ async function loadSession(projectId: string, demo: DemoSession, now: Date): Pro
     else await setOriginalExpiry({ projectId, spanId: span.id }, DEMO_OPERATOR, new Date(now.getTime() + act.days * DAY_MS), act.reason, now);
   }
   return demo.spans.length;
-}
-
-/** What the demo's compactor sends: its text, pointers to what it replaces, and for honest summaries a manifest. */
-async function candidateSummary(
-  sessionId: string,
-  compaction: DemoCompaction,
-  bySeq: Map<number, { id: string; sha256: string }>,
-): Promise<CandidateSummary> {
-  const replaced = [...bySeq.entries()].filter(([seq]) => seq >= compaction.fromSeq && seq <= compaction.toSeq).map(([, s]) => s);
-  if (!compaction.pointers) return { text: compaction.text, pointers: [] };
-  const lengths = await db().span.findMany({ where: { sessionId, id: { in: replaced.map((s) => s.id) } }, select: { id: true, byteLength: true } });
-  const lengthById = new Map(lengths.map((s) => [s.id, s.byteLength]));
-  const pointers: ProvenancePointer[] = replaced.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: lengthById.get(s.id) ?? 0, sha256: s.sha256 }));
-  if (!compaction.honest) return { text: compaction.text, pointers };
-  const atoms = await loadAtoms(db(), sessionId, replaced.map((s) => s.id));
-  return makeHonestSummary([...atoms.values()].flat(), compaction.text, pointers);
 }

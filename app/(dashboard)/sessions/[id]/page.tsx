@@ -6,6 +6,8 @@ import { CellBulkActions } from "@/components/CellBulkActions";
 import { can } from "@/lib/api/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { bulkRetentionAction } from "../../retention/actions";
+import { RunGateForm } from "@/components/RunGateForm";
+import { runGateAction } from "./actions";
 import { getSessionOverview } from "@/lib/server/sessions";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
 
@@ -62,6 +64,12 @@ export default async function SessionPage({
         />
       ) : null}
       <SpanTimeline spans={shown} />
+      {can(user.role, "gate:run") ? (
+        <>
+          <h2>Run the gate</h2>
+          <RunGateForm sessionId={session.id} maxSeq={Math.max(0, ...spans.map((s) => s.seq ?? 0))} action={runGateAction} />
+        </>
+      ) : null}
     </>
   );
 }
