@@ -4,6 +4,7 @@
  * is a shell command (analysed), a patch, file content (data), a URL and method, SQL. Targets
  * of a mutation carry its effect; so does the TOOL_CALL atom (the call's main effect).
  */
+import { AGENT_COMMANDS } from "../shell/commands/agent-cli";
 import { sqlWrites } from "../shell/commands/db";
 import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "../shell/analyze";
 import { wordOfText, type Word } from "../shell/tokenize";
@@ -236,16 +237,25 @@ function argvRange(a: ArgSite, parts: Text[], root: Text): { t: Text; a: number;
   return { t: root, a: parts[0]!.byteAt(0), b: last.byteAt(last.s.length) };
 }
 
-/** A SWE-agent-style command line: the agent's editor commands plus the shell. */
+/**
+ * A SWE-agent-style command line: the agent's editor commands plus the shell. When it starts
+ * with one of the agent's tools ("open", "edit", "submit"...), that word is the TOOL_CALL atom.
+ */
 function interpretCommandLine(t: Text, env: CallEnv): Finding[] {
   const m = /^\s*(edit|insert|append)\b[^\n]*\n/.exec(t.s);
+  let findings: Finding[];
   if (m) {
     // The lines after "edit 12:14" are the replacement text, up to end_of_edit: data.
-    const findings = analyzeScript(t.sub(0, m[0].length - 1), shellEnv(env.sink, env.ctx, true), false);
+    findings = analyzeScript(t.sub(0, m[0].length - 1), shellEnv(env.sink, env.ctx, true), false);
     scanText(t.sub(m[0].length, t.s.length), env.sink, env.ctx, "data");
-    return findings;
+  } else findings = analyzeScript(t, shellEnv(env.sink, env.ctx, true), false);
+  const first = /^\s*([A-Za-z_]+)/.exec(t.s);
+  if (first && AGENT_COMMANDS.has(first[1]!)) {
+    const a = first[0].length - first[1]!.length;
+    const primary = primaryFinding(findings);
+    env.sink.add("TOOL_CALL", t, a, first[0].length, first[1]!, primary ? { effect: primary.effect, rule: primary.rule } : undefined);
   }
-  return analyzeScript(t, shellEnv(env.sink, env.ctx, true), false);
+  return findings;
 }
 
 function applyPatchText(t: Text, ctx: ScanContext, sink: AtomSink): Finding[] {
