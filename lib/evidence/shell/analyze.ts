@@ -6,7 +6,8 @@
  * COMMAND atom. `cd` moves the working directory for the commands after it.
  */
 import { looksLikePath, normalizePath } from "../atoms/paths";
-import { normalizeUrl, scanText, type ScanContext } from "../atoms/scan";
+import { scanText, type ScanContext } from "../atoms/scan";
+import { normalizeUrl } from "../atoms/shapes";
 import { valueOf, type AtomSink } from "../atoms/sink";
 import type { Text } from "../atoms/text";
 import type { SideEffectKind } from "../types";
