@@ -94,7 +94,7 @@ export class Text {
         // Parent runs that start inside this child run split it.
         const u = this.u;
         const r = this.r!;
-        for (let j = 0; j < u.length; j++) {
+        for (let j = this.runAt(p0) + 1; j < u.length; j++) {
           const uj = u[j]!;
           if (uj <= p0) continue;
           if (uj >= p0 + len) break;

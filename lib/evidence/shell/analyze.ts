@@ -41,11 +41,20 @@ export interface CommandInput {
 }
 
 const MAX_DEPTH = 8;
+/**
+ * Scripts are tokenized up to this many bytes (a command line is rarely longer; a megabyte of
+ * shell is a file written through a heredoc, whose body the generic scan still covers).
+ */
+const MAX_SCRIPT = 1024 * 1024;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const WEAK: ReadonlySet<SideEffectKind> = new Set(["PRIVILEGE_ESCALATION", "SHELL_MUTATION", "UNKNOWN_TOOL"]);
 
 /** Analyses a script; returns the effects of all its commands (their atoms are already emitted). */
 export function analyzeScript(t: Text, env: ShellEnv, scanned: boolean): Finding[] {
+  if (t.s.length > MAX_SCRIPT) {
+    if (!scanned) scanText(t, env.sink, env.ctx, "data");
+    return analyzeScript(t.sub(0, MAX_SCRIPT), env, true);
+  }
   const script = tokenize(t);
   const bodies = script.heredocs.filter((h) => h.b > h.a).map((h) => [h.a, h.b] as const);
   if (!scanned) scanText(t, env.sink, env.ctx, "shell", bodies.sort((x, y) => x[0] - y[0]));
