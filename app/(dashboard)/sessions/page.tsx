@@ -1,16 +1,71 @@
 import Link from "next/link";
-import { listSessions } from "@/lib/server/sessions";
+import { Time } from "@/components/Time";
+import { AppError } from "@/lib/api/errors";
+import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/session-list";
 
 export const metadata = { title: "Sessions" };
 
-export default async function SessionsPage() {
-  const sessions = await listSessions({ limit: 100 });
+const SORT_LABEL = { activity: "Last activity", refusals: "Refusals", "at-risk": "Spans at risk" } as const;
+const STATE_LABEL = { any: "Any", refused: "With refusals", "at-risk": "With spans at risk", lost: "With evidence lost" } as const;
+
+function href(query: SessionListQuery, change: Partial<SessionListQuery>): string {
+  const next = { ...query, ...change };
+  const params = new URLSearchParams();
+  if (next.q) params.set("q", next.q);
+  if (next.runtime) params.set("runtime", next.runtime);
+  if (next.state !== "any") params.set("state", next.state);
+  if (next.sort !== "activity") params.set("sort", next.sort);
+  if (next.page > 1) params.set("page", String(next.page));
+  const text = params.toString();
+  return text ? `/sessions?${text}` : "/sessions";
+}
+
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  let data;
+  try {
+    data = await listSessionPage(await searchParams);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "VALIDATION_FAILED") return <div className="panel error-text">That filter is not valid.</div>;
+    throw error;
+  }
+  const { rows, total, query, runtimes } = data;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (
     <>
       <h1>Sessions</h1>
-      <p className="subtitle">Agent runs whose transcripts Custodian holds, most recently active first.</p>
-      {sessions.length === 0 ? (
-        <div className="panel empty-state">No sessions yet. Stream spans from a runtime or import a transcript.</div>
+      <p className="subtitle">Agent runs whose transcripts Custodian holds.</p>
+      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }} aria-label="Filter sessions">
+        <label>
+          Search
+          <br />
+          <input name="q" defaultValue={query.q ?? ""} placeholder="title or external id" />
+        </label>
+        <label>
+          Runtime
+          <br />
+          <select name="runtime" defaultValue={query.runtime ?? ""}>
+            <option value="">Any</option>
+            {runtimes.map((r) => <option key={r} value={r}>{r}</option>)}
+          </select>
+        </label>
+        <label>
+          State
+          <br />
+          <select name="state" defaultValue={query.state}>
+            {SESSION_STATES.map((s) => <option key={s} value={s}>{STATE_LABEL[s]}</option>)}
+          </select>
+        </label>
+        <label>
+          Sort by
+          <br />
+          <select name="sort" defaultValue={query.sort}>
+            {SESSION_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+          </select>
+        </label>
+        <button type="submit" className="button">Apply</button>
+      </form>
+      {rows.length === 0 ? (
+        <div className="panel empty-state">No sessions match. Stream spans from a runtime or import a transcript.</div>
       ) : (
         <table className="data" aria-label="Sessions">
           <thead>
@@ -19,12 +74,14 @@ export default async function SessionsPage() {
               <th>Project</th>
               <th>Runtime</th>
               <th className="num">Spans</th>
-              <th className="num">Refusals</th>
-              <th>Last activity</th>
+              <th className="num"><Link href={href(query, { sort: "refusals", page: 1 })}>Refusals</Link></th>
+              <th className="num"><Link href={href(query, { sort: "at-risk", page: 1 })}>At risk</Link></th>
+              <th className="num">Lost</th>
+              <th><Link href={href(query, { sort: "activity", page: 1 })}>Last activity</Link></th>
             </tr>
           </thead>
           <tbody>
-            {sessions.map((s) => (
+            {rows.map((s) => (
               <tr key={s.id}>
                 <td>
                   <Link href={`/sessions/${s.id}`}>{s.title ?? s.externalId}</Link>
@@ -34,14 +91,21 @@ export default async function SessionsPage() {
                 <td>{s.runtime}</td>
                 <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
-                <td>
-                  <time dateTime={s.lastActivityAt.toISOString()}>{s.lastActivityAt.toISOString().slice(0, 16).replace("T", " ")}</time>
-                </td>
+                <td className="num">{s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}</td>
+                <td className="num">{s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}</td>
+                <td><Time value={s.lastActivityAt} /></td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      <nav aria-label="Pages" style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
+        {query.page > 1 ? <Link href={href(query, { page: query.page - 1 })}>← Previous</Link> : null}
+        <span>
+          Page {query.page} of {pages} · {total} sessions
+        </span>
+        {query.page < pages ? <Link href={href(query, { page: query.page + 1 })}>Next →</Link> : null}
+      </nav>
     </>
   );
 }

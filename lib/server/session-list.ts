@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { parseWith } from "@/lib/api/route";
+import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+
+export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
+export const SESSION_STATES = ["any", "refused", "at-risk", "lost"] as const;
+export const PAGE_SIZE = 25;
+
+export const SessionListQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  runtime: z.string().max(64).optional(),
+  state: z.enum(SESSION_STATES).default("any"),
+  sort: z.enum(SESSION_SORTS).default("activity"),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+
+export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
+
+export interface SessionListRow {
+  id: string;
+  projectSlug: string;
+  externalId: string;
+  runtime: string;
+  title: string | null;
+  lastActivityAt: Date;
+  spanCount: number;
+  refusalCount: number;
+  atRiskCount: number;
+  lostCount: number;
+}
+
+/**
+ * The Sessions page: search, filter, sort and paginate in the database, with per-session counts of
+ * spans, refusals, originals at risk (expiring before their horizon) and originals gone.
+ */
+export async function listSessionPage(raw: Record<string, string | undefined>): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
+  const query = parseWith(SessionListQuerySchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")), "The filter");
+  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
+  }
+  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  if (query.state === "refused") conditions.push(Prisma.sql`c.refusals > 0`);
+  if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
+  if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
+  const order =
+    query.sort === "refusals"
+      ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
+      : query.sort === "at-risk"
+        ? Prisma.sql`c.at_risk desc, se.last_activity_at desc`
+        : Prisma.sql`se.last_activity_at desc`;
+
+  const rows = await db().$queryRaw<
+    Array<{ id: string; slug: string; external_id: string; runtime: string; title: string | null; last_activity_at: Date; spans: number; refusals: number; at_risk: number; lost: number; total: bigint }>
+  >`
+    with c as (
+      select se.id,
+             (select count(*) from span s where s.session_id = se.id)::int as spans,
+             (select count(*) from refusal_event r where r.session_id = se.id)::int as refusals,
+             (select count(*) from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
+               where o.session_id = se.id and o.bytes is not null and o.pinned = false and s.class <> 'NARRATIVE'
+                 and o.expires_at < s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})))::int as at_risk,
+             (select count(*) from span_original o where o.session_id = se.id and o.bytes is null)::int as lost
+        from session se left join retention_policy p on p.project_id = se.project_id
+    )
+    select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
+           c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total
+      from session se join c on c.id = se.id join project pr on pr.id = se.project_id
+     where ${Prisma.join(conditions, " and ")}
+     order by ${order}
+     limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`;
+  const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      projectSlug: r.slug,
+      externalId: r.external_id,
+      runtime: r.runtime,
+      title: r.title,
+      lastActivityAt: r.last_activity_at,
+      spanCount: r.spans,
+      refusalCount: r.refusals,
+      atRiskCount: r.at_risk,
+      lostCount: r.lost,
+    })),
+    total: Number(rows[0]?.total ?? 0),
+    query,
+    runtimes: runtimes.map((r) => r.runtime),
+  };
+}
