@@ -5,8 +5,11 @@ import type { KindCount } from "@/lib/evidence/manifest";
 import { isRetrievable } from "@/lib/evidence/provenance";
 import {
   answerQuestion,
+  applyCannedOverrides,
   cannedQuestionsFor,
+  type CannedQuestionId,
   isCannedQuestionId,
+  validatePredicate,
   type EvidencePredicate,
   type EvidenceQuestion,
   type QuestionAnswer,
@@ -14,7 +17,7 @@ import {
   type ScopeSession,
 } from "@/lib/evidence/questions";
 import { loadOriginalFacts } from "./original-facts";
-import { loadPolicy } from "./policy";
+import { loadPolicy, loadQuestionOverrides } from "./policy";
 import { loadAtoms } from "./reclaim";
 import { sessionSpanStatuses } from "./span-status";
 
@@ -35,8 +38,8 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * decide, then attaches the verbatim bytes behind each citation.
  */
 export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date()): Promise<EvidenceQueryResult> {
-  const policy = await loadPolicy(db(), input.projectId);
-  const question = resolveQuestion(input.question, policy);
+  const [policy, overrides] = await Promise.all([loadPolicy(db(), input.projectId), loadQuestionOverrides(db(), input.projectId)]);
+  const question = resolveQuestion(input.question, applyCannedOverrides(cannedQuestionsFor(policy), overrides));
   const sessionIds = input.scope?.sessionIds;
   if (sessionIds?.some((id) => !isUuid(id))) throw new AppError("NOT_FOUND", "Session not found");
   const sessions = await db().session.findMany({
@@ -57,14 +60,20 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
   return { ...answer, question, sessionsInScope: sessions.length };
 }
 
-function resolveQuestion(question: EvidenceQueryInput["question"], policy: Awaited<ReturnType<typeof loadPolicy>>): EvidenceQuestion {
+function resolveQuestion(question: EvidenceQueryInput["question"], canned: Record<CannedQuestionId, EvidenceQuestion>): EvidenceQuestion {
   if ("canned" in question) {
     if (!isCannedQuestionId(question.canned)) {
       throw new AppError("VALIDATION_FAILED", `Unknown canned question "${question.canned}"`, {
         fields: [{ path: "question.canned", message: "not a canned question" }],
       });
     }
-    return cannedQuestionsFor(policy)[question.canned];
+    return canned[question.canned];
+  }
+  const problems = validatePredicate(question.predicate);
+  if (problems.length > 0) {
+    throw new AppError("VALIDATION_FAILED", "The question's predicate is not valid", {
+      fields: problems.map((p) => ({ path: `question.predicate.${p.field}`, message: p.message })),
+    });
   }
   return { id: "custom", title: question.title ?? "Custom question", anyOf: [question.predicate] };
 }

@@ -1,5 +1,11 @@
-import type { DbTx } from "@/lib/db/client";
-import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/route";
+import { db, type DbTx } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { DEFAULT_POLICY, validatePolicy } from "@/lib/evidence/policy";
+import { CANNED_QUESTION_IDS, validatePredicate, type CannedQuestionOverrides, type EvidencePredicate } from "@/lib/evidence/questions";
+import { writeAudit, type Actor } from "./audit";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { RetentionPolicy as PolicyRow } from "@/lib/db/generated/client";
 
@@ -31,4 +37,57 @@ export function policyToRow(policy: RetentionPolicy) {
 export async function loadPolicy(tx: DbTx, projectId: string): Promise<RetentionPolicy> {
   const row = await tx.retentionPolicy.findUnique({ where: { projectId } });
   return row ? policyFromRow(row) : DEFAULT_POLICY;
+}
+
+/** The policy owner's edits to canned questions, as stored (validated when saved). */
+export async function loadQuestionOverrides(tx: DbTx, projectId: string): Promise<CannedQuestionOverrides> {
+  const row = await tx.retentionPolicy.findUnique({ where: { projectId }, select: { cannedQuestions: true } });
+  return (row?.cannedQuestions ?? {}) as CannedQuestionOverrides;
+}
+
+const OverridesSchema = z.partialRecord(
+  z.enum(CANNED_QUESTION_IDS),
+  z.object({ title: z.string().min(1).max(200).optional(), description: z.string().max(1000).optional(), anyOf: z.array(z.record(z.string(), z.unknown())).min(1).optional() }).strict(),
+);
+
+/**
+ * Replaces a project's retention policy (an admin act with a reason), audited with before and after
+ * in the same transaction. New TTLs apply to originals received from now on; the horizon and the
+ * evidence-workloads switch change how existing spans are judged at once (statuses are derived).
+ */
+export async function updatePolicy(projectId: string, input: { policy: unknown; cannedQuestions?: unknown }, actor: Actor, reason: string | null | undefined) {
+  const why = reason?.trim();
+  if (!why) throw new AppError("VALIDATION_FAILED", "A policy change needs a reason", { fields: [{ path: "reason", message: "required" }] });
+  const validation = validatePolicy(input.policy);
+  if (!validation.valid) {
+    throw new AppError("VALIDATION_FAILED", "The policy is not valid", { fields: validation.errors.map((e) => ({ path: e.field, message: e.message })) });
+  }
+  const overrides = parseWith(OverridesSchema, input.cannedQuestions ?? {}, "The canned question edits") as CannedQuestionOverrides;
+  for (const [id, edit] of Object.entries(overrides)) {
+    for (const [i, predicate] of (edit?.anyOf ?? []).entries()) {
+      const problems = validatePredicate(predicate as EvidencePredicate);
+      if (problems.length > 0) {
+        throw new AppError("VALIDATION_FAILED", "A canned question's predicate is not valid", {
+          fields: problems.map((p) => ({ path: `cannedQuestions.${id}.anyOf.${i}.${p.field}`, message: p.message })),
+        });
+      }
+    }
+  }
+  const policy = input.policy as RetentionPolicy;
+  return db().$transaction(async (tx) => {
+    const before = await tx.retentionPolicy.findUnique({ where: { projectId } });
+    const data = { ...policyToRow(policy), cannedQuestions: overrides as Prisma.InputJsonValue };
+    await tx.retentionPolicy.upsert({ where: { projectId }, create: { projectId, ...data }, update: data });
+    await writeAudit(tx, {
+      projectId,
+      actor,
+      act: "policy.update",
+      targetType: "project",
+      targetId: projectId,
+      before: before ? { ...policyFromRow(before), cannedQuestions: before.cannedQuestions } : { default: true },
+      after: { ...policy, cannedQuestions: overrides },
+      reason: why,
+    });
+    return { warnings: validation.warnings };
+  });
 }

@@ -14,6 +14,7 @@ export async function listProjectSettings() {
     name: p.name,
     policy: p.retentionPolicy ? policyFromRow(p.retentionPolicy) : DEFAULT_POLICY,
     policyIsDefault: p.retentionPolicy === null,
+    cannedQuestions: p.retentionPolicy?.cannedQuestions ?? {},
     apiKeys: p.apiKeys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, role: k.role, createdAt: k.createdAt, revokedAt: k.revokedAt })),
   }));
 }

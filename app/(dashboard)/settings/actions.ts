@@ -8,6 +8,8 @@ import { runAction, type ActionResult } from "@/lib/auth/action-result";
 import { authorize } from "@/lib/auth/session";
 import { createApiKey, revokeApiKey } from "@/lib/server/api-keys";
 import { createUser, setUserRole } from "@/lib/server/users";
+import { updatePolicy } from "@/lib/server/policy";
+import { AppError } from "@/lib/api/errors";
 
 const entries = (form: FormData) => Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string" && v !== ""));
 
@@ -48,5 +50,47 @@ export async function setRoleAction(_: ActionResult | null, form: FormData): Pro
     await setUserRole(input.userId, input.role, actor);
     revalidatePath("/settings");
     return `Role changed to ${input.role.toLowerCase()}.`;
+  });
+}
+
+const PolicyForm = z.object({
+  projectId: z.uuid(),
+  evidenceHorizonDays: z.coerce.number(),
+  ttlNarrative: z.coerce.number(),
+  ttlStructured: z.coerce.number(),
+  ttlSideEffecting: z.coerce.number(),
+  evidenceWorkloads: z.literal("on").optional(),
+  systemConfigPrefixes: z.string().max(20_000).default(""),
+  cannedQuestions: z.string().max(100_000).default("{}"),
+  reason: z.string().max(1000).optional(),
+});
+
+/** Retention policy changes are admin acts with a reason; the use case validates and audits. */
+export async function updatePolicyAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return runAction(async () => {
+    const { actor } = await authorize("policy:write");
+    const input = parseWith(PolicyForm, entries(form), "The form");
+    let cannedQuestions: unknown;
+    try {
+      cannedQuestions = JSON.parse(input.cannedQuestions || "{}");
+    } catch {
+      throw new AppError("VALIDATION_FAILED", "The canned question edits are not valid JSON", { fields: [{ path: "cannedQuestions", message: "not JSON" }] });
+    }
+    const { warnings } = await updatePolicy(
+      input.projectId,
+      {
+        policy: {
+          evidenceHorizonDays: input.evidenceHorizonDays,
+          ttlDays: { NARRATIVE: input.ttlNarrative, STRUCTURED: input.ttlStructured, SIDE_EFFECTING: input.ttlSideEffecting },
+          evidenceWorkloads: input.evidenceWorkloads === "on",
+          systemConfigPrefixes: input.systemConfigPrefixes.split("\n").map((l) => l.trim()).filter(Boolean),
+        },
+        cannedQuestions,
+      },
+      actor,
+      input.reason,
+    );
+    revalidatePath("/settings");
+    return `Policy saved.${warnings.length > 0 ? ` Note: ${warnings.map((w) => w.message).join("; ")}` : ""}`;
   });
 }

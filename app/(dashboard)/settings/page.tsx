@@ -5,7 +5,7 @@ import { can, ROLES } from "@/lib/api/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { listProjectSettings } from "@/lib/server/settings";
 import { listUsers } from "@/lib/server/users";
-import { createKeyAction, inviteUserAction, revokeKeyAction, setRoleAction } from "./actions";
+import { createKeyAction, inviteUserAction, revokeKeyAction, setRoleAction, updatePolicyAction } from "./actions";
 
 export const metadata = { title: "Settings" };
 
@@ -46,6 +46,35 @@ export default async function SettingsPage() {
               <span className="badge risk">Evidence workloads off: structured spans reclaim without a durable pointer</span>
             )}
           </p>
+          {can(user.role, "policy:write") ? (
+            <details style={{ margin: "8px 0 16px" }}>
+              <summary>Edit retention policy</summary>
+              <ActionForm action={updatePolicyAction} label={`Retention policy of ${project.slug}`}>
+                <input type="hidden" name="projectId" value={project.id} />
+                <label>Evidence horizon (days)<br /><input name="evidenceHorizonDays" type="number" min={1} defaultValue={project.policy.evidenceHorizonDays} required /></label>
+                <label>Narrative TTL<br /><input name="ttlNarrative" type="number" min={0} defaultValue={project.policy.ttlDays.NARRATIVE} required /></label>
+                <label>Structured TTL<br /><input name="ttlStructured" type="number" min={0} defaultValue={project.policy.ttlDays.STRUCTURED} required /></label>
+                <label>Side-effecting TTL<br /><input name="ttlSideEffecting" type="number" min={0} defaultValue={project.policy.ttlDays.SIDE_EFFECTING} required /></label>
+                <label>
+                  <input name="evidenceWorkloads" type="checkbox" defaultChecked={project.policy.evidenceWorkloads} /> This project has evidence-demanding workloads
+                  (audit, replay, contradiction checks, re-execution)
+                </label>
+                <label style={{ flexBasis: "100%" }}>
+                  System config prefixes (one per line)
+                  <br />
+                  <textarea name="systemConfigPrefixes" rows={5} cols={40} defaultValue={project.policy.systemConfigPrefixes.join("\n")} />
+                </label>
+                <label style={{ flexBasis: "100%" }}>
+                  Canned question edits (JSON: {"{"}&quot;questionId&quot;: {"{"}&quot;title&quot;, &quot;anyOf&quot;{"}"}{"}"})
+                  <br />
+                  <textarea name="cannedQuestions" rows={4} cols={60} className="mono" defaultValue={JSON.stringify(project.cannedQuestions, null, 2)} />
+                </label>
+                <label>Reason (required)<br /><input name="reason" required /></label>
+                <p style={{ flexBasis: "100%", color: "var(--muted)", margin: 0 }}>New TTLs apply to originals received from now on; the horizon and the workloads switch apply at once.</p>
+                <button type="submit" className="button">Save policy</button>
+              </ActionForm>
+            </details>
+          ) : null}
           <table className="data" aria-label={`API keys of ${project.slug}`}>
             <thead>
               <tr><th>Key</th><th>Name</th><th>Role</th><th>Created</th><th>Status</th></tr>
