@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Time } from "@/components/Time";
 import { listAuditLog } from "@/lib/server/audit-log";
 
@@ -7,14 +8,36 @@ function show(value: unknown): string {
   return value === null || value === undefined ? "" : JSON.stringify(value);
 }
 
-export default async function AuditPage() {
-  const rows = await listAuditLog({ limit: 300 });
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const { rows, acts } = await listAuditLog({ act: query.act || undefined, actor: query.actor || undefined, target: query.target || undefined });
   return (
     <>
       <h1>Audit log</h1>
       <p className="subtitle">Every operator, admin and sweeper act, append-only.</p>
+      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }} aria-label="Filter the audit log">
+        <label>
+          Act
+          <br />
+          <select name="act" defaultValue={query.act ?? ""}>
+            <option value="">Any</option>
+            {acts.map((a) => <option key={a} value={a}>{a}</option>)}
+          </select>
+        </label>
+        <label>
+          Actor
+          <br />
+          <input name="actor" defaultValue={query.actor ?? ""} placeholder="email, key prefix, sweeper" />
+        </label>
+        <label>
+          Target id
+          <br />
+          <input name="target" defaultValue={query.target ?? ""} placeholder="span or key id (prefix)" />
+        </label>
+        <button type="submit" className="button">Filter</button>
+      </form>
       {rows.length === 0 ? (
-        <div className="panel empty-state">Nothing recorded yet.</div>
+        <div className="panel empty-state">Nothing recorded{query.act || query.actor || query.target ? " that matches" : " yet"}.</div>
       ) : (
         <table className="data" aria-label="Audit log">
           <thead>
@@ -34,7 +57,9 @@ export default async function AuditPage() {
                 <td><Time value={row.at} /></td>
                 <td>{row.actorLabel}</td>
                 <td className="mono">{row.act}</td>
-                <td className="mono">{row.targetType} {row.targetId.slice(0, 8)}</td>
+                <td className="mono">
+                  {row.targetType === "span" ? <Link href={`/spans/${row.targetId}`}>span {row.targetId.slice(0, 8)}</Link> : `${row.targetType} ${row.targetId.slice(0, 8)}`}
+                </td>
                 <td className="mono">{show(row.before)}</td>
                 <td className="mono">{show(row.after)}</td>
                 <td>{row.reason ?? ""}</td>
