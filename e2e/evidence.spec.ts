@@ -5,8 +5,8 @@ import { signIn } from "./support/sign-in";
 test("the system-config question on the demo cites bytes that the span page highlights, and exports", async ({ page }) => {
   await signIn(page, "viewer");
   await page.goto("/evidence");
-  await page.getByLabel("Project").selectOption("demo");
-  await page.getByLabel("Question").selectOption("modified-system-config");
+  await page.getByLabel(/^Project/).selectOption("demo");
+  await page.getByLabel(/^Question/).selectOption("modified-system-config");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("answer")).toHaveText("YES");
   await page.screenshot({ path: "e2e/artifacts/evidence.png", fullPage: true });

@@ -1,66 +1,121 @@
 import Link from "next/link";
+import { ActionForm } from "@/components/ActionForm";
 import { humanize } from "@/components/format";
+import { AppError } from "@/lib/api/errors";
+import { can } from "@/lib/api/permissions";
+import { requireUser } from "@/lib/auth/session";
+import { db } from "@/lib/db/client";
 import { formatKindCounts } from "@/lib/evidence/manifest";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
-import { db } from "@/lib/db/client";
+import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { askEvidenceQuestion } from "@/lib/server/evidence";
+import { evidenceQueryFromParams } from "@/lib/server/evidence-params";
+import { pinAction } from "../spans/[id]/actions";
 
 export const metadata = { title: "Evidence" };
 
 const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
 
-export default async function EvidencePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const query = await searchParams;
+export default async function EvidencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireUser();
+  const raw = await searchParams;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(raw)) for (const v of [value].flat()) if (v !== undefined) params.append(key, v);
+
   const projects = await db().project.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, slug: true } });
-  const project = projects.find((p) => p.slug === query.project) ?? projects[0];
-  const questionId = query.q && (CANNED_QUESTION_IDS as readonly string[]).includes(query.q) ? query.q : undefined;
+  const project = projects.find((p) => p.slug === params.get("project")) ?? projects[0];
   const sessions = project
-    ? await db().session.findMany({ where: { projectId: project.id }, orderBy: { lastActivityAt: "desc" }, select: { id: true, title: true, externalId: true } })
+    ? await db().session.findMany({ where: { projectId: project.id }, orderBy: { lastActivityAt: "desc" }, take: 500, select: { id: true, title: true, externalId: true } })
     : [];
-  const sessionId = sessions.some((s) => s.id === query.session) ? query.session : undefined;
-  const result =
-    project && questionId
-      ? await askEvidenceQuestion({ projectId: project.id, question: { canned: questionId }, scope: sessionId ? { sessionIds: [sessionId] } : {} })
-      : null;
-  const exportQuery = new URLSearchParams({ project: project?.slug ?? "", q: questionId ?? "", ...(sessionId ? { session: sessionId } : {}) }).toString();
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
+  const q = params.get("q") ?? "";
+
+  let result: Awaited<ReturnType<typeof askEvidenceQuestion>> | null = null;
+  let problem: string | null = null;
+  try {
+    const input = project ? evidenceQueryFromParams(project.id, params) : null;
+    if (input) result = await askEvidenceQuestion(input);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    problem = `${error.message}${error.fields ? `: ${error.fields.map((f) => `${f.path} ${f.message}`).join("; ")}` : ""}`;
+  }
+  const exportParams = new URLSearchParams(params);
+  exportParams.set("project", project?.slug ?? "");
+  const canPin = can(user.role, "originals:pin");
 
   return (
     <>
       <h1>Evidence</h1>
       <p className="subtitle">Ask what the agents did. YES cites verbatim bytes; NO only when the evidence is complete.</p>
-      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}>
-        <label>
-          Project
-          <br />
-          <select name="project" defaultValue={project?.slug}>
-            {projects.map((p) => (
-              <option key={p.id} value={p.slug}>{p.slug}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Question
-          <br />
-          <select name="q" defaultValue={questionId ?? "modified-system-config"}>
-            {CANNED_QUESTION_IDS.map((id) => (
-              <option key={id} value={id}>{CANNED_QUESTIONS[id].title}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Scope
-          <br />
-          <select name="session" defaultValue={sessionId ?? ""}>
-            <option value="">All sessions</option>
-            {sessions.map((s) => (
-              <option key={s.id} value={s.id}>{s.title ?? s.externalId}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Ask</button>
+      <form method="get" className="panel" style={{ display: "grid", gap: 12 }} aria-label="Ask a question">
+        <div style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}>
+          <label>
+            Project
+            <br />
+            <select name="project" defaultValue={project?.slug}>
+              {projects.map((p) => <option key={p.id} value={p.slug}>{p.slug}</option>)}
+            </select>
+          </label>
+          <label>
+            Question
+            <br />
+            <select name="q" defaultValue={q || "modified-system-config"}>
+              {CANNED_QUESTION_IDS.map((id) => <option key={id} value={id}>{CANNED_QUESTIONS[id].title}</option>)}
+              <option value="custom">Custom (use the builder below)</option>
+            </select>
+          </label>
+          <label>
+            Scope
+            <br />
+            <select name="session" defaultValue={params.get("session") ?? ""}>
+              <option value="">All sessions</option>
+              {sessions.map((s) => <option key={s.id} value={s.id}>{s.title ?? s.externalId}</option>)}
+            </select>
+          </label>
+          <label>From<br /><input type="date" name="from" defaultValue={params.get("from") ?? ""} /></label>
+          <label>To<br /><input type="date" name="to" defaultValue={params.get("to") ?? ""} /></label>
+          <button type="submit" className="button">Ask</button>
+        </div>
+        <details open={q === "custom"}>
+          <summary>Question builder</summary>
+          <div style={{ display: "flex", gap: 12, alignItems: "start", flexWrap: "wrap", marginTop: 8 }}>
+            <label>
+              Side effect
+              <br />
+              <select name="effect" multiple size={5} defaultValue={params.getAll("effect")}>
+                {SIDE_EFFECT_KINDS.map((e) => <option key={e} value={e}>{humanize(e)}</option>)}
+              </select>
+            </label>
+            <label>
+              Atom kind
+              <br />
+              <select name="kind" multiple size={5} defaultValue={params.getAll("kind")}>
+                {ATOM_KINDS.map((k) => <option key={k} value={k}>{humanize(k)}</option>)}
+              </select>
+            </label>
+            <label>
+              Value prefixes (one per line)
+              <br />
+              <textarea name="prefix" rows={4} cols={24} defaultValue={params.getAll("prefix").join("\n")} placeholder={"/etc/\n~/.ssh/"} />
+            </label>
+            <label>
+              Tool names
+              <br />
+              <input name="tool" defaultValue={params.get("tool") ?? ""} placeholder="write_file, Bash" />
+            </label>
+            <label>
+              Command pattern (regex)
+              <br />
+              <input name="command" defaultValue={params.get("command") ?? ""} placeholder="\bcurl\b.*-X\s*POST" />
+            </label>
+            <label>
+              <input type="checkbox" name="negated" defaultChecked={params.get("negated") === "on"} /> count negated mentions
+            </label>
+          </div>
+        </details>
       </form>
 
+      {problem ? <p role="alert" className="error-text">{problem}</p> : null}
       {result ? (
         <section aria-label="Answer">
           <h2>
@@ -69,8 +124,8 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
           </h2>
           <p className="subtitle">
             {result.checkedSpans} spans checked in {result.sessionsInScope} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
-            <a href={`/evidence/export?${exportQuery}&format=json`} download>JSON</a> ·{" "}
-            <a href={`/evidence/export?${exportQuery}&format=csv`} download>CSV</a>
+            <a href={`/evidence/export?${exportParams}&format=json`} download>JSON</a> ·{" "}
+            <a href={`/evidence/export?${exportParams}&format=csv`} download>CSV</a>
           </p>
           {result.citations.length > 0 ? (
             <table className="data" aria-label="Citations">
@@ -80,7 +135,7 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
               <tbody>
                 {result.citations.map((c) => (
                   <tr key={`${c.spanId}:${c.byteStart}`}>
-                    <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId)}</Link></td>
+                    <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link></td>
                     <td className="num">{c.seq}</td>
                     <td className="mono"><Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>{c.byteStart}–{c.byteEnd}</Link></td>
                     <td className="mono">{c.excerpt}</td>
@@ -95,26 +150,37 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
               <h2>Blocking spans</h2>
               <table className="data" aria-label="Blockers">
                 <thead>
-                  <tr><th>Session</th><th className="num">Seq</th><th>Cell</th><th>Dropped</th><th>Original</th><th>Why</th></tr>
+                  <tr><th>Session</th><th className="num">Seq</th><th>Cell</th><th>Dropped</th><th>Original</th><th>Why</th><th>Unblock</th></tr>
                 </thead>
                 <tbody>
                   {result.blockers.map((b) => (
                     <tr key={b.spanId}>
-                      <td><Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId)}</Link></td>
+                      <td><Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}</Link></td>
                       <td className="num"><Link href={`/spans/${b.spanId}`}>{b.seq}</Link></td>
                       <td>{humanize(b.class)} × {humanize(b.provenance)}</td>
                       <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
-                      <td>{b.originalHeld ? `held (${b.unblockBy} to unblock)` : "gone"}</td>
+                      <td>{b.originalHeld ? "held" : "gone"}</td>
                       <td>{b.reason}</td>
+                      <td>
+                        {b.unblockBy === "none" ? (
+                          "not possible"
+                        ) : canPin ? (
+                          <ActionForm action={pinAction} label={`Pin span ${b.seq}`} inline>
+                            <input type="hidden" name="spanId" value={b.spanId} />
+                            <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
+                            <button type="submit" className="link-button">Pin original</button>
+                          </ActionForm>
+                        ) : (
+                          `${b.unblockBy} (operator)`
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             </>
           ) : null}
-          {result.gaps.length > 0 ? (
-            <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p>
-          ) : null}
+          {result.gaps.length > 0 ? <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p> : null}
         </section>
       ) : null}
     </>

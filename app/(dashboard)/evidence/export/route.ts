@@ -5,6 +5,7 @@ import { currentUser } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import { askEvidenceQuestion } from "@/lib/server/evidence";
 import { answerAsCsv, answerAsJson } from "@/lib/server/evidence-export";
+import { evidenceQueryFromParams } from "@/lib/server/evidence-params";
 
 export const dynamic = "force-dynamic";
 
@@ -15,12 +16,9 @@ export async function GET(request: Request) {
     const params = new URL(request.url).searchParams;
     const project = await db().project.findUnique({ where: { slug: params.get("project") ?? "" } });
     if (!project) throw new AppError("NOT_FOUND", "No such project");
-    const session = params.get("session");
-    const result = await askEvidenceQuestion({
-      projectId: project.id,
-      question: { canned: params.get("q") ?? "" },
-      scope: session ? { sessionIds: [session] } : {},
-    });
+    const input = evidenceQueryFromParams(project.id, params);
+    if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
+    const result = await askEvidenceQuestion(input);
     const name = `custodian-${result.question.id}-${new Date().toISOString().slice(0, 10)}`;
     if (params.get("format") === "csv") {
       return new NextResponse(answerAsCsv(result), {
