@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { POST as askQuestion } from "@/app/api/v1/evidence/query/route";
 import { POST as evaluateGate } from "@/app/api/v1/gate/evaluate/route";
 import { GET as openApi } from "@/app/api/v1/openapi.json/route";
 import { POST as reclaim } from "@/app/api/v1/reclamations/route";
@@ -268,6 +269,25 @@ describe("runtime API", () => {
       const span = await db().span.findFirstOrThrow({ where: { sessionId, seq: 1 } });
       const result = await call(readOriginal, { key: otherKey, method: "GET", params: { id: span.id } });
       expect(result.status).toBe(404);
+    });
+  });
+
+  describe("evidence questions", () => {
+    it("answers a canned question with citations carrying the verbatim bytes", async () => {
+      const result = await call(askQuestion, { key, body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } } });
+      expect(result.status).toBe(200);
+      expect(result.json.answer).toBe("YES");
+      const citation = result.json.citations.find((c: { excerpt: string }) => c.excerpt === "/etc/app/conf.yaml");
+      expect(Buffer.from(citation.bytesBase64, "base64").toString()).toBe("/etc/app/conf.yaml");
+    });
+
+    it("422 for an unknown canned question or an invalid predicate", async () => {
+      const unknown = await call(askQuestion, { key, body: { question: { canned: "did-we-win" } } });
+      expect(unknown.status).toBe(422);
+      expect(unknown.json.error.fields[0].path).toBe("question.canned");
+      const invalid = await call(askQuestion, { key, body: { question: { predicate: { valuePattern: "(" } } } });
+      expect(invalid.status).toBe(422);
+      expect(invalid.json.error.fields[0].path).toMatch(/^question\.predicate/);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { DbTx } from "@/lib/db/client";
+import type { Atom } from "@/lib/evidence/types";
 
 /**
  * Bulk inserts for ingest's hot path: one `INSERT ... SELECT FROM unnest(arrays)` per table, so a
@@ -42,6 +43,28 @@ export interface AtomRow {
   effect: string | null;
   negated: boolean;
   argName: string | null;
+}
+
+/** Postgres text cannot hold NUL; such atoms cannot be indexed and are left to the verbatim bytes. */
+function storable(atom: Atom): boolean {
+  return !atom.text.includes("\u0000") && !atom.normalized.includes("\u0000");
+}
+
+/** A span's atoms as rows, numbered in order; the only place atoms become rows. */
+export function atomRowsFor(sessionId: string, spanId: string, atoms: readonly Atom[]): AtomRow[] {
+  return atoms.filter(storable).map((atom, ordinal) => ({
+    sessionId,
+    spanId,
+    ordinal,
+    kind: atom.kind,
+    text: atom.text,
+    normalized: atom.normalized,
+    byteStart: atom.byteStart,
+    byteEnd: atom.byteEnd,
+    effect: atom.effect ?? null,
+    negated: atom.negated ?? false,
+    argName: atom.argName ?? null,
+  }));
 }
 
 const column = <R, K extends keyof R>(rows: R[], key: K): Array<R[K]> => rows.map((r) => r[key]);

@@ -1,6 +1,22 @@
+import type { Citation } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./evidence";
 
-/** An answer with its citations and blockers as JSON: the bytes travel as base64 beside the excerpt. */
+/** A citation as JSON, for the API and the download alike: the cited bytes travel as base64. */
+export function citationJson(c: Citation) {
+  return {
+    sessionId: c.sessionId,
+    spanId: c.spanId,
+    seq: c.seq,
+    byteStart: c.byteStart,
+    byteEnd: c.byteEnd,
+    sha256: c.sha256,
+    excerpt: c.excerpt,
+    bytesBase64: Buffer.from(c.bytes ?? new TextEncoder().encode(c.excerpt)).toString("base64"),
+    atomKind: c.atomKind,
+  };
+}
+
+/** An answer with its citations and blockers as JSON. */
 export function answerAsJson(result: EvidenceQueryResult) {
   return {
     question: { id: result.question.id, title: result.question.title, anyOf: result.question.anyOf },
@@ -8,16 +24,7 @@ export function answerAsJson(result: EvidenceQueryResult) {
     scopeComplete: result.scopeComplete,
     checkedSpans: result.checkedSpans,
     sessionsInScope: result.sessionsInScope,
-    citations: result.citations.map((c) => ({
-      sessionId: c.sessionId,
-      spanId: c.spanId,
-      seq: c.seq,
-      byteStart: c.byteStart,
-      byteEnd: c.byteEnd,
-      sha256: c.sha256,
-      excerpt: c.excerpt,
-      bytesBase64: c.bytes ? Buffer.from(c.bytes).toString("base64") : null,
-    })),
+    citations: result.citations.map(citationJson),
     blockers: result.blockers,
     gaps: result.gaps,
   };

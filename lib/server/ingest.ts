@@ -4,8 +4,8 @@ import { db, type DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
-import type { Atom, EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
-import { insertAtomRows, insertOriginalRows, insertSpanRows, type AtomRow, type OriginalRow, type SpanRow } from "./bulk-insert";
+import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
+import { atomRowsFor, insertAtomRows, insertOriginalRows, insertSpanRows, type AtomRow, type OriginalRow, type SpanRow } from "./bulk-insert";
 import { sha256Hex } from "./hash";
 import { loadPolicy } from "./policy";
 
@@ -132,11 +132,6 @@ function rejectInconsistentBatch(hashed: Array<{ span: SpanSubmission; sha256: s
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
 }
 
-/** Postgres text cannot hold NUL; such atoms cannot be indexed and are left to the verbatim bytes. */
-function storableAtom(atom: Atom): boolean {
-  return !atom.text.includes("\u0000") && !atom.normalized.includes("\u0000");
-}
-
 async function insertSpans(
   tx: DbTx,
   sessionId: string,
@@ -162,7 +157,7 @@ async function insertSpans(
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;
-    const atoms = analysis.atoms.filter(storableAtom);
+    const atoms = atomRowsFor(sessionId, id, analysis.atoms);
     spanRows.push({
       sessionId,
       id,
@@ -185,21 +180,7 @@ async function insertSpans(
       sha256,
       expiresAt: expiresAtFor(cls, span.occurredAt, policy),
     });
-    atoms.forEach((atom, ordinal) => {
-      atomRows.push({
-        sessionId,
-        spanId: id,
-        ordinal,
-        kind: atom.kind,
-        text: atom.text,
-        normalized: atom.normalized,
-        byteStart: atom.byteStart,
-        byteEnd: atom.byteEnd,
-        effect: atom.effect ?? null,
-        negated: atom.negated ?? false,
-        argName: atom.argName ?? null,
-      });
-    });
+    atomRows.push(...atoms);
     results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
   }
 

@@ -8,6 +8,7 @@ import { evaluateGate, type GateDecision, type GateSpan } from "@/lib/evidence/g
 import { compareSummary, countByKind } from "@/lib/evidence/manifest";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { Atom, CandidateSummary, EvidentialClass } from "@/lib/evidence/types";
+import { atomRowsFor, insertAtomRows } from "./bulk-insert";
 import { atomJson } from "./decision-json";
 import { sha256Hex } from "./hash";
 import { loadOriginalFacts } from "./original-facts";
@@ -287,20 +288,8 @@ async function createSummarySpan(
       sha256,
       generation: 1 + Math.max(...replaced.map((s) => s.generation)),
       original: { create: { bytes: body, sha256, expiresAt: expiresAtFor(cls, at, input.policy) } },
-      atoms: {
-        create: analysis.atoms.map((atom, ordinal) => ({
-          ordinal,
-          kind: atom.kind,
-          text: atom.text,
-          normalized: atom.normalized,
-          byteStart: atom.byteStart,
-          byteEnd: atom.byteEnd,
-          effect: atom.effect ?? null,
-          negated: atom.negated ?? false,
-          argName: atom.argName ?? null,
-        })),
-      },
     },
   });
+  await insertAtomRows(tx, atomRowsFor(sessionId, id, analysis.atoms));
   return id;
 }

@@ -1,5 +1,4 @@
-import { notFound } from "next/navigation";
-import { AppError } from "@/lib/api/errors";
+import { orNotFound } from "../../or-not-found";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
@@ -27,13 +26,7 @@ export default async function SessionPage({
   const { id } = await params;
   const query = await searchParams;
   const user = await requireUser();
-  let overview;
-  try {
-    overview = await getSessionOverview(id);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+  const overview = await orNotFound(getSessionOverview(id));
   const { session, spans, grid } = overview;
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);

@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { orNotFound } from "../../or-not-found";
 import { humanize } from "@/components/format";
 import { SpanBody } from "@/components/SpanBody";
 import { Time } from "@/components/Time";
-import { AppError } from "@/lib/api/errors";
 import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import { cellSafety } from "@/lib/evidence/safety";
 import { getSpanDetail } from "@/lib/server/span-detail";
@@ -35,13 +34,7 @@ export default async function SpanPage({
   const { id } = await params;
   const query = await searchParams;
   const user = await requireUser();
-  let detail;
-  try {
-    detail = await getSpanDetail(id);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
+  const detail = await orNotFound(getSpanDetail(id));
   const now = new Date();
   const { span } = detail;
   const from = intParam(query.from);

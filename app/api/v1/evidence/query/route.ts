@@ -1,6 +1,7 @@
 import { apiRoute } from "@/lib/api/route";
 import { EvidenceAnswerSchema, EvidenceQuerySchema } from "@/lib/api/schemas";
 import { askEvidenceQuestion } from "@/lib/server/evidence";
+import { citationJson } from "@/lib/server/evidence-export";
 
 export const dynamic = "force-dynamic";
 
@@ -14,17 +15,7 @@ export const POST = apiRoute({
     return {
       answer: result.answer,
       question: { id: result.question.id, title: result.question.title },
-      citations: result.citations.map((c) => ({
-        sessionId: c.sessionId,
-        spanId: c.spanId,
-        seq: c.seq,
-        byteStart: c.byteStart,
-        byteEnd: c.byteEnd,
-        sha256: c.sha256,
-        excerpt: c.excerpt,
-        bytesBase64: Buffer.from(c.bytes ?? new TextEncoder().encode(c.excerpt)).toString("base64"),
-        atomKind: c.atomKind,
-      })),
+      citations: result.citations.map(citationJson),
       blockers: result.blockers.map((b) => ({
         sessionId: b.sessionId,
         spanId: b.spanId,
