@@ -2,21 +2,10 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { authenticate, type ApiCaller } from "./auth";
 import { readJson } from "./body";
-import { AppError } from "./errors";
 import { requirePermission, type Permission } from "./permissions";
 import { takeToken } from "./rate-limit";
 import { errorResponse } from "./respond";
-
-/** zod issues as `{path, message}` with dotted paths ("spans.3.seq"). */
-export function zodFields(error: z.ZodError) {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(body)", message: issue.message }));
-}
-
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what = "The request body"): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError("VALIDATION_FAILED", `${what} does not match the schema`, { fields: zodFields(result.error) });
-  return result.data;
-}
+import { parseWith } from "./validation";
 
 /** Dynamic route segments, e.g. `{ id }` for `sessions/[id]/spans`. */
 type Params = Record<string, string>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/route";
+import { parseWith } from "@/lib/api/validation";
 import { db, type DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY, validatePolicy } from "@/lib/evidence/policy";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseWith } from "@/lib/api/route";
+import { parseWith } from "@/lib/api/validation";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { listRefusals, refusalCountsByDay, type RefusalDayCount, type RefusalRow } from "./refusals";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseWith } from "@/lib/api/route";
+import { parseWith } from "@/lib/api/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { parseWith } from "@/lib/api/route";
+import { parseWith } from "@/lib/api/validation";
 import type { RunGateResult } from "@/components/RunGateForm";
 import { toAppError } from "@/lib/api/errors";
 import { authorize } from "@/lib/auth/session";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { can } from "@/lib/api/permissions";
-import { parseWith } from "@/lib/api/route";
+import { parseWith } from "@/lib/api/validation";
 import { runAction, type ActionResult } from "@/lib/auth/action-result";
 import { authorize } from "@/lib/auth/session";
 import { DAY_MS } from "@/lib/evidence/policy";
