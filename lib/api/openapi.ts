@@ -14,8 +14,8 @@ import {
   SpanBatchSchema,
 } from "./schemas";
 
-const requestSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-const responseSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+const requestSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any", reused: "inline" });
+const responseSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any", reused: "inline" });
 
 const ErrorSchema = {
   type: "object",
@@ -52,6 +52,8 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+/** A success response: OpenAPI requires every response to say what it is. */
+const ok = (description: string, schema: unknown) => ({ description, ...json(schema) });
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
@@ -77,7 +79,7 @@ export function openApiDocument() {
           summary: "Health: database kind and migration state",
           security: [],
           responses: {
-            "200": json({
+            "200": ok("The server and its database are up", {
               type: "object",
               properties: {
                 status: { enum: ["ok", "degraded"] },
@@ -92,7 +94,7 @@ export function openApiDocument() {
         post: {
           summary: "Create or update a session by its external id",
           requestBody: { required: true, ...json(requestSchema(SessionCreateSchema)) },
-          responses: { "200": json(responseSchema(SessionSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+          responses: { "200": ok("The session, created or updated", responseSchema(SessionSchema)), ...errors(400, 401, 403, 413, 422, 429) },
         },
       },
       "/api/v1/sessions/{id}/spans": {
@@ -100,21 +102,21 @@ export function openApiDocument() {
           summary: "Append a batch of spans in one transaction (idempotent per seq and bytes)",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
           requestBody: { required: true, ...json(requestSchema(SpanBatchSchema)) },
-          responses: { "200": json(responseSchema(SpanBatchResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+          responses: { "200": ok("Per span: id, class, atom count, sha256, and whether it was new", responseSchema(SpanBatchResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
         },
       },
       "/api/v1/gate/evaluate": {
         post: {
           summary: "Evaluate the gate on reported span facts; stores nothing",
           requestBody: { required: true, ...json(requestSchema(GateEvaluateSchema)) },
-          responses: { "200": json(responseSchema(GateEvaluateResultSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+          responses: { "200": ok("The verdict per span", responseSchema(GateEvaluateResultSchema)), ...errors(400, 401, 403, 413, 422, 429) },
         },
       },
       "/api/v1/reclamations": {
         post: {
           summary: "Ask to replace stored spans with a summary; the gate decides per span",
           requestBody: { required: true, ...json(requestSchema(ReclamationSchema)) },
-          responses: { "200": json(responseSchema(ReclamationResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+          responses: { "200": ok("The verdict per span and the summary span recorded", responseSchema(ReclamationResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
         },
       },
       "/api/v1/imports": {
@@ -123,8 +125,8 @@ export function openApiDocument() {
           parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["claude-code", "codex", "openhands", "otel-genai"] } }],
           requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
           responses: {
-            "200": json({ type: "object", description: "The import's outcome: sessions, spans, classes, refusals, skipped lines" }),
-            "202": json({ type: "object", properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } } }),
+            "200": ok("The import's outcome: sessions, spans, classes, refusals, skipped lines", { type: "object" }),
+            "202": ok("The file is imported as a background job; poll its Location", { type: "object", properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } } }),
             ...errors(401, 403, 413, 422, 429),
           },
         },
@@ -133,14 +135,14 @@ export function openApiDocument() {
         get: {
           summary: "An import job's progress, then its outcome or error",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-          responses: { "200": json({ type: "object" }), ...errors(401, 404, 429) },
+          responses: { "200": ok("The job's status and progress, then its outcome or error", { type: "object" }), ...errors(401, 404, 429) },
         },
       },
       "/api/v1/evidence/query": {
         post: {
           summary: "Ask an evidence question over the project's sessions",
           requestBody: { required: true, ...json(requestSchema(EvidenceQuerySchema)) },
-          responses: { "200": json(responseSchema(EvidenceAnswerSchema)), ...errors(400, 401, 403, 404, 413, 422, 429) },
+          responses: { "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)), ...errors(400, 401, 403, 404, 413, 422, 429) },
         },
       },
       "/api/v1/spans/{id}/original": {

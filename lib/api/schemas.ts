@@ -48,7 +48,7 @@ export const SpanInputSchema = z
     kind: z.enum(SPAN_KINDS),
     role: z.string().max(64).optional(),
     toolName: z.string().max(256).optional(),
-    toolInput: z.json().optional(),
+    toolInput: z.unknown().optional(), // any JSON value: the body was parsed from JSON
     toolAnnotations: z.object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() }).strict().optional(),
     exitCode: z.number().int().optional(),
     cwd: z.string().max(4096).optional(),
@@ -115,7 +115,7 @@ export const GateEvaluateSchema = z
             content: z.string().max(LIMITS.maxSpanBytes).optional(),
             kind: z.enum(SPAN_KINDS).default("MESSAGE"),
             toolName: z.string().max(256).optional(),
-            toolInput: z.json().optional(),
+            toolInput: z.unknown().optional(), // any JSON value: the body was parsed from JSON
             hasPointer: z.boolean(),
             originalRetrievable: z.boolean(),
             originalExpiresAt: isoDate.optional(),
