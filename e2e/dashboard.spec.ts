@@ -21,6 +21,17 @@ test("signing in opens the demo sessions; a grid cell's count equals its span li
   await expect(page.getByTestId("span-list").locator("tbody tr")).toHaveCount(count);
 });
 
+test("a refusal leads to the refused span's verbatim bytes", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto("/refusals");
+  const feed = page.getByRole("table", { name: "Refusal events" });
+  const first = feed.getByRole("row").filter({ hasText: "Configure the app for staging" }).first();
+  await first.getByRole("link", { name: /^\d+$/ }).click();
+  await expect(page.getByTestId("span-body")).toBeVisible();
+  await expect(page.getByTestId("hash-check")).toContainText("verified");
+  await expect(page.getByRole("table", { name: "Gate decisions" })).toContainText("Refuse");
+});
+
 test("a wrong password is refused with a message", async ({ page }) => {
   await page.goto("/login");
   await page.getByLabel("Email").fill("viewer@demo.local");
