@@ -21,6 +21,11 @@ export interface SpanRow {
   classReasons: string;
   byteLength: number;
   sha256: string;
+  /**
+   * The original about to be written with the span, as its verification will find it: passing it
+   * spares a trigger an UPDATE of every new span (the trigger still corrects a wrong value).
+   */
+  original?: { expiresAt: Date; pinned?: boolean };
 }
 
 export interface OriginalRow {
@@ -72,13 +77,18 @@ const column = <R, K extends keyof R>(rows: R[], key: K): Array<R[K]> => rows.ma
 export async function insertSpanRows(tx: DbTx, rows: SpanRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.$executeRaw`
-    insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256)
-    select session_id, id, seq, kind::"SpanKind", role, tool_name, tool_input::jsonb, exit_code, occurred_at, class::"EvidentialClass", class_reasons::jsonb, byte_length, sha256
+    insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
+                      original_state, original_expires_at)
+    select session_id, id, seq, kind::"SpanKind", role, tool_name, tool_input::jsonb, exit_code, occurred_at, class::"EvidentialClass", class_reasons::jsonb, byte_length, sha256,
+           original_state::"OriginalState", original_expires_at
       from unnest(${column(rows, "sessionId")}::uuid[], ${column(rows, "id")}::uuid[], ${column(rows, "seq")}::int[], ${column(rows, "kind")}::text[],
                   ${column(rows, "role")}::text[], ${column(rows, "toolName")}::text[], ${column(rows, "toolInput")}::text[], ${column(rows, "exitCode")}::int[],
                   ${column(rows, "occurredAt").map((d) => d.toISOString())}::timestamptz[], ${column(rows, "class")}::text[], ${column(rows, "classReasons")}::text[],
-                  ${column(rows, "byteLength")}::int[], ${column(rows, "sha256")}::text[])
-        as t(session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256)`;
+                  ${column(rows, "byteLength")}::int[], ${column(rows, "sha256")}::text[],
+                  ${rows.map((r) => (r.original ? "HELD" : "ABSENT"))}::text[],
+                  ${rows.map((r) => (r.original && !r.original.pinned ? r.original.expiresAt.toISOString() : null))}::timestamptz[])
+        as t(session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
+             original_state, original_expires_at)`;
 }
 
 export async function insertOriginalRows(tx: DbTx, rows: OriginalRow[]): Promise<void> {

@@ -157,6 +157,7 @@ async function insertSpans(
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;
+    const expiresAt = expiresAtFor(cls, span.occurredAt, policy);
     const atoms = atomRowsFor(sessionId, id, analysis.atoms);
     spanRows.push({
       sessionId,
@@ -172,14 +173,9 @@ async function insertSpans(
       classReasons: JSON.stringify(analysis.classification.reasons),
       byteLength: span.body.byteLength,
       sha256,
+      original: { expiresAt },
     });
-    originalRows.push({
-      sessionId,
-      spanId: id,
-      bytes: span.body,
-      sha256,
-      expiresAt: expiresAtFor(cls, span.occurredAt, policy),
-    });
+    originalRows.push({ sessionId, spanId: id, bytes: span.body, sha256, expiresAt });
     atomRows.push(...atoms);
     results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
   }

@@ -71,7 +71,8 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
   }
 
   const policy = await loadPolicy(tx, projectId);
-  const originals = await loadOriginalFacts(tx, sessionId, spans.map((s) => s.id));
+  // Hashed again now: what the gate lets go leaves the transcript for good.
+  const originals = await loadOriginalFacts(tx, sessionId, spans.map((s) => s.id), "live");
   const atomsBySpan = await loadAtoms(tx, sessionId, spans.map((s) => s.id));
   const gateSpans: GateSpan[] = spans.map((span) => ({
     id: span.id,

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { parseWith } from "@/lib/api/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost"] as const;
@@ -57,14 +56,11 @@ export async function listSessionPage(raw: Record<string, string | undefined>): 
     Array<{ id: string; slug: string; external_id: string; runtime: string; title: string | null; last_activity_at: Date; spans: number; refusals: number; at_risk: number; lost: number; total: bigint }>
   >`
     with c as (
-      select se.id,
-             (select count(*) from span s where s.session_id = se.id)::int as spans,
-             (select count(*) from refusal_event r where r.session_id = se.id)::int as refusals,
-             (select count(*) from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
-               where o.session_id = se.id and o.bytes is not null and o.pinned = false and s.class <> 'NARRATIVE'
-                 and o.expires_at < s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})))::int as at_risk,
-             (select count(*) from span_original o where o.session_id = se.id and o.bytes is null)::int as lost
-        from session se left join retention_policy p on p.project_id = se.project_id
+      -- Counts kept per session by triggers (migration 20261202122000_scale_read_paths): spans,
+      -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
+      -- (at risk), originals whose bytes are gone (lost). Nothing here scans a session's spans.
+      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, se.lost_count as lost
+        from session se
     )
     select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
            c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total

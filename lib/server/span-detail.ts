@@ -8,7 +8,7 @@ import { sha256Hex } from "./hash";
 import { loadOriginalFacts } from "./original-facts";
 import { loadPolicy } from "./policy";
 import { loadAtoms } from "./reclaim";
-import { sessionSpanStatuses } from "./span-status";
+import { spanStatusOf } from "./span-status";
 
 /**
  * Everything the span page shows: the verbatim bytes with their atoms, why the span has its class,
@@ -30,15 +30,14 @@ export async function getSpanDetail(spanId: string, now = new Date()) {
   const projectId = span.session.projectId;
   const policy = await loadPolicy(db(), projectId);
   const atoms = (await loadAtoms(db(), span.sessionId, [span.id])).get(span.id) ?? [];
-  const statuses = await sessionSpanStatuses(db(), projectId, span.sessionId, now);
-  const status = statuses.find((s) => s.id === span.id)!;
+  const provenance = await spanStatusOf(db(), span.sessionId, span.id, policy, now);
   const bytes = span.original?.bytes ? new Uint8Array(span.original.bytes) : null;
   const liveSha256 = bytes ? sha256Hex(bytes) : null;
 
   return {
     span,
     projectSlug: span.session.project.slug,
-    provenance: status.provenance,
+    provenance,
     classReasons: (Array.isArray(span.classReasons) ? span.classReasons : []) as unknown as ClassReason[],
     atoms,
     bytes,
@@ -56,7 +55,16 @@ export type SpanDetail = Awaited<ReturnType<typeof getSpanDetail>>;
 
 /** The summary's lineage over its session's summary links: roots, generation, fidelity per generation. */
 async function summaryLineage(sessionId: string, summaryId: string, policy: Awaited<ReturnType<typeof loadPolicy>>, now: Date): Promise<Lineage> {
-  const links = await db().summaryLink.findMany({ where: { sessionId } });
+  // Only the links below this summary: a long session has tens of thousands of others.
+  const links = await db().$queryRaw<Array<{ summarySpanId: string; replacedSpanId: string; pointerSha256: string | null }>>`
+    with recursive down(summary_id, replaced_id, pointer) as (
+      select summary_span_id, replaced_span_id, pointer_sha256 from summary_link
+       where session_id = ${sessionId}::uuid and summary_span_id = ${summaryId}::uuid
+      union
+      select l.summary_span_id, l.replaced_span_id, l.pointer_sha256
+        from summary_link l join down d on l.summary_span_id = d.replaced_id
+       where l.session_id = ${sessionId}::uuid)
+    select summary_id::text as "summarySpanId", replaced_id::text as "replacedSpanId", pointer::text as "pointerSha256" from down`;
   const graph = new Map<string, Array<{ spanId: string; hasPointer: boolean }>>();
   for (const link of links) {
     const list = graph.get(link.summarySpanId) ?? [];

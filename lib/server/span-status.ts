@@ -1,8 +1,18 @@
+/**
+ * Provenance status of a session's spans, derived now (DESIGN.md: never stored stale), from the
+ * facts triggers keep on each span row (its original's state and expiry, the summary that replaced
+ * it). The grid is one index-only scan of the session's spans grouped by class and replacing
+ * summary; summaries' statuses (the weakest of what they rest on) follow from those groups. The
+ * definition is spanStatuses in lib/evidence/span-statuses.ts; span-status.db.test.ts holds these
+ * queries to it.
+ */
 import type { DbTx } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
-import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
-import { loadOriginalFacts } from "./original-facts";
+import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
+import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "./policy";
+import { originalFromSpan, statusConditions, statusCounts, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
 
 export interface SpanStatus {
   id: string;
@@ -12,63 +22,6 @@ export interface SpanStatus {
   transcriptState: TranscriptState;
   provenance: ProvenanceStatus;
   occurredAt: Date;
-}
-
-/**
- * Every span of a session with its provenance status derived now (DESIGN.md: never stored stale).
- * An original span's status comes from its pointer and its original; a summary's is the weakest
- * among the spans it rests on, a link without a pointer counting as NONE.
- */
-export async function sessionSpanStatuses(tx: DbTx, projectId: string, sessionId: string, now: Date): Promise<SpanStatus[]> {
-  const [policy, spans, links] = await Promise.all([
-    loadPolicy(tx, projectId),
-    tx.span.findMany({
-      where: { sessionId },
-      select: { id: true, seq: true, kind: true, class: true, transcriptState: true, hasPointer: true, occurredAt: true },
-      orderBy: [{ seq: "asc" }, { occurredAt: "asc" }],
-    }),
-    tx.summaryLink.findMany({ where: { sessionId }, select: { summarySpanId: true, replacedSpanId: true, pointerSha256: true } }),
-  ]);
-  const originals = await loadOriginalFacts(tx, sessionId, spans.map((s) => s.id));
-  const linksBySummary = new Map<string, Array<{ replaced: string; pointed: boolean }>>();
-  for (const link of links) {
-    const list = linksBySummary.get(link.summarySpanId) ?? [];
-    list.push({ replaced: link.replacedSpanId, pointed: link.pointerSha256 !== null });
-    linksBySummary.set(link.summarySpanId, list);
-  }
-  const byId = new Map(spans.map((s) => [s.id, s]));
-  const memo = new Map<string, ProvenanceStatus>();
-
-  const statusOf = (id: string, visiting: Set<string>): ProvenanceStatus => {
-    const known = memo.get(id);
-    if (known) return known;
-    const span = byId.get(id);
-    if (!span || visiting.has(id)) return "NONE";
-    let status: ProvenanceStatus;
-    if (span.kind === "SUMMARY") {
-      const parents = linksBySummary.get(id) ?? [];
-      visiting.add(id);
-      status =
-        parents.length === 0
-          ? "NONE"
-          : weakestStatus(parents.map((p) => (p.pointed ? statusOf(p.replaced, visiting) : "NONE")));
-      visiting.delete(id);
-    } else {
-      status = provenanceStatus({ hasPointer: span.hasPointer, original: originals.get(id) ?? null, occurredAt: span.occurredAt }, policy, now);
-    }
-    memo.set(id, status);
-    return status;
-  };
-
-  return spans.map((span) => ({
-    id: span.id,
-    seq: span.seq,
-    kind: span.kind,
-    class: span.class,
-    transcriptState: span.transcriptState,
-    provenance: statusOf(span.id, new Set()),
-    occurredAt: span.occurredAt,
-  }));
 }
 
 export type GridCounts = Record<EvidentialClass, Record<ProvenanceStatus, number>>;
@@ -82,3 +35,246 @@ export function countGrid(statuses: Iterable<Pick<SpanStatus, "class" | "provena
   for (const s of statuses) into[s.class][s.provenance] += 1;
   return into;
 }
+
+export interface SessionGrid {
+  grid: GridCounts;
+  /** Every summary of the session with its status. */
+  summaryStatuses: Map<string, ProvenanceStatus>;
+}
+
+interface GroupRow {
+  class: EvidentialClass;
+  replacing: string | null;
+  none: number;
+  lost: number;
+  expiring: number;
+  total: number;
+}
+
+/** The session's grid counts and its summaries' statuses. */
+export async function sessionGrid(tx: DbTx, sessionId: string, policy: RetentionPolicy, now: Date): Promise<SessionGrid> {
+  const params: StatusParams = { now, horizonDays: policy.evidenceHorizonDays };
+  const c = statusConditions("", params);
+  const [groups, summaries, unpointed] = await Promise.all([
+    tx.$queryRaw<GroupRow[]>`
+      select class::text as class, replacing_summary_id::text as replacing,
+             (count(*) filter (where ${c.none}))::int as none,
+             (count(*) filter (where ${c.lost}))::int as lost,
+             (count(*) filter (where ${c.expiring}))::int as expiring,
+             count(*)::int as total
+        from span
+       where session_id = ${sessionId}::uuid and kind <> 'SUMMARY'
+       group by class, replacing_summary_id`,
+    tx.$queryRaw<Array<{ id: string; class: EvidentialClass; replacing: string | null }>>`
+      select id::text as id, class::text as class, replacing_summary_id::text as replacing
+        from span where session_id = ${sessionId}::uuid and kind = 'SUMMARY'`,
+    tx.$queryRaw<Array<{ id: string }>>`
+      select distinct summary_span_id::text as id from summary_link where session_id = ${sessionId}::uuid and pointer_sha256 is null`,
+  ]);
+
+  const grid = emptyGrid();
+  const direct = new Map<string, { none: number; lost: number; expiring: number; total: number }>();
+  for (const g of groups) {
+    const counts = statusCounts(g);
+    for (const status of Object.keys(counts) as ProvenanceStatus[]) grid[g.class][status] += counts[status];
+    if (g.replacing) {
+      const d = direct.get(g.replacing) ?? { none: 0, lost: 0, expiring: 0, total: 0 };
+      d.none += g.none;
+      d.lost += g.lost;
+      d.expiring += g.expiring;
+      d.total += g.total;
+      direct.set(g.replacing, d);
+    }
+  }
+  const weakestDirect = new Map<string, ProvenanceStatus>();
+  for (const [id, d] of direct) {
+    weakestDirect.set(id, d.none > 0 ? "NONE" : d.lost > 0 ? "LOST" : d.expiring > 0 ? "EXPIRING" : "DURABLE");
+  }
+  const summaryStatuses = resolveSummaryStatuses(summaries, weakestDirect, new Set(unpointed.map((u) => u.id)));
+  for (const s of summaries) grid[s.class][summaryStatuses.get(s.id)!] += 1;
+  return { grid, summaryStatuses };
+}
+
+/**
+ * Each summary's status from what its links lead to: the weakest of its non-summary children
+ * (`direct`) and of its summary children, NONE if any link has no pointer, if it has no links, or
+ * if it sits on a cycle of links, as spanStatuses decides.
+ */
+export function resolveSummaryStatuses(
+  summaries: ReadonlyArray<{ id: string; replacing: string | null }>,
+  direct: ReadonlyMap<string, ProvenanceStatus>,
+  unpointed: ReadonlySet<string>,
+): Map<string, ProvenanceStatus> {
+  const childSummaries = new Map<string, string[]>();
+  for (const s of summaries) {
+    if (!s.replacing) continue;
+    const list = childSummaries.get(s.replacing);
+    if (list) list.push(s.id);
+    else childSummaries.set(s.replacing, [s.id]);
+  }
+  const memo = new Map<string, ProvenanceStatus>();
+  const statusOf = (id: string, visiting: Set<string>): ProvenanceStatus => {
+    const known = memo.get(id);
+    if (known) return known;
+    if (visiting.has(id)) return "NONE";
+    const kids = childSummaries.get(id) ?? [];
+    const own = direct.get(id);
+    let status: ProvenanceStatus;
+    if (unpointed.has(id) || (kids.length === 0 && own === undefined)) {
+      status = "NONE";
+    } else {
+      visiting.add(id);
+      const parts: ProvenanceStatus[] = own === undefined ? [] : [own];
+      for (const kid of kids) parts.push(statusOf(kid, visiting));
+      visiting.delete(id);
+      status = weakestStatus(parts);
+    }
+    memo.set(id, status);
+    return status;
+  };
+  const out = new Map<string, ProvenanceStatus>();
+  for (const s of summaries) out.set(s.id, statusOf(s.id, new Set()));
+  return out;
+}
+
+interface SpanRowFacts {
+  id: string;
+  seq: number | null;
+  kind: SpanKind;
+  class: EvidentialClass;
+  transcript_state: TranscriptState;
+  occurred_at: Date;
+  has_pointer: boolean;
+  original_state: OriginalStateValue;
+  original_expires_at: Date | null;
+}
+
+const SPAN_FACTS = Prisma.sql`id::text as id, seq, kind::text as kind, class::text as class, transcript_state::text as transcript_state,
+  occurred_at, has_pointer, original_state::text as original_state, original_expires_at`;
+
+function toSpanStatus(row: SpanRowFacts, policy: RetentionPolicy, now: Date, summaryStatuses: ReadonlyMap<string, ProvenanceStatus>): SpanStatus {
+  const provenance =
+    row.kind === "SUMMARY"
+      ? (summaryStatuses.get(row.id) ?? "NONE")
+      : provenanceStatus(
+          { hasPointer: row.has_pointer, original: originalFromSpan(row.original_state, row.original_expires_at), occurredAt: row.occurred_at },
+          policy,
+          now,
+        );
+  return {
+    id: row.id,
+    seq: row.seq,
+    kind: row.kind,
+    class: row.class,
+    transcriptState: row.transcript_state,
+    provenance,
+    occurredAt: row.occurred_at,
+  };
+}
+
+export interface TimelineFilter {
+  class?: EvidentialClass;
+  provenance?: ProvenanceStatus;
+}
+
+/**
+ * A page of the session's transcript in order (seq, summaries after), optionally only one class
+ * and/or status, each span with its status. `grid` is the session's (for summaries' statuses).
+ */
+export async function sessionTimeline(
+  tx: DbTx,
+  sessionId: string,
+  policy: RetentionPolicy,
+  now: Date,
+  grid: SessionGrid,
+  filter: TimelineFilter,
+  page: { offset: number; limit: number },
+): Promise<SpanStatus[]> {
+  const rows = await tx.$queryRaw<SpanRowFacts[]>`
+    select ${SPAN_FACTS}
+      from span
+     where ${timelineWhere(sessionId, policy, now, grid, filter)}
+     order by seq asc nulls last, occurred_at asc, id asc
+     limit ${page.limit} offset ${page.offset}`;
+  return rows.map((row) => toSpanStatus(row, policy, now, grid.summaryStatuses));
+}
+
+function timelineWhere(sessionId: string, policy: RetentionPolicy, now: Date, grid: SessionGrid, filter: TimelineFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`session_id = ${sessionId}::uuid`];
+  if (filter.class) conditions.push(Prisma.sql`class = ${filter.class}::"EvidentialClass"`);
+  if (filter.provenance) {
+    const summaries = [...grid.summaryStatuses].filter(([, s]) => s === filter.provenance).map(([id]) => id);
+    const status = statusExpression("", { now, horizonDays: policy.evidenceHorizonDays });
+    conditions.push(Prisma.sql`((kind <> 'SUMMARY' and ${status} = ${filter.provenance}) or (kind = 'SUMMARY' and id = any(${summaries}::uuid[])))`);
+  }
+  return Prisma.join(conditions, " and ");
+}
+
+/** How many spans the timeline lists under a filter: read off the grid. */
+export function timelineTotal(grid: GridCounts, filter: TimelineFilter): number {
+  let total = 0;
+  for (const cls of Object.keys(grid) as EvidentialClass[]) {
+    if (filter.class && cls !== filter.class) continue;
+    for (const status of Object.keys(grid[cls]) as ProvenanceStatus[]) {
+      if (filter.provenance && status !== filter.provenance) continue;
+      total += grid[cls][status];
+    }
+  }
+  return total;
+}
+
+/** Every span of a session with its status, in transcript order (small sessions, tests and exports). */
+export async function sessionSpanStatuses(tx: DbTx, projectId: string, sessionId: string, now: Date): Promise<SpanStatus[]> {
+  const policy = await loadPolicy(tx, projectId);
+  const grid = await sessionGrid(tx, sessionId, policy, now);
+  const rows = await tx.$queryRaw<SpanRowFacts[]>`
+    select ${SPAN_FACTS} from span where session_id = ${sessionId}::uuid order by seq asc nulls last, occurred_at asc, id asc`;
+  return rows.map((row) => toSpanStatus(row, policy, now, grid.summaryStatuses));
+}
+
+/**
+ * Statuses of some spans of a session and of everything their summaries rest on, from the lineage
+ * below them only (not the whole session): what one span's page and one blocker need.
+ */
+export async function lineageStatuses(
+  tx: DbTx,
+  sessionId: string,
+  spanIds: string[],
+  policy: RetentionPolicy,
+  now: Date,
+): Promise<{ statuses: Map<string, ProvenanceStatus>; spans: Map<string, SpanRowFacts>; links: StatusLink[] }> {
+  if (spanIds.length === 0) return { statuses: new Map(), spans: new Map(), links: [] };
+  const links = await tx.$queryRaw<Array<{ summary_id: string; replaced_id: string; pointed: boolean }>>`
+    with recursive down(summary_id, replaced_id, pointed) as (
+      select summary_span_id, replaced_span_id, pointer_sha256 is not null
+        from summary_link where session_id = ${sessionId}::uuid and summary_span_id = any(${spanIds}::uuid[])
+      union
+      select l.summary_span_id, l.replaced_span_id, l.pointer_sha256 is not null
+        from summary_link l join down d on l.summary_span_id = d.replaced_id
+       where l.session_id = ${sessionId}::uuid)
+    select summary_id::text as summary_id, replaced_id::text as replaced_id, pointed from down`;
+  const ids = [...new Set([...spanIds, ...links.map((l) => l.replaced_id)])];
+  const rows = await tx.$queryRaw<SpanRowFacts[]>`
+    select ${SPAN_FACTS} from span where session_id = ${sessionId}::uuid and id = any(${ids}::uuid[])`;
+  const statusLinks: StatusLink[] = links.map((l) => ({ summaryId: l.summary_id, replacedId: l.replaced_id, pointed: l.pointed }));
+  const statusSpans: StatusSpan[] = rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    hasPointer: r.has_pointer,
+    original: originalFromSpan(r.original_state, r.original_expires_at),
+    occurredAt: r.occurred_at,
+  }));
+  return {
+    statuses: spanStatuses(statusSpans, statusLinks, policy, now),
+    spans: new Map(rows.map((r) => [r.id, r])),
+    links: statusLinks,
+  };
+}
+
+/** One span's status. */
+export async function spanStatusOf(tx: DbTx, sessionId: string, spanId: string, policy: RetentionPolicy, now: Date): Promise<ProvenanceStatus> {
+  const { statuses } = await lineageStatuses(tx, sessionId, [spanId], policy, now);
+  return statuses.get(spanId) ?? "NONE";
+}
+
+export type { SpanRowFacts };

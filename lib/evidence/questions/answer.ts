@@ -6,14 +6,15 @@
  * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
  */
 import { formatKindCounts, type KindCount } from "../manifest";
-import type {
-  Atom,
-  AtomKind,
-  EvidentialClass,
-  ProvenanceStatus,
-  SideEffectKind,
-  SpanKind,
-  TranscriptState,
+import {
+  EVIDENTIAL_CLASSES,
+  type Atom,
+  type AtomKind,
+  type EvidentialClass,
+  type ProvenanceStatus,
+  type SideEffectKind,
+  type SpanKind,
+  type TranscriptState,
 } from "../types";
 import {
   compilePredicate,
@@ -114,7 +115,7 @@ export function answerQuestion(
   scope: QuestionScope,
   spans: readonly QuestionSpan[],
 ): QuestionAnswer {
-  const predicates = toPredicates(question).map(compilePredicate);
+  const predicates = compileQuestion(question);
   const byId = new Map(spans.map((s) => [s.id, s]));
   const bySession = groupBySession(spans);
   const citations: Citation[] = [];
@@ -129,28 +130,63 @@ export function answerQuestion(
     const ordered = inSession.filter((s) => inTimeRange(scope, s.occurredAt)).sort((a, b) => a.seq - b.seq);
 
     for (const span of ordered) {
-      if (span.kind === "SUMMARY") {
-        const blocker = unbackedClaim(span, predicates, session.cwd, byId);
-        if (blocker) blockers.push(blocker);
-        continue;
-      }
-      if (isCheckable(span)) {
-        checkedSpans++;
-        const found = citeMatches(span, predicates, session.cwd);
-        citations.push(...found.citations);
-        if (found.citations.length === 0 && found.undecidable) {
-          blockers.push(blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false));
-        }
-        continue;
-      }
-      const blocker = uncheckableBlocker(span, predicates);
-      if (blocker) blockers.push(blocker);
+      const judged = judgeSpan(span, predicates, session.cwd, byId);
+      if (judged.checked) checkedSpans++;
+      citations.push(...judged.citations);
+      if (judged.blocker) blockers.push(judged.blocker);
     }
   }
+  return concludeAnswer(citations, blockers, checkedSpans, gaps);
+}
 
+/** The question's predicates, compiled once. */
+export function compileQuestion(question: EvidenceQuestion | EvidencePredicate | readonly EvidencePredicate[]): CompiledPredicate[] {
+  return toPredicates(question).map(compilePredicate);
+}
+
+/** What one span in scope contributes to an answer. */
+export interface SpanJudgement {
+  /** Its atoms were checked (it counts in `checkedSpans`). */
+  checked: boolean;
+  citations: Citation[];
+  blocker: Blocker | null;
+}
+
+/**
+ * One span in scope, judged: a summary can only block (when its text claims what the question asks
+ * and the originals behind it cannot be checked; `byId` must hold every span of its lineage); a
+ * checkable span cites its matching atoms; any other span may block. `answerQuestion` is this over
+ * every span in scope, in seq order; callers that find the spans worth judging some other way (an
+ * index) must keep that order and count the checked spans they did not judge.
+ */
+export function judgeSpan(
+  span: QuestionSpan,
+  predicates: readonly CompiledPredicate[],
+  cwd: string | undefined,
+  byId: ReadonlyMap<string, QuestionSpan>,
+): SpanJudgement {
+  if (span.kind === "SUMMARY") return { checked: false, citations: [], blocker: unbackedClaim(span, predicates, cwd, byId) };
+  if (isCheckable(span)) {
+    const found = citeMatches(span, predicates, cwd);
+    const blocker =
+      found.citations.length === 0 && found.undecidable
+        ? blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false)
+        : null;
+    return { checked: true, citations: found.citations, blocker };
+  }
+  return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };
+}
+
+/** The answer from everything found: YES on any citation, NO only with a complete scope. */
+export function concludeAnswer(citations: Citation[], blockers: Blocker[], checkedSpans: number, gaps: SeqGap[]): QuestionAnswer {
   const scopeComplete = blockers.length === 0 && gaps.length === 0;
   const answer: AnswerKind = citations.length > 0 ? "YES" : scopeComplete ? "NO" : "INSUFFICIENT_EVIDENCE";
   return { answer, citations, blockers, checkedSpans, scopeComplete, gaps };
+}
+
+/** Classes whose spans, when they cannot be checked, may block a proof of absence for these predicates. */
+export function blockingClasses(predicates: readonly CompiledPredicate[]): EvidentialClass[] {
+  return EVIDENTIAL_CLASSES.filter((cls) => predicates.some((p) => classCanHold(p, cls)));
 }
 
 /**

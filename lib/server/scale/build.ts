@@ -417,7 +417,8 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
   let bytes: Uint8Array | null = swept ? null : item.body;
   if (bytes && item.corrupt) {
     bytes = Uint8Array.from(bytes);
-    bytes[bytes.length >> 1] ^= 0x20;
+    const middle = bytes.length >> 1;
+    bytes[middle] = bytes[middle]! ^ 0x20;
   }
   out.span_original.push(
     line([sessionId, item.id, byteaField(bytes), item.sha256, field(expiresAt), field(pinned), field(deletedAt), swept ? "ttl expired" : "\\N"]),

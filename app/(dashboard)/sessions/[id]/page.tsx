@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { orNotFound } from "../../or-not-found";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
@@ -26,11 +27,19 @@ export default async function SessionPage({
   const { id } = await params;
   const query = await searchParams;
   const user = await requireUser();
-  const overview = await orNotFound(getSessionOverview(id));
-  const { session, spans, grid } = overview;
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
-  const shown = spans.filter((s) => (!cls || s.class === cls) && (!provenance || s.provenance === provenance));
+  const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;
+  const overview = await orNotFound(getSessionOverview(id, { class: cls, provenance, page: Number.isFinite(requestedPage) ? requestedPage : 1 }));
+  const { session, spans, grid, total, page, pages, pageSize, cellSpanIds, maxSeq } = overview;
+  const pageHref = (n: number) => {
+    const params = new URLSearchParams();
+    if (cls) params.set("class", cls);
+    if (provenance) params.set("provenance", provenance);
+    if (n > 1) params.set("page", String(n));
+    const text = params.toString();
+    return `/sessions/${session.id}${text ? `?${text}` : ""}#spans`;
+  };
 
   return (
     <>
@@ -51,16 +60,25 @@ export default async function SessionPage({
       </h2>
       {cls && provenance && can(user.role, "originals:pin") ? (
         <CellBulkActions
-          spanIds={shown.filter((s) => s.provenance !== "LOST" && s.provenance !== "NONE").map((s) => s.id).slice(0, 1000)}
+          spanIds={cellSpanIds}
           label={`${cls} × ${provenance}`}
           action={bulkRetentionAction}
         />
       ) : null}
-      <SpanTimeline spans={shown} />
+      <SpanTimeline spans={spans} />
+      {pages > 1 ? (
+        <nav aria-label="Transcript pages" style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
+          {page > 1 ? <Link href={pageHref(page - 1)}>← Previous</Link> : null}
+          <span>
+            Spans {(page - 1) * pageSize + 1}–{Math.min(total, page * pageSize)} of {total} · page {page} of {pages}
+          </span>
+          {page < pages ? <Link href={pageHref(page + 1)}>Next →</Link> : null}
+        </nav>
+      ) : null}
       {can(user.role, "gate:run") ? (
         <>
           <h2>Run the gate</h2>
-          <RunGateForm sessionId={session.id} maxSeq={Math.max(0, ...spans.map((s) => s.seq ?? 0))} action={runGateAction} />
+          <RunGateForm sessionId={session.id} maxSeq={maxSeq} action={runGateAction} />
         </>
       ) : null}
     </>

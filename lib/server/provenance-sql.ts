@@ -1,0 +1,71 @@
+/**
+ * Provenance status in SQL, over the original's facts that triggers copy onto each span
+ * (original_state, original_expires_at: null when pinned or without TTL). The same decision as
+ * provenanceStatus in lib/evidence/provenance.ts, in the same order:
+ *   no pointer -> NONE; original not held (absent, deleted, hash mismatch) -> LOST;
+ *   pinned or no TTL -> DURABLE; TTL passed -> LOST; TTL at or after the horizon -> DURABLE;
+ *   otherwise EXPIRING.
+ * Summaries are not covered here: their status rests on their links (span-status.ts).
+ * Tests compare both with the pure functions on varied data (span-status.db.test.ts).
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import type { OriginalFacts, ProvenanceStatus } from "@/lib/evidence/types";
+
+/** A timestamp parameter compared with `timestamp(3)` columns, which hold UTC. */
+export function sqlTime(d: Date): Prisma.Sql {
+  return Prisma.sql`(${d.toISOString()}::timestamp)`;
+}
+
+export interface StatusParams {
+  now: Date;
+  horizonDays: number;
+}
+
+function col(alias: string, name: string): Prisma.Sql {
+  return Prisma.raw(alias ? `${alias}.${name}` : name);
+}
+
+/** Conditions on a span row (non-summary) for each status but DURABLE, mutually exclusive. */
+export function statusConditions(alias: string, p: StatusParams) {
+  const hasPointer = col(alias, "has_pointer");
+  const state = col(alias, "original_state");
+  const expires = col(alias, "original_expires_at");
+  const occurred = col(alias, "occurred_at");
+  const now = sqlTime(p.now);
+  return {
+    none: Prisma.sql`(not ${hasPointer})`,
+    lost: Prisma.sql`(${hasPointer} and (${state} <> 'HELD' or ${expires} <= ${now}))`,
+    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${occurred} + make_interval(days => ${p.horizonDays}::int))`,
+  };
+}
+
+/** The status of a non-summary span row as text. */
+export function statusExpression(alias: string, p: StatusParams): Prisma.Sql {
+  const c = statusConditions(alias, p);
+  return Prisma.sql`(case when ${c.none} then 'NONE' when ${c.lost} then 'LOST' when ${c.expiring} then 'EXPIRING' else 'DURABLE' end)`;
+}
+
+/**
+ * The span can be checked as evidence once replaced: a pointer leads to an original that is held
+ * and not past its TTL (isCheckable in lib/evidence/questions/answer.ts, for replaced spans).
+ */
+export function retrievableWithPointer(alias: string, now: Date): Prisma.Sql {
+  const expires = col(alias, "original_expires_at");
+  return Prisma.sql`(${col(alias, "has_pointer")} and ${col(alias, "original_state")} = 'HELD' and (${expires} is null or ${expires} > ${sqlTime(now)}))`;
+}
+
+export type OriginalStateValue = "ABSENT" | "DELETED" | "HASH_MISMATCH" | "HELD";
+
+/**
+ * The original's facts as the span carries them, for the pure functions. A pin shows as "no
+ * expiry", which every pure decision treats the same way (DURABLE, retrievable).
+ */
+export function originalFromSpan(state: OriginalStateValue, expiresAt: Date | null): OriginalFacts | null {
+  if (state === "ABSENT") return null;
+  return { present: state !== "DELETED", hashMatches: state === "HELD", expiresAt, pinned: false };
+}
+
+/** Counts per status from the three condition counts and the total. */
+export function statusCounts(row: { none: number; lost: number; expiring: number; total: number }): Record<ProvenanceStatus, number> {
+  return { NONE: row.none, LOST: row.lost, EXPIRING: row.expiring, DURABLE: row.total - row.none - row.lost - row.expiring };
+}
