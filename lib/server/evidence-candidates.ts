@@ -1,0 +1,96 @@
+/**
+ * Finding, by index, the atoms an evidence question could match: for each predicate, a SQL
+ * condition that every atom `matchAtom` could call MATCH or UNDECIDABLE satisfies (a superset: the
+ * pure engine still decides every match). Effect kinds and atom kinds lead the indexes; value
+ * prefixes become byte-order ranges on the normalised value, or on the part of a path below its
+ * home directory for "~/..." prefixes (migration 20261202122000_scale_read_paths).
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import { HOME_DOTFILES_TOKEN } from "@/lib/evidence/path-prefix";
+import type { CompiledPredicate } from "@/lib/evidence/questions";
+import { ATOM_KINDS, type AtomKind } from "@/lib/evidence/types";
+
+/**
+ * The least string above every string that starts with `s`, in code point order (which is UTF-8
+ * byte order, the "C" collation's); null when there is none.
+ */
+export function prefixUpperBound(s: string): string | null {
+  const points = [...s];
+  while (points.length > 0) {
+    let next = points.pop()!.codePointAt(0)! + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return points.join("") + String.fromCodePoint(next);
+  }
+  return null;
+}
+
+export interface PrefixRange {
+  /** Range over the normalised value, or over the path below its home directory. */
+  on: "value" | "home";
+  from: string;
+  /** Exclusive; null for no upper bound. */
+  to: string | null;
+}
+
+/**
+ * A byte-order range holding every value the prefix matches (see path-prefix.ts and
+ * valueHasPrefix in predicate.ts). Path prefixes cover the directory itself and what is below it,
+ * so the range is over the prefix without its trailing slash; the engine drops the siblings
+ * ("/etc" also admits "/etcd/...").
+ */
+export function prefixRange(prefix: string): PrefixRange {
+  if (prefix === HOME_DOTFILES_TOKEN) return { on: "home", from: ".", to: "/" };
+  if (prefix.startsWith("~/")) {
+    const below = prefix.slice(2);
+    const dir = below.endsWith("/") ? below.slice(0, -1) : below;
+    return { on: "home", from: dir, to: dir === "" ? null : prefixUpperBound(dir) };
+  }
+  if (prefix.startsWith("/")) {
+    const dir = prefix.length > 1 && prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
+    return { on: "value", from: dir, to: prefixUpperBound(dir) };
+  }
+  return { on: "value", from: prefix, to: prefixUpperBound(prefix) };
+}
+
+function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
+  const value = Prisma.raw(range.on === "home" ? `custodian_home_relative(${alias}.normalized) collate "C"` : `${alias}.normalized collate "C"`);
+  const lower = Prisma.sql`${value} >= ${range.from}`;
+  return range.to === null ? lower : Prisma.sql`(${lower} and ${value} < ${range.to})`;
+}
+
+const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;
+
+export interface AtomConditionOptions {
+  /** Judge atoms as a summary's claims: effect and negation do not count, only relevant kinds. */
+  asClaim?: boolean;
+}
+
+/**
+ * The SQL condition on `alias` (an evidence_atom) for atoms the predicate could match. When it
+ * names neither effects, kinds nor prefixes, it narrows nothing but negation.
+ */
+export function atomCondition(alias: string, p: CompiledPredicate, options: AtomConditionOptions = {}): Prisma.Sql {
+  const a = (column: string) => Prisma.raw(`${alias}.${column}`);
+  const parts: Prisma.Sql[] = [];
+  if (!options.asClaim && !p.includeNegated) parts.push(Prisma.sql`not ${a("negated")}`);
+  let kinds: AtomKind[] | null = p.kinds ? [...p.kinds] : null;
+  if (options.asClaim) kinds = (kinds ?? [...ALL_KINDS]).filter((k) => p.relevantKinds.has(k));
+  if (p.argNames) {
+    kinds = (kinds ?? ["TOOL_ARG"]).filter((k) => k === "TOOL_ARG");
+    parts.push(Prisma.sql`${a("arg_name")} = any(${[...p.argNames]}::text[])`);
+  }
+  const effects = !options.asClaim && p.effects ? [...p.effects] : null;
+  if (effects) parts.push(Prisma.sql`${a("effect")} = any(${effects}::"SideEffectKind"[])`);
+  if (kinds) parts.push(Prisma.sql`${a("kind")} = any(${kinds}::"AtomKind"[])`);
+  if (p.valuePrefixes) {
+    // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
+    if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
+    parts.push(Prisma.sql`(${Prisma.join(p.valuePrefixes.map((prefix) => rangeSql(alias, prefixRange(prefix))), " or ")})`);
+  }
+  return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+}
+
+/** Predicates that look at a span's tool name or its commands, not only at the matching atom. */
+export function hasSpanLevelConditions(p: CompiledPredicate): boolean {
+  return p.toolNames !== null || p.commandRegex !== null;
+}
