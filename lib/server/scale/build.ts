@@ -17,7 +17,8 @@ import type { SessionPlan } from "./plan";
 import { rng, sessionProfile, TranscriptGenerator, type SessionProfile } from "./transcript";
 
 export const COLUMNS = {
-  span: ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "transcript_state", "has_pointer", "byte_length", "sha256", "generation", "created_at"],
+  span: ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "transcript_state", "has_pointer", "byte_length", "sha256", "generation", "created_at",
+         "original_state", "original_expires_at", "replacing_summary_id"],
   span_original: ["session_id", "span_id", "bytes", "sha256", "expires_at", "pinned", "deleted_at", "delete_reason"],
   evidence_atom: ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
   summary_link: ["session_id", "summary_span_id", "replaced_span_id", "pointer_start", "pointer_end", "pointer_sha256", "dropped"],
@@ -140,8 +141,12 @@ export function* buildSession(plan: SessionPlan, ctx: BuildContext): Generator<B
   };
 
   const generator = new TranscriptGenerator(profile);
+  // A runtime that lost a few spans in transit leaves a hole in the seqs: no proof of absence there.
+  const gapFrom = plan.gap ? Math.floor(plan.spans / 2) : -1;
+  const gapTo = gapFrom + 3 + (plan.seed % 5);
   for (let n = 0; n < plan.spans; n++) {
-    const g = generator.next();
+    let g = generator.next();
+    while (g.seq >= gapFrom && g.seq < gapTo) g = generator.next();
     const occurredAt = new Date(plan.startedAt.getTime() + g.offsetMs);
     lastOccurred = occurredAt;
     const body = enc.encode(g.body);
@@ -387,6 +392,14 @@ function expiryOf(item: Item, plan: SessionPlan, policy: RetentionPolicy): Date 
 
 /** The span, its original as retention and the sweeper left it by now, its atoms, links and audit rows. */
 function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: string, plan: SessionPlan, ctx: BuildContext): void {
+  const pinned = plan.retention === "pinned";
+  const expiresAt = expiryOf(item, plan, ctx.policy);
+  // The sweeper runs daily: what expired more than a day ago is gone; the last day's expiries wait.
+  const swept = !pinned && expiresAt.getTime() <= ctx.now.getTime() - DAY_MS;
+  const deletedAt = swept ? new Date(Math.min(expiresAt.getTime() + 3_600_000, ctx.now.getTime())) : null;
+  // The original's facts as the database's triggers would copy them onto the span (passing them
+  // here spares those triggers an UPDATE per span).
+  const originalState = swept ? "DELETED" : item.corrupt ? "HASH_MISMATCH" : "HELD";
   out.span.push(
     line([
       sessionId,
@@ -406,14 +419,12 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
       item.sha256,
       String(item.generation),
       field(item.occurredAt),
+      originalState,
+      field(pinned ? null : expiresAt),
+      field(item.replacedBy),
     ]),
   );
 
-  const pinned = plan.retention === "pinned";
-  const expiresAt = expiryOf(item, plan, ctx.policy);
-  // The sweeper runs daily: what expired more than a day ago is gone; the last day's expiries wait.
-  const swept = !pinned && expiresAt.getTime() <= ctx.now.getTime() - DAY_MS;
-  const deletedAt = swept ? new Date(Math.min(expiresAt.getTime() + 3_600_000, ctx.now.getTime())) : null;
   let bytes: Uint8Array | null = swept ? null : item.body;
   if (bytes && item.corrupt) {
     bytes = Uint8Array.from(bytes);

@@ -27,6 +27,8 @@ export interface SessionPlan {
   compaction: Compaction;
   /** Spans between compactions. */
   compactEvery: number;
+  /** A few seqs in the middle never arrived. */
+  gap: boolean;
 }
 
 export interface ScaleOptions {
@@ -67,6 +69,7 @@ export function planSessions(options: ScaleOptions): SessionPlan[] {
     retention: "policy",
     compaction: "gated",
     compactEvery: 500,
+    gap: false,
   });
   for (let i = 0; i < others; i++) {
     const spans = lengths[i]!;
@@ -86,6 +89,7 @@ export function planSessions(options: ScaleOptions): SessionPlan[] {
       retention: compaction === "honest" ? "shortened" : retention,
       compaction,
       compactEvery: 250 + Math.floor(r() * 450),
+      gap: r() < 0.015,
     });
   }
   return plans;
