@@ -53,6 +53,18 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * verbatim bytes behind each citation are read and hashed again.
  */
 export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date()): Promise<EvidenceQueryResult> {
+  const { question, policy, sessions, scope } = await prepare(input);
+  let answer = await answerInScope(question, sessions, scope, policy, now);
+  // Bytes damaged behind the database's back since they were last verified are recorded now;
+  // asking again judges the spans that rested on them as they are.
+  if (!(await attachCitedBytes(answer))) {
+    answer = await answerInScope(question, sessions, scope, policy, now);
+    await attachCitedBytes(answer);
+  }
+  return { ...answer, question, sessionsInScope: sessions.length };
+}
+
+async function prepare(input: EvidenceQueryInput) {
   const [policy, overrides] = await Promise.all([loadPolicy(db(), input.projectId), loadQuestionOverrides(db(), input.projectId)]);
   const question = resolveQuestion(input.question, applyCannedOverrides(cannedQuestionsFor(policy), overrides));
   const sessionIds = input.scope?.sessionIds;
@@ -63,21 +75,28 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
      where project_id = ${input.projectId}::uuid ${sessionIds ? Prisma.sql`and id = any(${sessionIds}::uuid[])` : Prisma.empty}
      order by created_at, id`;
   if (sessionIds && sessions.length !== new Set(sessionIds).size) throw new AppError("NOT_FOUND", "Session not found");
-
   const scope: Scope = {
     projectId: input.projectId,
     sessionIds: sessionIds ? sessions.map((s) => s.id) : null,
     from: input.scope?.from ?? null,
     to: input.scope?.to ?? null,
   };
-  let answer = await answerInScope(question, sessions, scope, policy, now);
-  // Bytes damaged behind the database's back since they were last verified: now recorded, so
-  // asking again judges those spans as they are.
-  if (!(await attachCitedBytes(answer))) {
-    answer = await answerInScope(question, sessions, scope, policy, now);
-    await attachCitedBytes(answer);
-  }
-  return { ...answer, question, sessionsInScope: sessions.length };
+  return { question, policy, sessions, scope };
+}
+
+/** The queries a question starts with, labelled, for EXPLAIN in the benchmark (the later ones depend on their results). */
+export async function evidenceQueriesToExplain(input: EvidenceQueryInput, now = new Date()): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
+  const { question, scope } = await prepare(input);
+  const predicates = compileQuestion(question);
+  const classes = blockingClasses(predicates);
+  const [gone, expired] = uncheckedParts(now);
+  return [
+    ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
+    { label: "unchecked spans that could block (no pointer or original not held)", sql: uncheckedQuery(gone, scope, classes) },
+    { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes) },
+    { label: "unchecked span count", sql: uncheckedCountQuery(scope, now) },
+    { label: "summaries that could claim", sql: summariesQuery(predicates, scope, classes) },
+  ];
 }
 
 function resolveQuestion(question: EvidenceQueryInput["question"], canned: Record<CannedQuestionId, EvidenceQuestion>): EvidenceQuestion {
@@ -279,15 +298,20 @@ async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
 async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<number> {
   const timed = scope.from !== null || scope.to !== null;
   const [unchecked, inScope] = await Promise.all([
-    db().$queryRaw<Array<{ n: number }>>`
-      select ((select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${uncheckedParts(now)[0]})
-            + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${uncheckedParts(now)[1]}))::int as n`,
+    db().$queryRaw<Array<{ n: number }>>(uncheckedCountQuery(scope, now)),
     timed
       ? db().$queryRaw<Array<{ n: number }>>`
           select count(*)::int as n from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and s.kind <> 'SUMMARY' and s.seq is not null`
       : Promise.resolve([{ n: sessions.reduce((sum, s) => sum + s.non_summary_count, 0) }]),
   ]);
   return inScope[0]!.n - unchecked[0]!.n;
+}
+
+function uncheckedCountQuery(scope: Scope, now: Date): Prisma.Sql {
+  const [gone, expired] = uncheckedParts(now);
+  return Prisma.sql`
+    select ((select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${gone})
+          + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as n`;
 }
 
 /** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
@@ -300,12 +324,7 @@ async function judgeUnchecked(
 ): Promise<Judged[]> {
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
-  const select = (condition: Prisma.Sql) => db().$queryRaw<Array<SpanFactsRow & { dropped: KindCount[] | null }>>`
-    select ${SPAN_FACTS},
-           case when s.transcript_state = 'RECLAIMED_HONEST'
-                then (select l.dropped from summary_link l where l.session_id = s.session_id and l.replaced_span_id = s.id) end as dropped
-      from span s
-     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
+  const select = (condition: Prisma.Sql) => db().$queryRaw<Array<SpanFactsRow & { dropped: KindCount[] | null }>>(uncheckedQuery(condition, scope, classes));
   const [gone, expired] = uncheckedParts(now);
   const rows = (await Promise.all([select(gone), select(expired)])).flat();
   const out: Judged[] = [];
@@ -315,6 +334,15 @@ async function judgeUnchecked(
     if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
   }
   return out;
+}
+
+function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[]): Prisma.Sql {
+  return Prisma.sql`
+    select ${SPAN_FACTS},
+           case when s.transcript_state = 'RECLAIMED_HONEST'
+                then (select l.dropped from summary_link l where l.session_id = s.session_id and l.replaced_span_id = s.id) end as dropped
+      from span s
+     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
 }
 
 function placed(row: SpanFactsRow, seq: number, ownSeq: boolean, citations: Citation[], blocker: Blocker | null): Judged {
@@ -333,12 +361,7 @@ async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
 ): Promise<Judged[]> {
-  const perPredicate = await Promise.all(
-    predicates.map(
-      (p) => db().$queryRaw<AtomRow[]>`
-        select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`,
-    ),
-  );
+  const perPredicate = await Promise.all(predicates.map((p) => db().$queryRaw<AtomRow[]>(candidateAtomsQuery(p, scope))));
   // Atoms by span, and the spans some predicate still holds after the engine's atom test.
   const atomsBySpan = new Map<string, Map<number, AtomRow>>();
   const spanLevel = new Set<string>();
@@ -383,6 +406,10 @@ async function judgeCandidates(
   return out;
 }
 
+function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
+}
+
 /**
  * Summaries in scope whose own text claims what the question asks: each blocks unless every
  * original it rests on can be checked, which the engine decides over the summary's lineage.
@@ -396,18 +423,7 @@ async function judgeSummaries(
 ): Promise<Judged[]> {
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
-  const claimConditions = predicates.map((p) => atomCondition("a", p, { asClaim: true }));
-  const rows = await db().$queryRaw<Array<SpanFactsRow & { atoms: AtomRow[] }>>`
-    select ${SPAN_FACTS},
-           coalesce((select json_agg(json_build_object('session_id', a.session_id, 'span_id', a.span_id, 'ordinal', a.ordinal, 'kind', a.kind,
-                       'text', a.text, 'normalized', a.normalized, 'byte_start', a.byte_start, 'byte_end', a.byte_end, 'effect', a.effect,
-                       'negated', a.negated, 'arg_name', a.arg_name) order by a.ordinal)
-                       from evidence_atom a
-                      where a.session_id = s.session_id and a.span_id = s.id
-                        and (${Prisma.join(claimConditions.map((c) => Prisma.sql`(${c})`), " or ")} or a.kind in ('COMMAND', 'TOOL_CALL'))), '[]'::json) as atoms
-      from span s
-     where ${inSessions("s", scope)} and ${inTime("s", scope)} and s.kind = 'SUMMARY' and s.class = any(${classes}::"EvidentialClass"[])`;
-
+  const rows = await db().$queryRaw<Array<SpanFactsRow & { atoms: AtomRow[] }>>(summariesQuery(predicates, scope, classes));
   // The engine's first test (does the text claim anything asked?) needs only the summary itself.
   const claiming = rows
     .map((row) => ({ row, atoms: row.atoms.map(toAtom) }))
@@ -459,10 +475,26 @@ async function judgeSummaries(
   return out;
 }
 
+/** Summaries in scope of a class that can hold a match, with the atoms that could make a claim and their commands and tool calls. */
+function summariesQuery(predicates: CompiledPredicate[], scope: Scope, classes: EvidentialClass[]): Prisma.Sql {
+  const claimConditions = predicates.map((p) => atomCondition("a", p, { asClaim: true }));
+  return Prisma.sql`
+    select ${SPAN_FACTS},
+           coalesce((select json_agg(json_build_object('session_id', a.session_id, 'span_id', a.span_id, 'ordinal', a.ordinal, 'kind', a.kind,
+                       'text', a.text, 'normalized', a.normalized, 'byte_start', a.byte_start, 'byte_end', a.byte_end, 'effect', a.effect,
+                       'negated', a.negated, 'arg_name', a.arg_name) order by a.ordinal)
+                       from evidence_atom a
+                      where a.session_id = s.session_id and a.span_id = s.id
+                        and (${Prisma.join(claimConditions.map((c) => Prisma.sql`(${c})`), " or ")} or a.kind in ('COMMAND', 'TOOL_CALL'))), '[]'::json) as atoms
+      from span s
+     where ${inSessions("s", scope)} and ${inTime("s", scope)} and s.kind = 'SUMMARY' and s.class = any(${classes}::"EvidentialClass"[])`;
+}
+
 /**
- * Citations carry the verbatim bytes they point at, read from the held originals and hashed again.
- * False when some bytes no longer match their span's sha256: they are recorded as damaged and the
- * caller asks again.
+ * Citations carry the verbatim bytes they point at, read from the originals and hashed again: bytes
+ * that no longer hash to the span's sha256 are never attached (the excerpt stays the atom's text,
+ * as extracted from the verbatim body). False when that damage was news: it is recorded, and the
+ * caller asks again, since a replaced span checked through those bytes no longer can be.
  */
 async function attachCitedBytes(answer: QuestionAnswer): Promise<boolean> {
   const cited = new Map<string, { sessionId: string; spanId: string; sha256: string }>();
@@ -474,20 +506,23 @@ async function attachCitedBytes(answer: QuestionAnswer): Promise<boolean> {
     select o.session_id::text as session_id, o.span_id::text as span_id, encode(o.bytes, 'base64') as bytes
       from unnest(${list.map((c) => c.sessionId)}::uuid[], ${list.map((c) => c.spanId)}::uuid[]) as k(session_id, span_id)
       join span_original o on o.session_id = k.session_id and o.span_id = k.span_id`;
-  const bytes = new Map(rows.map((r) => [keyOf(r.session_id, r.span_id), r.bytes === null ? null : new Uint8Array(Buffer.from(r.bytes, "base64"))]));
-  const damaged = list.filter((c) => {
-    const body = bytes.get(keyOf(c.sessionId, c.spanId));
-    return !body || sha256Hex(body) !== c.sha256;
-  });
-  if (damaged.length > 0) {
-    for (const d of damaged) await recordDamaged(db(), d.sessionId, [d.spanId]);
-    return false;
+  const verified = new Map<string, Uint8Array>();
+  const damaged: typeof list = [];
+  for (const row of rows) {
+    if (row.bytes === null) continue;
+    const body = new Uint8Array(Buffer.from(row.bytes, "base64"));
+    const key = keyOf(row.session_id, row.span_id);
+    if (sha256Hex(body) === cited.get(key)!.sha256) verified.set(key, body);
+    else damaged.push(cited.get(key)!);
   }
   const decoder = new TextDecoder("utf-8", { fatal: false });
   for (const citation of answer.citations) {
-    const body = bytes.get(keyOf(citation.sessionId, citation.spanId))!;
+    const body = verified.get(keyOf(citation.sessionId, citation.spanId));
+    if (!body) continue;
     citation.bytes = body.subarray(citation.byteStart, citation.byteEnd);
     citation.excerpt = decoder.decode(citation.bytes);
   }
-  return true;
+  let news = 0;
+  for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
+  return news === 0;
 }

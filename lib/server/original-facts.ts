@@ -56,9 +56,14 @@ export async function loadOriginalFacts(
   );
 }
 
-/** Re-verifies (and so records) originals found damaged: the trigger on span_original hashes them again. */
-export async function recordDamaged(tx: DbTx, sessionId: string, spanIds: string[]): Promise<void> {
-  await tx.$executeRaw`
+/**
+ * Re-verifies (and so records) originals found damaged: the trigger on span_original hashes them
+ * again. Returns how many were recorded as held and are not any more.
+ */
+export async function recordDamaged(tx: DbTx, sessionId: string, spanIds: string[]): Promise<number> {
+  const rows = await tx.$queryRaw<Array<{ held: boolean }>>`
     update span_original set bytes_state = bytes_state
-     where session_id = ${sessionId}::uuid and span_id = any(${spanIds}::uuid[]) and bytes_state = 'HELD'`;
+     where session_id = ${sessionId}::uuid and span_id = any(${spanIds}::uuid[]) and bytes_state = 'HELD'
+    returning bytes_state = 'HELD' as held`;
+  return rows.filter((r) => !r.held).length;
 }

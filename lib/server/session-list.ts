@@ -36,38 +36,9 @@ export interface SessionListRow {
  */
 export async function listSessionPage(raw: Record<string, string | undefined>): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
   const query = parseWith(SessionListQuerySchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")), "The filter");
-  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
-  if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
-  }
-  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
-  if (query.state === "refused") conditions.push(Prisma.sql`c.refusals > 0`);
-  if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
-  if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
-  const order =
-    query.sort === "refusals"
-      ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
-      : query.sort === "at-risk"
-        ? Prisma.sql`c.at_risk desc, se.last_activity_at desc`
-        : Prisma.sql`se.last_activity_at desc`;
-
   const rows = await db().$queryRaw<
     Array<{ id: string; slug: string; external_id: string; runtime: string; title: string | null; last_activity_at: Date; spans: number; refusals: number; at_risk: number; lost: number; total: bigint }>
-  >`
-    with c as (
-      -- Counts kept per session by triggers (migration 20261202122000_scale_read_paths): spans,
-      -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
-      -- (at risk), originals whose bytes are gone (lost). Nothing here scans a session's spans.
-      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, se.lost_count as lost
-        from session se
-    )
-    select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total
-      from session se join c on c.id = se.id join project pr on pr.id = se.project_id
-     where ${Prisma.join(conditions, " and ")}
-     order by ${order}
-     limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`;
+  >(sessionListSql(query));
   const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
   return {
     rows: rows.map((r) => ({
@@ -86,4 +57,37 @@ export async function listSessionPage(raw: Record<string, string | undefined>): 
     query,
     runtimes: runtimes.map((r) => r.runtime),
   };
+}
+
+/** The page's query: filters, sort and paging over the sessions' kept counts. */
+export function sessionListSql(query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
+  }
+  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  if (query.state === "refused") conditions.push(Prisma.sql`c.refusals > 0`);
+  if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
+  if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
+  const order =
+    query.sort === "refusals"
+      ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
+      : query.sort === "at-risk"
+        ? Prisma.sql`c.at_risk desc, se.last_activity_at desc`
+        : Prisma.sql`se.last_activity_at desc`;
+  return Prisma.sql`
+    with c as (
+      -- Counts kept per session by triggers (migration 20261202122000_scale_read_paths): spans,
+      -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
+      -- (at risk), originals whose bytes are gone (lost). Nothing here scans a session's spans.
+      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, se.lost_count as lost
+        from session se
+    )
+    select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
+           c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total
+      from session se join c on c.id = se.id join project pr on pr.id = se.project_id
+     where ${Prisma.join(conditions, " and ")}
+     order by ${order}
+     limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`;
 }

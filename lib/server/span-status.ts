@@ -51,12 +51,15 @@ interface GroupRow {
   total: number;
 }
 
-/** The session's grid counts and its summaries' statuses. */
-export async function sessionGrid(tx: DbTx, sessionId: string, policy: RetentionPolicy, now: Date): Promise<SessionGrid> {
-  const params: StatusParams = { now, horizonDays: policy.evidenceHorizonDays };
+/**
+ * The grid's queries: counts of the session's spans (not summaries) per class and replacing
+ * summary, by status (one index-only scan of span_grid_idx); its summaries; and the summaries
+ * with a link that carries no pointer.
+ */
+export function gridQueries(sessionId: string, params: StatusParams) {
   const c = statusConditions("", params);
-  const [groups, summaries, unpointed] = await Promise.all([
-    tx.$queryRaw<GroupRow[]>`
+  return {
+    groups: Prisma.sql`
       select class::text as class, replacing_summary_id::text as replacing,
              (count(*) filter (where ${c.none}))::int as none,
              (count(*) filter (where ${c.lost}))::int as lost,
@@ -65,11 +68,21 @@ export async function sessionGrid(tx: DbTx, sessionId: string, policy: Retention
         from span
        where session_id = ${sessionId}::uuid and kind <> 'SUMMARY'
        group by class, replacing_summary_id`,
-    tx.$queryRaw<Array<{ id: string; class: EvidentialClass; replacing: string | null }>>`
+    summaries: Prisma.sql`
       select id::text as id, class::text as class, replacing_summary_id::text as replacing
         from span where session_id = ${sessionId}::uuid and kind = 'SUMMARY'`,
-    tx.$queryRaw<Array<{ id: string }>>`
+    unpointed: Prisma.sql`
       select distinct summary_span_id::text as id from summary_link where session_id = ${sessionId}::uuid and pointer_sha256 is null`,
+  };
+}
+
+/** The session's grid counts and its summaries' statuses. */
+export async function sessionGrid(tx: DbTx, sessionId: string, policy: RetentionPolicy, now: Date): Promise<SessionGrid> {
+  const q = gridQueries(sessionId, { now, horizonDays: policy.evidenceHorizonDays });
+  const [groups, summaries, unpointed] = await Promise.all([
+    tx.$queryRaw<GroupRow[]>(q.groups),
+    tx.$queryRaw<Array<{ id: string; class: EvidentialClass; replacing: string | null }>>(q.summaries),
+    tx.$queryRaw<Array<{ id: string }>>(q.unpointed),
   ]);
 
   const grid = emptyGrid();
@@ -190,13 +203,24 @@ export async function sessionTimeline(
   filter: TimelineFilter,
   page: { offset: number; limit: number },
 ): Promise<SpanStatus[]> {
-  const rows = await tx.$queryRaw<SpanRowFacts[]>`
+  const rows = await tx.$queryRaw<SpanRowFacts[]>(timelineQuery(sessionId, policy, now, grid, filter, page));
+  return rows.map((row) => toSpanStatus(row, policy, now, grid.summaryStatuses));
+}
+
+export function timelineQuery(
+  sessionId: string,
+  policy: RetentionPolicy,
+  now: Date,
+  grid: SessionGrid,
+  filter: TimelineFilter,
+  page: { offset: number; limit: number },
+): Prisma.Sql {
+  return Prisma.sql`
     select ${SPAN_FACTS}
       from span
      where ${timelineWhere(sessionId, policy, now, grid, filter)}
      order by seq asc nulls last, occurred_at asc, id asc
      limit ${page.limit} offset ${page.offset}`;
-  return rows.map((row) => toSpanStatus(row, policy, now, grid.summaryStatuses));
 }
 
 function timelineWhere(sessionId: string, policy: RetentionPolicy, now: Date, grid: SessionGrid, filter: TimelineFilter): Prisma.Sql {
