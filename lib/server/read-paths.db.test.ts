@@ -114,6 +114,11 @@ async function build(): Promise<Fixture> {
   await compact(project.id, a, [8, 9, 10].map((q) => s.bySeq.get(q)!), "Edited some files.", { pointers: true, honest: true }, 32);
   s = await ids(a);
   await compact(project.id, a, [s.summaries[0]!, s.bySeq.get(11)!, s.bySeq.get(12)!], "Earlier work on the deployment, summarised again.", { pointers: true }, 33);
+  // A summary of that summary alone (the engine cannot place it: no seq of its own or below), and
+  // one over it and a span, which that leaves unbacked.
+  const latest = async () => (await db().span.findFirstOrThrow({ where: { sessionId: a, kind: "SUMMARY" }, orderBy: [{ generation: "desc" }, { occurredAt: "desc" }] })).id;
+  await compact(project.id, a, [await latest()], "The deployment work in /etc/app, once more.", { pointers: true }, 34);
+  await compact(project.id, a, [await latest(), s.bySeq.get(13)!], "Everything so far, including /etc/app/conf.yaml and the tests.", { pointers: true }, 35);
 
   // B: no working directory; a runtime that compacted without asking (no pointers).
   const b = await make("b", null, 100);
@@ -143,6 +148,10 @@ async function build(): Promise<Fixture> {
     insert into span (session_id, id, seq, kind, occurred_at, class, class_reasons, byte_length, sha256)
     values (${d}::uuid, ${randomUUID()}::uuid, null, 'MESSAGE', ${at(330).toISOString()}::timestamp, 'STRUCTURED', '[]', 0, ${"0".repeat(64)})`;
   await compact(project.id, d, [1, 3, 4, 6, 8, 17, 19].map((q) => s.bySeq.get(q)!), "Changed system files.", { pointers: true }, 331);
+  // The span without a seq also sits under that summary.
+  const dSummary = await db().span.findFirstOrThrow({ where: { sessionId: d, kind: "SUMMARY" } });
+  const unsequenced = await db().span.findFirstOrThrow({ where: { sessionId: d, seq: null, kind: "MESSAGE" } });
+  await db().summaryLink.create({ data: { sessionId: d, summarySpanId: dSummary.id, replacedSpanId: unsequenced.id, pointerSha256: unsequenced.sha256 } });
   // Damaged bytes (a held original whose hash no longer matches), a deleted original row, a pin on
   // an expired original, an expiry exactly at one of the clocks and one exactly at the horizon.
   await db().$executeRaw`update span_original set bytes = ${"tampered"}::bytea where session_id = ${d}::uuid and span_id = ${s.bySeq.get(1)!}::uuid`;
@@ -318,7 +327,7 @@ describe("provenance status from indexes", () => {
   });
 
   it("session counts equal a recount, and the sessions list shows the counts it showed before", async () => {
-    const recount = await db().$queryRaw<Array<{ id: string; spans: number; non_summary: number; seqs: number; seq_min: number | null; seq_max: number | null; refusals: number; at_risk: number; lost: number }>>`
+    const recount = await db().$queryRaw<Array<{ id: string; spans: number; non_summary: number; seqs: number; seq_min: number | null; seq_max: number | null; refusals: number; at_risk: number; lost: number; unchecked: number }>>`
       select se.id::text as id,
              (select count(*) from span s where s.session_id = se.id)::int as spans,
              (select count(*) from span s where s.session_id = se.id and s.kind <> 'SUMMARY' and s.seq is not null)::int as non_summary,
@@ -329,13 +338,16 @@ describe("provenance status from indexes", () => {
              (select count(*) from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
                where o.session_id = se.id and o.bytes is not null and o.pinned = false and s.class <> 'NARRATIVE'
                  and o.expires_at < s.occurred_at + make_interval(days => ${policy.evidenceHorizonDays}))::int as at_risk,
-             (select count(*) from span_original o where o.session_id = se.id and o.bytes is null)::int as lost
+             (select count(*) from span_original o where o.session_id = se.id and o.bytes is null)::int as lost,
+             (select count(*) from span s left join span_original o on o.session_id = s.session_id and o.span_id = s.id
+               where s.session_id = se.id and s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST') and s.kind <> 'SUMMARY' and s.seq is not null
+                 and (not s.has_pointer or o.bytes is null or encode(sha256(o.bytes), 'hex') <> s.sha256))::int as unchecked
         from session se where se.project_id = ${fixture.projectId}::uuid`;
     const kept = await db().session.findMany({ where: { projectId: fixture.projectId } });
     for (const r of recount) {
       const k = kept.find((x) => x.id === r.id)!;
-      expect({ spans: k.spanCount, non_summary: k.nonSummaryCount, seqs: k.seqCount, seq_min: k.seqMin, seq_max: k.seqMax, refusals: k.refusalCount, at_risk: k.atRiskCount, lost: k.lostCount }).toEqual({
-        spans: r.spans, non_summary: r.non_summary, seqs: r.seqs, seq_min: r.seq_min, seq_max: r.seq_max, refusals: r.refusals, at_risk: r.at_risk, lost: r.lost,
+      expect({ spans: k.spanCount, non_summary: k.nonSummaryCount, seqs: k.seqCount, seq_min: k.seqMin, seq_max: k.seqMax, refusals: k.refusalCount, at_risk: k.atRiskCount, lost: k.lostCount, unchecked: k.uncheckedCount }).toEqual({
+        spans: r.spans, non_summary: r.non_summary, seqs: r.seqs, seq_min: r.seq_min, seq_max: r.seq_max, refusals: r.refusals, at_risk: r.at_risk, lost: r.lost, unchecked: r.unchecked,
       });
     }
     const listed = await listSessionPage({ q: "", sort: "at-risk" });
@@ -377,7 +389,9 @@ describe("evidence questions from indexes", () => {
       { sessionIds: [fixture.sessions[3]!], from: at(305) },
     ];
     let compared = 0;
+    let gapped = 0;
     const kinds = new Set<string>();
+    const blockedBy = new Set<string>();
     for (const now of [CLOCKS[0]!, CLOCKS[2]!, CLOCKS[3]!, CLOCKS[6]!]) {
       for (const question of questions) {
         for (const scope of scopes()) {
@@ -385,11 +399,17 @@ describe("evidence questions from indexes", () => {
           const [got, want] = await Promise.all([askEvidenceQuestion(input, now), referenceAnswer(fixture.projectId, input, now)]);
           expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));
           kinds.add(want.answer);
+          for (const b of want.blockers) blockedBy.add(b.spanId);
+          if (want.gaps.length > 0) gapped++;
           compared++;
         }
       }
     }
     expect(compared).toBeGreaterThan(200);
     expect([...kinds].sort()).toEqual(["INSUFFICIENT_EVIDENCE", "NO", "YES"]);
+    expect(gapped).toBeGreaterThan(0);
+    // Summaries blocked too, by every kind of unbacked lineage the fixture built.
+    const blockingSummaries = await db().span.count({ where: { id: { in: [...blockedBy] }, kind: "SUMMARY" } });
+    expect(blockingSummaries).toBeGreaterThanOrEqual(4);
   }, 120_000);
 });

@@ -1,0 +1,199 @@
+/**
+ * The non-summary spans of an indexed evidence question: the seq gaps and the number of spans
+ * checked (from session counts), the replaced spans that cannot be checked and so may block, and
+ * the checkable spans with atoms some predicate could match, which may cite.
+ */
+import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import type { KindCount } from "@/lib/evidence/manifest";
+import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
+import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
+import { atomCondition, hasSpanLevelConditions } from "./evidence-candidates";
+import {
+  ATOM_FIELDS,
+  atomsBySpan,
+  inSessions,
+  inTime,
+  keyOf,
+  orderedAtoms,
+  placed,
+  questionSpan,
+  SPAN_FACTS,
+  spanKeys,
+  timed,
+  toAtom,
+  type AtomRow,
+  type Judged,
+  type Scope,
+  type ScopeSessionRow,
+  type SpanFactsRow,
+} from "./evidence-scope";
+import { retrievableWithPointer, sqlTime } from "./provenance-sql";
+
+/** Replaced spans (not summaries) that the question engine sees: they have a seq. */
+const REPLACED = Prisma.sql`s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST') and s.kind <> 'SUMMARY' and s.seq is not null`;
+
+/** Replaced spans that cannot be checked now: no pointer or original not held, or its TTL passed. */
+export function uncheckedParts(now: Date): [gone: Prisma.Sql, expired: Prisma.Sql] {
+  return [
+    Prisma.sql`${REPLACED} and (not s.has_pointer or s.original_state <> 'HELD')`,
+    Prisma.sql`${REPLACED} and s.has_pointer and s.original_state = 'HELD' and s.original_expires_at <= ${sqlTime(now)}`,
+  ];
+}
+
+/**
+ * Seq gaps (seqGaps in the engine, for sessions without a declared range: holes between the seqs
+ * present), read only for sessions whose counts say they have one.
+ */
+export async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
+  const holed = sessions.filter((s) => s.seq_count > 0 && s.seq_max! - s.seq_min! + 1 > s.seq_count).map((s) => s.id);
+  if (holed.length === 0) return [];
+  const rows = await db().$queryRaw<Array<{ session_id: string; from_seq: number; to_seq: number }>>`
+    select session_id::text as session_id, seq + 1 as from_seq, next_seq - 1 as to_seq
+      from (select session_id, seq, lead(seq) over (partition by session_id order by seq) as next_seq
+              from span where session_id = any(${holed}::uuid[]) and seq is not null) x
+     where next_seq > seq + 1
+     order by session_id, seq`;
+  const order = new Map(sessions.map((s, i) => [s.id, i]));
+  return rows
+    .map((r): SeqGap => ({ sessionId: r.session_id, fromSeq: r.from_seq, toSeq: r.to_seq }))
+    .sort((a, b) => order.get(a.sessionId)! - order.get(b.sessionId)! || a.fromSeq - b.fromSeq);
+}
+
+/**
+ * Spans whose atoms are checked: every span the engine sees in scope less the replaced ones that
+ * cannot be checked. Without a time range both come from session counts, but for originals past
+ * their TTL and not yet swept.
+ */
+export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<number> {
+  const [gone, expired] = uncheckedParts(now);
+  if (!timed(scope)) {
+    const [row] = await db().$queryRaw<Array<{ n: number }>>`select count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired}`;
+    return sessions.reduce((sum, s) => sum + s.non_summary_count - s.unchecked_count, 0) - row!.n;
+  }
+  const [row] = await db().$queryRaw<Array<{ total: number; unchecked: number }>>`
+    select (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and s.kind <> 'SUMMARY' and s.seq is not null)::int as total,
+           ((select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${gone})
+          + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as unchecked`;
+  return row!.total - row!.unchecked;
+}
+
+/** For EXPLAIN: the count of unchecked spans in scope. */
+export function uncheckedCountQuery(scope: Scope, now: Date): Prisma.Sql {
+  const [gone, expired] = uncheckedParts(now);
+  return Prisma.sql`
+    select ((select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${gone})
+          + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as n`;
+}
+
+type UncheckedRow = Omit<SpanFactsRow, "kind" | "sha256" | "tool_name"> & { dropped: KindCount[] | null };
+
+/**
+ * What a blocker reports, and no more, so the unchecked-span index answers alone: a replaced
+ * span's identity, class, state and original; and what its honest summary admitted dropping.
+ */
+export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[]): Prisma.Sql {
+  return Prisma.sql`
+    select s.session_id::text as session_id, s.id::text as id, s.seq, s.class::text as class, s.transcript_state::text as transcript_state,
+           s.occurred_at, s.has_pointer, s.original_state::text as original_state, s.original_expires_at,
+           case when s.transcript_state = 'RECLAIMED_HONEST'
+                then (select l.dropped from summary_link l where l.session_id = s.session_id and l.replaced_span_id = s.id) end as dropped
+      from span s
+     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
+}
+
+/** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
+export async function judgeUnchecked(
+  predicates: CompiledPredicate[],
+  scope: Scope,
+  policy: RetentionPolicy,
+  now: Date,
+  cwdOf: (sessionId: string) => string | undefined,
+): Promise<Judged[]> {
+  const classes = blockingClasses(predicates);
+  if (classes.length === 0) return [];
+  const rows = (await Promise.all(uncheckedParts(now).map((condition) => db().$queryRaw<UncheckedRow[]>(uncheckedQuery(condition, scope, classes))))).flat();
+  const out: Judged[] = [];
+  for (const row of rows) {
+    // Not summaries (the queries exclude them), which is all the engine asks of the kind here;
+    // hash and tool name play no part in a blocker.
+    const facts: SpanFactsRow = { ...row, kind: "TOOL_CALL", sha256: "", tool_name: null };
+    const span = questionSpan(facts, row.seq!, policy, now, row.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: row.dropped ?? [] } : {});
+    const judged = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
+    if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
+  }
+  return out;
+}
+
+/** For EXPLAIN and for finding candidates: atoms in scope the predicate could match. */
+export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
+}
+
+/**
+ * Checkable spans with an atom some predicate could match, which the engine judges for citations.
+ * Candidates come from the atom indexes; a span goes on only if some predicate holds for one of
+ * its candidate atoms and for its tool name and commands (spanQualifies, matchAtom), and the
+ * engine then judges it with every atom any predicate could match plus its tool calls and
+ * commands: all its verdict reads.
+ */
+export async function judgeCandidates(
+  predicates: CompiledPredicate[],
+  scope: Scope,
+  policy: RetentionPolicy,
+  now: Date,
+  cwdOf: (sessionId: string) => string | undefined,
+): Promise<Judged[]> {
+  const perPredicate = await Promise.all(predicates.map((p) => db().$queryRaw<AtomRow[]>(candidateAtomsQuery(p, scope))));
+  const atoms = atomsBySpan(perPredicate.flat());
+  if (atoms.size === 0) return [];
+
+  // Tool calls, commands and tool names of the spans whose predicates look at them.
+  const levelKeys = new Map<string, { session_id: string; id: string }>();
+  perPredicate.forEach((rows, i) => {
+    if (!hasSpanLevelConditions(predicates[i]!)) return;
+    for (const row of rows) levelKeys.set(keyOf(row.session_id, row.span_id), { session_id: row.session_id, id: row.span_id });
+  });
+  const toolNames = new Map<string, string | null>();
+  if (levelKeys.size > 0) {
+    const keys = spanKeys([...levelKeys.values()]);
+    const [levelAtoms, names] = await Promise.all([
+      db().$queryRaw<AtomRow[]>`
+        select ${ATOM_FIELDS} from ${keys} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
+         where a.kind in ('COMMAND', 'TOOL_CALL')`,
+      predicates.some((p) => p.toolNames)
+        ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
+            select s.session_id::text as session_id, s.id::text as id, s.tool_name from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id`
+        : Promise.resolve([]),
+    ]);
+    for (const row of levelAtoms) atoms.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
+    for (const row of names) toolNames.set(keyOf(row.session_id, row.id), row.tool_name);
+  }
+
+  // The engine's tests on what is known so far: any predicate that could still cite or leave the
+  // span undecidable keeps it.
+  const hits: Array<{ session_id: string; id: string }> = [];
+  for (const [key, rows] of atoms) {
+    const [sessionId, spanId] = key.split("/") as [string, string];
+    const list = [...rows.values()].sort((a, b) => a.ordinal - b.ordinal).map(toAtom);
+    const toolName = toolNames.get(key);
+    const context = { atoms: list, ...(toolName ? { toolName } : {}) };
+    const cwd = cwdOf(sessionId);
+    const kept = predicates.some((p) => spanQualifies(p, context) && list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH"));
+    if (kept) hits.push({ session_id: sessionId, id: spanId });
+  }
+  if (hits.length === 0) return [];
+
+  const facts = await db().$queryRaw<SpanFactsRow[]>`
+    select ${SPAN_FACTS}
+      from ${spanKeys(hits)} join span s on s.session_id = k.session_id and s.id = k.span_id
+     where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
+       and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
+  const out: Judged[] = [];
+  for (const row of facts) {
+    const span = questionSpan(row, row.seq!, policy, now, { atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))) });
+    const judged = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
+    if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
+  }
+  return out;
+}
