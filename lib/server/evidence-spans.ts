@@ -86,20 +86,55 @@ export function uncheckedCountQuery(scope: Scope, now: Date): Prisma.Sql {
           + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as n`;
 }
 
-type UncheckedRow = Omit<SpanFactsRow, "kind" | "sha256" | "tool_name"> & { dropped: KindCount[] | null };
-
 /**
  * What a blocker reports, and no more, so the unchecked-span index answers alone: a replaced
- * span's identity, class, state and original; and what its honest summary admitted dropping.
+ * span's identity, class and state, its pointer and original (whether it could be retrieved now
+ * decided here, the clock being the query's), and what its honest summary admitted dropping. The
+ * rows come packed into one text (fields split by \x1f, rows by \x1e), which tens of thousands
+ * of blockers cross to the server far faster than as rows.
  */
-export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[]): Prisma.Sql {
+export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[], now: Date): Prisma.Sql {
   return Prisma.sql`
-    select s.session_id::text as session_id, s.id::text as id, s.seq, s.class::text as class, s.transcript_state::text as transcript_state,
-           s.occurred_at, s.has_pointer, s.original_state::text as original_state, s.original_expires_at,
-           case when s.transcript_state = 'RECLAIMED_HONEST'
-                then (select l.dropped from summary_link l where l.session_id = s.session_id and l.replaced_span_id = s.id) end as dropped
+    select coalesce(string_agg(concat_ws(chr(31), s.session_id::text, s.id::text, s.seq::text, s.class::text, s.transcript_state::text,
+                                         case when s.has_pointer then 't' else 'f' end, s.original_state::text,
+                                         case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
+                                         case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
+                               chr(30)), '') as packed
       from span s
      where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
+}
+
+interface UncheckedSpan {
+  row: SpanFactsRow;
+  dropped: KindCount[] | null;
+}
+
+function unpackUnchecked(packed: string, now: Date): UncheckedSpan[] {
+  if (packed === "") return [];
+  return packed.split("\x1e").map((record) => {
+    const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = record.split("\x1f") as string[];
+    const originalState = original as SpanFactsRow["original_state"];
+    // The original's expiry only matters here through "retrievable now or not": a passed TTL
+    // stands for it, or none.
+    const expired = originalState === "HELD" && unexpired === "f";
+    return {
+      row: {
+        session_id: sessionId!,
+        id: id!,
+        seq: Number(seq),
+        kind: "TOOL_CALL", // not a summary (the query excludes them): all the engine asks of the kind here
+        class: cls as EvidentialClass,
+        transcript_state: state as SpanFactsRow["transcript_state"],
+        occurred_at: now, // only orders spans without a seq of their own
+        has_pointer: pointer === "t",
+        original_state: originalState,
+        original_expires_at: expired ? now : null,
+        sha256: "", // a blocker cites no bytes
+        tool_name: null,
+      },
+      dropped: dropped ? (JSON.parse(dropped) as KindCount[]) : null,
+    };
+  });
 }
 
 /** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
@@ -112,13 +147,12 @@ export async function judgeUnchecked(
 ): Promise<Judged[]> {
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
-  const rows = (await Promise.all(uncheckedParts(now).map((condition) => db().$queryRaw<UncheckedRow[]>(uncheckedQuery(condition, scope, classes))))).flat();
+  const packed = await Promise.all(
+    uncheckedParts(now).map((condition) => db().$queryRaw<Array<{ packed: string }>>(uncheckedQuery(condition, scope, classes, now))),
+  );
   const out: Judged[] = [];
-  for (const row of rows) {
-    // Not summaries (the queries exclude them), which is all the engine asks of the kind here;
-    // hash and tool name play no part in a blocker.
-    const facts: SpanFactsRow = { ...row, kind: "TOOL_CALL", sha256: "", tool_name: null };
-    const span = questionSpan(facts, row.seq!, policy, now, row.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: row.dropped ?? [] } : {});
+  for (const { row, dropped } of packed.flatMap((p) => unpackUnchecked(p[0]!.packed, now))) {
+    const span = questionSpan(row, row.seq!, policy, now, row.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: dropped ?? [] } : {});
     const judged = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
     if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
   }

@@ -82,8 +82,8 @@ export async function evidenceQueriesToExplain(input: EvidenceQueryInput, now = 
   const [gone, expired] = uncheckedParts(now);
   return [
     ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
-    { label: "unchecked spans that could block (no pointer or original not held)", sql: uncheckedQuery(gone, scope, classes) },
-    { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes) },
+    { label: "unchecked spans that could block (no pointer or original not held)", sql: uncheckedQuery(gone, scope, classes, now) },
+    { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes, now) },
     { label: "unchecked span count", sql: uncheckedCountQuery(scope, now) },
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
   ];

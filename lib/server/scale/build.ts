@@ -18,7 +18,7 @@ import { rng, sessionProfile, TranscriptGenerator, type SessionProfile } from ".
 
 export const COLUMNS = {
   span: ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "transcript_state", "has_pointer", "byte_length", "sha256", "generation", "created_at",
-         "original_state", "original_expires_at", "replacing_summary_id"],
+         "original_state", "original_expires_at", "replacing_summary_id", "replaced_dropped"],
   span_original: ["session_id", "span_id", "bytes", "sha256", "expires_at", "pinned", "deleted_at", "delete_reason"],
   evidence_atom: ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
   summary_link: ["session_id", "summary_span_id", "replaced_span_id", "pointer_start", "pointer_end", "pointer_sha256", "dropped"],
@@ -92,6 +92,8 @@ interface Item {
   links: string[];
   /** The summary that replaced this span, for the sweeper's "moved to LOST" record. */
   replacedBy: string | null;
+  /** What that summary dropped of this span's atoms, as its link records it. */
+  replacedDropped: string | null;
 }
 
 const enc = new TextEncoder();
@@ -179,6 +181,7 @@ export function* buildSession(plan: SessionPlan, ctx: BuildContext): Generator<B
       corrupt: r() < CORRUPTION_RATE,
       links: [],
       replacedBy: null,
+      replacedDropped: null,
     };
 
     if (plan.compaction === "none") {
@@ -321,10 +324,12 @@ function reclaimItems(
       corrupt: false,
       links: [],
       replacedBy: null,
+      replacedDropped: null,
     };
     for (const parent of parents) {
       const pointer = summary.pointers.find((p) => p.spanId === parent.id && p.sha256 === parent.sha256);
       const { dropped } = compareSummary(parent.atoms, summary.text);
+      parent.replacedDropped = JSON.stringify(countByKind(dropped));
       summaryItem.links.push(
         line([
           sessionId,
@@ -333,7 +338,7 @@ function reclaimItems(
           field(pointer?.byteStart ?? null),
           field(pointer?.byteEnd ?? null),
           field(pointer?.sha256 ?? null),
-          field(JSON.stringify(countByKind(dropped))),
+          field(parent.replacedDropped),
         ]),
       );
       parent.replacedBy = summaryItem.id;
@@ -422,6 +427,7 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
       originalState,
       field(pinned ? null : expiresAt),
       field(item.replacedBy),
+      field(item.replacedDropped),
     ]),
   );
 
