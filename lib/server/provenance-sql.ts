@@ -1,6 +1,6 @@
 /**
  * Provenance status in SQL, over the original's facts that triggers copy onto each span
- * (original_state, original_expires_at: null when pinned or without TTL). The same decision as
+ * (original_state, original_expires_at: null when pinned, without TTL or deleted). The same decision as
  * provenanceStatus in lib/evidence/provenance.ts, in the same order:
  *   no pointer -> NONE; original not held (absent, deleted, hash mismatch) -> LOST;
  *   pinned or no TTL -> DURABLE; TTL passed -> LOST; TTL at or after the horizon -> DURABLE;

@@ -425,7 +425,7 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
       String(item.generation),
       field(item.occurredAt),
       originalState,
-      field(pinned ? null : expiresAt),
+      field(pinned || swept ? null : expiresAt),
       field(item.replacedBy),
       field(item.replacedDropped),
     ]),
