@@ -58,6 +58,67 @@ function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
   return range.to === null ? lower : Prisma.sql`(${lower} and ${value} < ${range.to})`;
 }
 
+/**
+ * Literals of which every string the regular expression matches contains one, when the source
+ * says so plainly: the whole source is a literal word, or a group at its top level (no
+ * alternation around it, not made optional) lists literal words as alternatives, such as
+ * "(?:sudo|apt-get|brew)". Null when the source does not say, or when case-insensitive matching
+ * could equate other characters with the literals' (the "u" and "v" flags fold Unicode: "ſ"
+ * matches /s/iu). Only ever narrows candidates; the regular expression itself still decides.
+ */
+export function requiredLiterals(source: string, flags = ""): string[] | null {
+  if (/[uv]/.test(flags)) return null;
+  const word = /^[A-Za-z0-9_-]+$/;
+  if (word.test(source)) return [source];
+  let depth = 0;
+  let inClass = false;
+  let found: string[] | null = null;
+  let groupStart = -1;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "(") {
+      if (depth === 0) groupStart = i;
+      depth++;
+    } else if (c === ")") {
+      depth--;
+      if (depth < 0) return null;
+      if (depth === 0 && found === null) {
+        const next = source[i + 1];
+        const inner = source.slice(groupStart + 1, i);
+        const body = inner.startsWith("?:") ? inner.slice(2) : inner.startsWith("?") ? null : inner;
+        const alternatives = body?.split("|");
+        if (alternatives && alternatives.every((a) => word.test(a)) && next !== "?" && next !== "*" && next !== "{") found = alternatives;
+      }
+    } else if (c === "|" && depth === 0) {
+      return null; // an alternative at the top level need not contain the group
+    }
+  }
+  return depth === 0 && !inClass ? found : null;
+}
+
+/** `like` patterns for "contains one of these literals". */
+function containsPatterns(literals: string[]): string[] {
+  return literals.map((l) => `%${l.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+}
+
+/** The value or text of atom `alias` could match the regular expression (a necessary condition), or null. */
+function regexNarrowing(alias: string, regex: RegExp): Prisma.Sql | null {
+  const literals = requiredLiterals(regex.source, regex.flags);
+  if (!literals) return null;
+  const op = Prisma.raw(regex.flags.includes("i") ? "ilike" : "like");
+  const patterns = containsPatterns(literals);
+  return Prisma.sql`(${Prisma.raw(`${alias}.normalized`)} ${op} any(${patterns}::text[]) or ${Prisma.raw(`${alias}.text`)} ${op} any(${patterns}::text[]))`;
+}
+
 const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;
 
 export interface AtomConditionOptions {
@@ -86,6 +147,15 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
     parts.push(Prisma.sql`(${Prisma.join(p.valuePrefixes.map((prefix) => rangeSql(alias, prefixRange(prefix))), " or ")})`);
+  }
+  const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
+  if (valueNarrowing) parts.push(valueNarrowing);
+  // A span-level command pattern: the span must have a command that could match it.
+  const commandNarrowing = p.commandRegex ? regexNarrowing("c", p.commandRegex) : null;
+  if (commandNarrowing) {
+    parts.push(Prisma.sql`exists (select 1 from evidence_atom c
+                                   where c.session_id = ${a("session_id")} and c.span_id = ${a("span_id")} and c.kind = 'COMMAND'
+                                     ${options.asClaim ? Prisma.empty : Prisma.sql`and not c.negated`} and ${commandNarrowing})`);
   }
   return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
 }

@@ -191,10 +191,11 @@ export async function judgeCandidates(
   const toolNames = new Map<string, string | null>();
   if (levelKeys.size > 0) {
     const keys = spanKeys([...levelKeys.values()]);
+    const levelKinds = [...(predicates.some((p) => p.commandRegex) ? ["COMMAND"] : []), ...(predicates.some((p) => p.toolNames) ? ["TOOL_CALL"] : [])];
     const [levelAtoms, names] = await Promise.all([
       db().$queryRaw<AtomRow[]>`
         select ${ATOM_FIELDS} from ${keys} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-         where a.kind in ('COMMAND', 'TOOL_CALL')`,
+         where a.kind = any(${levelKinds}::"AtomKind"[])`,
       predicates.some((p) => p.toolNames)
         ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
             select s.session_id::text as session_id, s.id::text as id, s.tool_name from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id`
