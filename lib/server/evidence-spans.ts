@@ -6,7 +6,7 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { KindCount } from "@/lib/evidence/manifest";
-import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
+import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type Blocker, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
 import { atomCondition, hasSpanLevelConditions } from "./evidence-candidates";
 import {
@@ -86,55 +86,32 @@ export function uncheckedCountQuery(scope: Scope, now: Date): Prisma.Sql {
           + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as n`;
 }
 
+const CLASS_CODES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
+const STATE_CODES = ["VERBATIM", "RECLAIMED", "RECLAIMED_HONEST", "PRESERVED"] as const;
+const ORIGINAL_CODES = ["ABSENT", "DELETED", "HASH_MISMATCH", "HELD"] as const;
+
+/** An enum column as its index in `values` (comparing enums is cheap; printing them is not). */
+function enumCode(column: string, values: readonly string[]): Prisma.Sql {
+  return Prisma.raw(`(case ${column} ${values.map((v, i) => `when '${v}' then '${i}'`).join(" ")} end)`);
+}
+
 /**
- * What a blocker reports, and no more, so the unchecked-span index answers alone: a replaced
- * span's identity, class and state, its pointer and original (whether it could be retrieved now
- * decided here, the clock being the query's), and what its honest summary admitted dropping. The
- * rows come packed into one text (fields split by \x1f, rows by \x1e), which tens of thousands
- * of blockers cross to the server far faster than as rows.
+ * Replaced spans that cannot be checked, as one packed text (fields split by \x1f, rows by
+ * \x1e), which tens of thousands of blockers cross to the server far faster than as rows: each
+ * span's identity and everything the engine's verdict on such a span reads (class, transcript
+ * state, pointer, the original's state and whether it could be retrieved now, what an honest
+ * summary dropped). The unchecked-span index answers alone.
  */
 export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[], now: Date): Prisma.Sql {
   return Prisma.sql`
-    select coalesce(string_agg(concat_ws(chr(31), s.session_id::text, s.id::text, s.seq::text, s.class::text, s.transcript_state::text,
-                                         case when s.has_pointer then 't' else 'f' end, s.original_state::text,
+    select coalesce(string_agg(concat_ws(chr(31), s.session_id::text, s.id::text, s.seq::text,
+                                         ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
+                                         case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
                                          case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
                                          case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
                                chr(30)), '') as packed
       from span s
      where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
-}
-
-interface UncheckedSpan {
-  row: SpanFactsRow;
-  dropped: KindCount[] | null;
-}
-
-function unpackUnchecked(packed: string, now: Date): UncheckedSpan[] {
-  if (packed === "") return [];
-  return packed.split("\x1e").map((record) => {
-    const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = record.split("\x1f") as string[];
-    const originalState = original as SpanFactsRow["original_state"];
-    // The original's expiry only matters here through "retrievable now or not": a passed TTL
-    // stands for it, or none.
-    const expired = originalState === "HELD" && unexpired === "f";
-    return {
-      row: {
-        session_id: sessionId!,
-        id: id!,
-        seq: Number(seq),
-        kind: "TOOL_CALL", // not a summary (the query excludes them): all the engine asks of the kind here
-        class: cls as EvidentialClass,
-        transcript_state: state as SpanFactsRow["transcript_state"],
-        occurred_at: now, // only orders spans without a seq of their own
-        has_pointer: pointer === "t",
-        original_state: originalState,
-        original_expires_at: expired ? now : null,
-        sha256: "", // a blocker cites no bytes
-        tool_name: null,
-      },
-      dropped: dropped ? (JSON.parse(dropped) as KindCount[]) : null,
-    };
-  });
 }
 
 /** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
@@ -150,13 +127,57 @@ export async function judgeUnchecked(
   const packed = await Promise.all(
     uncheckedParts(now).map((condition) => db().$queryRaw<Array<{ packed: string }>>(uncheckedQuery(condition, scope, classes, now))),
   );
+  // Spans alike in every fact the verdict reads get the same verdict, but for their names.
+  const verdicts = new Map<string, Blocker | null>();
   const out: Judged[] = [];
-  for (const { row, dropped } of packed.flatMap((p) => unpackUnchecked(p[0]!.packed, now))) {
-    const span = questionSpan(row, row.seq!, policy, now, row.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: dropped ?? [] } : {});
-    const judged = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
-    if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
+  for (const text of packed.map((p) => p[0]!.packed)) {
+    if (text === "") continue;
+    for (const record of text.split("\x1e")) {
+      const fields = record.split("\x1f");
+      const [sessionId, id, seqText] = fields as [string, string, string];
+      const seq = Number(seqText);
+      const key = fields.slice(3).join("\x1f");
+      let template = verdicts.get(key);
+      if (template === undefined) {
+        template = judgeUncheckedSpan(fields, predicates, policy, now, cwdOf);
+        verdicts.set(key, template);
+      }
+      if (template) out.push({ session: sessionId, seq, ownSeq: true, occurredAt: 0, id, citations: [], blocker: { ...template, sessionId, spanId: id, seq, dropped: [...template.dropped] } });
+    }
   }
   return out;
+}
+
+/**
+ * The engine's verdict on one packed span it cannot check. It reads only the facts packed (the
+ * original's expiry only through whether it could be retrieved now, which a passed TTL or none
+ * stands for) and names the span in the blocker.
+ */
+function judgeUncheckedSpan(
+  fields: string[],
+  predicates: CompiledPredicate[],
+  policy: RetentionPolicy,
+  now: Date,
+  cwdOf: (sessionId: string) => string | undefined,
+): Blocker | null {
+  const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = fields as [string, string, string, string, string, string, string, string, string];
+  const originalState = ORIGINAL_CODES[Number(original)]!;
+  const facts: SpanFactsRow = {
+    session_id: sessionId,
+    id,
+    seq: Number(seq),
+    kind: "TOOL_CALL", // not a summary: the query excludes them
+    class: CLASS_CODES[Number(cls)]!,
+    transcript_state: STATE_CODES[Number(state)]!,
+    occurred_at: now,
+    has_pointer: pointer === "t",
+    original_state: originalState,
+    original_expires_at: originalState === "HELD" && unexpired === "f" ? now : null,
+    sha256: "",
+    tool_name: null,
+  };
+  const extra = facts.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: JSON.parse(dropped) as KindCount[] } : {};
+  return judgeSpan(questionSpan(facts, facts.seq!, policy, now, extra), predicates, cwdOf(sessionId), new Map()).blocker;
 }
 
 /** For EXPLAIN and for finding candidates: atoms in scope the predicate could match. */

@@ -11,9 +11,20 @@
 import { Prisma } from "@/lib/db/generated/client";
 import type { OriginalFacts, ProvenanceStatus } from "@/lib/evidence/types";
 
-/** A timestamp parameter compared with `timestamp(3)` columns, which hold UTC. */
+/**
+ * A timestamp compared with `timestamp(3)` columns, which hold UTC: a typed literal, made from the
+ * date alone (digits and separators), so the database reads it once; a cast of a text parameter
+ * would be evaluated again for every row.
+ */
 export function sqlTime(d: Date): Prisma.Sql {
-  return Prisma.sql`(${d.toISOString()}::timestamp)`;
+  if (Number.isNaN(d.getTime())) throw new RangeError("invalid date");
+  return Prisma.raw(`timestamp '${d.toISOString().replace("T", " ").replace("Z", "")}'`);
+}
+
+/** A whole number of days as a literal interval (see sqlTime). */
+export function sqlDays(days: number): Prisma.Sql {
+  if (!Number.isSafeInteger(days)) throw new RangeError("days must be a whole number");
+  return Prisma.raw(`interval '${days} days'`);
 }
 
 export interface StatusParams {
@@ -35,7 +46,7 @@ export function statusConditions(alias: string, p: StatusParams) {
   return {
     none: Prisma.sql`(not ${hasPointer})`,
     lost: Prisma.sql`(${hasPointer} and (${state} <> 'HELD' or ${expires} <= ${now}))`,
-    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${occurred} + make_interval(days => ${p.horizonDays}::int))`,
+    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${occurred} + ${sqlDays(p.horizonDays)})`,
   };
 }
 
