@@ -52,8 +52,20 @@ export function prefixRange(prefix: string): PrefixRange {
   return { on: "value", from: prefix, to: prefixUpperBound(prefix) };
 }
 
+/** How much of a value the value indexes hold (migration 20261202133000_bounded_atom_indexes). */
+export const INDEXED_VALUE_CHARS = 500;
+
+/**
+ * The range on the indexed head of the value: a value starts with the prefix exactly when its
+ * first 500 characters do, for a prefix no longer than that. A longer prefix narrows nothing.
+ */
 function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
-  const value = Prisma.raw(range.on === "home" ? `custodian_home_relative(${alias}.normalized) collate "C"` : `${alias}.normalized collate "C"`);
+  if ([...range.from].length > INDEXED_VALUE_CHARS) return Prisma.sql`true`;
+  const value = Prisma.raw(
+    range.on === "home"
+      ? `left(custodian_home_relative(${alias}.normalized), ${INDEXED_VALUE_CHARS}) collate "C"`
+      : `left(${alias}.normalized, ${INDEXED_VALUE_CHARS}) collate "C"`,
+  );
   const lower = Prisma.sql`${value} >= ${range.from}`;
   return range.to === null ? lower : Prisma.sql`(${lower} and ${value} < ${range.to})`;
 }

@@ -190,7 +190,8 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
  * Candidates come from the atom indexes; a span goes on only if some predicate holds for one of
  * its candidate atoms and for its tool name and commands (spanQualifies, matchAtom), and the
  * engine then judges it with every atom any predicate could match plus its tool calls and
- * commands: all its verdict reads.
+ * commands (all its verdict reads) and cuts the cited bytes from the original, hashed again.
+ * Originals found damaged, which the engine then cites without bytes, are returned to be recorded.
  */
 export async function judgeCandidates(
   predicates: CompiledPredicate[],
@@ -198,10 +199,10 @@ export async function judgeCandidates(
   policy: RetentionPolicy,
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
-): Promise<Judged[]> {
+): Promise<{ judged: Judged[]; damaged: Array<{ sessionId: string; spanId: string }> }> {
   const perPredicate = await Promise.all(predicates.map((p) => db().$queryRaw<AtomRow[]>(candidateAtomsQuery(p, scope))));
   const atoms = atomsBySpan(perPredicate.flat());
-  if (atoms.size === 0) return [];
+  if (atoms.size === 0) return { judged: [], damaged: [] };
 
   // Tool calls, commands and tool names of the spans whose predicates look at them.
   const levelKeys = new Map<string, { session_id: string; id: string }>();
@@ -238,18 +239,27 @@ export async function judgeCandidates(
     const kept = predicates.some((p) => spanQualifies(p, context) && list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH"));
     if (kept) hits.push({ session_id: sessionId, id: spanId });
   }
-  if (hits.length === 0) return [];
+  if (hits.length === 0) return { judged: [], damaged: [] };
 
-  const facts = await db().$queryRaw<SpanFactsRow[]>`
-    select ${SPAN_FACTS}
+  // With each span, its original's bytes when they still hash to the span's sha256: the engine
+  // cuts the cited bytes from them. Raw queries cannot return bytea here: they travel as base64.
+  const facts = await db().$queryRaw<Array<SpanFactsRow & { intact: boolean | null; body: string | null }>>`
+    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
       from ${spanKeys(hits)} join span s on s.session_id = k.session_id and s.id = k.span_id
+      left join span_original o on o.session_id = s.session_id and o.span_id = s.id
+      cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
      where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
        and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
-  const out: Judged[] = [];
+  const judged: Judged[] = [];
+  const damaged: Array<{ sessionId: string; spanId: string }> = [];
   for (const row of facts) {
-    const span = questionSpan(row, row.seq!, policy, now, { atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))) });
-    const judged = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
-    if (judged.blocker || judged.citations.length > 0) out.push(placed(row, row.seq!, true, judged.citations, judged.blocker));
+    if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
+    const span = questionSpan(row, row.seq!, policy, now, {
+      atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
+      ...(row.body !== null ? { body: new Uint8Array(Buffer.from(row.body, "base64")) } : {}),
+    });
+    const verdict = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
+    if (verdict.blocker || verdict.citations.length > 0) judged.push(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
   }
-  return out;
+  return { judged, damaged };
 }

@@ -39,18 +39,17 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * Answers an evidence question over a project's sessions (or some of them), exactly as the pure
  * engine (answerQuestion) would over every span in scope, without loading every span: indexes find
  * the atoms that could match and the spans that could block, session counts give the seq gaps and
- * the number of spans checked, and the engine judges each span found (judgeSpan). Then the
- * verbatim bytes behind each citation are read and hashed again.
+ * the number of spans checked, and the engine judges each span found (judgeSpan), citing the
+ * verbatim bytes of originals hashed again as they are read.
  */
 export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date()): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
-  let answer = await answerInScope(question, sessions, scope, policy, now);
+  let { answer, damaged } = await answerInScope(question, sessions, scope, policy, now);
   // Bytes damaged behind the database's back since they were last verified are recorded now;
-  // asking again judges the spans that rested on them as they are.
-  if (!(await attachCitedBytes(answer))) {
-    answer = await answerInScope(question, sessions, scope, policy, now);
-    await attachCitedBytes(answer);
-  }
+  // asking again judges the replaced spans that rested on them as they are.
+  let news = 0;
+  for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
+  if (news > 0) ({ answer } = await answerInScope(question, sessions, scope, policy, now));
   return { ...answer, question, sessionsInScope: sessions.length };
 }
 
@@ -107,8 +106,14 @@ function resolveQuestion(question: EvidenceQueryInput["question"], canned: Recor
   return { id: "custom", title: question.title ?? "Custom question", anyOf: [question.predicate] };
 }
 
-async function answerInScope(question: EvidenceQuestion, sessions: ScopeSessionRow[], scope: Scope, policy: RetentionPolicy, now: Date): Promise<QuestionAnswer> {
-  if (sessions.length === 0) return concludeAnswer([], [], 0, []);
+async function answerInScope(
+  question: EvidenceQuestion,
+  sessions: ScopeSessionRow[],
+  scope: Scope,
+  policy: RetentionPolicy,
+  now: Date,
+): Promise<{ answer: QuestionAnswer; damaged: Array<{ sessionId: string; spanId: string }> }> {
+  if (sessions.length === 0) return { answer: concludeAnswer([], [], 0, []), damaged: [] };
   const predicates = compileQuestion(question);
   const sessionIndex = new Map(sessions.map((s, i) => [s.id, i]));
   const cwdOf = (sessionId: string) => sessions[sessionIndex.get(sessionId)!]?.cwd ?? undefined;
@@ -121,7 +126,7 @@ async function answerInScope(question: EvidenceQuestion, sessions: ScopeSessionR
   ]);
   // The engine's order: sessions as in scope, then seq; a summary without a seq of its own after
   // the span whose seq it takes, then by time.
-  const judged: Judged[] = [...blocking, ...citing, ...summaries].sort(
+  const judged: Judged[] = [...blocking, ...citing.judged, ...summaries].sort(
     (a, b) =>
       sessionIndex.get(a.session)! - sessionIndex.get(b.session)! ||
       a.seq - b.seq ||
@@ -135,46 +140,5 @@ async function answerInScope(question: EvidenceQuestion, sessions: ScopeSessionR
     citations.push(...j.citations);
     if (j.blocker) blockers.push(j.blocker);
   }
-  return concludeAnswer(citations, blockers, checkedSpans, gaps);
-}
-
-/**
- * Citations carry the verbatim bytes they point at, hashed again in the database: bytes that no
- * longer hash to the span's sha256 are never attached (the excerpt stays the atom's text, as
- * extracted from the verbatim body). False when that damage was news: it is recorded, and the
- * caller asks again, since a replaced span checked through those bytes no longer can be.
- */
-async function attachCitedBytes(answer: QuestionAnswer): Promise<boolean> {
-  if (answer.citations.length === 0) return true;
-  const c = answer.citations;
-  // Raw queries cannot return bytea here: the slices travel as base64.
-  const rows = await db().$queryRaw<Array<{ i: number; intact: boolean | null; slice: string | null }>>`
-    with cited as (
-      select * from unnest(${c.map((x) => x.sessionId)}::uuid[], ${c.map((x) => x.spanId)}::uuid[], ${c.map((x) => x.byteStart)}::int[],
-                           ${c.map((x) => x.byteEnd - x.byteStart)}::int[], ${c.map((x) => x.sha256)}::text[])
-               with ordinality as t(session_id, span_id, byte_start, byte_length, sha256, i)
-    ),
-    verified as (
-      select o.session_id, o.span_id, o.bytes, encode(sha256(o.bytes), 'hex') = k.sha256 as intact
-        from (select distinct session_id, span_id, sha256 from cited) k
-        join span_original o on o.session_id = k.session_id and o.span_id = k.span_id
-       where o.bytes is not null
-    )
-    select (c.i - 1)::int as i, v.intact,
-           case when v.intact then encode(substring(v.bytes from c.byte_start + 1 for c.byte_length), 'base64') end as slice
-      from cited c left join verified v on v.session_id = c.session_id and v.span_id = c.span_id`;
-  const decoder = new TextDecoder("utf-8", { fatal: false });
-  const damaged = new Map<string, { sessionId: string; spanId: string }>();
-  for (const row of rows) {
-    const citation = c[row.i]!;
-    if (row.slice !== null) {
-      citation.bytes = new Uint8Array(Buffer.from(row.slice, "base64"));
-      citation.excerpt = decoder.decode(citation.bytes);
-    } else if (row.intact === false) {
-      damaged.set(keyOf(citation.sessionId, citation.spanId), { sessionId: citation.sessionId, spanId: citation.spanId });
-    }
-  }
-  let news = 0;
-  for (const d of damaged.values()) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
-  return news === 0;
+  return { answer: concludeAnswer(citations, blockers, checkedSpans, gaps), damaged: citing.damaged };
 }

@@ -7,7 +7,7 @@
  * and call the pure engine (spanStatuses, answerQuestion), as the server did before it used
  * indexes.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { KindCount } from "@/lib/evidence/manifest";
@@ -360,6 +360,21 @@ describe("provenance status from indexes", () => {
   it("the default horizon in the database is the policy's", async () => {
     const [row] = await db().$queryRaw<Array<{ days: number }>>`select custodian_default_horizon_days() as days`;
     expect(row!.days).toBe(DEFAULT_POLICY.evidenceHorizonDays);
+  });
+});
+
+describe("atoms longer than an index entry", () => {
+  it("are stored and found: a tool argument holding a whole file", async () => {
+    const project = await makeTestProject("bigatom");
+    const { session } = await upsertSession(project.id, { externalId: `big-${randomUUID()}`, runtime: "claude-code", cwd: "/home/dev/app" });
+    // Random hex does not compress below what a btree entry may hold.
+    const content = randomBytes(12_000).toString("hex");
+    const [span] = await appendSpans(project.id, session.id, [call(0, 0, "Write", { file_path: "/etc/big.conf", content })]);
+    expect(span!.atomCount).toBeGreaterThan(0);
+    const answer = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } }, CLOCKS[0]!);
+    expect(answer.citations.map((c) => c.excerpt)).toContain("/etc/big.conf");
+    const long = await askEvidenceQuestion({ projectId: project.id, question: { predicate: { atomKinds: ["TOOL_ARG"], valuePrefixes: [content.slice(0, 600)] } } }, CLOCKS[0]!);
+    expect(long.answer).toBe("YES");
   });
 });
 
