@@ -117,18 +117,18 @@ export function requiredLiterals(source: string, flags = ""): string[] | null {
   return depth === 0 && !inClass ? found : null;
 }
 
-/** `like` patterns for "contains one of these literals". */
-function containsPatterns(literals: string[]): string[] {
-  return literals.map((l) => `%${l.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-}
-
-/** The value or text of atom `alias` could match the regular expression (a necessary condition), or null. */
-function regexNarrowing(alias: string, regex: RegExp): Prisma.Sql | null {
+/**
+ * The value or text of atom `alias` could match the regular expression (a necessary condition:
+ * it contains one of the literals the expression requires), or null. The literals are words
+ * (letters, digits, "_" and "-"), so an alternation of them is the same in Postgres' regular
+ * expressions, matched once per value.
+ */
+export function regexNarrowing(alias: string, regex: RegExp): Prisma.Sql | null {
   const literals = requiredLiterals(regex.source, regex.flags);
   if (!literals) return null;
-  const op = Prisma.raw(regex.flags.includes("i") ? "ilike" : "like");
-  const patterns = containsPatterns(literals);
-  return Prisma.sql`(${Prisma.raw(`${alias}.normalized`)} ${op} any(${patterns}::text[]) or ${Prisma.raw(`${alias}.text`)} ${op} any(${patterns}::text[]))`;
+  const op = Prisma.raw(regex.flags.includes("i") ? "~*" : "~");
+  const pattern = `(${literals.join("|")})`;
+  return Prisma.sql`(${Prisma.raw(`${alias}.normalized`)} ${op} ${pattern} or ${Prisma.raw(`${alias}.text`)} ${op} ${pattern})`;
 }
 
 const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;
@@ -162,12 +162,12 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);
-  // A span-level command pattern: the span must have a command that could match it.
-  const commandNarrowing = p.commandRegex ? regexNarrowing("c", p.commandRegex) : null;
+  // A summary's claim on a command pattern: the summary must have a command that could match it.
+  // (Candidate spans are few; for the many spans of a project, see judgeCandidates.)
+  const commandNarrowing = options.asClaim && p.commandRegex ? regexNarrowing("c", p.commandRegex) : null;
   if (commandNarrowing) {
     parts.push(Prisma.sql`exists (select 1 from evidence_atom c
-                                   where c.session_id = ${a("session_id")} and c.span_id = ${a("span_id")} and c.kind = 'COMMAND'
-                                     ${options.asClaim ? Prisma.empty : Prisma.sql`and not c.negated`} and ${commandNarrowing})`);
+                                   where c.session_id = ${a("session_id")} and c.span_id = ${a("span_id")} and c.kind = 'COMMAND' and ${commandNarrowing})`);
   }
   return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
 }

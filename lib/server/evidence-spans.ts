@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { KindCount } from "@/lib/evidence/manifest";
 import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type Blocker, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
-import { atomCondition, hasSpanLevelConditions } from "./evidence-candidates";
+import { atomCondition, hasSpanLevelConditions, regexNarrowing } from "./evidence-candidates";
 import {
   ATOM_FIELDS,
   atomsBySpan,
@@ -180,9 +180,35 @@ function judgeUncheckedSpan(
   return judgeSpan(questionSpan(facts, facts.seq!, policy, now, extra), predicates, cwdOf(sessionId), new Map()).blocker;
 }
 
-/** For EXPLAIN and for finding candidates: atoms in scope the predicate could match. */
+/**
+ * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
+ *
+ * A predicate on commands also needs a command of the span that could match its pattern. A span
+ * is dropped here when the candidates hold all of its commands (counted in the commands index
+ * alone) and none contains a literal the pattern requires; the rest come with their count of
+ * commands, so the ones still to read are known.
+ */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
-  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
+  if (!p.commandRegex) return candidates;
+  const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
+  return Prisma.sql`
+    with candidate as materialized (${candidates}),
+    spans as (
+      select c.session_id, c.span_id,
+             bool_or(c.kind = 'COMMAND' and not c.negated and ${narrowing}) as could_match,
+             count(*) filter (where c.kind = 'COMMAND') as held
+        from candidate c group by c.session_id, c.span_id
+    ),
+    counted as materialized (
+      select s.session_id, s.span_id, s.could_match, s.held,
+             (select count(*) from evidence_atom x
+               where x.session_id = s.session_id::uuid and x.span_id = s.span_id::uuid and x.kind = 'COMMAND')::int as commands
+        from spans s
+    )
+    select c.*, n.commands as span_commands
+      from candidate c join counted n on n.session_id = c.session_id and n.span_id = c.span_id
+     where n.could_match or n.held < n.commands`;
 }
 
 /**
@@ -200,30 +226,45 @@ export async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
 ): Promise<{ judged: Judged[]; damaged: Array<{ sessionId: string; spanId: string }> }> {
-  const perPredicate = await Promise.all(predicates.map((p) => db().$queryRaw<AtomRow[]>(candidateAtomsQuery(p, scope))));
+  const perPredicate = await Promise.all(
+    predicates.map((p) => db().$queryRaw<Array<AtomRow & { span_commands?: number }>>(candidateAtomsQuery(p, scope))),
+  );
   const atoms = atomsBySpan(perPredicate.flat());
   if (atoms.size === 0) return { judged: [], damaged: [] };
 
-  // Tool calls, commands and tool names of the spans whose predicates look at them.
-  const levelKeys = new Map<string, { session_id: string; id: string }>();
+  // Tool calls, commands and tool names of the spans whose predicates look at them: commands
+  // only where the candidates do not already hold all of the span's.
+  const commandCount = new Map<string, number>();
+  for (const row of perPredicate.flat()) if (row.span_commands !== undefined) commandCount.set(keyOf(row.session_id, row.span_id), row.span_commands);
+  const held = (key: string) => [...atoms.get(key)!.values()].filter((a) => a.kind === "COMMAND").length;
+  const commandKeys = new Map<string, { session_id: string; id: string }>();
+  const toolKeys = new Map<string, { session_id: string; id: string }>();
   perPredicate.forEach((rows, i) => {
-    if (!hasSpanLevelConditions(predicates[i]!)) return;
-    for (const row of rows) levelKeys.set(keyOf(row.session_id, row.span_id), { session_id: row.session_id, id: row.span_id });
+    const p = predicates[i]!;
+    for (const row of rows) {
+      const key = keyOf(row.session_id, row.span_id);
+      if (p.commandRegex && held(key) < (commandCount.get(key) ?? 0)) commandKeys.set(key, { session_id: row.session_id, id: row.span_id });
+      if (p.toolNames) toolKeys.set(key, { session_id: row.session_id, id: row.span_id });
+    }
   });
   const toolNames = new Map<string, string | null>();
-  if (levelKeys.size > 0) {
-    const keys = spanKeys([...levelKeys.values()]);
-    const levelKinds = [...(predicates.some((p) => p.commandRegex) ? ["COMMAND"] : []), ...(predicates.some((p) => p.toolNames) ? ["TOOL_CALL"] : [])];
-    const [levelAtoms, names] = await Promise.all([
-      db().$queryRaw<AtomRow[]>`
-        select ${ATOM_FIELDS} from ${keys} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-         where a.kind = any(${levelKinds}::"AtomKind"[])`,
-      predicates.some((p) => p.toolNames)
+  if (commandKeys.size > 0 || toolKeys.size > 0) {
+    const levelQuery = (keys: Map<string, { session_id: string; id: string }>, kind: "COMMAND" | "TOOL_CALL") =>
+      keys.size === 0
+        ? Promise.resolve([] as AtomRow[])
+        : db().$queryRaw<AtomRow[]>`
+            select ${ATOM_FIELDS} from ${spanKeys([...keys.values()])} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
+             where a.kind = ${kind}::"AtomKind"`;
+    const [commandAtoms, toolAtoms, names] = await Promise.all([
+      levelQuery(commandKeys, "COMMAND"),
+      levelQuery(toolKeys, "TOOL_CALL"),
+      toolKeys.size > 0
         ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
-            select s.session_id::text as session_id, s.id::text as id, s.tool_name from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id`
+            select s.session_id::text as session_id, s.id::text as id, s.tool_name
+              from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`
         : Promise.resolve([]),
     ]);
-    for (const row of levelAtoms) atoms.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
+    for (const row of [...commandAtoms, ...toolAtoms]) atoms.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
     for (const row of names) toolNames.set(keyOf(row.session_id, row.id), row.tool_name);
   }
 
