@@ -76,19 +76,23 @@ interface SummaryNode extends SummaryRow {
 
 /** Every summary of the sessions in scope, with what the spans it replaced directly say about it. */
 export function summariesQuery(scope: Scope): Prisma.Sql {
+  // Each condition on replaced spans is a probe of one index: "weak" ones (no pointer, or the
+  // original not held) are span_replaced_weak_idx, whose predicate the repeated clause names.
+  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and (not c.has_pointer or c.original_state <> 'HELD')`;
   return Prisma.sql`
     select ${SPAN_FACTS}, s.replacing_summary_id::text as parent,
-           exists (select 1 from summary_link l where l.session_id = s.session_id and l.summary_span_id = s.id) as has_links,
-           (select min(c.seq) from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id) as first_child_seq,
-           exists (select 1 from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and not c.has_pointer)
+           first.found is not null as has_links, first.seq as first_child_seq,
+           exists (select 1 from span c where ${weak} and not c.has_pointer)
              or exists (select 1 from summary_link l where l.session_id = s.session_id and l.summary_span_id = s.id and l.pointer_sha256 is null) as none_below,
-           exists (select 1 from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY'
-                      and c.has_pointer and c.original_state <> 'HELD') as lost_below,
-           exists (select 1 from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY'
-                      and (not c.has_pointer or c.original_state <> 'HELD')
-                      and (c.seq is null or (c.class <> 'NARRATIVE' and c.transcript_state not in ('VERBATIM', 'PRESERVED'))))
+           exists (select 1 from span c where ${weak} and c.has_pointer) as lost_below,
+           exists (select 1 from span c where ${weak} and (c.seq is null or (c.class <> 'NARRATIVE' and c.transcript_state not in ('VERBATIM', 'PRESERVED'))))
              or exists (select 1 from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and c.seq is null) as bad_below
       from span s
+      -- The first span it replaced, by seq: whether it replaced any (a span is replaced at most
+      -- once, so this is whether it has links), and where it sits without a seq of its own.
+      left join lateral (select true as found, c.seq from span c
+                          where c.session_id = s.session_id and c.replacing_summary_id = s.id
+                          order by c.seq asc nulls last limit 1) first on true
      where ${inSessions("s", scope)} and s.kind = 'SUMMARY'`;
 }
 
