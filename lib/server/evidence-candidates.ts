@@ -128,7 +128,10 @@ export function regexNarrowing(alias: string, regex: RegExp): Prisma.Sql | null 
   if (!literals) return null;
   const op = Prisma.raw(regex.flags.includes("i") ? "~*" : "~");
   const pattern = `(${literals.join("|")})`;
-  return Prisma.sql`(${Prisma.raw(`${alias}.normalized`)} ${op} ${pattern} or ${Prisma.raw(`${alias}.text`)} ${op} ${pattern})`;
+  const normalized = Prisma.raw(`${alias}.normalized`);
+  const text = Prisma.raw(`${alias}.text`);
+  // The text is usually the normalised value itself: match it only when it differs.
+  return Prisma.sql`(${normalized} ${op} ${pattern} or (${text} <> ${normalized} and ${text} ${op} ${pattern}))`;
 }
 
 const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;

@@ -193,22 +193,25 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
-    with candidate as materialized (${candidates}),
-    spans as (
+    with candidate as materialized (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}
+    ),
+    spans as materialized (
       select c.session_id, c.span_id,
              bool_or(c.kind = 'COMMAND' and not c.negated and ${narrowing}) as could_match,
              count(*) filter (where c.kind = 'COMMAND') as held
         from candidate c group by c.session_id, c.span_id
     ),
-    counted as materialized (
-      select s.session_id, s.span_id, s.could_match, s.held,
-             (select count(*) from evidence_atom x
-               where x.session_id = s.session_id::uuid and x.span_id = s.span_id::uuid and x.kind = 'COMMAND')::int as commands
+    kept as materialized (
+      select s.session_id, s.span_id,
+             (select count(*) from evidence_atom x where x.session_id = s.session_id and x.span_id = s.span_id and x.kind = 'COMMAND')::int as commands,
+             s.could_match, s.held
         from spans s
     )
-    select c.*, n.commands as span_commands
-      from candidate c join counted n on n.session_id = c.session_id and n.span_id = c.span_id
-     where n.could_match or n.held < n.commands`;
+    select ${ATOM_FIELDS}, k.commands as span_commands
+      from candidate a join kept k on k.session_id = a.session_id and k.span_id = a.span_id
+     where k.could_match or k.held < k.commands`;
 }
 
 /**
