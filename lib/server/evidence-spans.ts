@@ -132,14 +132,19 @@ export async function judgeUnchecked(
   const out: Judged[] = [];
   for (const text of packed.map((p) => p[0]!.packed)) {
     if (text === "") continue;
-    for (const record of text.split("\x1e")) {
-      const fields = record.split("\x1f");
-      const [sessionId, id, seqText] = fields as [string, string, string];
-      const seq = Number(seqText);
-      const key = fields.slice(3).join("\x1f");
+    // Each record: session, span and seq (fixed widths: two uuids), then the verdict's facts.
+    for (let at = 0; at < text.length; ) {
+      const end = text.indexOf("\x1e", at);
+      const stop = end < 0 ? text.length : end;
+      const sessionId = text.slice(at, at + 36);
+      const id = text.slice(at + 37, at + 73);
+      const seqEnd = text.indexOf("\x1f", at + 74);
+      const seq = Number(text.slice(at + 74, seqEnd));
+      const key = text.slice(seqEnd + 1, stop);
+      at = stop + 1;
       let template = verdicts.get(key);
       if (template === undefined) {
-        template = judgeUncheckedSpan(fields, predicates, policy, now, cwdOf);
+        template = judgeUncheckedSpan([sessionId, id, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
         verdicts.set(key, template);
       }
       if (template) out.push({ session: sessionId, seq, ownSeq: true, occurredAt: 0, id, citations: [], blocker: { ...template, sessionId, spanId: id, seq, dropped: [...template.dropped] } });
