@@ -234,74 +234,51 @@ export async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
 ): Promise<{ judged: Judged[]; damaged: Array<{ sessionId: string; spanId: string }> }> {
-  const perPredicate = await Promise.all(
-    predicates.map((p) => db().$queryRaw<Array<AtomRow & { span_commands?: number }>>(candidateAtomsQuery(p, scope))),
-  );
-  const atoms = atomsBySpan(perPredicate.flat());
-  if (atoms.size === 0) return { judged: [], damaged: [] };
-
-  // Tool calls, commands and tool names of the spans whose predicates look at them: commands
-  // only where the candidates do not already hold all of the span's.
-  const commandCount = new Map<string, number>();
-  for (const row of perPredicate.flat()) if (row.span_commands !== undefined) commandCount.set(keyOf(row.session_id, row.span_id), row.span_commands);
-  const held = (key: string) => [...atoms.get(key)!.values()].filter((a) => a.kind === "COMMAND").length;
-  const commandKeys = new Map<string, { session_id: string; id: string }>();
-  const toolKeys = new Map<string, { session_id: string; id: string }>();
-  perPredicate.forEach((rows, i) => {
-    const p = predicates[i]!;
-    for (const row of rows) {
-      const key = keyOf(row.session_id, row.span_id);
-      if (p.commandRegex && held(key) < (commandCount.get(key) ?? 0)) commandKeys.set(key, { session_id: row.session_id, id: row.span_id });
-      if (p.toolNames) toolKeys.set(key, { session_id: row.session_id, id: row.span_id });
+  // Every predicate's candidates, merged by span: what the engine finally judges each span with.
+  const atoms = new Map<string, Map<number, AtomRow>>();
+  const merge = (rows: Iterable<AtomRow>) => {
+    for (const [key, own] of atomsBySpan(rows)) {
+      const all = atoms.get(key);
+      if (!all) atoms.set(key, new Map(own));
+      else for (const [ordinal, row] of own) all.set(ordinal, row);
     }
-  });
-  const toolNames = new Map<string, string | null>();
-  if (commandKeys.size > 0 || toolKeys.size > 0) {
-    const levelQuery = (keys: Map<string, { session_id: string; id: string }>, kind: "COMMAND" | "TOOL_CALL") =>
-      keys.size === 0
-        ? Promise.resolve([] as AtomRow[])
-        : db().$queryRaw<AtomRow[]>`
-            select ${ATOM_FIELDS} from ${spanKeys([...keys.values()])} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-             where a.kind = ${kind}::"AtomKind"`;
-    const [commandAtoms, toolAtoms, names] = await Promise.all([
-      levelQuery(commandKeys, "COMMAND"),
-      levelQuery(toolKeys, "TOOL_CALL"),
-      toolKeys.size > 0
-        ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
-            select s.session_id::text as session_id, s.id::text as id, s.tool_name
-              from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`
-        : Promise.resolve([]),
-    ]);
-    for (const row of [...commandAtoms, ...toolAtoms]) atoms.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
-    for (const row of names) toolNames.set(keyOf(row.session_id, row.id), row.tool_name);
-  }
+  };
+  // A span's facts and bytes are fetched as soon as one predicate holds for it, while the other
+  // predicates' candidates are still being found.
+  const requested = new Set<string>();
+  const facts: Array<Promise<FactsRow[]>> = [];
+  const fetchFacts = (spans: Array<{ session_id: string; id: string }>) => {
+    const fresh = spans.filter((s) => !requested.has(keyOf(s.session_id, s.id)));
+    for (const s of fresh) requested.add(keyOf(s.session_id, s.id));
+    if (fresh.length > 0) facts.push(db().$queryRaw<FactsRow[]>(factsQuery(fresh, scope, now)));
+  };
 
-  // The engine's tests on what is known so far: any predicate that could still cite or leave the
-  // span undecidable keeps it.
-  const hits: Array<{ session_id: string; id: string }> = [];
-  for (const [key, rows] of atoms) {
-    const [sessionId, spanId] = key.split("/") as [string, string];
-    const list = [...rows.values()].sort((a, b) => a.ordinal - b.ordinal).map(toAtom);
-    const toolName = toolNames.get(key);
-    const context = { atoms: list, ...(toolName ? { toolName } : {}) };
-    const cwd = cwdOf(sessionId);
-    const kept = predicates.some((p) => spanQualifies(p, context) && list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH"));
-    if (kept) hits.push({ session_id: sessionId, id: spanId });
-  }
-  if (hits.length === 0) return { judged: [], damaged: [] };
+  await Promise.all(
+    predicates.map(async (p) => {
+      const rows = await db().$queryRaw<Array<AtomRow & { span_commands?: number }>>(candidateAtomsQuery(p, scope));
+      merge(rows);
+      const own = atomsBySpan(rows);
+      const toolNames = await fetchSpanLevel(p, rows, own);
+      merge([...own.values()].flatMap((m) => [...m.values()]));
+      // The engine's tests on what this predicate needs: its candidates, and the span's tool calls,
+      // commands and tool name; a span it could cite or leave undecidable goes on.
+      const hits: Array<{ session_id: string; id: string }> = [];
+      for (const [key, rowsOfSpan] of own) {
+        const [sessionId, spanId] = key.split("/") as [string, string];
+        const list = orderedAtoms(rowsOfSpan);
+        const toolName = toolNames.get(key);
+        const cwd = cwdOf(sessionId);
+        if (spanQualifies(p, { atoms: list, ...(toolName ? { toolName } : {}) }) && list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")) {
+          hits.push({ session_id: sessionId, id: spanId });
+        }
+      }
+      fetchFacts(hits);
+    }),
+  );
 
-  // With each span, its original's bytes when they still hash to the span's sha256: the engine
-  // cuts the cited bytes from them. Raw queries cannot return bytea here: they travel as base64.
-  const facts = await db().$queryRaw<Array<SpanFactsRow & { intact: boolean | null; body: string | null }>>`
-    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
-      from ${spanKeys(hits)} join span s on s.session_id = k.session_id and s.id = k.span_id
-      left join span_original o on o.session_id = s.session_id and o.span_id = s.id
-      cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
-     where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
-       and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
   const judged: Judged[] = [];
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
-  for (const row of facts) {
+  for (const row of (await Promise.all(facts)).flat()) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
     const span = questionSpan(row, row.seq!, policy, now, {
       atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
@@ -311,4 +288,64 @@ export async function judgeCandidates(
     if (verdict.blocker || verdict.citations.length > 0) judged.push(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
   }
   return { judged, damaged };
+}
+
+/**
+ * For a predicate on commands or tool names, what its candidate spans still need: their commands
+ * where the candidates do not already hold all of them, their tool calls, and their tool names.
+ * The atoms are added to `own`; the tool names are returned.
+ */
+async function fetchSpanLevel(
+  p: CompiledPredicate,
+  rows: Array<AtomRow & { span_commands?: number }>,
+  own: Map<string, Map<number, AtomRow>>,
+): Promise<Map<string, string | null>> {
+  const toolNames = new Map<string, string | null>();
+  if (!p.commandRegex && !p.toolNames) return toolNames;
+  const commandKeys = new Map<string, { session_id: string; id: string }>();
+  const toolKeys = new Map<string, { session_id: string; id: string }>();
+  for (const row of rows) {
+    const key = keyOf(row.session_id, row.span_id);
+    const span = { session_id: row.session_id, id: row.span_id };
+    if (p.commandRegex) {
+      const held = [...own.get(key)!.values()].filter((a) => a.kind === "COMMAND").length;
+      if (held < (row.span_commands ?? 0)) commandKeys.set(key, span);
+    }
+    if (p.toolNames) toolKeys.set(key, span);
+  }
+  const levelQuery = (keys: Map<string, { session_id: string; id: string }>, kind: "COMMAND" | "TOOL_CALL") =>
+    keys.size === 0
+      ? Promise.resolve([] as AtomRow[])
+      : db().$queryRaw<AtomRow[]>`
+          select ${ATOM_FIELDS} from ${spanKeys([...keys.values()])} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
+           where a.kind = ${kind}::"AtomKind"`;
+  const [commandAtoms, toolAtoms, names] = await Promise.all([
+    levelQuery(commandKeys, "COMMAND"),
+    levelQuery(toolKeys, "TOOL_CALL"),
+    toolKeys.size > 0
+      ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
+          select s.session_id::text as session_id, s.id::text as id, s.tool_name
+            from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`
+      : Promise.resolve([]),
+  ]);
+  for (const row of [...commandAtoms, ...toolAtoms]) own.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
+  for (const row of names) toolNames.set(keyOf(row.session_id, row.id), row.tool_name);
+  return toolNames;
+}
+
+type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null };
+
+/**
+ * Checkable spans' facts, each with its original's bytes when they still hash to the span's
+ * sha256: the engine cuts the cited bytes from them. Raw queries cannot return bytea here: the
+ * bytes travel as base64.
+ */
+function factsQuery(spans: Array<{ session_id: string; id: string }>, scope: Scope, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
+      from ${spanKeys(spans)} join span s on s.session_id = k.session_id and s.id = k.span_id
+      left join span_original o on o.session_id = s.session_id and o.span_id = s.id
+      cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
+     where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
+       and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
 }
