@@ -44,9 +44,10 @@ export async function judgeSummaries(
   if (judged.length === 0) return [];
   const atoms = await claimAtoms(predicates, judged);
   const out: Judged[] = [];
+  const statuses = await graph.statuses(judged.map((n) => n.id));
   for (const node of judged) {
     const seq = node.seq ?? node.first_child_seq!;
-    const provenance = graph.status(node.id) ?? (await spanStatusOf(db(), node.session_id, node.id, policy, now));
+    const provenance = statuses.get(node.id) ?? (await spanStatusOf(db(), node.session_id, node.id, policy, now));
     // Unbacked, so with no lineage to walk the engine's own check finds nothing backing it either.
     const span: QuestionSpan = { ...questionSpan(node, seq, policy, now, { atoms: atoms.get(keyOf(node.session_id, node.id)) ?? [] }), provenance };
     const verdict = judgeSpan(span, predicates, cwdOf(node.session_id), new Map());
@@ -61,10 +62,6 @@ interface SummaryRow extends SpanFactsRow {
   has_links: boolean;
   /** The lowest seq among the spans it replaced: where a summary without its own seq sits. */
   first_child_seq: number | null;
-  /** It replaced a span without a pointer on that span or on the link. */
-  none_below: boolean;
-  /** It replaced a span with a pointer whose original is not held. */
-  lost_below: boolean;
   /** It replaced an evidence-bearing span that cannot be checked, or one the engine cannot see. */
   bad_below: boolean;
 }
@@ -82,9 +79,6 @@ export function summariesQuery(scope: Scope): Prisma.Sql {
   return Prisma.sql`
     select ${SPAN_FACTS}, s.replacing_summary_id::text as parent,
            first.found is not null as has_links, first.seq as first_child_seq,
-           exists (select 1 from span c where ${weak} and not c.has_pointer)
-             or exists (select 1 from summary_link l where l.session_id = s.session_id and l.summary_span_id = s.id and l.pointer_sha256 is null) as none_below,
-           exists (select 1 from span c where ${weak} and c.has_pointer) as lost_below,
            exists (select 1 from span c where ${weak} and (c.seq is null or (c.class <> 'NARRATIVE' and c.transcript_state not in ('VERBATIM', 'PRESERVED'))))
              or exists (select 1 from span c where c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and c.seq is null) as bad_below
       from span s
@@ -100,8 +94,9 @@ export function summariesQuery(scope: Scope): Prisma.Sql {
  * The graph of summaries in scope, and per summary:
  * - backed (isBacked in the engine): it has links, and nothing below it is missing from the
  *   engine's view or cannot be checked while evidence-bearing;
- * - status (the weakest below it, spanStatuses) when that is NONE or LOST, as it always is for an
- *   unbacked summary but for the rarest shapes; null otherwise.
+ * - statuses (the weakest below it, spanStatuses) when that is NONE or LOST, as it always is for
+ *   an unbacked summary but for the rarest shapes; null otherwise. Read only for the summaries
+ *   asked about and those below them.
  */
 async function summaryGraph(scope: Scope, now: Date) {
   const [rows, expired] = await Promise.all([
@@ -126,27 +121,64 @@ async function summaryGraph(scope: Scope, now: Date) {
       marks.add(id);
     }
   };
-  const none = new Set<string>();
-  const lost = new Set<string>();
   const tainted = new Set<string>();
+  const expiredBelow = new Set<string>();
   for (const node of nodes.values()) {
-    if (node.none_below || !node.has_links) climb(node.id, none);
-    if (node.lost_below) climb(node.id, lost);
     if (node.bad_below) climb(node.id, tainted);
     // Below another summary, one without links or that the engine cannot see leaves it unbacked.
     if (!node.has_links || !node.in_list) climb(node.parent, tainted, node.id);
   }
   for (const e of expired) {
-    climb(e.summary_id, lost);
+    expiredBelow.add(e.summary_id);
     if (e.bad) climb(e.summary_id, tainted);
   }
-  // Links that lead round in a circle rest on nothing.
-  for (const id of onCycles(nodes)) climb(id, none);
-  return {
-    nodes,
-    backed: (id: string) => nodes.get(id)!.has_links && !tainted.has(id),
-    status: (id: string): "NONE" | "LOST" | null => (none.has(id) ? "NONE" : lost.has(id) ? "LOST" : null),
+  const cycles = new Set(onCycles(nodes));
+  const children = new Map<string, string[]>();
+  for (const node of nodes.values()) if (node.parent) children.set(node.parent, [...(children.get(node.parent) ?? []), node.id]);
+  const below = (id: string): string[] => {
+    const out: string[] = [];
+    const todo = [id];
+    const seen = new Set<string>();
+    while (todo.length > 0) {
+      const next = todo.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      out.push(next);
+      todo.push(...(children.get(next) ?? []));
+    }
+    return out;
   };
+
+  const statuses = async (ids: string[]): Promise<Map<string, "NONE" | "LOST" | null>> => {
+    const lineages = new Map(ids.map((id) => [id, below(id)]));
+    const closure = [...new Set([...lineages.values()].flat())].map((id) => nodes.get(id)!);
+    const flags = closure.length === 0 ? [] : await db().$queryRaw<Array<{ id: string; none_below: boolean; lost_below: boolean }>>(weakBelowQuery(closure));
+    const none = new Set(flags.filter((f) => f.none_below).map((f) => f.id));
+    const lost = new Set(flags.filter((f) => f.lost_below).map((f) => f.id));
+    // No pointer below, no links, or a circle of links: NONE; else an original gone below: LOST.
+    return new Map(
+      [...lineages].map(([id, lineage]) => [
+        id,
+        lineage.some((n) => none.has(n) || !nodes.get(n)!.has_links || cycles.has(n))
+          ? "NONE"
+          : lineage.some((n) => lost.has(n) || expiredBelow.has(n))
+            ? "LOST"
+            : null,
+      ]),
+    );
+  };
+  return { nodes, backed: (id: string) => nodes.get(id)!.has_links && !tainted.has(id), statuses };
+}
+
+/** Whether summaries replaced a span without a pointer (on it or on the link), or one with a pointer to an original not held. */
+function weakBelowQuery(summaries: SpanFactsRow[]): Prisma.Sql {
+  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and (not c.has_pointer or c.original_state <> 'HELD')`;
+  return Prisma.sql`
+    select s.id::text as id,
+           exists (select 1 from span c where ${weak} and not c.has_pointer)
+             or exists (select 1 from summary_link l where l.session_id = s.session_id and l.summary_span_id = s.id and l.pointer_sha256 is null) as none_below,
+           exists (select 1 from span c where ${weak} and c.has_pointer) as lost_below
+      from ${spanKeys(summaries)} join span s on s.session_id = k.session_id and s.id = k.span_id`;
 }
 
 /** Summaries on a cycle of replacing links. */
