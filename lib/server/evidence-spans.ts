@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { KindCount } from "@/lib/evidence/manifest";
 import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type Blocker, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
-import { atomCondition, hasSpanLevelConditions, regexNarrowing } from "./evidence-candidates";
+import { atomCondition, regexNarrowing } from "./evidence-candidates";
 import {
   ATOM_FIELDS,
   atomsBySpan,
@@ -21,7 +21,6 @@ import {
   SPAN_FACTS,
   spanKeys,
   timed,
-  toAtom,
   type AtomRow,
   type Judged,
   type Scope,

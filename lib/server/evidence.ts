@@ -18,7 +18,7 @@ import {
   type QuestionAnswer,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { keyOf, type Judged, type Scope, type ScopeSessionRow } from "./evidence-scope";
+import type { Judged, Scope, ScopeSessionRow } from "./evidence-scope";
 import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./evidence-spans";
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";

@@ -172,6 +172,8 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       NEXT_TELEMETRY_DISABLED: "1",
       BETTER_AUTH_URL: base,
       BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
+      // Measure reads only: the scheduled sweeper would delete and re-verify originals mid-run.
+      CUSTODIAN_SWEEP_INTERVAL_MINUTES: "0",
       ...env,
     },
   });
