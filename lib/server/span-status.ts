@@ -12,7 +12,7 @@ import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "./policy";
-import { originalFromSpan, statusConditions, statusCounts, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
+import { originalFromSpan, STATUS_CODES, statusCode, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
 
 export interface SpanStatus {
   id: string;
@@ -45,10 +45,9 @@ export interface SessionGrid {
 interface GroupRow {
   class: EvidentialClass;
   replacing: string | null;
-  none: number;
-  lost: number;
-  expiring: number;
-  total: number;
+  /** Index into STATUS_CODES. */
+  code: number;
+  n: number;
 }
 
 /**
@@ -57,17 +56,12 @@ interface GroupRow {
  * with a link that carries no pointer.
  */
 export function gridQueries(sessionId: string, params: StatusParams) {
-  const c = statusConditions("", params);
   return {
     groups: Prisma.sql`
-      select class::text as class, replacing_summary_id::text as replacing,
-             (count(*) filter (where ${c.none}))::int as none,
-             (count(*) filter (where ${c.lost}))::int as lost,
-             (count(*) filter (where ${c.expiring}))::int as expiring,
-             count(*)::int as total
+      select class::text as class, replacing_summary_id::text as replacing, ${statusCode("", params)} as code, count(*)::int as n
         from span
        where session_id = ${sessionId}::uuid and kind <> 'SUMMARY'
-       group by class, replacing_summary_id`,
+       group by class, replacing_summary_id, 3`,
     summaries: Prisma.sql`
       select id::text as id, class::text as class, replacing_summary_id::text as replacing
         from span where session_id = ${sessionId}::uuid and kind = 'SUMMARY'`,
@@ -86,23 +80,14 @@ export async function sessionGrid(tx: DbTx, sessionId: string, policy: Retention
   ]);
 
   const grid = emptyGrid();
-  const direct = new Map<string, { none: number; lost: number; expiring: number; total: number }>();
+  // Per replacing summary, the weakest status among the spans it replaced directly (codes run
+  // from the weakest, NONE, to the strongest, DURABLE).
+  const weakest = new Map<string, number>();
   for (const g of groups) {
-    const counts = statusCounts(g);
-    for (const status of Object.keys(counts) as ProvenanceStatus[]) grid[g.class][status] += counts[status];
-    if (g.replacing) {
-      const d = direct.get(g.replacing) ?? { none: 0, lost: 0, expiring: 0, total: 0 };
-      d.none += g.none;
-      d.lost += g.lost;
-      d.expiring += g.expiring;
-      d.total += g.total;
-      direct.set(g.replacing, d);
-    }
+    grid[g.class][STATUS_CODES[g.code]!] += g.n;
+    if (g.replacing) weakest.set(g.replacing, Math.min(weakest.get(g.replacing) ?? 3, g.code));
   }
-  const weakestDirect = new Map<string, ProvenanceStatus>();
-  for (const [id, d] of direct) {
-    weakestDirect.set(id, d.none > 0 ? "NONE" : d.lost > 0 ? "LOST" : d.expiring > 0 ? "EXPIRING" : "DURABLE");
-  }
+  const weakestDirect = new Map<string, ProvenanceStatus>([...weakest].map(([id, code]) => [id, STATUS_CODES[code]!]));
   const summaryStatuses = resolveSummaryStatuses(summaries, weakestDirect, new Set(unpointed.map((u) => u.id)));
   for (const s of summaries) grid[s.class][summaryStatuses.get(s.id)!] += 1;
   return { grid, summaryStatuses };
