@@ -113,6 +113,8 @@ export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: Evi
      where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
 }
 
+const NO_CITATIONS: never[] = [];
+
 /** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
 export async function judgeUnchecked(
   predicates: CompiledPredicate[],
@@ -146,7 +148,8 @@ export async function judgeUnchecked(
         template = judgeUncheckedSpan([sessionId, id, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
         verdicts.set(key, template);
       }
-      if (template) out.push({ session: sessionId, seq, ownSeq: true, occurredAt: 0, id, citations: [], blocker: { ...template, sessionId, spanId: id, seq, dropped: [...template.dropped] } });
+      // The dropped counts are shared by the group's blockers: read, never changed.
+      if (template) out.push({ session: sessionId, seq, ownSeq: true, occurredAt: 0, id, citations: NO_CITATIONS, blocker: { ...template, sessionId, spanId: id, seq } });
     }
   }
   return out;
@@ -235,8 +238,8 @@ export async function judgeCandidates(
 ): Promise<{ judged: Judged[]; damaged: Array<{ sessionId: string; spanId: string }> }> {
   // Every predicate's candidates, merged by span: what the engine finally judges each span with.
   const atoms = new Map<string, Map<number, AtomRow>>();
-  const merge = (rows: Iterable<AtomRow>) => {
-    for (const [key, own] of atomsBySpan(rows)) {
+  const merge = (bySpan: Map<string, Map<number, AtomRow>>) => {
+    for (const [key, own] of bySpan) {
       const all = atoms.get(key);
       if (!all) atoms.set(key, new Map(own));
       else for (const [ordinal, row] of own) all.set(ordinal, row);
@@ -255,10 +258,9 @@ export async function judgeCandidates(
   await Promise.all(
     predicates.map(async (p) => {
       const rows = await db().$queryRaw<Array<AtomRow & { span_commands?: number }>>(candidateAtomsQuery(p, scope));
-      merge(rows);
       const own = atomsBySpan(rows);
       const toolNames = await fetchSpanLevel(p, rows, own);
-      merge([...own.values()].flatMap((m) => [...m.values()]));
+      merge(own);
       // The engine's tests on what this predicate needs: its candidates, and the span's tool calls,
       // commands and tool name; a span it could cite or leave undecidable goes on.
       const hits: Array<{ session_id: string; id: string }> = [];

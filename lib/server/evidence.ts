@@ -125,17 +125,22 @@ async function answerInScope(
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
   // The engine's order: sessions as in scope, then seq; a summary without a seq of its own after
-  // the span whose seq it takes, then by time. (Sorted on a number first: tens of thousands of
-  // blockers.)
-  const all = [...blocking, ...citing.judged, ...summaries];
-  const rank = all.map((j) => sessionIndex.get(j.session)! * 4_294_967_296 + j.seq);
-  const order = all.map((_, i) => i);
-  order.sort((x, y) => {
-    const a = all[x]!;
-    const b = all[y]!;
-    return rank[x]! - rank[y]! || Number(b.ownSeq) - Number(a.ownSeq) || a.occurredAt - b.occurredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  });
-  const judged: Judged[] = order.map((i) => all[i]!);
+  // the span whose seq it takes, then by time.
+  const bySession = new Map<string, Judged[]>();
+  for (const part of [blocking, citing.judged, summaries]) {
+    for (const j of part) {
+      const list = bySession.get(j.session);
+      if (list) list.push(j);
+      else bySession.set(j.session, [j]);
+    }
+  }
+  const judged: Judged[] = [];
+  for (const session of sessions) {
+    const list = bySession.get(session.id);
+    if (!list) continue;
+    list.sort((a, b) => a.seq - b.seq || Number(b.ownSeq) - Number(a.ownSeq) || a.occurredAt - b.occurredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const j of list) judged.push(j);
+  }
   const citations: Citation[] = [];
   const blockers: Blocker[] = [];
   for (const j of judged) {
