@@ -99,30 +99,36 @@ function enumCode(column: string, values: readonly string[]): Prisma.Sql {
  * \x1e), which tens of thousands of blockers cross to the server far faster than as rows: each
  * span's identity and everything the engine's verdict on such a span reads (class, transcript
  * state, pointer, the original's state and whether it could be retrieved now, what an honest
- * summary dropped). The unchecked-span index answers alone.
+ * summary dropped), in the engine's order (sessions as in scope, then seq). The unchecked-span
+ * index answers alone.
  */
 export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[], now: Date): Prisma.Sql {
+  const sessions = scope.sessionIds
+    ? Prisma.sql`ss.id = any(${scope.sessionIds}::uuid[])`
+    : Prisma.sql`ss.project_id = ${scope.projectId}::uuid`;
   return Prisma.sql`
     select coalesce(string_agg(concat_ws(chr(31), s.session_id::text, s.id::text, s.seq::text,
                                          ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
                                          case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
                                          case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
                                          case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
-                               chr(30)), '') as packed
-      from span s
-     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
+                               chr(30) order by ss.created_at, ss.id, s.seq), '') as packed
+      from session ss join span s on s.session_id = ss.id
+     where ${sessions} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
 }
 
-const NO_CITATIONS: never[] = [];
-
-/** Replaced spans that cannot be checked and could hold a match: each one the engine lets block. */
+/**
+ * Replaced spans that cannot be checked and could hold a match: the blockers the engine finds
+ * among them, in its order (sessions as in scope, then seq).
+ */
 export async function judgeUnchecked(
   predicates: CompiledPredicate[],
   scope: Scope,
   policy: RetentionPolicy,
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
-): Promise<Judged[]> {
+  sessionIndex: ReadonlyMap<string, number>,
+): Promise<Blocker[]> {
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
   const packed = await Promise.all(
@@ -130,28 +136,60 @@ export async function judgeUnchecked(
   );
   // Spans alike in every fact the verdict reads get the same verdict, but for their names.
   const verdicts = new Map<string, Blocker | null>();
-  const out: Judged[] = [];
-  for (const text of packed.map((p) => p[0]!.packed)) {
-    if (text === "") continue;
+  const lists = packed.map((p) => {
+    const text = p[0]!.packed;
+    const out: Blocker[] = [];
     // Each record: session, span and seq (fixed widths: two uuids), then the verdict's facts.
     for (let at = 0; at < text.length; ) {
       const end = text.indexOf("\x1e", at);
       const stop = end < 0 ? text.length : end;
       const sessionId = text.slice(at, at + 36);
-      const id = text.slice(at + 37, at + 73);
+      const spanId = text.slice(at + 37, at + 73);
       const seqEnd = text.indexOf("\x1f", at + 74);
       const seq = Number(text.slice(at + 74, seqEnd));
       const key = text.slice(seqEnd + 1, stop);
       at = stop + 1;
-      let template = verdicts.get(key);
-      if (template === undefined) {
-        template = judgeUncheckedSpan([sessionId, id, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
-        verdicts.set(key, template);
+      let t = verdicts.get(key);
+      if (t === undefined) {
+        t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
+        verdicts.set(key, t);
       }
       // The dropped counts are shared by the group's blockers: read, never changed.
-      if (template) out.push({ session: sessionId, seq, ownSeq: true, occurredAt: 0, id, citations: NO_CITATIONS, blocker: { ...template, sessionId, spanId: id, seq } });
+      if (t) {
+        out.push({
+          sessionId,
+          spanId,
+          seq,
+          class: t.class,
+          provenance: t.provenance,
+          transcriptState: t.transcriptState,
+          dropped: t.dropped,
+          originalHeld: t.originalHeld,
+          unblockBy: t.unblockBy,
+          reason: t.reason,
+        });
+      }
     }
+    return out;
+  });
+  return lists.reduce((a, b) => mergeBySeq(a, b, sessionIndex));
+}
+
+/** Two lists of blockers of spans with seqs of their own, each in the engine's order, as one. */
+export function mergeBySeq(a: Blocker[], b: Blocker[], sessionIndex: ReadonlyMap<string, number>): Blocker[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: Blocker[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    const order = sessionIndex.get(x.sessionId)! - sessionIndex.get(y.sessionId)! || x.seq - y.seq;
+    out.push(order <= 0 ? (i++, x) : (j++, y));
   }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
   return out;
 }
 

@@ -18,7 +18,7 @@ import {
   type QuestionAnswer,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import type { Judged, Scope, ScopeSessionRow } from "./evidence-scope";
+import type { Scope, ScopeSessionRow } from "./evidence-scope";
 import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./evidence-spans";
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";
@@ -117,35 +117,41 @@ async function answerInScope(
   const predicates = compileQuestion(question);
   const sessionIndex = new Map(sessions.map((s, i) => [s.id, i]));
   const cwdOf = (sessionId: string) => sessions[sessionIndex.get(sessionId)!]?.cwd ?? undefined;
-  const [gaps, checkedSpans, blocking, citing, summaries] = await Promise.all([
+  const [gaps, checkedSpans, unchecked, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(predicates, scope, policy, now, cwdOf),
+    judgeUnchecked(predicates, scope, policy, now, cwdOf, sessionIndex),
     judgeCandidates(predicates, scope, policy, now, cwdOf),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
   // The engine's order: sessions as in scope, then seq; a summary without a seq of its own after
-  // the span whose seq it takes, then by time.
-  const bySession = new Map<string, Judged[]>();
-  for (const part of [blocking, citing.judged, summaries]) {
-    for (const j of part) {
-      const list = bySession.get(j.session);
-      if (list) list.push(j);
-      else bySession.set(j.session, [j]);
-    }
-  }
-  const judged: Judged[] = [];
-  for (const session of sessions) {
-    const list = bySession.get(session.id);
-    if (!list) continue;
-    list.sort((a, b) => a.seq - b.seq || Number(b.ownSeq) - Number(a.ownSeq) || a.occurredAt - b.occurredAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const j of list) judged.push(j);
-  }
+  // the span whose seq it takes, then by time. The unchecked spans come in that order already,
+  // and none has the seq of a span judged here (they are checkable, or summaries).
+  const judged = [...citing.judged, ...summaries].sort(
+    (a, b) =>
+      sessionIndex.get(a.session)! - sessionIndex.get(b.session)! ||
+      a.seq - b.seq ||
+      Number(b.ownSeq) - Number(a.ownSeq) ||
+      a.occurredAt - b.occurredAt ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   const citations: Citation[] = [];
   const blockers: Blocker[] = [];
+  let u = 0;
   for (const j of judged) {
-    citations.push(...j.citations);
-    if (j.blocker) blockers.push(j.blocker);
+    for (const c of j.citations) citations.push(c);
+    if (!j.blocker) continue;
+    // Unchecked spans before this one: earlier sessions, or lower seqs (or the same seq, for a
+    // summary sitting after the span whose seq it takes).
+    const at = sessionIndex.get(j.session)!;
+    for (; u < unchecked.length; u++) {
+      const b = unchecked[u]!;
+      const order = sessionIndex.get(b.sessionId)! - at || b.seq - j.seq;
+      if (order > 0 || (order === 0 && j.ownSeq)) break;
+      blockers.push(b);
+    }
+    blockers.push(j.blocker);
   }
+  for (; u < unchecked.length; u++) blockers.push(unchecked[u]!);
   return { answer: concludeAnswer(citations, blockers, checkedSpans, gaps), damaged: citing.damaged };
 }
