@@ -50,14 +50,8 @@ export function statusConditions(alias: string, p: StatusParams) {
   };
 }
 
-/** Status codes of statusCode: an index into this list. */
+/** Statuses by number, weakest first: the grid's codes (span_grid_count.code, 4 aside). */
 export const STATUS_CODES = ["NONE", "LOST", "EXPIRING", "DURABLE"] as const;
-
-/** The status of a non-summary span row as a small number (grouping on it is cheaper than on text). */
-export function statusCode(alias: string, p: StatusParams): Prisma.Sql {
-  const c = statusConditions(alias, p);
-  return Prisma.sql`(case when ${c.none} then 0 when ${c.lost} then 1 when ${c.expiring} then 2 else 3 end)`;
-}
 
 /** The status of a non-summary span row as text. */
 export function statusExpression(alias: string, p: StatusParams): Prisma.Sql {

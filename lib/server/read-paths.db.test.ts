@@ -15,13 +15,14 @@ import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { isRetrievable } from "@/lib/evidence/provenance";
 import { answerQuestion, CANNED_QUESTION_IDS, cannedQuestionsFor, type EvidencePredicate, type QuestionSpan } from "@/lib/evidence/questions";
 import { spanStatuses } from "@/lib/evidence/span-statuses";
-import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type OriginalFacts, type ProvenanceStatus } from "@/lib/evidence/types";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type OriginalFacts, type ProvenanceStatus, type RetentionPolicy } from "@/lib/evidence/types";
 import { SWEEPER } from "./audit";
 import { candidateSummaryFor } from "./candidate-summary";
 import { sha256Hex } from "./hash";
 import { askEvidenceQuestion, type EvidenceQueryInput } from "./evidence";
 import { appendSpans, upsertSession, type SpanSubmission } from "./ingest";
 import { loadAtoms, reclaim } from "./reclaim";
+import { policyToRow } from "./policy";
 import { pinOriginal } from "./retention";
 import { listSessionPage } from "./session-list";
 import { countGrid, sessionGrid, sessionSpanStatuses, sessionTimeline, spanStatusOf, timelineTotal } from "./span-status";
@@ -192,12 +193,12 @@ async function referenceFacts(sessionId: string) {
   return { spans, original, links };
 }
 
-async function referenceStatuses(sessionId: string, now: Date) {
+async function referenceStatuses(sessionId: string, now: Date, under: RetentionPolicy = policy) {
   const f = await referenceFacts(sessionId);
   const statuses = spanStatuses(
     f.spans.map((s) => ({ id: s.id, kind: s.kind, hasPointer: s.hasPointer, original: f.original.get(s.id) ?? null, occurredAt: s.occurredAt })),
     f.links.map((l) => ({ summaryId: l.summarySpanId, replacedId: l.replacedSpanId, pointed: l.pointerSha256 !== null })),
-    policy,
+    under,
     now,
   );
   return { ...f, statuses };
@@ -304,6 +305,26 @@ describe("provenance status from indexes", () => {
         for (const span of ref.spans) expect(await spanStatusOf(db(), sessionId, span.id, policy, now), span.id).toBe(ref.statuses.get(span.id));
       }
     }
+  });
+
+  it("grid counters follow a change of the evidence horizon, and back", async () => {
+    const gridsEqualDefinition = async (under: RetentionPolicy) => {
+      for (const now of CLOCKS) {
+        for (const sessionId of fixture.sessions) {
+          const ref = await referenceStatuses(sessionId, now, under);
+          const expected = countGrid(ref.spans.map((s) => ({ class: s.class, provenance: ref.statuses.get(s.id)! })));
+          expect((await sessionGrid(db(), sessionId, under, now)).grid, `grid of ${sessionId} at ${now.toISOString()}`).toEqual(expected);
+        }
+      }
+    };
+    const shorter = { ...policy, evidenceHorizonDays: 3 };
+    await db().retentionPolicy.upsert({ where: { projectId: fixture.projectId }, create: { projectId: fixture.projectId, ...policyToRow(shorter) }, update: policyToRow(shorter) });
+    try {
+      await gridsEqualDefinition(shorter);
+    } finally {
+      await db().retentionPolicy.update({ where: { projectId: fixture.projectId }, data: policyToRow(policy) });
+    }
+    await gridsEqualDefinition(policy);
   });
 
   it("a grid cell lists exactly its spans, in transcript order, page by page", async () => {

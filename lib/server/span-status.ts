@@ -1,10 +1,10 @@
 /**
  * Provenance status of a session's spans, derived now (DESIGN.md: never stored stale), from the
  * facts triggers keep on each span row (its original's state and expiry, the summary that replaced
- * it). The grid is one index-only scan of the session's spans grouped by class and replacing
- * summary; summaries' statuses (the weakest of what they rest on) follow from those groups. The
- * definition is spanStatuses in lib/evidence/span-statuses.ts; span-status.db.test.ts holds these
- * queries to it.
+ * it). The grid reads counters that triggers keep per class, replacing summary and clock-free
+ * status, corrected for the spans whose TTL has passed since; summaries' statuses (the weakest of
+ * what they rest on) follow from those groups. The definition is spanStatuses in
+ * lib/evidence/span-statuses.ts; read-paths.db.test.ts holds these queries to it.
  */
 import type { DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -12,7 +12,7 @@ import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "./policy";
-import { originalFromSpan, STATUS_CODES, statusCode, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
+import { originalFromSpan, sqlDays, sqlTime, STATUS_CODES, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
 
 export interface SpanStatus {
   id: string;
@@ -50,18 +50,31 @@ interface GroupRow {
   n: number;
 }
 
+/** Spans no summary replaced are counted under the nil uuid in span_grid_count. */
+const NOT_REPLACED = "00000000-0000-0000-0000-000000000000";
+/** span_grid_count's code for DURABLE whatever the clock says (pinned, or without TTL). */
+const DURABLE_ALWAYS = 4;
+const LOST_CODE = STATUS_CODES.indexOf("LOST");
+
 /**
- * The grid's queries: counts of the session's spans (not summaries) per class and replacing
- * summary, by status (one index-only scan of span_grid_idx); its summaries; and the summaries
- * with a link that carries no pointer.
+ * The grid's queries: the session's counters of spans (not summaries) per class, replacing summary
+ * and clock-free status (span_grid_count, kept by triggers); those of its spans whose TTL has
+ * passed and whose original is still held (span_held_expiry_idx), which the clock has moved to
+ * LOST; its summaries; and the summaries with a link that carries no pointer.
  */
 export function gridQueries(sessionId: string, params: StatusParams) {
   return {
-    groups: Prisma.sql`
-      select class::text as class, replacing_summary_id::text as replacing, ${statusCode("", params)} as code, count(*)::int as n
+    counts: Prisma.sql`
+      select class::text as class, nullif(replacing_summary_id, ${NOT_REPLACED}::uuid)::text as replacing, code::int as code, n
+        from span_grid_count
+       where session_id = ${sessionId}::uuid and n <> 0`,
+    expired: Prisma.sql`
+      select class::text as class, replacing_summary_id::text as replacing,
+             (case when original_expires_at < occurred_at + ${sqlDays(params.horizonDays)} then 2 else 3 end) as code, count(*)::int as n
         from span
-       where session_id = ${sessionId}::uuid and kind <> 'SUMMARY'
-       group by class, replacing_summary_id, 3`,
+       where session_id = ${sessionId}::uuid and kind <> 'SUMMARY' and has_pointer and original_state = 'HELD'
+         and original_expires_at is not null and original_expires_at <= ${sqlTime(params.now)}
+       group by 1, 2, 3`,
     summaries: Prisma.sql`
       select id::text as id, class::text as class, replacing_summary_id::text as replacing
         from span where session_id = ${sessionId}::uuid and kind = 'SUMMARY'`,
@@ -70,11 +83,33 @@ export function gridQueries(sessionId: string, params: StatusParams) {
   };
 }
 
+/**
+ * The counters as they stand at the clock: each span past its TTL moves from the status its counter
+ * assumed to LOST. Codes as STATUS_CODES; groups left empty are dropped.
+ */
+export function groupsAtClock(counts: readonly GroupRow[], expired: readonly GroupRow[]): GroupRow[] {
+  const key = (g: Pick<GroupRow, "class" | "replacing" | "code">) => `${g.class}|${g.replacing ?? ""}|${g.code}`;
+  const groups = new Map<string, GroupRow>();
+  const add = (g: GroupRow, n: number) => {
+    const k = key(g);
+    const known = groups.get(k);
+    if (known) known.n += n;
+    else groups.set(k, { ...g, n });
+  };
+  for (const c of counts) add({ ...c, code: c.code === DURABLE_ALWAYS ? STATUS_CODES.indexOf("DURABLE") : c.code }, c.n);
+  for (const e of expired) {
+    add(e, -e.n);
+    add({ ...e, code: LOST_CODE }, e.n);
+  }
+  return [...groups.values()].filter((g) => g.n !== 0);
+}
+
 /** The session's grid counts and its summaries' statuses. */
 export async function sessionGrid(tx: DbTx, sessionId: string, policy: RetentionPolicy, now: Date): Promise<SessionGrid> {
   const q = gridQueries(sessionId, { now, horizonDays: policy.evidenceHorizonDays });
-  const [groups, summaries, unpointed] = await Promise.all([
-    tx.$queryRaw<GroupRow[]>(q.groups),
+  const [counts, expired, summaries, unpointed] = await Promise.all([
+    tx.$queryRaw<GroupRow[]>(q.counts),
+    tx.$queryRaw<GroupRow[]>(q.expired),
     tx.$queryRaw<Array<{ id: string; class: EvidentialClass; replacing: string | null }>>(q.summaries),
     tx.$queryRaw<Array<{ id: string }>>(q.unpointed),
   ]);
@@ -83,7 +118,7 @@ export async function sessionGrid(tx: DbTx, sessionId: string, policy: Retention
   // Per replacing summary, the weakest status among the spans it replaced directly (codes run
   // from the weakest, NONE, to the strongest, DURABLE).
   const weakest = new Map<string, number>();
-  for (const g of groups) {
+  for (const g of groupsAtClock(counts, expired)) {
     grid[g.class][STATUS_CODES[g.code]!] += g.n;
     if (g.replacing) weakest.set(g.replacing, Math.min(weakest.get(g.replacing) ?? 3, g.code));
   }

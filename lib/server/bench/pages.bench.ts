@@ -114,7 +114,8 @@ async function main() {
   try {
     const params = { now, horizonDays: policy.evidenceHorizonDays };
     const q = gridQueries(targets.big.id, params);
-    await printExplain(client, "grid counts, 100k-span session", q.groups);
+    await printExplain(client, "grid counters, 100k-span session", q.counts);
+    await printExplain(client, "grid: its spans past their TTL, original still held", q.expired);
     await printExplain(client, "grid: its summaries", q.summaries);
     await printExplain(client, "grid: summaries with a pointerless link", q.unpointed);
     const grid = await sessionGrid(db(), targets.big.id, policy, now);
