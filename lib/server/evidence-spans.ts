@@ -95,26 +95,25 @@ function enumCode(column: string, values: readonly string[]): Prisma.Sql {
 }
 
 /**
- * Replaced spans that cannot be checked, as one packed text (fields split by \x1f, rows by
- * \x1e), which tens of thousands of blockers cross to the server far faster than as rows: each
+ * Replaced spans that cannot be checked, one packed text per session (fields split by \x1f, rows
+ * by \x1e), which tens of thousands of blockers cross to the server far faster than as rows: each
  * span's identity and everything the engine's verdict on such a span reads (class, transcript
  * state, pointer, the original's state and whether it could be retrieved now, what an honest
- * summary dropped), in the engine's order (sessions as in scope, then seq). The unchecked-span
- * index answers alone.
+ * summary dropped), in seq order. Packing per session keeps each sort small (one sort of every
+ * span in a project was most of the time). The unchecked-span index answers alone.
  */
 export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[], now: Date): Prisma.Sql {
-  const sessions = scope.sessionIds
-    ? Prisma.sql`ss.id = any(${scope.sessionIds}::uuid[])`
-    : Prisma.sql`ss.project_id = ${scope.projectId}::uuid`;
   return Prisma.sql`
-    select coalesce(string_agg(concat_ws(chr(31), s.session_id::text, s.id::text, s.seq::text,
-                                         ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
-                                         case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
-                                         case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
-                                         case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
-                               chr(30) order by ss.created_at, ss.id, s.seq), '') as packed
-      from session ss join span s on s.session_id = ss.id
-     where ${sessions} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
+    select s.session_id::text as session_id,
+           string_agg(concat_ws(chr(31), s.id::text, s.seq::text,
+                                ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
+                                case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
+                                case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
+                                case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
+                      chr(30) order by s.seq) as packed
+      from span s
+     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])
+     group by s.session_id`;
 }
 
 /**
@@ -131,43 +130,44 @@ export async function judgeUnchecked(
 ): Promise<Blocker[]> {
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
-  const packed = await Promise.all(
-    uncheckedParts(now).map((condition) => db().$queryRaw<Array<{ packed: string }>>(uncheckedQuery(condition, scope, classes, now))),
+  const parts = await Promise.all(
+    uncheckedParts(now).map((condition) => db().$queryRaw<Array<{ session_id: string; packed: string }>>(uncheckedQuery(condition, scope, classes, now))),
   );
   // Spans alike in every fact the verdict reads get the same verdict, but for their names.
   const verdicts = new Map<string, Blocker | null>();
-  const lists = packed.map((p) => {
-    const text = p[0]!.packed;
+  const lists = parts.map((rows) => {
     const out: Blocker[] = [];
-    // Each record: session, span and seq (fixed widths: two uuids), then the verdict's facts.
-    for (let at = 0; at < text.length; ) {
-      const end = text.indexOf("\x1e", at);
-      const stop = end < 0 ? text.length : end;
-      const sessionId = text.slice(at, at + 36);
-      const spanId = text.slice(at + 37, at + 73);
-      const seqEnd = text.indexOf("\x1f", at + 74);
-      const seq = Number(text.slice(at + 74, seqEnd));
-      const key = text.slice(seqEnd + 1, stop);
-      at = stop + 1;
-      let t = verdicts.get(key);
-      if (t === undefined) {
-        t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
-        verdicts.set(key, t);
-      }
-      // The dropped counts are shared by the group's blockers: read, never changed.
-      if (t) {
-        out.push({
-          sessionId,
-          spanId,
-          seq,
-          class: t.class,
-          provenance: t.provenance,
-          transcriptState: t.transcriptState,
-          dropped: t.dropped,
-          originalHeld: t.originalHeld,
-          unblockBy: t.unblockBy,
-          reason: t.reason,
-        });
+    rows.sort((a, b) => sessionIndex.get(a.session_id)! - sessionIndex.get(b.session_id)!);
+    for (const { session_id: sessionId, packed: text } of rows) {
+      // Each record: span and seq (the span a fixed-width uuid), then the verdict's facts.
+      for (let at = 0; at < text.length; ) {
+        const end = text.indexOf("\x1e", at);
+        const stop = end < 0 ? text.length : end;
+        const spanId = text.slice(at, at + 36);
+        const seqEnd = text.indexOf("\x1f", at + 37);
+        const seq = Number(text.slice(at + 37, seqEnd));
+        const key = text.slice(seqEnd + 1, stop);
+        at = stop + 1;
+        let t = verdicts.get(key);
+        if (t === undefined) {
+          t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
+          verdicts.set(key, t);
+        }
+        // The dropped counts are shared by the group's blockers: read, never changed.
+        if (t) {
+          out.push({
+            sessionId,
+            spanId,
+            seq,
+            class: t.class,
+            provenance: t.provenance,
+            transcriptState: t.transcriptState,
+            dropped: t.dropped,
+            originalHeld: t.originalHeld,
+            unblockBy: t.unblockBy,
+            reason: t.reason,
+          });
+        }
       }
     }
     return out;
