@@ -177,17 +177,19 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
       const sha = sha256Hex(body);
       const cls = analysis.classification.class;
       const occurred = new Date(span.occurredAt);
+      const expires = expiresAtFor(cls, occurred, DEFAULT_POLICY).toISOString();
+      // The original's facts go with the span, as ingest writes them.
       spanRows.push(
-        [sessionId, id, seq, span.kind, copyText(span.role ?? null), copyText(span.toolName ?? null), copyText(span.toolInput ? JSON.stringify(span.toolInput) : null), occurred.toISOString(), cls, copyText(JSON.stringify(analysis.classification.reasons)), "VERBATIM", "t", body.byteLength, sha, 0].join("\t") + "\n",
+        [sessionId, id, seq, span.kind, copyText(span.role ?? null), copyText(span.toolName ?? null), copyText(span.toolInput ? JSON.stringify(span.toolInput) : null), occurred.toISOString(), cls, copyText(JSON.stringify(analysis.classification.reasons)), "VERBATIM", "t", body.byteLength, sha, 0, "HELD", expires].join("\t") + "\n",
       );
-      originalRows.push([sessionId, id, `\\\\x${Buffer.from(body).toString("hex")}`, sha, expiresAtFor(cls, occurred, DEFAULT_POLICY).toISOString(), "f"].join("\t") + "\n");
+      originalRows.push([sessionId, id, `\\\\x${Buffer.from(body).toString("hex")}`, sha, expires, "f"].join("\t") + "\n");
       analysis.atoms.forEach((a, ordinal) => {
         atomRows.push([sessionId, id, ordinal, a.kind, copyText(a.text), copyText(a.normalized), a.byteStart, a.byteEnd, a.effect ?? "\\N", a.negated ? "t" : "f", copyText(a.argName ?? null)].join("\t") + "\n");
       });
     }
     const t0 = performance.now();
     await client.query("begin");
-    await copyRows(client, "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation) from stdin", spanRows);
+    await copyRows(client, "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation, original_state, original_expires_at) from stdin", spanRows);
     await copyRows(client, "copy span_original (session_id, span_id, bytes, sha256, expires_at, pinned) from stdin", originalRows);
     await copyRows(client, "copy evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name) from stdin", atomRows);
     await client.query("commit");
