@@ -119,6 +119,30 @@ describe("runtime API", () => {
       expect(await db().span.count({ where: { sessionId, seq: 2 } })).toBe(1);
     });
 
+    it("concurrent submissions of the same spans store them once and answer both alike", async () => {
+      const batch = { spans: [chatSpan(20), writeSpan(21)] };
+      const [a, b] = await Promise.all([
+        call(appendSpans, { key, params: { id: sessionId }, body: batch }),
+        call(appendSpans, { key, params: { id: sessionId }, body: batch }),
+      ]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const strip = (spans: Array<Record<string, unknown>>) => spans.map(({ created: _created, ...rest }) => rest);
+      expect(strip(a.json.spans)).toEqual(strip(b.json.spans));
+      expect([...a.json.spans, ...b.json.spans].filter((s: { created: boolean }) => s.created)).toHaveLength(2);
+      expect(await db().span.count({ where: { sessionId, seq: { in: [20, 21] } } })).toBe(2);
+    });
+
+    it("a NUL character in a text field is a 422 naming the field, not a database error", async () => {
+      const result = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [{ ...chatSpan(30), role: "assis\u0000tant" }] } });
+      expect(result.status).toBe(422);
+      expect(result.json.error.fields[0].path).toBe("spans.0.role");
+      const nested = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [{ ...writeSpan(30), toolInput: { path: "/etc/x\u0000" } }] } });
+      expect([nested.status, nested.json.error.fields[0].path]).toEqual([422, "spans.0.toolInput"]);
+      const session = await call(createSession, { key, body: { externalId: "run-nul", runtime: "claude-code", title: "a\u0000b" } });
+      expect([session.status, session.json.error.fields[0].path]).toEqual([422, "title"]);
+      expect(await db().span.count({ where: { sessionId, seq: 30 } })).toBe(0);
+    });
+
     it("409 for the same seq with other bytes, changing nothing", async () => {
       const before = await db().span.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
       const result = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [chatSpan(3), chatSpan(2, "different words")] } });

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
 import { AppError } from "@/lib/api/errors";
 import { PrismaClient } from "./generated/client";
 import { createPool, parseDatabaseUrl } from "./pg-pool";
@@ -7,7 +8,7 @@ export type Db = PrismaClient;
 /** A client or an interactive transaction: what use cases accept so they compose inside one transaction. */
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-const holder = globalThis as unknown as { custodianPrisma?: { url: string; client: PrismaClient } };
+const holder = globalThis as unknown as { custodianPrisma?: { url: string; client: PrismaClient; pool: pg.Pool } };
 
 /** The process's one Prisma client, on DATABASE_URL (which `npm start` sets for the embedded default too). */
 export function db(): PrismaClient {
@@ -20,9 +21,34 @@ export function db(): PrismaClient {
     holder.custodianPrisma = {
       url,
       client: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }),
+      pool,
     };
   }
   return holder.custodianPrisma.client;
+}
+
+/**
+ * A transaction on a connection of the Prisma client's own pool, without Prisma: for ingest's bulk
+ * writes, where Prisma's handling of large array parameters took most of the server's time. Commits
+ * when `fn` resolves, rolls back when it throws.
+ */
+export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  db();
+  const client = await holder.custodianPrisma!.pool.connect();
+  let broken = false;
+  try {
+    await client.query("begin");
+    const out = await fn(client);
+    await client.query("commit");
+    return out;
+  } catch (error) {
+    await client.query("rollback").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 export async function disconnectDb(): Promise<void> {

@@ -4,7 +4,8 @@ import type { Atom } from "@/lib/evidence/types";
 /**
  * Bulk inserts for ingest's hot path: one `INSERT ... SELECT FROM unnest(arrays)` per table, so a
  * batch of 500 spans and their atoms costs three statements with a fixed number of parameters
- * (Prisma's createMany sends a parameter per value and was the bulk of ingest time).
+ * (Prisma's createMany sends a parameter per value and was the bulk of ingest time). Ingest runs
+ * them on a raw connection (rawTransaction); other writers through Prisma (executeBulk).
  */
 
 export interface SpanRow {
@@ -74,41 +75,85 @@ export function atomRowsFor(sessionId: string, spanId: string, atoms: readonly A
 
 const column = <R, K extends keyof R>(rows: R[], key: K): Array<R[K]> => rows.map((r) => r[key]);
 
-export async function insertSpanRows(tx: DbTx, rows: SpanRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.$executeRaw`
-    insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
-                      original_state, original_expires_at)
-    select session_id, id, seq, kind::"SpanKind", role, tool_name, tool_input::jsonb, exit_code, occurred_at, class::"EvidentialClass", class_reasons::jsonb, byte_length, sha256,
-           original_state::"OriginalState", original_expires_at
-      from unnest(${column(rows, "sessionId")}::uuid[], ${column(rows, "id")}::uuid[], ${column(rows, "seq")}::int[], ${column(rows, "kind")}::text[],
-                  ${column(rows, "role")}::text[], ${column(rows, "toolName")}::text[], ${column(rows, "toolInput")}::text[], ${column(rows, "exitCode")}::int[],
-                  ${column(rows, "occurredAt").map((d) => d.toISOString())}::timestamptz[], ${column(rows, "class")}::text[], ${column(rows, "classReasons")}::text[],
-                  ${column(rows, "byteLength")}::int[], ${column(rows, "sha256")}::text[],
-                  ${rows.map((r) => (r.original ? "HELD" : "ABSENT"))}::text[],
-                  ${rows.map((r) => (r.original && !r.original.pinned ? r.original.expiresAt.toISOString() : null))}::timestamptz[])
-        as t(session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
-             original_state, original_expires_at)`;
+/** A statement with numbered parameters, for a raw connection or Prisma's $executeRawUnsafe. */
+export interface BulkStatement {
+  text: string;
+  values: unknown[];
 }
 
-export async function insertOriginalRows(tx: DbTx, rows: OriginalRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.$executeRaw`
-    insert into span_original (session_id, span_id, bytes, sha256, expires_at)
-    select session_id, span_id, decode(bytes_hex, 'hex'), sha256, expires_at
-      from unnest(${column(rows, "sessionId")}::uuid[], ${column(rows, "spanId")}::uuid[],
-                  ${rows.map((r) => Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength).toString("hex"))}::text[],
-                  ${column(rows, "sha256")}::text[], ${column(rows, "expiresAt").map((d) => d.toISOString())}::timestamptz[])
-        as t(session_id, span_id, bytes_hex, sha256, expires_at)`;
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+export function spanRowsInsert(rows: SpanRow[]): BulkStatement {
+  return {
+    text: `
+      insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
+                        original_state, original_expires_at)
+      select session_id, id, seq, kind::"SpanKind", role, tool_name, tool_input::jsonb, exit_code, occurred_at, class::"EvidentialClass", class_reasons::jsonb,
+             byte_length, sha256, original_state::"OriginalState", original_expires_at
+        from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::timestamp[], $10::text[],
+                    $11::text[], $12::int[], $13::text[], $14::text[], $15::timestamp[])
+          as t(session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
+               original_state, original_expires_at)`,
+    values: [
+      column(rows, "sessionId"),
+      column(rows, "id"),
+      column(rows, "seq"),
+      column(rows, "kind"),
+      column(rows, "role"),
+      column(rows, "toolName"),
+      column(rows, "toolInput"),
+      column(rows, "exitCode"),
+      column(rows, "occurredAt").map(iso),
+      column(rows, "class"),
+      column(rows, "classReasons"),
+      column(rows, "byteLength"),
+      column(rows, "sha256"),
+      rows.map((r) => (r.original ? "HELD" : "ABSENT")),
+      rows.map((r) => (r.original && !r.original.pinned ? iso(r.original.expiresAt) : null)),
+    ],
+  };
 }
 
-export async function insertAtomRows(tx: DbTx, rows: AtomRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.$executeRaw`
-    insert into evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)
-    select session_id, span_id, ordinal, kind::"AtomKind", text, normalized, byte_start, byte_end, effect::"SideEffectKind", negated, arg_name
-      from unnest(${column(rows, "sessionId")}::uuid[], ${column(rows, "spanId")}::uuid[], ${column(rows, "ordinal")}::int[], ${column(rows, "kind")}::text[],
-                  ${column(rows, "text")}::text[], ${column(rows, "normalized")}::text[], ${column(rows, "byteStart")}::int[], ${column(rows, "byteEnd")}::int[],
-                  ${column(rows, "effect")}::text[], ${column(rows, "negated")}::boolean[], ${column(rows, "argName")}::text[])
-        as t(session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)`;
+export function originalRowsInsert(rows: OriginalRow[]): BulkStatement {
+  return {
+    text: `
+      insert into span_original (session_id, span_id, bytes, sha256, expires_at)
+      select session_id, span_id, decode(bytes_hex, 'hex'), sha256, expires_at
+        from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamp[]) as t(session_id, span_id, bytes_hex, sha256, expires_at)`,
+    values: [
+      column(rows, "sessionId"),
+      column(rows, "spanId"),
+      rows.map((r) => Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength).toString("hex")),
+      column(rows, "sha256"),
+      column(rows, "expiresAt").map(iso),
+    ],
+  };
+}
+
+export function atomRowsInsert(rows: AtomRow[]): BulkStatement {
+  return {
+    text: `
+      insert into evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)
+      select session_id, span_id, ordinal, kind::"AtomKind", text, normalized, byte_start, byte_end, effect::"SideEffectKind", negated, arg_name
+        from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::boolean[], $11::text[])
+          as t(session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)`,
+    values: [
+      column(rows, "sessionId"),
+      column(rows, "spanId"),
+      column(rows, "ordinal"),
+      column(rows, "kind"),
+      column(rows, "text"),
+      column(rows, "normalized"),
+      column(rows, "byteStart"),
+      column(rows, "byteEnd"),
+      column(rows, "effect"),
+      column(rows, "negated"),
+      column(rows, "argName"),
+    ],
+  };
+}
+
+/** Runs a bulk statement in a Prisma transaction (paths where a batch is small: a summary's atoms). */
+export async function executeBulk(tx: DbTx, statement: BulkStatement): Promise<void> {
+  await tx.$executeRawUnsafe(statement.text, ...statement.values);
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { AppError, type FieldError } from "@/lib/api/errors";
-import { db, type DbTx } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { db, rawTransaction } from "@/lib/db/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
-import { atomRowsFor, insertAtomRows, insertOriginalRows, insertSpanRows, type AtomRow, type OriginalRow, type SpanRow } from "./bulk-insert";
+import { atomRowsFor, atomRowsInsert, originalRowsInsert, spanRowsInsert, type AtomRow, type BulkStatement, type OriginalRow, type SpanRow } from "./bulk-insert";
 import { sha256Hex } from "./hash";
 import { loadPolicy } from "./policy";
 
@@ -41,8 +40,30 @@ export interface IngestedSpan {
   created: boolean;
 }
 
+/**
+ * Postgres text and jsonb cannot hold the NUL character. Bodies are bytes and keep it; the fields
+ * stored as text (and tool input, stored as jsonb) are refused with the field at fault.
+ */
+function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
+  const bad = fields.filter(([, value]) => holdsNul(value)).map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
+  if (bad.length > 0) throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", { fields: bad });
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
+  return false;
+}
+
 /** Creates the session for a runtime's external id, or updates what the runtime now says about it. */
 export async function upsertSession(projectId: string, input: SessionInput) {
+  rejectUnstorableText([
+    ["externalId", input.externalId],
+    ["runtime", input.runtime],
+    ["title", input.title],
+    ["cwd", input.cwd],
+  ]);
   const existing = await db().session.findUnique({
     where: { projectId_externalId: { projectId, externalId: input.externalId } },
   });
@@ -63,62 +84,83 @@ export async function upsertSession(projectId: string, input: SessionInput) {
 /**
  * Appends a batch of spans to a session in one transaction: all of it lands or none of it does.
  * Resubmitting a stored span (same seq, same bytes) returns its stored result; the same seq with
- * other bytes is a CONFLICT that changes nothing.
+ * other bytes is a CONFLICT that changes nothing. The transaction runs on a raw connection: a batch
+ * is a few statements with large array parameters, which Prisma spent most of the time handling.
  */
 export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
+  const policy = await loadPolicy(db(), projectId);
   try {
-    return await appendSpansOnce(projectId, sessionId, spans);
+    return await appendSpansOnce(projectId, sessionId, policy, spans);
   } catch (error) {
     // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return appendSpansOnce(projectId, sessionId, spans);
-    }
+    if (isUniqueViolation(error)) return appendSpansOnce(projectId, sessionId, policy, spans);
     throw error;
   }
 }
 
-async function appendSpansOnce(projectId: string, sessionId: string, spans: SpanSubmission[]) {
-  return db().$transaction(
-    async (tx) => {
-      const session = await tx.session.findFirst({ where: { id: sessionId, projectId } });
-      if (!session) throw new AppError("NOT_FOUND", "Session not found");
-      const policy = await loadPolicy(tx, projectId);
-      const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
-      rejectInconsistentBatch(hashed);
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}
 
-      const stored = await tx.span.findMany({
-        where: { sessionId, seq: { in: hashed.map((h) => h.span.seq) } },
-        select: { id: true, seq: true, sha256: true, class: true, _count: { select: { atoms: true } } },
-      });
-      const storedBySeq = new Map(stored.map((row) => [row.seq, row]));
-      const conflicts: FieldError[] = [];
-      hashed.forEach(({ span, sha256 }, index) => {
-        const row = storedBySeq.get(span.seq);
-        if (row && row.sha256 !== sha256) {
-          conflicts.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} is already stored with other bytes (sha256 ${row.sha256})` });
-        }
-      });
-      if (conflicts.length > 0) {
-        throw new AppError("CONFLICT", "Some spans conflict with spans already stored; nothing was written", { fields: conflicts });
-      }
+const UNIQUE_VIOLATION = "23505";
 
-      const results = new Map<number, IngestedSpan>();
-      for (const row of stored) {
-        results.set(row.seq!, { id: row.id, seq: row.seq!, class: row.class, atomCount: row._count.atoms, sha256: row.sha256, created: false });
-      }
-      const fresh = hashed.filter(({ span }) => !results.has(span.seq));
-      const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
-      const inserted = await insertSpans(tx, sessionId, session.cwd, policy, uniqueFresh);
-      for (const result of inserted) results.set(result.seq, result);
+interface StoredSpanRow {
+  id: string;
+  seq: number;
+  sha256: string;
+  class: EvidentialClass;
+  atoms: number;
+}
 
-      if (uniqueFresh.length > 0) {
-        const latest = uniqueFresh.reduce((max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max), session.lastActivityAt);
-        await tx.session.update({ where: { id: sessionId }, data: { lastActivityAt: latest } });
+async function appendSpansOnce(projectId: string, sessionId: string, policy: RetentionPolicy, spans: SpanSubmission[]) {
+  rejectUnstorableText(spans.flatMap((span, i) => [
+    [`spans.${i}.role`, span.role],
+    [`spans.${i}.toolName`, span.toolName],
+    [`spans.${i}.cwd`, span.cwd],
+    [`spans.${i}.toolInput`, span.toolInput],
+  ]));
+  const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
+  rejectInconsistentBatch(hashed);
+  return rawTransaction(async (client) => {
+    const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [sessionId, projectId]);
+    if (session.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
+    const { cwd } = session.rows[0]!;
+
+    const stored = await client.query<StoredSpanRow>(
+      `select s.id::text as id, s.seq, s.sha256, s.class::text as class,
+              (select count(*) from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id)::int as atoms
+         from span s where s.session_id = $1 and s.seq = any($2::int[])`,
+      [sessionId, hashed.map((h) => h.span.seq)],
+    );
+    const storedBySeq = new Map(stored.rows.map((row) => [row.seq, row]));
+    const conflicts: FieldError[] = [];
+    hashed.forEach(({ span, sha256 }, index) => {
+      const row = storedBySeq.get(span.seq);
+      if (row && row.sha256 !== sha256) {
+        conflicts.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} is already stored with other bytes (sha256 ${row.sha256})` });
       }
-      return hashed.map(({ span }) => results.get(span.seq)!);
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
+    });
+    if (conflicts.length > 0) {
+      throw new AppError("CONFLICT", "Some spans conflict with spans already stored; nothing was written", { fields: conflicts });
+    }
+
+    const results = new Map<number, IngestedSpan>();
+    for (const row of stored.rows) {
+      results.set(row.seq, { id: row.id, seq: row.seq, class: row.class, atomCount: row.atoms, sha256: row.sha256, created: false });
+    }
+    const fresh = hashed.filter(({ span }) => !results.has(span.seq));
+    const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
+    const { statements, inserted } = spanInserts(sessionId, cwd, policy, uniqueFresh);
+    for (const statement of statements) await client.query(statement.text, statement.values);
+    for (const result of inserted) results.set(result.seq, result);
+
+    if (uniqueFresh.length > 0) {
+      const latest = uniqueFresh.reduce((max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max), uniqueFresh[0]!.span.occurredAt);
+      // An ISO time cast to timestamp keeps its UTC digits, whatever the connection's time zone.
+      await client.query("update session set last_activity_at = greatest(last_activity_at, $2::timestamp) where id = $1", [sessionId, latest.toISOString()]);
+    }
+    return hashed.map(({ span }) => results.get(span.seq)!);
+  });
 }
 
 function rejectInconsistentBatch(hashed: Array<{ span: SpanSubmission; sha256: string }>) {
@@ -132,13 +174,13 @@ function rejectInconsistentBatch(hashed: Array<{ span: SpanSubmission; sha256: s
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
 }
 
-async function insertSpans(
-  tx: DbTx,
+/** The rows a batch of new spans writes (analysis, hashes, TTLs), as the three bulk statements. */
+function spanInserts(
   sessionId: string,
   cwd: string | null,
   policy: RetentionPolicy,
   batch: Array<{ span: SpanSubmission; sha256: string }>,
-): Promise<IngestedSpan[]> {
+): { statements: BulkStatement[]; inserted: IngestedSpan[] } {
   const spanRows: SpanRow[] = [];
   const originalRows: OriginalRow[] = [];
   const atomRows: AtomRow[] = [];
@@ -180,8 +222,6 @@ async function insertSpans(
     results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
   }
 
-  await insertSpanRows(tx, spanRows);
-  await insertOriginalRows(tx, originalRows);
-  await insertAtomRows(tx, atomRows);
-  return results;
+  if (batch.length === 0) return { statements: [], inserted: [] };
+  return { statements: [spanRowsInsert(spanRows), originalRowsInsert(originalRows), atomRowsInsert(atomRows)], inserted: results };
 }

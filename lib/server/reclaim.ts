@@ -8,7 +8,7 @@ import { evaluateGate, type GateDecision, type GateSpan } from "@/lib/evidence/g
 import { compareSummary, countByKind } from "@/lib/evidence/manifest";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { Atom, CandidateSummary, EvidentialClass } from "@/lib/evidence/types";
-import { atomRowsFor, insertAtomRows } from "./bulk-insert";
+import { atomRowsFor, atomRowsInsert, executeBulk } from "./bulk-insert";
 import { atomJson } from "./decision-json";
 import { sha256Hex } from "./hash";
 import { loadOriginalFacts } from "./original-facts";
@@ -291,6 +291,6 @@ async function createSummarySpan(
       original: { create: { bytes: body, sha256, expiresAt: expiresAtFor(cls, at, input.policy) } },
     },
   });
-  await insertAtomRows(tx, atomRowsFor(sessionId, id, analysis.atoms));
+  await executeBulk(tx, atomRowsInsert(atomRowsFor(sessionId, id, analysis.atoms)));
   return id;
 }
