@@ -88,12 +88,22 @@ export async function upsertSession(projectId: string, input: SessionInput) {
  * is a few statements with large array parameters, which Prisma spent most of the time handling.
  */
 export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
+  rejectUnstorableText(
+    spans.flatMap((span, i): Array<[string, unknown]> => [
+      [`spans.${i}.role`, span.role],
+      [`spans.${i}.toolName`, span.toolName],
+      [`spans.${i}.cwd`, span.cwd],
+      [`spans.${i}.toolInput`, span.toolInput],
+    ]),
+  );
+  const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
+  rejectInconsistentBatch(hashed);
   const policy = await loadPolicy(db(), projectId);
   try {
-    return await appendSpansOnce(projectId, sessionId, policy, spans);
+    return await writeBatch(projectId, sessionId, policy, hashed);
   } catch (error) {
     // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
-    if (isUniqueViolation(error)) return appendSpansOnce(projectId, sessionId, policy, spans);
+    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed);
     throw error;
   }
 }
@@ -104,6 +114,11 @@ function isUniqueViolation(error: unknown): boolean {
 
 const UNIQUE_VIOLATION = "23505";
 
+interface HashedSpan {
+  span: SpanSubmission;
+  sha256: string;
+}
+
 interface StoredSpanRow {
   id: string;
   seq: number;
@@ -112,15 +127,7 @@ interface StoredSpanRow {
   atoms: number;
 }
 
-async function appendSpansOnce(projectId: string, sessionId: string, policy: RetentionPolicy, spans: SpanSubmission[]) {
-  rejectUnstorableText(spans.flatMap((span, i) => [
-    [`spans.${i}.role`, span.role],
-    [`spans.${i}.toolName`, span.toolName],
-    [`spans.${i}.cwd`, span.cwd],
-    [`spans.${i}.toolInput`, span.toolInput],
-  ]));
-  const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
-  rejectInconsistentBatch(hashed);
+async function writeBatch(projectId: string, sessionId: string, policy: RetentionPolicy, hashed: HashedSpan[]): Promise<IngestedSpan[]> {
   return rawTransaction(async (client) => {
     const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [sessionId, projectId]);
     if (session.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
@@ -163,7 +170,7 @@ async function appendSpansOnce(projectId: string, sessionId: string, policy: Ret
   });
 }
 
-function rejectInconsistentBatch(hashed: Array<{ span: SpanSubmission; sha256: string }>) {
+function rejectInconsistentBatch(hashed: HashedSpan[]) {
   const firstBySeq = new Map<number, string>();
   const fields: FieldError[] = [];
   hashed.forEach(({ span, sha256 }, index) => {
@@ -179,7 +186,7 @@ function spanInserts(
   sessionId: string,
   cwd: string | null,
   policy: RetentionPolicy,
-  batch: Array<{ span: SpanSubmission; sha256: string }>,
+  batch: HashedSpan[],
 ): { statements: BulkStatement[]; inserted: IngestedSpan[] } {
   const spanRows: SpanRow[] = [];
   const originalRows: OriginalRow[] = [];
