@@ -5,6 +5,7 @@ import { POST as importRoute } from "@/app/api/v1/imports/route";
 import { GET as importJobRoute } from "@/app/api/v1/imports/[id]/route";
 import { LIMITS } from "@/lib/api/schemas";
 import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { importTranscript } from "@/lib/importers";
 import type { ImportFormat } from "@/lib/importers/types";
 import { createApiKey } from "./api-keys";
@@ -39,6 +40,26 @@ describe("importing transcripts", () => {
     expect(again.sessions.every((s) => !s.created)).toBe(true);
     expect(await db().span.count({ where: { sessionId: { in: sessionIds } } })).toBe(stored);
     expect(await db().summaryLink.count({ where: { sessionId: { in: sessionIds } } })).toBe(links);
+  });
+
+  it("keeps a tool call whose input holds a NUL character, without its structured input, and reports its line", async () => {
+    const project = await makeTestProject("import-nul");
+    const lines = new TextDecoder().decode(fixture("claude-code-session.jsonl")).split("\n");
+    const at = lines.findIndex((l) => l.includes('"tool_use"'));
+    const record = JSON.parse(lines[at]!);
+    const use = record.message.content.find((c: { type: string }) => c.type === "tool_use");
+    const [field] = Object.keys(use.input);
+    use.input[field!] = `${use.input[field!]}\u0000`;
+    lines[at] = JSON.stringify(record);
+    const bytes = new TextEncoder().encode(lines.join("\n"));
+    const parsed = importTranscript(bytes, "claude-code");
+
+    const outcome = await importTranscriptFile(project.id, bytes, { requester: "test" });
+    expect(outcome.spans).toBe(parsed.sessions.reduce((n, s) => n + s.spans.length, 0));
+    expect(outcome.issues).toContainEqual({ line: at + 1, message: expect.stringContaining("toolInput held a NUL character") });
+    const span = await db().span.findFirstOrThrow({ where: { sessionId: outcome.sessions[0]!.id, toolName: use.name, toolInput: { equals: Prisma.DbNull } } });
+    const original = await db().spanOriginal.findUniqueOrThrow({ where: { sessionId_spanId: { sessionId: span.sessionId, spanId: span.id } } });
+    expect(new TextDecoder().decode(original.bytes!)).toContain("\\u0000");
   });
 
   it("records a compaction whose replaced spans are in the file as an observed reclamation with pointers", async () => {

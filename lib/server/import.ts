@@ -1,10 +1,9 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/api/errors";
 import { importTranscript, UnknownTranscriptFormatError } from "@/lib/importers";
-import type { ImportFormat, ImportIssue, ImportedSession } from "@/lib/importers/types";
+import type { ImportFormat, ImportIssue, ImportResult, ImportedSession } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
-import { appendSpans, type IngestedSpan } from "./ingest";
-import { upsertSession } from "./ingest";
+import { appendSpans, unstorableFields, upsertSession, type IngestedSpan } from "./ingest";
 import { reclaim } from "./reclaim";
 
 /** Spans per ingest transaction: big enough to be fast, small enough to report progress. */
@@ -36,6 +35,7 @@ export async function importTranscriptFile(
   options: { format?: ImportFormat; requester: string; onProgress?: (p: ImportProgress) => void },
 ): Promise<ImportOutcome> {
   const parsed = parseTranscript(bytes, options.format);
+  keepStorable(parsed);
   const spansTotal = parsed.sessions.reduce((n, s) => n + s.spans.length, 0);
   const outcome: ImportOutcome = {
     format: parsed.format,
@@ -64,6 +64,22 @@ export async function importTranscriptFile(
     outcome.sessions.push({ id: session.id, externalId: imported.externalId, spans: ingested.length, created });
   }
   return outcome;
+}
+
+/**
+ * A span whose structured fields hold a NUL character (which Postgres text cannot store) keeps its
+ * verbatim bytes, where the NUL stays, and loses those fields, with the line reported.
+ */
+function keepStorable(parsed: ImportResult) {
+  for (const session of parsed.sessions) {
+    for (const span of session.spans) {
+      const fields = unstorableFields(span);
+      if (fields.length === 0) continue;
+      for (const field of fields) delete span[field];
+      parsed.issues.push({ line: span.sourceLine, message: `${fields.join(", ")} held a NUL character: kept the span's bytes without ${fields.length > 1 ? "them" : "it"}` });
+    }
+  }
+  parsed.issues.sort((a, b) => a.line - b.line);
 }
 
 function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {

@@ -49,6 +49,13 @@ function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
   if (bad.length > 0) throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", { fields: bad });
 }
 
+const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput"] as const;
+
+/** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
+export function unstorableFields(span: Pick<SpanSubmission, (typeof STORED_AS_TEXT)[number]>): Array<(typeof STORED_AS_TEXT)[number]> {
+  return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
+}
+
 function holdsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
   if (Array.isArray(value)) return value.some(holdsNul);
@@ -88,14 +95,7 @@ export async function upsertSession(projectId: string, input: SessionInput) {
  * is a few statements with large array parameters, which Prisma spent most of the time handling.
  */
 export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
-  rejectUnstorableText(
-    spans.flatMap((span, i): Array<[string, unknown]> => [
-      [`spans.${i}.role`, span.role],
-      [`spans.${i}.toolName`, span.toolName],
-      [`spans.${i}.cwd`, span.cwd],
-      [`spans.${i}.toolInput`, span.toolInput],
-    ]),
-  );
+  rejectUnstorableText(spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])));
   const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
   rejectInconsistentBatch(hashed);
   const policy = await loadPolicy(db(), projectId);
