@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { SWEEPER, writeAudit } from "./audit";
+import { SWEEPER, writeAudit, writeAudits } from "./audit";
 
 export interface SweepResult {
   deleted: number;
@@ -17,10 +17,15 @@ interface Candidate {
   project_id: string;
 }
 
+/** Originals deleted per transaction: one statement, its triggers run once, its audit rows with it. */
+const SWEEP_BATCH = 500;
+
 /**
- * Deletes the bytes of originals whose TTL passed and that are not pinned. Each deletion is one
- * conditional UPDATE that re-checks "not pinned and expired" under the row lock, so a pin or an
- * extension committed a moment earlier wins; the audit row (what moved to LOST) commits with it.
+ * Deletes the bytes of originals whose TTL passed and that are not pinned, a batch per
+ * transaction. The deleting UPDATE re-checks "not pinned and expired" under each row's lock, so a
+ * pin or an extension committed a moment earlier wins; rows a concurrent act holds are skipped
+ * (SKIP LOCKED: the sweeper never waits on an operator, so the two cannot deadlock) and left for
+ * the next run. The audit rows (what moved to LOST) commit with their deletions.
  */
 export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000): Promise<SweepResult> {
   const candidates = await db().$queryRaw<Candidate[]>`
@@ -31,43 +36,60 @@ export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000
      limit ${limit}`;
   const lost: string[] = [];
   let deleted = 0;
-  for (const candidate of candidates) {
-    const affected = await db().$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<Array<{ expires_at: Date }>>`
-        update span_original set bytes = null, deleted_at = ${now}, delete_reason = 'ttl expired'
-         where session_id = ${candidate.session_id}::uuid and span_id = ${candidate.span_id}::uuid
-           and pinned = false and expires_at <= ${now} and bytes is not null
-        returning expires_at`;
-      if (rows.length === 0) return null;
-      const summaries = await tx.$queryRaw<Array<{ id: string }>>`
-        with recursive up(id) as (
-          select summary_span_id from summary_link
-           where session_id = ${candidate.session_id}::uuid and replaced_span_id = ${candidate.span_id}::uuid
-          union
-          select l.summary_span_id from summary_link l join up on l.replaced_span_id = up.id
-           where l.session_id = ${candidate.session_id}::uuid)
-        select id::text as id from up`;
-      const movedToLost = [candidate.span_id, ...summaries.map((s) => s.id)];
-      await writeAudit(tx, {
-        projectId: candidate.project_id,
-        actor: SWEEPER,
-        act: "original.sweep",
-        targetType: "span",
-        targetId: candidate.span_id,
-        before: { expiresAt: rows[0]!.expires_at, present: true },
-        after: { present: false, movedToLost },
-        reason: "TTL passed and the original was not pinned",
-        at: now,
-      });
-      return movedToLost;
-    });
-    if (affected) {
-      deleted += 1;
-      lost.push(...affected);
-    }
+  for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
+    const moved = await sweepBatch(candidates.slice(i, i + SWEEP_BATCH), now);
+    deleted += moved.length;
+    for (const m of moved) lost.push(...m);
   }
   const scrubbed = await scrub(now, scrubLimit);
   return { deleted, lostSpanIds: [...lost, ...scrubbed.lostSpanIds], verified: scrubbed.verified, damaged: scrubbed.damaged };
+}
+
+/** One transaction: deletes what is still due of `batch`; per deleted original, what moved to LOST. */
+async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
+  const projectOf = new Map(batch.map((c) => [c.span_id, c.project_id]));
+  return db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; expires_at: Date }>>`
+      with due as (
+        select o.session_id, o.span_id from span_original o
+          join unnest(${batch.map((c) => c.session_id)}::uuid[], ${batch.map((c) => c.span_id)}::uuid[]) as k(session_id, span_id)
+            on o.session_id = k.session_id and o.span_id = k.span_id
+         where o.pinned = false and o.expires_at <= ${now} and o.bytes is not null
+         for update of o skip locked)
+      update span_original o set bytes = null, deleted_at = ${now}, delete_reason = 'ttl expired'
+        from due
+       where o.session_id = due.session_id and o.span_id = due.span_id
+      returning o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at`;
+    if (rows.length === 0) return [];
+    // Every summary resting on each swept span, however many generations up.
+    const above = await tx.$queryRaw<Array<{ span_id: string; summary_id: string }>>`
+      with recursive up(session_id, span_id, summary_id) as (
+        select l.session_id, k.span_id, l.summary_span_id
+          from unnest(${rows.map((r) => r.session_id)}::uuid[], ${rows.map((r) => r.span_id)}::uuid[]) as k(session_id, span_id)
+          join summary_link l on l.session_id = k.session_id and l.replaced_span_id = k.span_id
+        union
+        select up.session_id, up.span_id, l.summary_span_id
+          from summary_link l join up on l.session_id = up.session_id and l.replaced_span_id = up.summary_id)
+      select span_id::text as span_id, summary_id::text as summary_id from up`;
+    const summariesOf = new Map<string, string[]>();
+    for (const a of above) summariesOf.set(a.span_id, [...(summariesOf.get(a.span_id) ?? []), a.summary_id]);
+    const moved = rows.map((r) => [r.span_id, ...(summariesOf.get(r.span_id) ?? [])]);
+    await writeAudits(
+      tx,
+      rows.map((r, i) => ({
+        projectId: projectOf.get(r.span_id)!,
+        actor: SWEEPER,
+        act: "original.sweep",
+        targetType: "span",
+        targetId: r.span_id,
+        before: { expiresAt: r.expires_at, present: true },
+        after: { present: false, movedToLost: moved[i]! },
+        reason: "TTL passed and the original was not pinned",
+        at: now,
+      })),
+    );
+    return moved;
+  }, { timeout: 120_000, maxWait: 30_000 });
 }
 
 /**
