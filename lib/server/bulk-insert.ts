@@ -1,11 +1,14 @@
+import type pg from "pg";
 import type { DbTx } from "@/lib/db/client";
 import type { Atom } from "@/lib/evidence/types";
+import { byteaField, copyLines, field, line } from "./copy";
 
 /**
  * Bulk inserts for ingest's hot path: one `INSERT ... SELECT FROM unnest(arrays)` per table, so a
  * batch of 500 spans and their atoms costs three statements with a fixed number of parameters
- * (Prisma's createMany sends a parameter per value and was the bulk of ingest time). Ingest runs
- * them on a raw connection (rawTransaction); other writers through Prisma (executeBulk).
+ * (Prisma's createMany sends a parameter per value and was the bulk of ingest time). Ingest writes
+ * on a raw connection (rawTransaction) with COPY where the server takes it, which costs Postgres
+ * about a third less than the INSERTs (writeRows); other writers use Prisma (executeBulk).
  */
 
 export interface SpanRow {
@@ -156,4 +159,53 @@ export function atomRowsInsert(rows: AtomRow[]): BulkStatement {
 /** Runs a bulk statement in a Prisma transaction (paths where a batch is small: a summary's atoms). */
 export async function executeBulk(tx: DbTx, statement: BulkStatement): Promise<void> {
   await tx.$executeRawUnsafe(statement.text, ...statement.values);
+}
+
+/** The rows one ingest batch writes. */
+export interface BatchRows {
+  spans: SpanRow[];
+  originals: OriginalRow[];
+  atoms: AtomRow[];
+}
+
+/** COPY on Postgres; INSERT from arrays where COPY is not served (the embedded server's socket). */
+export type WriteMode = "copy" | "insert";
+
+export async function writeRows(client: pg.ClientBase, rows: BatchRows, mode: WriteMode): Promise<void> {
+  if (rows.spans.length === 0) return;
+  if (mode === "insert") {
+    for (const statement of [spanRowsInsert(rows.spans), originalRowsInsert(rows.originals), atomRowsInsert(rows.atoms)]) {
+      await client.query(statement.text, statement.values);
+    }
+    return;
+  }
+  await copyLines(
+    client,
+    "span",
+    ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "byte_length", "sha256", "original_state", "original_expires_at"],
+    rows.spans
+      .map((r) =>
+        line([
+          r.sessionId, r.id, field(r.seq), r.kind, field(r.role), field(r.toolName), field(r.toolInput), field(r.exitCode), field(r.occurredAt), r.class,
+          field(r.classReasons), field(r.byteLength), r.sha256, r.original ? "HELD" : "ABSENT", field(r.original && !r.original.pinned ? r.original.expiresAt : null),
+        ]),
+      )
+      .join(""),
+  );
+  await copyLines(
+    client,
+    "span_original",
+    ["session_id", "span_id", "bytes", "sha256", "expires_at"],
+    rows.originals.map((r) => line([r.sessionId, r.spanId, byteaField(r.bytes), r.sha256, field(r.expiresAt)])).join(""),
+  );
+  await copyLines(
+    client,
+    "evidence_atom",
+    ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
+    rows.atoms
+      .map((r) =>
+        line([r.sessionId, r.spanId, field(r.ordinal), r.kind, field(r.text), field(r.normalized), field(r.byteStart), field(r.byteEnd), field(r.effect), field(r.negated), field(r.argName)]),
+      )
+      .join(""),
+  );
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { AppError, type FieldError } from "@/lib/api/errors";
-import { db, rawTransaction } from "@/lib/db/client";
+import { databaseMode, db, rawTransaction } from "@/lib/db/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
-import { atomRowsFor, atomRowsInsert, originalRowsInsert, spanRowsInsert, type AtomRow, type BulkStatement, type OriginalRow, type SpanRow } from "./bulk-insert";
+import { atomRowsFor, writeRows, type AtomRow, type BatchRows, type OriginalRow, type SpanRow } from "./bulk-insert";
 import { sha256Hex } from "./hash";
 import { loadPolicy } from "./policy";
 
@@ -92,7 +92,7 @@ export async function upsertSession(projectId: string, input: SessionInput) {
  * Appends a batch of spans to a session in one transaction: all of it lands or none of it does.
  * Resubmitting a stored span (same seq, same bytes) returns its stored result; the same seq with
  * other bytes is a CONFLICT that changes nothing. The transaction runs on a raw connection: a batch
- * is a few statements with large array parameters, which Prisma spent most of the time handling.
+ * is a few bulk writes with large payloads, which Prisma spent most of the time handling.
  */
 export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
   rejectUnstorableText(spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])));
@@ -157,8 +157,8 @@ async function writeBatch(projectId: string, sessionId: string, policy: Retentio
     }
     const fresh = hashed.filter(({ span }) => !results.has(span.seq));
     const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
-    const { statements, inserted } = spanInserts(sessionId, cwd, policy, uniqueFresh);
-    for (const statement of statements) await client.query(statement.text, statement.values);
+    const { rows, inserted } = batchRows(sessionId, cwd, policy, uniqueFresh);
+    await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy");
     for (const result of inserted) results.set(result.seq, result);
 
     if (uniqueFresh.length > 0) {
@@ -181,13 +181,13 @@ function rejectInconsistentBatch(hashed: HashedSpan[]) {
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
 }
 
-/** The rows a batch of new spans writes (analysis, hashes, TTLs), as the three bulk statements. */
-function spanInserts(
+/** The rows a batch of new spans writes: analysis, hashes, TTLs. */
+function batchRows(
   sessionId: string,
   cwd: string | null,
   policy: RetentionPolicy,
   batch: HashedSpan[],
-): { statements: BulkStatement[]; inserted: IngestedSpan[] } {
+): { rows: BatchRows; inserted: IngestedSpan[] } {
   const spanRows: SpanRow[] = [];
   const originalRows: OriginalRow[] = [];
   const atomRows: AtomRow[] = [];
@@ -229,6 +229,5 @@ function spanInserts(
     results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
   }
 
-  if (batch.length === 0) return { statements: [], inserted: [] };
-  return { statements: [spanRowsInsert(spanRows), originalRowsInsert(originalRows), atomRowsInsert(atomRows)], inserted: results };
+  return { rows: { spans: spanRows, originals: originalRows, atoms: atomRows }, inserted: results };
 }

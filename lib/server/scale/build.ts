@@ -12,7 +12,7 @@ import { compareSummary, countByKind, makeHonestSummary } from "@/lib/evidence/m
 import { DAY_MS, expiresAtFor } from "@/lib/evidence/policy";
 import type { Atom, CandidateSummary, EvidentialClass, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { atomJson } from "../decision-json";
-import { byteaField, field, line } from "./copy";
+import { byteaField, field, line } from "../copy";
 import type { SessionPlan } from "./plan";
 import { rng, sessionProfile, TranscriptGenerator, type SessionProfile } from "./transcript";
 

@@ -16,7 +16,7 @@ import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { StartupError } from "@/lib/db/startup-error";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { COLUMNS, TABLES, type BuildContext, type BuiltChunk } from "./build";
-import { copyLines } from "./copy";
+import { copyLines } from "../copy";
 import { planSessions } from "./plan";
 import type { WorkerReply, WorkerRequest } from "./worker";
 

@@ -1,6 +1,6 @@
 /**
- * Postgres COPY in text format: the fastest way to load the scale data set. Values are escaped
- * here; the caller hands over whole lines.
+ * Postgres COPY in text format: the fastest way to load rows (ingest on Postgres, the scale data
+ * set). Values are escaped here; the caller hands over whole lines.
  */
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
