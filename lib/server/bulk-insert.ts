@@ -86,7 +86,7 @@ export interface BulkStatement {
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-export function spanRowsInsert(rows: SpanRow[]): BulkStatement {
+function spanRowsInsert(rows: SpanRow[]): BulkStatement {
   return {
     text: `
       insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
@@ -117,7 +117,7 @@ export function spanRowsInsert(rows: SpanRow[]): BulkStatement {
   };
 }
 
-export function originalRowsInsert(rows: OriginalRow[]): BulkStatement {
+function originalRowsInsert(rows: OriginalRow[]): BulkStatement {
   return {
     text: `
       insert into span_original (session_id, span_id, bytes, sha256, expires_at)

@@ -176,7 +176,7 @@ export async function judgeUnchecked(
 }
 
 /** Two lists of blockers of spans with seqs of their own, each in the engine's order, as one. */
-export function mergeBySeq(a: Blocker[], b: Blocker[], sessionIndex: ReadonlyMap<string, number>): Blocker[] {
+function mergeBySeq(a: Blocker[], b: Blocker[], sessionIndex: ReadonlyMap<string, number>): Blocker[] {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out: Blocker[] = [];

@@ -87,7 +87,7 @@ export function gridQueries(sessionId: string, params: StatusParams) {
  * The counters as they stand at the clock: each span past its TTL moves from the status its counter
  * assumed to LOST. Codes as STATUS_CODES; groups left empty are dropped.
  */
-export function groupsAtClock(counts: readonly GroupRow[], expired: readonly GroupRow[]): GroupRow[] {
+function groupsAtClock(counts: readonly GroupRow[], expired: readonly GroupRow[]): GroupRow[] {
   const key = (g: Pick<GroupRow, "class" | "replacing" | "code">) => `${g.class}|${g.replacing ?? ""}|${g.code}`;
   const groups = new Map<string, GroupRow>();
   const add = (g: GroupRow, n: number) => {
