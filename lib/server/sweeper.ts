@@ -1,5 +1,5 @@
-import { db } from "@/lib/db/client";
-import { SWEEPER, writeAudit, writeAudits } from "./audit";
+import { db, type DbTx } from "@/lib/db/client";
+import { SWEEPER, writeAudits } from "./audit";
 
 export interface SweepResult {
   deleted: number;
@@ -61,19 +61,7 @@ async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
        where o.session_id = due.session_id and o.span_id = due.span_id
       returning o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at`;
     if (rows.length === 0) return [];
-    // Every summary resting on each swept span, however many generations up.
-    const above = await tx.$queryRaw<Array<{ span_id: string; summary_id: string }>>`
-      with recursive up(session_id, span_id, summary_id) as (
-        select l.session_id, k.span_id, l.summary_span_id
-          from unnest(${rows.map((r) => r.session_id)}::uuid[], ${rows.map((r) => r.span_id)}::uuid[]) as k(session_id, span_id)
-          join summary_link l on l.session_id = k.session_id and l.replaced_span_id = k.span_id
-        union
-        select up.session_id, up.span_id, l.summary_span_id
-          from summary_link l join up on l.session_id = up.session_id and l.replaced_span_id = up.summary_id)
-      select span_id::text as span_id, summary_id::text as summary_id from up`;
-    const summariesOf = new Map<string, string[]>();
-    for (const a of above) summariesOf.set(a.span_id, [...(summariesOf.get(a.span_id) ?? []), a.summary_id]);
-    const moved = rows.map((r) => [r.span_id, ...(summariesOf.get(r.span_id) ?? [])]);
+    const moved = await movedToLost(tx, rows);
     await writeAudits(
       tx,
       rows.map((r, i) => ({
@@ -110,32 +98,49 @@ export async function scrub(now = new Date(), limit = 2_000): Promise<{ verified
     returning o.session_id::text as session_id, o.span_id::text as span_id,
               (select project_id::text from session where id = o.session_id) as project_id,
               pick.was_held, o.bytes_state = 'HELD' as held`;
-  const lost: string[] = [];
   // Only news: a mismatch recorded before was reported then.
   const damaged = rows.filter((r) => r.was_held && !r.held);
-  for (const d of damaged) {
-    const movedToLost = await db().$transaction(async (tx) => {
-      const summaries = await tx.$queryRaw<Array<{ id: string }>>`
-        with recursive up(id) as (
-          select summary_span_id from summary_link where session_id = ${d.session_id}::uuid and replaced_span_id = ${d.span_id}::uuid
-          union
-          select l.summary_span_id from summary_link l join up on l.replaced_span_id = up.id where l.session_id = ${d.session_id}::uuid)
-        select id::text as id from up`;
-      const moved = [d.span_id, ...summaries.map((s) => s.id)];
-      await writeAudit(tx, {
+  if (damaged.length === 0) return { verified: rows.length, damaged: 0, lostSpanIds: [] };
+  const moved = await db().$transaction(async (tx) => {
+    const lost = await movedToLost(tx, damaged);
+    await writeAudits(
+      tx,
+      damaged.map((d, i) => ({
         projectId: d.project_id,
         actor: SWEEPER,
         act: "original.hash_mismatch",
         targetType: "span",
         targetId: d.span_id,
         before: { verified: true },
-        after: { verified: false, movedToLost: moved },
+        after: { verified: false, movedToLost: lost[i]! },
         reason: "The stored bytes no longer hash to the span's sha256",
         at: now,
-      });
-      return moved;
-    });
-    lost.push(...movedToLost);
+      })),
+    );
+    return lost;
+  });
+  return { verified: rows.length, damaged: damaged.length, lostSpanIds: moved.flat() };
+}
+
+/**
+ * Per span whose original just went, what moved to LOST with it: the span, then every summary
+ * resting on it, however many generations up.
+ */
+async function movedToLost(tx: DbTx, spans: Array<{ session_id: string; span_id: string }>): Promise<string[][]> {
+  const above = await tx.$queryRaw<Array<{ span_id: string; summary_id: string }>>`
+    with recursive up(session_id, span_id, summary_id) as (
+      select l.session_id, k.span_id, l.summary_span_id
+        from unnest(${spans.map((r) => r.session_id)}::uuid[], ${spans.map((r) => r.span_id)}::uuid[]) as k(session_id, span_id)
+        join summary_link l on l.session_id = k.session_id and l.replaced_span_id = k.span_id
+      union
+      select up.session_id, up.span_id, l.summary_span_id
+        from summary_link l join up on l.session_id = up.session_id and l.replaced_span_id = up.summary_id)
+    select span_id::text as span_id, summary_id::text as summary_id from up`;
+  const summariesOf = new Map<string, string[]>();
+  for (const a of above) {
+    const list = summariesOf.get(a.span_id);
+    if (list) list.push(a.summary_id);
+    else summariesOf.set(a.span_id, [a.summary_id]);
   }
-  return { verified: rows.length, damaged: damaged.length, lostSpanIds: lost };
+  return spans.map((s) => [s.span_id, ...(summariesOf.get(s.span_id) ?? [])]);
 }
