@@ -25,6 +25,7 @@ import { loadAtoms, reclaim } from "./reclaim";
 import { policyToRow } from "./policy";
 import { pinOriginal } from "./retention";
 import { listSessionPage } from "./session-list";
+import { getSpanDetail } from "./span-detail";
 import { countGrid, sessionGrid, sessionSpanStatuses, sessionTimeline, spanStatusOf, timelineTotal } from "./span-status";
 import { sweep } from "./sweeper";
 import { makeTestProject } from "./test-project";
@@ -305,6 +306,33 @@ describe("provenance status from indexes", () => {
         for (const span of ref.spans) expect(await spanStatusOf(db(), sessionId, span.id, policy, now), span.id).toBe(ref.statuses.get(span.id));
       }
     }
+  });
+
+  it("a summary's span page shows its status, and its lineage over every link below it", async () => {
+    const now = CLOCKS[2]!;
+    let checked = 0;
+    let cycles = 0;
+    for (const sessionId of fixture.sessions) {
+      const ref = await referenceStatuses(sessionId, now);
+      const kindOf = new Map(ref.spans.map((s) => [s.id, s.kind]));
+      const rootsOf = (id: string, seen = new Set<string>()): string[] =>
+        ref.links
+          .filter((l) => l.summarySpanId === id && !seen.has(l.replacedSpanId))
+          .flatMap((l) => (seen.add(l.replacedSpanId), kindOf.get(l.replacedSpanId) === "SUMMARY" ? rootsOf(l.replacedSpanId, seen) : [l.replacedSpanId]));
+      for (const summary of ref.spans.filter((s) => s.kind === "SUMMARY" && ref.links.some((l) => l.summarySpanId === s.id))) {
+        const detail = await getSpanDetail(summary.id, now);
+        expect(detail.provenance, summary.id).toBe(ref.statuses.get(summary.id));
+        if (detail.lineage) {
+          expect([...detail.lineage.roots].sort(), summary.id).toEqual(rootsOf(summary.id).sort());
+          checked += 1;
+        } else {
+          // The fixture's summaries that replace each other: the page says why, and they are NONE.
+          expect([detail.lineageProblem, detail.provenance], summary.id).toEqual([expect.stringContaining("cycle"), "NONE"]);
+          cycles += 1;
+        }
+      }
+    }
+    expect([checked > 0, cycles > 0]).toEqual([true, true]);
   });
 
   it("grid counters follow a change of the evidence horizon, and back", async () => {

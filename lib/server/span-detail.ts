@@ -1,14 +1,15 @@
 import { AppError } from "@/lib/api/errors";
 import { isUuid } from "@/lib/api/ids";
 import { db } from "@/lib/db/client";
-import { computeLineage, type Lineage, type LineageGraph, type LineageSpanFacts } from "@/lib/evidence/lineage";
+import { computeLineage, LineageError, type Lineage, type LineageGraph, type LineageSpanFacts } from "@/lib/evidence/lineage";
+import type { StatusLink } from "@/lib/evidence/span-statuses";
 import { horizonFor } from "@/lib/evidence/policy";
 import type { ClassReason } from "@/lib/evidence/types";
 import { sha256Hex } from "./hash";
 import { loadOriginalFacts } from "./original-facts";
 import { loadPolicy } from "./policy";
 import { loadAtoms } from "./reclaim";
-import { spanStatusOf } from "./span-status";
+import { lineageStatuses } from "./span-status";
 
 /**
  * Everything the span page shows: the verbatim bytes with their atoms, why the span has its class,
@@ -30,7 +31,9 @@ export async function getSpanDetail(spanId: string, now = new Date()) {
   const projectId = span.session.projectId;
   const policy = await loadPolicy(db(), projectId);
   const atoms = (await loadAtoms(db(), span.sessionId, [span.id])).get(span.id) ?? [];
-  const provenance = await spanStatusOf(db(), span.sessionId, span.id, policy, now);
+  // The span's status and, for a summary, the links below it that its lineage is computed over.
+  const below = await lineageStatuses(db(), span.sessionId, [span.id], policy, now);
+  const provenance = below.statuses.get(span.id) ?? "NONE";
   const bytes = span.original?.bytes ? new Uint8Array(span.original.bytes) : null;
   const liveSha256 = bytes ? sha256Hex(bytes) : null;
 
@@ -47,31 +50,48 @@ export async function getSpanDetail(spanId: string, now = new Date()) {
     pinned: span.original?.pinned ?? false,
     deletedAt: span.original?.deletedAt ?? null,
     horizonAt: horizonFor(span.occurredAt, policy),
-    lineage: span.kind === "SUMMARY" && span.replaces.length > 0 ? await summaryLineage(span.sessionId, span.id, policy, now) : null,
+    ...(span.kind === "SUMMARY" && span.replaces.length > 0 ? await lineageOrProblem(span.sessionId, span.id, below.links, policy, now) : NO_LINEAGE),
   };
 }
 
 export type SpanDetail = Awaited<ReturnType<typeof getSpanDetail>>;
 
-/** The summary's lineage over its session's summary links: roots, generation, fidelity per generation. */
-async function summaryLineage(sessionId: string, summaryId: string, policy: Awaited<ReturnType<typeof loadPolicy>>, now: Date): Promise<Lineage> {
-  // Only the links below this summary: a long session has tens of thousands of others.
-  const links = await db().$queryRaw<Array<{ summarySpanId: string; replacedSpanId: string; pointerSha256: string | null }>>`
-    with recursive down(summary_id, replaced_id, pointer) as (
-      select summary_span_id, replaced_span_id, pointer_sha256 from summary_link
-       where session_id = ${sessionId}::uuid and summary_span_id = ${summaryId}::uuid
-      union
-      select l.summary_span_id, l.replaced_span_id, l.pointer_sha256
-        from summary_link l join down d on l.summary_span_id = d.replaced_id
-       where l.session_id = ${sessionId}::uuid)
-    select summary_id::text as "summarySpanId", replaced_id::text as "replacedSpanId", pointer::text as "pointerSha256" from down`;
+const NO_LINEAGE = { lineage: null, lineageProblem: null };
+
+/**
+ * The summary's lineage, or why there is none: links that lead round in a cycle (which the
+ * runtime's own records can contain) have no generations to count, and the page says so.
+ */
+async function lineageOrProblem(
+  sessionId: string,
+  summaryId: string,
+  links: StatusLink[],
+  policy: Awaited<ReturnType<typeof loadPolicy>>,
+  now: Date,
+): Promise<{ lineage: Lineage | null; lineageProblem: string | null }> {
+  try {
+    return { lineage: await summaryLineage(sessionId, summaryId, links, policy, now), lineageProblem: null };
+  } catch (error) {
+    if (error instanceof LineageError) return { lineage: null, lineageProblem: error.message };
+    throw error;
+  }
+}
+
+/** The summary's lineage over the summary links below it: roots, generation, fidelity per generation. */
+async function summaryLineage(
+  sessionId: string,
+  summaryId: string,
+  links: StatusLink[],
+  policy: Awaited<ReturnType<typeof loadPolicy>>,
+  now: Date,
+): Promise<Lineage> {
   const graph = new Map<string, Array<{ spanId: string; hasPointer: boolean }>>();
   for (const link of links) {
-    const list = graph.get(link.summarySpanId) ?? [];
-    list.push({ spanId: link.replacedSpanId, hasPointer: link.pointerSha256 !== null });
-    graph.set(link.summarySpanId, list);
+    const list = graph.get(link.summaryId) ?? [];
+    list.push({ spanId: link.replacedId, hasPointer: link.pointed });
+    graph.set(link.summaryId, list);
   }
-  const ids = [...new Set(links.flatMap((l) => [l.summarySpanId, l.replacedSpanId]))];
+  const ids = [...new Set(links.flatMap((l) => [l.summaryId, l.replacedId]))];
   const [spans, atoms, originals] = await Promise.all([
     db().span.findMany({ where: { sessionId, id: { in: ids } }, select: { id: true, class: true, occurredAt: true, kind: true, original: { select: { bytes: true } } } }),
     loadAtoms(db(), sessionId, ids),

@@ -172,6 +172,11 @@ export default async function SpanPage({
             ))}
           </ul>
         </section>
+      ) : detail.lineageProblem ? (
+        <section aria-label="Lineage">
+          <h2>Lineage</h2>
+          <p>No lineage can be computed ({detail.lineageProblem}); a summary on a cycle of links has no provenance (NONE).</p>
+        </section>
       ) : null}
       {span.replacedBy.length > 0 ? (
         <p>
