@@ -5,8 +5,9 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { isRetrievable, provenanceStatus } from "@/lib/evidence/provenance";
 import type { Blocker, Citation, QuestionSpan } from "@/lib/evidence/questions";
-import type { Atom, EvidentialClass, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
-import { originalFromSpan, sqlTime, type OriginalStateValue } from "./provenance-sql";
+import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
+import { originalFromSpan, sqlTime } from "./provenance-sql";
+import type { SpanRowFacts } from "./span-status";
 
 export interface ScopeSessionRow {
   id: string;
@@ -26,18 +27,9 @@ export interface Scope {
   to: Date | null;
 }
 
-/** The facts of a span the engine judges it by. */
-export interface SpanFactsRow {
+/** The facts of a span the engine judges it by: those its status rests on, and where it is. */
+export interface SpanFactsRow extends SpanRowFacts {
   session_id: string;
-  id: string;
-  seq: number | null;
-  kind: SpanKind;
-  class: EvidentialClass;
-  transcript_state: TranscriptState;
-  occurred_at: Date;
-  has_pointer: boolean;
-  original_state: OriginalStateValue;
-  original_expires_at: Date | null;
   sha256: string;
   tool_name: string | null;
 }
