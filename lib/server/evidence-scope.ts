@@ -17,6 +17,8 @@ export interface ScopeSessionRow {
   seq_count: number;
   seq_min: number | null;
   seq_max: number | null;
+  /** As text: a bigint. */
+  evidence_version: string;
 }
 
 export interface Scope {

@@ -60,21 +60,26 @@ export async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
 }
 
 /**
- * Spans whose atoms are checked: every span the engine sees in scope less the replaced ones that
- * cannot be checked. Without a time range both come from session counts, but for originals past
- * their TTL and not yet swept.
+ * Spans whose atoms are checked, per session: every span the engine sees in scope less the
+ * replaced ones that cannot be checked. Without a time range both come from session counts, but
+ * for originals past their TTL and not yet swept.
  */
-export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<number> {
+export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<Map<string, number>> {
   const [gone, expired] = uncheckedParts(now);
+  const counts = (rows: Array<{ session_id: string; n: number }>) => new Map(rows.map((r) => [r.session_id, r.n]));
   if (!timed(scope)) {
-    const [row] = await db().$queryRaw<Array<{ n: number }>>`select count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired}`;
-    return sessions.reduce((sum, s) => sum + s.non_summary_count - s.unchecked_count, 0) - row!.n;
+    const passed = counts(await db().$queryRaw`
+      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired} group by s.session_id`);
+    return new Map(sessions.map((s) => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]));
   }
-  const [row] = await db().$queryRaw<Array<{ total: number; unchecked: number }>>`
-    select (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and s.kind <> 'SUMMARY' and s.seq is not null)::int as total,
-           ((select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${gone})
-          + (select count(*) from span s where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${expired}))::int as unchecked`;
-  return row!.total - row!.unchecked;
+  const perSession = (condition: Prisma.Sql) =>
+    db().$queryRaw<Array<{ session_id: string; n: number }>>`
+      select s.session_id::text as session_id, count(*)::int as n from span s
+       where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} group by s.session_id`;
+  const [total, goneCounts, expiredCounts] = (
+    await Promise.all([perSession(Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`), perSession(gone), perSession(expired)])
+  ).map(counts) as [Map<string, number>, Map<string, number>, Map<string, number>];
+  return new Map(sessions.map((s) => [s.id, (total.get(s.id) ?? 0) - (goneCounts.get(s.id) ?? 0) - (expiredCounts.get(s.id) ?? 0)]));
 }
 
 /** For EXPLAIN: the count of unchecked spans in scope. */

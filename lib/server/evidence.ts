@@ -16,13 +16,15 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
   type QuestionAnswer,
+  type SeqGap,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import type { Scope, ScopeSessionRow } from "./evidence-scope";
+import { timed, type Scope, type ScopeSessionRow } from "./evidence-scope";
 import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./evidence-spans";
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";
 import { loadPolicy, loadQuestionOverrides } from "./policy";
+import { readVerdicts, saveVerdicts, verdictKey, type SessionAnswer } from "./question-verdicts";
 
 export interface EvidenceQueryInput {
   projectId: string;
@@ -41,16 +43,40 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * the atoms that could match and the spans that could block, session counts give the seq gaps and
  * the number of spans checked, and the engine judges each span found (judgeSpan), citing the
  * verbatim bytes of originals hashed again as they are read.
+ *
+ * The engine's answer over many sessions is the sum of its answers over each: a canned question
+ * without a time range reads the stored verdicts of sessions unchanged since it was last asked
+ * (question-verdicts.ts) and judges only the others, whose verdicts it then keeps.
  */
 export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date()): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
-  let { answer, damaged } = await answerInScope(question, sessions, scope, policy, now);
-  // Bytes damaged behind the database's back since they were last verified are recorded now;
-  // asking again judges the replaced spans that rested on them as they are.
-  let news = 0;
-  for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
-  if (news > 0) ({ answer } = await answerInScope(question, sessions, scope, policy, now));
-  return { ...answer, question, sessionsInScope: sessions.length };
+  const key = "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
+  const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
+  const stale = sessions.filter((s) => !parts.has(s.id));
+  if (stale.length > 0) {
+    const staleScope = stale.length === sessions.length ? scope : { ...scope, sessionIds: stale.map((s) => s.id) };
+    let { answers, damaged } = await answerSessions(question, stale, staleScope, policy, now);
+    // Bytes damaged behind the database's back since they were last verified are recorded now;
+    // asking again judges the replaced spans that rested on them as they are.
+    let news = 0;
+    for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
+    if (news > 0) ({ answers } = await answerSessions(question, stale, staleScope, policy, now));
+    // Recording damage moved those sessions' versions on: their verdicts would never be read.
+    else if (key) await saveVerdicts(stale, answers, key, now);
+    for (const [id, answer] of answers) parts.set(id, answer);
+  }
+  const citations: Citation[] = [];
+  const blockers: Blocker[] = [];
+  const gaps: SeqGap[] = [];
+  let checked = 0;
+  for (const s of sessions) {
+    const part = parts.get(s.id)!;
+    citations.push(...part.citations);
+    blockers.push(...part.blockers);
+    gaps.push(...part.gaps);
+    checked += part.checked;
+  }
+  return { ...concludeAnswer(citations, blockers, checked, gaps), question, sessionsInScope: sessions.length };
 }
 
 async function prepare(input: EvidenceQueryInput) {
@@ -59,7 +85,7 @@ async function prepare(input: EvidenceQueryInput) {
   const sessionIds = input.scope?.sessionIds;
   if (sessionIds?.some((id) => !isUuid(id))) throw new AppError("NOT_FOUND", "Session not found");
   const sessions = await db().$queryRaw<ScopeSessionRow[]>`
-    select id::text as id, cwd, non_summary_count, unchecked_count, seq_count, seq_min, seq_max
+    select id::text as id, cwd, non_summary_count, unchecked_count, seq_count, seq_min, seq_max, evidence_version::text as evidence_version
       from session
      where project_id = ${input.projectId}::uuid ${sessionIds ? Prisma.sql`and id = any(${sessionIds}::uuid[])` : Prisma.empty}
      order by created_at, id`;
@@ -106,27 +132,29 @@ function resolveQuestion(question: EvidenceQueryInput["question"], canned: Recor
   return { id: "custom", title: question.title ?? "Custom question", anyOf: [question.predicate] };
 }
 
-async function answerInScope(
+/** The engine's answer over each of these sessions (those of the scope). */
+async function answerSessions(
   question: EvidenceQuestion,
   sessions: ScopeSessionRow[],
   scope: Scope,
   policy: RetentionPolicy,
   now: Date,
-): Promise<{ answer: QuestionAnswer; damaged: Array<{ sessionId: string; spanId: string }> }> {
-  if (sessions.length === 0) return { answer: concludeAnswer([], [], 0, []), damaged: [] };
+): Promise<{ answers: Map<string, SessionAnswer>; damaged: Array<{ sessionId: string; spanId: string }> }> {
   const predicates = compileQuestion(question);
   const sessionIndex = new Map(sessions.map((s, i) => [s.id, i]));
   const cwdOf = (sessionId: string) => sessions[sessionIndex.get(sessionId)!]?.cwd ?? undefined;
-  const [gaps, checkedSpans, unchecked, citing, summaries] = await Promise.all([
+  const [gaps, checked, unchecked, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
     judgeUnchecked(predicates, scope, policy, now, cwdOf, sessionIndex),
     judgeCandidates(predicates, scope, policy, now, cwdOf),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
-  // The engine's order: sessions as in scope, then seq; a summary without a seq of its own after
-  // the span whose seq it takes, then by time. The unchecked spans come in that order already,
-  // and none has the seq of a span judged here (they are checkable, or summaries).
+  const answers = new Map<string, SessionAnswer>(sessions.map((s) => [s.id, { checked: checked.get(s.id) ?? 0, citations: [], blockers: [], gaps: [] }]));
+  for (const g of gaps) answers.get(g.sessionId)!.gaps.push(g);
+  // The engine's order within a session: seq; a summary without a seq of its own after the span
+  // whose seq it takes, then by time. The unchecked spans come in that order already, and none
+  // has the seq of a span judged here (they are checkable, or summaries).
   const judged = [...citing.judged, ...summaries].sort(
     (a, b) =>
       sessionIndex.get(a.session)! - sessionIndex.get(b.session)! ||
@@ -135,11 +163,10 @@ async function answerInScope(
       a.occurredAt - b.occurredAt ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
-  const citations: Citation[] = [];
-  const blockers: Blocker[] = [];
   let u = 0;
+  const block = (b: Blocker) => answers.get(b.sessionId)!.blockers.push(b);
   for (const j of judged) {
-    for (const c of j.citations) citations.push(c);
+    answers.get(j.session)!.citations.push(...j.citations);
     if (!j.blocker) continue;
     // Unchecked spans before this one: earlier sessions, or lower seqs (or the same seq, for a
     // summary sitting after the span whose seq it takes).
@@ -148,10 +175,10 @@ async function answerInScope(
       const b = unchecked[u]!;
       const order = sessionIndex.get(b.sessionId)! - at || b.seq - j.seq;
       if (order > 0 || (order === 0 && j.ownSeq)) break;
-      blockers.push(b);
+      block(b);
     }
-    blockers.push(j.blocker);
+    block(j.blocker);
   }
-  for (; u < unchecked.length; u++) blockers.push(unchecked[u]!);
-  return { answer: concludeAnswer(citations, blockers, checkedSpans, gaps), damaged: citing.damaged };
+  for (; u < unchecked.length; u++) block(unchecked[u]!);
+  return { answers, damaged: citing.damaged };
 }

@@ -27,11 +27,22 @@ export interface Timing {
   target?: number;
 }
 
-/** Runs `fn` `warmup` times untimed, then `iterations` times timed, one after another. */
-export async function measure(label: string, fn: () => Promise<unknown>, options: { iterations: number; warmup: number; target?: number }): Promise<Timing> {
-  for (let i = 0; i < options.warmup; i++) await fn();
+/**
+ * Runs `fn` `warmup` times untimed, then `iterations` times timed, one after another; `before`
+ * runs untimed ahead of every run.
+ */
+export async function measure(
+  label: string,
+  fn: () => Promise<unknown>,
+  options: { iterations: number; warmup: number; target?: number; before?: () => Promise<unknown> },
+): Promise<Timing> {
+  for (let i = 0; i < options.warmup; i++) {
+    await options.before?.();
+    await fn();
+  }
   const samples: number[] = [];
   for (let i = 0; i < options.iterations; i++) {
+    await options.before?.();
     const t0 = performance.now();
     await fn();
     samples.push(performance.now() - t0);

@@ -1,0 +1,117 @@
+/**
+ * Stored per-session verdicts of evidence questions (question_verdict): a question over a whole
+ * project judges again only the sessions written since it was last asked, and reads the rest.
+ *
+ * A verdict is current while three things hold, and only then is it read:
+ * - the session's evidence_version is the one it was computed at (raised by triggers in every
+ *   transaction that writes what a verdict reads: migration 20261202180000_question_verdicts);
+ * - its key is the same: the question's predicates, the retention policy and VERDICT_FORMAT;
+ * - the clock is inside the interval in which no original of the session passes its TTL (the only
+ *   way time changes an answer: provenance-sql.ts).
+ * Anything else the engine reads about a span is a fact of its row, covered by the version.
+ */
+import { createHash } from "node:crypto";
+import { db } from "@/lib/db/client";
+import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
+import type { RetentionPolicy } from "@/lib/evidence/types";
+import type { ScopeSessionRow } from "./evidence-scope";
+import { sqlTime } from "./provenance-sql";
+
+/**
+ * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
+ * when the stored shape does: verdicts of the old format are then never read again.
+ */
+const VERDICT_FORMAT = 1;
+
+/** What a question found in one session: the parts of the answer over many sessions. */
+export interface SessionAnswer {
+  checked: number;
+  citations: Citation[];
+  blockers: Blocker[];
+  gaps: SeqGap[];
+}
+
+/** JSON with object keys sorted, so that equal values hash alike however they were built. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function verdictKey(question: EvidenceQuestion, policy: RetentionPolicy): string {
+  return createHash("sha256").update(canonical({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy })).digest("hex");
+}
+
+/** A session's verdict as stored: citations' bytes as base64. */
+interface StoredAnswer {
+  checked: number;
+  citations: Array<Omit<Citation, "bytes"> & { bytes?: string }>;
+  blockers: Blocker[];
+  gaps: SeqGap[];
+}
+
+function store(part: SessionAnswer): string {
+  const stored: StoredAnswer = {
+    checked: part.checked,
+    citations: part.citations.map(({ bytes, ...c }) => (bytes ? { ...c, bytes: Buffer.from(bytes).toString("base64") } : c)),
+    blockers: part.blockers,
+    gaps: part.gaps,
+  };
+  return JSON.stringify(stored);
+}
+
+function restore(text: string): SessionAnswer {
+  const stored = JSON.parse(text) as StoredAnswer;
+  return {
+    checked: stored.checked,
+    citations: stored.citations.map(({ bytes, ...c }) => (bytes !== undefined ? { ...c, bytes: new Uint8Array(Buffer.from(bytes, "base64")) } : c)),
+    blockers: stored.blockers,
+    gaps: stored.gaps,
+  };
+}
+
+/** The current verdicts of these sessions (as of the versions they were read at) under `key`. */
+export async function readVerdicts(sessions: ScopeSessionRow[], key: string, now: Date): Promise<Map<string, SessionAnswer>> {
+  if (sessions.length === 0) return new Map();
+  const rows = await db().$queryRaw<Array<{ session_id: string; answer: string }>>`
+    select v.session_id::text as session_id, v.answer
+      from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.evidence_version)}::bigint[]) as k(session_id, version)
+      join question_verdict v on v.session_id = k.session_id and v.question_key = ${key} and v.evidence_version = k.version
+     where v.valid_from <= ${sqlTime(now)} and (v.valid_until is null or v.valid_until > ${sqlTime(now)})`;
+  return new Map(rows.map((r) => [r.session_id, restore(r.answer)]));
+}
+
+/**
+ * Keeps these sessions' verdicts, computed at `now` from the versions the sessions were read at.
+ * A verdict of a later version is never replaced by one of an earlier.
+ */
+export async function saveVerdicts(sessions: ScopeSessionRow[], parts: ReadonlyMap<string, SessionAnswer>, key: string, now: Date): Promise<void> {
+  if (sessions.length === 0) return;
+  // The first instant after `now` at which an original of the session passes its TTL: the spans
+  // whose status the clock can change (span_held_expiry_idx holds exactly those).
+  const expiries = await db().$queryRaw<Array<{ session_id: string; until: Date }>>`
+    select session_id::text as session_id, min(original_expires_at) as until
+      from span
+     where session_id = any(${sessions.map((s) => s.id)}::uuid[])
+       and kind <> 'SUMMARY' and has_pointer and original_state = 'HELD' and original_expires_at > ${sqlTime(now)}
+     group by session_id`;
+  const until = new Map(expiries.map((r) => [r.session_id, r.until]));
+  const rows = sessions.map((s) => {
+    const part = parts.get(s.id);
+    if (!part) throw new Error(`no answer for session ${s.id}`);
+    return { s, answer: store(part) };
+  });
+  await db().$executeRaw`
+    insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
+    select k.session_id, ${key}, k.version, ${sqlTime(now)}, k.until, k.answer
+      from unnest(${rows.map((r) => r.s.id)}::uuid[], ${rows.map((r) => r.s.evidence_version)}::bigint[],
+                  ${rows.map((r) => until.get(r.s.id)?.toISOString() ?? null)}::timestamp(3)[], ${rows.map((r) => r.answer)}::text[])
+           as k(session_id, version, until, answer)
+    on conflict (session_id, question_key) do update
+       set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
+           valid_until = excluded.valid_until, answer = excluded.answer
+     where question_verdict.evidence_version <= excluded.evidence_version`;
+}
