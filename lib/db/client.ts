@@ -51,6 +51,15 @@ export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T
   }
 }
 
+/**
+ * One statement on a connection of the same pool, without Prisma: for results or parameters of
+ * megabytes (stored question verdicts), which Prisma's handling makes slow.
+ */
+export async function rawQuery<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
+  db();
+  return (await holder.custodianPrisma!.pool.query<R>(text, values)).rows;
+}
+
 export async function disconnectDb(): Promise<void> {
   const current = holder.custodianPrisma;
   holder.custodianPrisma = undefined;

@@ -11,17 +11,16 @@
  * Anything else the engine reads about a span is a fact of its row, covered by the version.
  */
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db/client";
+import { rawQuery } from "@/lib/db/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./evidence-scope";
-import { sqlTime } from "./provenance-sql";
 
 /**
  * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
  * when the stored shape does: verdicts of the old format are then never read again.
  */
-const VERDICT_FORMAT = 1;
+const VERDICT_FORMAT = 2;
 
 /** What a question found in one session: the parts of the answer over many sessions. */
 export interface SessionAnswer {
@@ -45,30 +44,47 @@ export function verdictKey(question: EvidenceQuestion, policy: RetentionPolicy):
   return createHash("sha256").update(canonical({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy })).digest("hex");
 }
 
-/** A session's verdict as stored: citations' bytes as base64. */
+/** What blockers of a session share but for their span: most of them share all of it. */
+type BlockerFacts = Omit<Blocker, "sessionId" | "spanId" | "seq">;
+
+/**
+ * A session's verdict as stored: citations' bytes as base64, and blockers as [span, seq, facts]
+ * with facts listed once (tens of thousands of blockers would otherwise be most of the bytes).
+ */
 interface StoredAnswer {
   checked: number;
   citations: Array<Omit<Citation, "bytes"> & { bytes?: string }>;
-  blockers: Blocker[];
+  facts: BlockerFacts[];
+  blockers: Array<[spanId: string, seq: number, facts: number]>;
   gaps: SeqGap[];
 }
 
 function store(part: SessionAnswer): string {
+  const facts: BlockerFacts[] = [];
+  const factsIndex = new Map<string, number>();
+  const blockers = part.blockers.map(({ sessionId: _session, spanId, seq, ...shared }): [string, number, number] => {
+    const key = JSON.stringify(shared);
+    let at = factsIndex.get(key);
+    if (at === undefined) factsIndex.set(key, (at = facts.push(shared) - 1));
+    return [spanId, seq, at];
+  });
   const stored: StoredAnswer = {
     checked: part.checked,
     citations: part.citations.map(({ bytes, ...c }) => (bytes ? { ...c, bytes: Buffer.from(bytes).toString("base64") } : c)),
-    blockers: part.blockers,
+    facts,
+    blockers,
     gaps: part.gaps,
   };
   return JSON.stringify(stored);
 }
 
-function restore(text: string): SessionAnswer {
+function restore(sessionId: string, text: string): SessionAnswer {
   const stored = JSON.parse(text) as StoredAnswer;
   return {
     checked: stored.checked,
     citations: stored.citations.map(({ bytes, ...c }) => (bytes !== undefined ? { ...c, bytes: new Uint8Array(Buffer.from(bytes, "base64")) } : c)),
-    blockers: stored.blockers,
+    // The shared facts (their dropped counts too) are read, never changed.
+    blockers: stored.blockers.map(([spanId, seq, at]) => ({ sessionId, spanId, seq, ...stored.facts[at]! })),
     gaps: stored.gaps,
   };
 }
@@ -76,42 +92,43 @@ function restore(text: string): SessionAnswer {
 /** The current verdicts of these sessions (as of the versions they were read at) under `key`. */
 export async function readVerdicts(sessions: ScopeSessionRow[], key: string, now: Date): Promise<Map<string, SessionAnswer>> {
   if (sessions.length === 0) return new Map();
-  const rows = await db().$queryRaw<Array<{ session_id: string; answer: string }>>`
-    select v.session_id::text as session_id, v.answer
-      from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.evidence_version)}::bigint[]) as k(session_id, version)
-      join question_verdict v on v.session_id = k.session_id and v.question_key = ${key} and v.evidence_version = k.version
-     where v.valid_from <= ${sqlTime(now)} and (v.valid_until is null or v.valid_until > ${sqlTime(now)})`;
-  return new Map(rows.map((r) => [r.session_id, restore(r.answer)]));
+  const rows = await rawQuery<{ session_id: string; answer: string }>(
+    `select v.session_id::text as session_id, v.answer
+       from unnest($1::uuid[], $2::bigint[]) as k(session_id, version)
+       join question_verdict v on v.session_id = k.session_id and v.question_key = $3 and v.evidence_version = k.version
+      where v.valid_from <= $4::timestamp(3) and (v.valid_until is null or v.valid_until > $4::timestamp(3))`,
+    [sessions.map((s) => s.id), sessions.map((s) => s.evidence_version), key, now.toISOString()],
+  );
+  return new Map(rows.map((r) => [r.session_id, restore(r.session_id, r.answer)]));
 }
 
 /**
- * Keeps these sessions' verdicts, computed at `now` from the versions the sessions were read at.
- * A verdict of a later version is never replaced by one of an earlier.
+ * Keeps these sessions' verdicts, computed at `now` from the versions the sessions were read at,
+ * each valid until the first instant after `now` at which an original of its session passes its
+ * TTL: the spans whose status the clock can change, which span_held_expiry_idx holds (one probe
+ * per session). A verdict of a later version is never replaced by one of an earlier.
  */
 export async function saveVerdicts(sessions: ScopeSessionRow[], parts: ReadonlyMap<string, SessionAnswer>, key: string, now: Date): Promise<void> {
   if (sessions.length === 0) return;
-  // The first instant after `now` at which an original of the session passes its TTL: the spans
-  // whose status the clock can change (span_held_expiry_idx holds exactly those).
-  const expiries = await db().$queryRaw<Array<{ session_id: string; until: Date }>>`
-    select session_id::text as session_id, min(original_expires_at) as until
-      from span
-     where session_id = any(${sessions.map((s) => s.id)}::uuid[])
-       and kind <> 'SUMMARY' and has_pointer and original_state = 'HELD' and original_expires_at > ${sqlTime(now)}
-     group by session_id`;
-  const until = new Map(expiries.map((r) => [r.session_id, r.until]));
-  const rows = sessions.map((s) => {
+  const answers = sessions.map((s) => {
     const part = parts.get(s.id);
     if (!part) throw new Error(`no answer for session ${s.id}`);
-    return { s, answer: store(part) };
+    return store(part);
   });
-  await db().$executeRaw`
-    insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
-    select k.session_id, ${key}, k.version, ${sqlTime(now)}, k.until, k.answer
-      from unnest(${rows.map((r) => r.s.id)}::uuid[], ${rows.map((r) => r.s.evidence_version)}::bigint[],
-                  ${rows.map((r) => until.get(r.s.id)?.toISOString() ?? null)}::timestamp(3)[], ${rows.map((r) => r.answer)}::text[])
-           as k(session_id, version, until, answer)
-    on conflict (session_id, question_key) do update
-       set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
-           valid_until = excluded.valid_until, answer = excluded.answer
-     where question_verdict.evidence_version <= excluded.evidence_version`;
+  // Timestamps travel as UTC text: timestamp(3) columns hold UTC.
+  await rawQuery(
+    `insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
+     select k.session_id, $4, k.version, $5::timestamp(3),
+            (select s.original_expires_at from span s
+              where s.session_id = k.session_id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
+                and s.original_expires_at > $5::timestamp(3)
+              order by s.original_expires_at limit 1),
+            k.answer
+       from unnest($1::uuid[], $2::bigint[], $3::text[]) as k(session_id, version, answer)
+     on conflict (session_id, question_key) do update
+        set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
+            valid_until = excluded.valid_until, answer = excluded.answer
+      where question_verdict.evidence_version <= excluded.evidence_version`,
+    [sessions.map((s) => s.id), sessions.map((s) => s.evidence_version), answers, key, now.toISOString()],
+  );
 }

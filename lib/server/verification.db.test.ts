@@ -1,7 +1,8 @@
 /**
  * Originals are verified when their bytes are written; bytes changed behind the database's back
  * are caught by the sweeper's scrub, by the gate (which hashes what it is about to let go) and by
- * every read that serves bytes. Until then the recorded verification stands: that is the trade-off
+ * every read that serves bytes from an original (a stored verdict serves the bytes it cut, which
+ * hashed right when it was judged). Until then the recorded verification stands: that is the trade-off
  * that keeps a 100,000-span session's grid from hashing every original on each view.
  */
 import { randomUUID } from "node:crypto";
@@ -72,19 +73,32 @@ describe("verifying originals", () => {
     expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
   });
 
-  it("a question never cites damaged bytes, and one resting on them is asked again as it now stands", async () => {
+  it("a question judged afresh never cites damaged bytes and records them; a stored verdict is judged again once they are recorded", async () => {
     const s = await scenario("verify-question");
     const summary = await candidateSummaryFor(s.sessionId, [s.spanId], "Wrote the config.", { pointers: true });
     await reclaim({ projectId: s.projectId, sessionId: s.sessionId, selection: { spanIds: [s.spanId] }, summary, dryRun: false, requester: "test" });
-    const before = await askEvidenceQuestion({ projectId: s.projectId, question: { canned: "modified-system-config" } });
+    const systemConfig = { canned: "modified-system-config" };
+    const before = await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig });
     expect(before.answer).toBe("YES");
     expect(new TextDecoder().decode(before.citations[0]!.bytes)).toBe("/etc/app/conf.yaml");
 
     await damageQuietly(s.sessionId, s.spanId);
-    const after = await askEvidenceQuestion({ projectId: s.projectId, question: { canned: "modified-system-config" } });
+    // The trade-off: the stored verdict still serves the bytes it cut when it was judged, which
+    // hashed right then; nothing has looked at the original since.
+    expect(await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig })).toEqual(before);
+
+    // A question judged afresh (a custom one is never stored) reads the original, finds the
+    // damage, records it and answers as it now stands.
+    const fresh = await askEvidenceQuestion({ projectId: s.projectId, question: { predicate: { effectKinds: ["FILE_WRITE"], valuePrefixes: ["/etc/"] } } });
+    expect(fresh.answer).toBe("INSUFFICIENT_EVIDENCE");
+    expect(fresh.citations).toEqual([]);
+    expect(fresh.blockers.map((b) => [b.spanId, b.provenance])).toEqual([[s.spanId, "LOST"]]);
+    expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
+
+    // Recorded damage is a write like any other: the stored verdict is judged again.
+    const after = await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig });
     expect(after.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(after.citations).toEqual([]);
     expect(after.blockers.map((b) => [b.spanId, b.provenance])).toEqual([[s.spanId, "LOST"]]);
-    expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
   });
 });

@@ -140,7 +140,7 @@ export interface ScaleTargets {
 export async function scaleTargets(slug = process.env.BENCH_PROJECT ?? "scale"): Promise<ScaleTargets> {
   const project = await db().project.findUnique({ where: { slug } });
   if (!project) throw new StartupError(`no project "${slug}" in DATABASE_URL: load one with \`npm run seed:scale\` (or set BENCH_PROJECT)`);
-  const sessions = await db().session.findMany({ where: { projectId: project.id }, select: { id: true, spanCount: true }, orderBy: { spanCount: "desc" } });
+  const sessions = await db().session.findMany({ where: { projectId: project.id }, select: { id: true, spanCount: true }, orderBy: [{ spanCount: "desc" }, { id: "asc" }] });
   if (sessions.length === 0) throw new StartupError(`project "${slug}" has no sessions`);
   const big = sessions[0]!;
   const typical = sessions[Math.floor(sessions.length / 2)]!;
