@@ -113,7 +113,10 @@ async function run(group: string, action: string | undefined, values: Record<str
     }
     case "sweep": {
       const result = await sweep();
-      console.log(`Swept ${result.deleted} originals; ${result.lostSpanIds.length} spans moved to LOST.`);
+      console.log(
+        `Swept ${result.deleted} originals; ${result.lostSpanIds.length} spans moved to LOST; ` +
+          `scrub verified ${result.verified} originals (${result.damaged} damaged); ${result.verdictsForgotten} stored verdicts no question reads deleted.`,
+      );
       return;
     }
     default:

@@ -3,9 +3,7 @@ import { isUuid } from "@/lib/api/ids";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import {
-  applyCannedOverrides,
   blockingClasses,
-  cannedQuestionsFor,
   compileQuestion,
   concludeAnswer,
   isCannedQuestionId,
@@ -23,7 +21,7 @@ import { timed, type Scope, type ScopeSessionRow } from "./evidence-scope";
 import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./evidence-spans";
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";
-import { loadPolicy, loadQuestionOverrides } from "./policy";
+import { loadCannedQuestions } from "./policy";
 import { readVerdicts, saveVerdicts, verdictKey, type SessionAnswer } from "./question-verdicts";
 
 export interface EvidenceQueryInput {
@@ -80,8 +78,8 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
 }
 
 async function prepare(input: EvidenceQueryInput) {
-  const [policy, overrides] = await Promise.all([loadPolicy(db(), input.projectId), loadQuestionOverrides(db(), input.projectId)]);
-  const question = resolveQuestion(input.question, applyCannedOverrides(cannedQuestionsFor(policy), overrides));
+  const { policy, canned } = await loadCannedQuestions(db(), input.projectId);
+  const question = resolveQuestion(input.question, canned);
   const sessionIds = input.scope?.sessionIds;
   if (sessionIds?.some((id) => !isUuid(id))) throw new AppError("NOT_FOUND", "Session not found");
   const sessions = await db().$queryRaw<ScopeSessionRow[]>`

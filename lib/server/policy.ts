@@ -4,7 +4,16 @@ import { parseWith } from "@/lib/api/validation";
 import { db, type DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY, validatePolicy } from "@/lib/evidence/policy";
-import { CANNED_QUESTION_IDS, validatePredicate, type CannedQuestionOverrides, type EvidencePredicate } from "@/lib/evidence/questions";
+import {
+  applyCannedOverrides,
+  CANNED_QUESTION_IDS,
+  cannedQuestionsFor,
+  validatePredicate,
+  type CannedQuestionId,
+  type CannedQuestionOverrides,
+  type EvidencePredicate,
+  type EvidenceQuestion,
+} from "@/lib/evidence/questions";
 import { writeAudit, type Actor } from "./audit";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { RetentionPolicy as PolicyRow } from "@/lib/db/generated/client";
@@ -39,10 +48,15 @@ export async function loadPolicy(tx: DbTx, projectId: string): Promise<Retention
   return row ? policyFromRow(row) : DEFAULT_POLICY;
 }
 
-/** The policy owner's edits to canned questions, as stored (validated when saved). */
-export async function loadQuestionOverrides(tx: DbTx, projectId: string): Promise<CannedQuestionOverrides> {
-  const row = await tx.retentionPolicy.findUnique({ where: { projectId }, select: { cannedQuestions: true } });
-  return (row?.cannedQuestions ?? {}) as CannedQuestionOverrides;
+/**
+ * The project's retention policy and its canned questions: the defaults for the policy, with the
+ * policy owner's edits as stored (validated when saved).
+ */
+export async function loadCannedQuestions(tx: DbTx, projectId: string): Promise<{ policy: RetentionPolicy; canned: Record<CannedQuestionId, EvidenceQuestion> }> {
+  const row = await tx.retentionPolicy.findUnique({ where: { projectId } });
+  const policy = row ? policyFromRow(row) : DEFAULT_POLICY;
+  const overrides = (row?.cannedQuestions ?? {}) as CannedQuestionOverrides;
+  return { policy, canned: applyCannedOverrides(cannedQuestionsFor(policy), overrides) };
 }
 
 const OverridesSchema = z.partialRecord(

@@ -105,7 +105,13 @@ describe("stored verdicts of evidence questions", () => {
   it("belong to the policy they were judged under", async () => {
     const s = await twoSessions("verdicts-policy");
     expect((await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig })).answer).toBe("YES");
+    const judgedBefore = await verdicts(s.projectId);
     await updatePolicy(s.projectId, { policy: { ...DEFAULT_POLICY, systemConfigPrefixes: ["/usr/"] } }, { type: "USER", label: "test" }, "narrower");
     expect((await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig })).answer).toBe("NO");
+    // The sweeper forgets the verdicts no question of the new policy can read, and only those.
+    const judgedAfter = (await verdicts(s.projectId)).filter((v) => !judgedBefore.some((b) => b.questionKey === v.questionKey));
+    expect(judgedAfter).toHaveLength(2);
+    expect((await sweep()).verdictsForgotten).toBeGreaterThanOrEqual(judgedBefore.length);
+    expect(await verdicts(s.projectId)).toEqual(judgedAfter);
   });
 });

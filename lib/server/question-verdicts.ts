@@ -11,10 +11,11 @@
  * Anything else the engine reads about a span is a fact of its row, covered by the version.
  */
 import { createHash } from "node:crypto";
-import { rawQuery } from "@/lib/db/client";
+import { db, rawQuery } from "@/lib/db/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./evidence-scope";
+import { loadCannedQuestions } from "./policy";
 
 /**
  * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
@@ -131,4 +132,21 @@ export async function saveVerdicts(sessions: ScopeSessionRow[], parts: ReadonlyM
       where question_verdict.evidence_version <= excluded.evidence_version`,
     [sessions.map((s) => s.id), sessions.map((s) => s.evidence_version), answers, key, now.toISOString()],
   );
+}
+
+/**
+ * Deletes the verdicts no canned question of its project's current policy can read any more (left
+ * by policy changes, edits of canned questions and new verdict formats), for the sweeper. A stale
+ * verdict of a current question is replaced when it is next judged, so it stays.
+ */
+export async function forgetUnreadableVerdicts(): Promise<number> {
+  let forgotten = 0;
+  for (const { id } of await db().project.findMany({ select: { id: true } })) {
+    const { policy, canned } = await loadCannedQuestions(db(), id);
+    const keys = Object.values(canned).map((q) => verdictKey(q, policy));
+    forgotten += await db().$executeRaw`
+      delete from question_verdict v using session s
+       where s.id = v.session_id and s.project_id = ${id}::uuid and v.question_key <> all(${keys}::text[])`;
+  }
+  return forgotten;
 }

@@ -1,5 +1,6 @@
 import { db, type DbTx } from "@/lib/db/client";
 import { SWEEPER, writeAudits } from "./audit";
+import { forgetUnreadableVerdicts } from "./question-verdicts";
 
 export interface SweepResult {
   deleted: number;
@@ -9,6 +10,8 @@ export interface SweepResult {
   verified: number;
   /** Of those, the ones that no longer match their span's sha256 (now LOST, and in lostSpanIds). */
   damaged: number;
+  /** Stored verdicts of evidence questions that no current question can read any more. */
+  verdictsForgotten: number;
 }
 
 interface Candidate {
@@ -42,7 +45,8 @@ export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000
     for (const m of moved) lost.push(...m);
   }
   const scrubbed = await scrub(now, scrubLimit);
-  return { deleted, lostSpanIds: [...lost, ...scrubbed.lostSpanIds], verified: scrubbed.verified, damaged: scrubbed.damaged };
+  const verdictsForgotten = await forgetUnreadableVerdicts();
+  return { deleted, lostSpanIds: [...lost, ...scrubbed.lostSpanIds], verified: scrubbed.verified, damaged: scrubbed.damaged, verdictsForgotten };
 }
 
 /** One transaction: deletes what is still due of `batch`; per deleted original, what moved to LOST. */
