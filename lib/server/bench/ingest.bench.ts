@@ -9,7 +9,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { cpus } from "node:os";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { ensureBuilt } from "@/lib/cli/build";
@@ -66,6 +68,36 @@ function batchBody(firstSeq: number, size: number): string {
   return `{"spans":[${items.join(",")}]}`;
 }
 
+/**
+ * CPU seconds used so far by the server's process tree and by every Postgres process, from
+ * /proc (Linux; null elsewhere): where each span's time goes on this machine's cores.
+ */
+function cpuSeconds(serverPid: number): { server: number; postgres: number } | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  const procs = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        // Fields after the command (which may hold spaces) in parentheses.
+        const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return [{ pid: Number(pid), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ppid: Number(rest[1]), cpu: (Number(rest[11]) + Number(rest[12])) / 100 }];
+      } catch {
+        return []; // exited meanwhile
+      }
+    });
+  const children = new Map<number, number[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const tree = new Set<number>();
+  const walk = (pid: number) => {
+    tree.add(pid);
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(serverPid);
+  const sum = (keep: (p: (typeof procs)[number]) => boolean) => procs.filter(keep).reduce((n, p) => n + p.cpu, 0);
+  return { server: sum((p) => tree.has(p.pid)), postgres: sum((p) => p.comm.startsWith("postgres")) };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
@@ -95,6 +127,7 @@ async function main() {
     let spans = 0;
     let bytes = 0;
     const end = Date.now() + SECONDS * 1000;
+    const cpuBefore = cpuSeconds(server.pid!);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async (_, worker) => {
@@ -118,10 +151,20 @@ async function main() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = cpuSeconds(server.pid!);
     const apiRate = spans / seconds;
     latencies.sort((a, b) => a - b);
     console.log(`  ${spans} spans (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s: ${apiRate.toFixed(0)} spans/s`);
     console.log(`  batch latency p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`);
+    if (cpuBefore && cpuAfter) {
+      const perSpan = (cpu: number) => (cpu * 1e6) / spans;
+      const serverUs = perSpan(cpuAfter.server - cpuBefore.server);
+      const postgresUs = perSpan(cpuAfter.postgres - cpuBefore.postgres);
+      console.log(
+        `  CPU per span: server ${serverUs.toFixed(0)} µs, Postgres ${postgresUs.toFixed(0)} µs; ` +
+          `${cpus().length} cores at that cost would take at most ${((cpus().length * 1e6) / (serverUs + postgresUs)).toFixed(0)} spans/s`,
+      );
+    }
 
     const copyCount = Math.min(spans, 200_000);
     const copyRate = await timeCopy(database.url, project.id, copyCount);
@@ -188,12 +231,21 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
       });
     }
     const t0 = performance.now();
+    const perTable: Array<[table: string, ms: number]> = [];
+    const timed = async (table: string, sql: string, rows: string[]) => {
+      const start = performance.now();
+      await copyRows(client, sql, rows);
+      perTable.push([table, performance.now() - start]);
+    };
     await client.query("begin");
-    await copyRows(client, "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation, original_state, original_expires_at) from stdin", spanRows);
-    await copyRows(client, "copy span_original (session_id, span_id, bytes, sha256, expires_at, pinned) from stdin", originalRows);
-    await copyRows(client, "copy evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name) from stdin", atomRows);
+    await timed("span", "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation, original_state, original_expires_at) from stdin", spanRows);
+    await timed("span_original", "copy span_original (session_id, span_id, bytes, sha256, expires_at, pinned) from stdin", originalRows);
+    await timed(`evidence_atom (${(atomRows.length / count).toFixed(1)} per span)`, "copy evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name) from stdin", atomRows);
     await client.query("commit");
-    return count / ((performance.now() - t0) / 1000);
+    const total = performance.now() - t0;
+    // One backend does all of it: its time per span is what Postgres spends of one core per span.
+    console.log(`  raw COPY, one Postgres backend's time per span: ${perTable.map(([table, ms]) => `${table} ${((ms * 1000) / count).toFixed(0)} µs`).join(", ")}; with commit ${((total * 1000) / count).toFixed(0)} µs`);
+    return count / (total / 1000);
   } finally {
     await client.end();
   }
