@@ -7,3 +7,8 @@ export function formatTime(date: Date): string {
 export function humanize(value: string): string {
   return value.toLowerCase().replace(/_/g, value.startsWith("SIDE") ? "-" : " ");
 }
+
+/** "28,963": counts with thousands separators, the same on every machine. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en");
+}

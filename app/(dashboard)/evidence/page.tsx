@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/ActionForm";
-import { humanize } from "@/components/format";
+import { formatCount, humanize } from "@/components/format";
+import { Pager, pageWindow } from "@/components/Pager";
 import { AppError } from "@/lib/api/errors";
 import { can } from "@/lib/api/permissions";
 import { requireUser } from "@/lib/auth/session";
@@ -15,6 +16,13 @@ import { pinAction } from "../spans/[id]/actions";
 export const metadata = { title: "Evidence" };
 
 const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
+
+/**
+ * Rows per page of citations and of blockers: an answer over a whole project can name tens of
+ * thousands of blocking spans, which the page lists a page at a time (the export has them all).
+ */
+const ROWS_PER_PAGE = 100;
+
 
 export default async function EvidencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
@@ -41,6 +49,17 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
   }
   const exportParams = new URLSearchParams(params);
   exportParams.set("project", project?.slug ?? "");
+  exportParams.delete("cpage");
+  exportParams.delete("bpage");
+  const citationPage = pageWindow(result?.citations.length ?? 0, Number(params.get("cpage") ?? 1), ROWS_PER_PAGE);
+  const blockerPage = pageWindow(result?.blockers.length ?? 0, Number(params.get("bpage") ?? 1), ROWS_PER_PAGE);
+  /** This answer with another page of one of its lists. */
+  const pageHref = (list: "cpage" | "bpage", anchor: string) => (n: number) => {
+    const next = new URLSearchParams(params);
+    if (n > 1) next.set(list, String(n));
+    else next.delete(list);
+    return `/evidence?${next}#${anchor}`;
+  };
   const canPin = can(user.role, "originals:pin");
 
   return (
@@ -123,37 +142,41 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
             <span className={`badge ${ANSWER_TONE[result.answer]}`} data-testid="answer">{result.answer.replace("_", " ")}</span>
           </h2>
           <p className="subtitle">
-            {result.checkedSpans} spans checked in {result.sessionsInScope} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
+            {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans; {formatCount(result.checkedSpans)} spans checked in{" "}
+            {formatCount(result.sessionsInScope)} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
             <a href={`/evidence/export?${exportParams}&format=json`} download>JSON</a> ·{" "}
             <a href={`/evidence/export?${exportParams}&format=csv`} download>CSV</a>
           </p>
           {result.citations.length > 0 ? (
-            <table className="data" aria-label="Citations">
-              <thead>
-                <tr><th>Session</th><th className="num">Seq</th><th>Bytes</th><th>Excerpt</th><th>sha256</th></tr>
-              </thead>
-              <tbody>
-                {result.citations.map((c) => (
-                  <tr key={`${c.spanId}:${c.byteStart}`}>
-                    <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link></td>
-                    <td className="num">{c.seq}</td>
-                    <td className="mono"><Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>{c.byteStart}–{c.byteEnd}</Link></td>
-                    <td className="mono">{c.excerpt}</td>
-                    <td className="mono">{c.sha256.slice(0, 12)}…</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <>
+              <table className="data" aria-label="Citations" id="citations">
+                <thead>
+                  <tr><th>Session</th><th className="num">Seq</th><th>Bytes</th><th>Excerpt</th><th>sha256</th></tr>
+                </thead>
+                <tbody>
+                  {result.citations.slice(citationPage.start, citationPage.end).map((c) => (
+                    <tr key={`${c.spanId}:${c.byteStart}`}>
+                      <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link></td>
+                      <td className="num">{c.seq}</td>
+                      <td className="mono"><Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>{c.byteStart}–{c.byteEnd}</Link></td>
+                      <td className="mono">{c.excerpt}</td>
+                      <td className="mono">{c.sha256.slice(0, 12)}…</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager label="Citation pages" noun="Citations" window={citationPage} hrefFor={pageHref("cpage", "citations")} />
+            </>
           ) : null}
           {result.blockers.length > 0 ? (
             <>
-              <h2>Blocking spans</h2>
+              <h2 id="blockers">Blocking spans</h2>
               <table className="data" aria-label="Blockers">
                 <thead>
                   <tr><th>Session</th><th className="num">Seq</th><th>Cell</th><th>Dropped</th><th>Original</th><th>Why</th><th>Unblock</th></tr>
                 </thead>
                 <tbody>
-                  {result.blockers.map((b) => (
+                  {result.blockers.slice(blockerPage.start, blockerPage.end).map((b) => (
                     <tr key={b.spanId}>
                       <td><Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}</Link></td>
                       <td className="num"><Link href={`/spans/${b.spanId}`}>{b.seq}</Link></td>
@@ -178,6 +201,7 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
                   ))}
                 </tbody>
               </table>
+              <Pager label="Blocking span pages" noun="Blocking spans" window={blockerPage} hrefFor={pageHref("bpage", "blockers")} />
             </>
           ) : null}
           {result.gaps.length > 0 ? <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p> : null}

@@ -1,8 +1,8 @@
-import Link from "next/link";
 import { orNotFound } from "../../or-not-found";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
+import { Pager } from "@/components/Pager";
 import { can } from "@/lib/api/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { bulkRetentionAction } from "../../retention/actions";
@@ -66,15 +66,7 @@ export default async function SessionPage({
         />
       ) : null}
       <SpanTimeline spans={spans} />
-      {pages > 1 ? (
-        <nav aria-label="Transcript pages" style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
-          {page > 1 ? <Link href={pageHref(page - 1)}>← Previous</Link> : null}
-          <span>
-            Spans {(page - 1) * pageSize + 1}–{Math.min(total, page * pageSize)} of {total} · page {page} of {pages}
-          </span>
-          {page < pages ? <Link href={pageHref(page + 1)}>Next →</Link> : null}
-        </nav>
-      ) : null}
+      <Pager label="Transcript pages" noun="Spans" window={{ page, pages, start: (page - 1) * pageSize, end: Math.min(total, page * pageSize), total }} hrefFor={pageHref} />
       {can(user.role, "gate:run") ? (
         <>
           <h2>Run the gate</h2>
