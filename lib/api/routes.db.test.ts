@@ -305,6 +305,23 @@ describe("runtime API", () => {
       expect(Buffer.from(citation.bytesBase64, "base64").toString()).toBe("/etc/app/conf.yaml");
     });
 
+    it("pages through long lists: the counts of all, the window asked for", async () => {
+      const created = await call(createSession, { key, body: { externalId: `paged-${randomUUID()}`, runtime: "claude-code" } });
+      const appended = await call(appendSpans, { key, params: { id: created.json.id }, body: { spans: [0, 1, 2].map((seq) => writeSpan(seq, `/etc/app/conf-${seq}.yaml`)) } });
+      expect(appended.status).toBe(200);
+      const ask = (page?: unknown) =>
+        call(askQuestion, { key, body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [created.json.id] }, ...(page ? { page } : {}) } });
+      const all = await ask();
+      expect(all.json.citationCount).toBe(all.json.citations.length);
+      expect(all.json.citationCount).toBeGreaterThanOrEqual(3);
+      const second = await ask({ citations: { offset: 1, limit: 1 } });
+      expect(second.json).toMatchObject({ answer: "YES", citationCount: all.json.citationCount, citations: [all.json.citations[1]] });
+      expect((await ask({ citations: { offset: 1000 } })).json).toMatchObject({ citations: [], citationCount: all.json.citationCount });
+      const tooLong = await ask({ blockers: { limit: LIMITS.evidenceListMax + 1 } });
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.json.error.fields[0].path).toBe("page.blockers.limit");
+    });
+
     it("422 for an unknown canned question or an invalid predicate", async () => {
       const unknown = await call(askQuestion, { key, body: { question: { canned: "did-we-win" } } });
       expect(unknown.status).toBe(422);

@@ -16,6 +16,10 @@ export const LIMITS = {
   maxImportBytes: 256 * 1024 * 1024,
   /** Files up to this size are imported within the request; larger ones run as a job. */
   syncImportBytes: 2 * 1024 * 1024,
+  /** Citations, and blockers, in one evidence answer unless the request asks for another page size. */
+  evidenceListDefault: 1000,
+  /** The most citations, and blockers, one evidence answer carries: page through the rest. */
+  evidenceListMax: 10_000,
 } as const;
 
 const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -195,6 +199,13 @@ const PredicateSchema = z
   })
   .strict();
 
+const listWindow = z
+  .object({
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(LIMITS.evidenceListMax).default(LIMITS.evidenceListDefault),
+  })
+  .strict();
+
 export const EvidenceQuerySchema = z
   .object({
     question: z.union([
@@ -205,6 +216,8 @@ export const EvidenceQuerySchema = z
       .object({ sessionIds: z.array(uuid).min(1).max(10_000).optional(), from: isoDate.optional(), to: isoDate.optional() })
       .strict()
       .default({}),
+    /** Which part of each list to return: an answer over a whole project can name tens of thousands of blockers. */
+    page: z.object({ citations: listWindow.optional(), blockers: listWindow.optional() }).strict().default({}),
   })
   .strict();
 
@@ -237,6 +250,9 @@ export const EvidenceAnswerSchema = z.object({
       reason: z.string(),
     }),
   ),
+  /** All citations and blockers of the answer; the lists above are the page asked for. */
+  citationCount: z.number().int(),
+  blockerCount: z.number().int(),
   gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),
   checkedSpans: z.number().int(),
   scopeComplete: z.boolean(),

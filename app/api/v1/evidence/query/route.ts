@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { EvidenceAnswerSchema, EvidenceQuerySchema } from "@/lib/api/schemas";
+import { EvidenceAnswerSchema, EvidenceQuerySchema, LIMITS } from "@/lib/api/schemas";
 import { askEvidenceQuestion } from "@/lib/server/evidence";
 import { citationJson } from "@/lib/server/evidence-export";
 
@@ -12,11 +12,13 @@ export const POST = apiRoute({
   response: EvidenceAnswerSchema,
   handler: async ({ caller, body }) => {
     const result = await askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope });
+    const page = <T>(list: T[], window: { offset: number; limit: number } = { offset: 0, limit: LIMITS.evidenceListDefault }) =>
+      list.slice(window.offset, window.offset + window.limit);
     return {
       answer: result.answer,
       question: { id: result.question.id, title: result.question.title },
-      citations: result.citations.map(citationJson),
-      blockers: result.blockers.map((b) => ({
+      citations: page(result.citations, body.page.citations).map(citationJson),
+      blockers: page(result.blockers, body.page.blockers).map((b) => ({
         sessionId: b.sessionId,
         spanId: b.spanId,
         seq: b.seq,
@@ -27,6 +29,8 @@ export const POST = apiRoute({
         unblockBy: b.unblockBy,
         reason: b.reason,
       })),
+      citationCount: result.citations.length,
+      blockerCount: result.blockers.length,
       gaps: result.gaps,
       checkedSpans: result.checkedSpans,
       scopeComplete: result.scopeComplete,
