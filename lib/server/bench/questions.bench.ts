@@ -4,15 +4,18 @@
  * `npm run seed:scale`: over the whole project (target p95 under 300 ms) and over one session
  * (target p95 under 50 ms). Each is measured as a reviewer meets it: asked again with the stored
  * verdicts of every session current, with some sessions written to since, and judged afresh with
- * none stored. Then EXPLAIN (ANALYZE, BUFFERS) summaries of the queries a question judged afresh
- * starts with, naming the indexes they use.
+ * none stored; and the whole-project question over HTTP through the API (building the app if
+ * needed). Then EXPLAIN (ANALYZE, BUFFERS) summaries of the queries a question judged afresh starts
+ * with, naming the indexes they use.
  *
  * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
  */
+import { ensureBuilt } from "@/lib/cli/build";
 import { runMain } from "@/lib/cli/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
+import { createApiKey } from "../api-keys";
 import { askEvidenceQuestion, evidenceQueriesToExplain, type EvidenceQueryInput, type EvidenceQueryResult } from "../evidence";
-import { connect, measure, printExplain, printTimings, requireDatabaseUrl, scaleTargets, type Timing } from "./measure";
+import { connect, measure, printExplain, printTimings, requireDatabaseUrl, scaleTargets, startServer, type Timing } from "./measure";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -64,6 +67,7 @@ async function main() {
       }),
     );
   }
+  timings.push(await overHttp(url, targets.projectId));
   console.log(`\n${ITERATIONS} sequential runs each after ${WARMUP} warm-up runs:`);
   printTimings(timings);
 
@@ -75,6 +79,33 @@ async function main() {
     }
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * The whole-project question as a runtime or a script asks it: POST /api/v1/evidence/query on
+ * `next start`, with a viewer key made for the run and deleted after it, the response read whole.
+ */
+async function overHttp(url: string, projectId: string): Promise<Timing> {
+  await ensureBuilt();
+  const key = await createApiKey(projectId, "bench:questions", "VIEWER");
+  const server = await startServer(url);
+  try {
+    const ask = async () => {
+      const response = await fetch(`${server.base}/api/v1/evidence/query`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ question: { canned: "modified-system-config" }, scope: {} }),
+      });
+      const body = await response.text();
+      if (!response.ok) throw new Error(`evidence query: HTTP ${response.status} ${body.slice(0, 200)}`);
+      return body.length;
+    };
+    console.log(`  whole project over HTTP: ${((await ask()) / 1e6).toFixed(2)} MB per answer (the first 1,000 of each list, and their counts)`);
+    return await measure("POST /api/v1/evidence/query, whole project", ask, { iterations: ITERATIONS, warmup: WARMUP, target: 300 });
+  } finally {
+    await server.stop();
+    await db().apiKey.delete({ where: { id: key.id } });
   }
 }
 
