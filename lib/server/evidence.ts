@@ -67,11 +67,12 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
   const blockers: Blocker[] = [];
   const gaps: SeqGap[] = [];
   let checked = 0;
+  // Loops, not push(...list): a session can hold more blockers than a call takes arguments.
   for (const s of sessions) {
     const part = parts.get(s.id)!;
-    citations.push(...part.citations);
-    blockers.push(...part.blockers);
-    gaps.push(...part.gaps);
+    for (const c of part.citations) citations.push(c);
+    for (const b of part.blockers) blockers.push(b);
+    for (const g of part.gaps) gaps.push(g);
     checked += part.checked;
   }
   return { ...concludeAnswer(citations, blockers, checked, gaps), question, sessionsInScope: sessions.length };

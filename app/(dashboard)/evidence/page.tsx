@@ -23,7 +23,6 @@ const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } a
  */
 const ROWS_PER_PAGE = 100;
 
-
 export default async function EvidencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const raw = await searchParams;
