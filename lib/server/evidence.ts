@@ -30,6 +30,14 @@ export interface EvidenceQueryInput {
   scope?: { sessionIds?: string[]; from?: Date; to?: Date };
 }
 
+export interface AskOptions {
+  /**
+   * How the verdicts judged afresh are kept: awaited by default; a route hands them to run once its
+   * response is sent (afterResponse), so a reviewer does not wait for the write.
+   */
+  keepVerdicts?: (work: () => Promise<void>) => void | Promise<void>;
+}
+
 export interface EvidenceQueryResult extends QuestionAnswer {
   question: EvidenceQuestion;
   sessionsInScope: number;
@@ -46,7 +54,7 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * without a time range reads the stored verdicts of sessions unchanged since it was last asked
  * (question-verdicts.ts) and judges only the others, whose verdicts it then keeps.
  */
-export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date()): Promise<EvidenceQueryResult> {
+export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date(), options: AskOptions = {}): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
   const key = "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
   const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
@@ -60,7 +68,7 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
     for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
     if (news > 0) ({ answers } = await answerSessions(question, stale, staleScope, policy, now));
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
-    else if (key) await saveVerdicts(stale, answers, key, now);
+    else if (key) await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(stale, answers, key, now));
     for (const [id, answer] of answers) parts.set(id, answer);
   }
   const citations: Citation[] = [];

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { afterResponse } from "@/app/after-response";
 import { ActionForm } from "@/components/ActionForm";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
@@ -41,7 +42,7 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
   let problem: string | null = null;
   try {
     const input = project ? evidenceQueryFromParams(project.id, params) : null;
-    if (input) result = await askEvidenceQuestion(input);
+    if (input) result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     problem = `${error.message}${error.fields ? `: ${error.fields.map((f) => `${f.path} ${f.message}`).join("; ")}` : ""}`;

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { afterResponse } from "@/app/after-response";
 import { AppError } from "@/lib/api/errors";
 import { errorResponse } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
@@ -18,7 +19,7 @@ export async function GET(request: Request) {
     if (!project) throw new AppError("NOT_FOUND", "No such project");
     const input = evidenceQueryFromParams(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
-    const result = await askEvidenceQuestion(input);
+    const result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
     const name = `custodian-${result.question.id}-${new Date().toISOString().slice(0, 10)}`;
     if (params.get("format") === "csv") {
       return new NextResponse(answerAsCsv(result), {

@@ -1,3 +1,4 @@
+import { afterResponse } from "@/app/after-response";
 import { apiRoute } from "@/lib/api/route";
 import { EvidenceAnswerSchema, EvidenceQuerySchema, LIMITS } from "@/lib/api/schemas";
 import { askEvidenceQuestion } from "@/lib/server/evidence";
@@ -11,7 +12,9 @@ export const POST = apiRoute({
   body: EvidenceQuerySchema,
   response: EvidenceAnswerSchema,
   handler: async ({ caller, body }) => {
-    const result = await askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope });
+    const result = await askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope }, new Date(), {
+      keepVerdicts: afterResponse,
+    });
     const page = <T>(list: T[], window: { offset: number; limit: number } = { offset: 0, limit: LIMITS.evidenceListDefault }) =>
       list.slice(window.offset, window.offset + window.limit);
     return {
