@@ -67,7 +67,7 @@ async function main() {
       }),
     );
   }
-  timings.push(await overHttp(url, targets.projectId));
+  timings.push(...(await overHttp(url, targets.projectId, targets.sessions, forget)));
   console.log(`\n${ITERATIONS} sequential runs each after ${WARMUP} warm-up runs:`);
   printTimings(timings);
 
@@ -84,9 +84,11 @@ async function main() {
 
 /**
  * The whole-project question as a runtime or a script asks it: POST /api/v1/evidence/query on
- * `next start`, with a viewer key made for the run and deleted after it, the response read whole.
+ * `next start`, with a viewer key made for the run and deleted after it, the response read whole;
+ * with the stored verdicts current, and judged afresh (the server keeps the verdicts after it has
+ * answered: each run waits for them to land before forgetting them again).
  */
-async function overHttp(url: string, projectId: string): Promise<Timing> {
+async function overHttp(url: string, projectId: string, sessions: number, forget: () => Promise<unknown>): Promise<Timing[]> {
   await ensureBuilt();
   const key = await createApiKey(projectId, "bench:questions", "VIEWER");
   const server = await startServer(url);
@@ -101,8 +103,19 @@ async function overHttp(url: string, projectId: string): Promise<Timing> {
       if (!response.ok) throw new Error(`evidence query: HTTP ${response.status} ${body.slice(0, 200)}`);
       return body.length;
     };
+    const kept = async () => {
+      for (let waited = 0; waited < 30_000; waited += 100) {
+        if ((await db().questionVerdict.count({ where: { session: { projectId } } })) >= sessions) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the server did not keep the verdicts within 30 s");
+    };
     console.log(`  whole project over HTTP: ${((await ask()) / 1e6).toFixed(2)} MB per answer (the first 1,000 of each list, and their counts)`);
-    return await measure("POST /api/v1/evidence/query, whole project", ask, { iterations: ITERATIONS, warmup: WARMUP, target: 300 });
+    const options = { iterations: ITERATIONS, warmup: WARMUP };
+    return [
+      await measure("POST /api/v1/evidence/query, whole project, verdicts current", ask, { ...options, target: 300, before: kept }),
+      await measure("POST /api/v1/evidence/query, whole project, judged afresh", ask, { ...options, before: () => kept().then(forget) }),
+    ];
   } finally {
     await server.stop();
     await db().apiKey.delete({ where: { id: key.id } });
