@@ -22,7 +22,7 @@ import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnch
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";
 import { loadCannedQuestions } from "./policy";
-import { readVerdicts, saveVerdicts, verdictKey, type SessionAnswer } from "./question-verdicts";
+import { readVerdicts, saveVerdicts, verdictKey, verdictsQuery, type SessionAnswer } from "./question-verdicts";
 
 export interface EvidenceQueryInput {
   projectId: string;
@@ -56,7 +56,7 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  */
 export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date(), options: AskOptions = {}): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
-  const key = "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
+  const key = verdictKeyFor(input, question, policy, scope);
   const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
   const stale = sessions.filter((s) => !parts.has(s.id));
   if (stale.length > 0) {
@@ -86,6 +86,11 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
   return { ...concludeAnswer(citations, blockers, checked, gaps), question, sessionsInScope: sessions.length };
 }
 
+/** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */
+function verdictKeyFor(input: EvidenceQueryInput, question: EvidenceQuestion, policy: RetentionPolicy, scope: Scope): string | null {
+  return "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
+}
+
 async function prepare(input: EvidenceQueryInput) {
   const { policy, canned } = await loadCannedQuestions(db(), input.projectId);
   const question = resolveQuestion(input.question, canned);
@@ -108,11 +113,13 @@ async function prepare(input: EvidenceQueryInput) {
 
 /** The queries a question starts with, labelled, for EXPLAIN in the benchmark (the later ones depend on their results). */
 export async function evidenceQueriesToExplain(input: EvidenceQueryInput, now = new Date()): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
-  const { question, scope } = await prepare(input);
+  const { question, policy, sessions, scope } = await prepare(input);
+  const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
   const classes = blockingClasses(predicates);
   const [gone, expired] = uncheckedParts(now);
   return [
+    ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
     { label: "unchecked spans that could block (no pointer or original not held)", sql: uncheckedQuery(gone, scope, classes, now) },
     { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes, now) },

@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { db, rawQuery } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./evidence-scope";
@@ -90,16 +91,20 @@ function restore(sessionId: string, text: string): SessionAnswer {
   };
 }
 
-/** The current verdicts of these sessions (as of the versions they were read at) under `key`. */
+/** The stored verdicts under `key` that are current for these sessions (as of the versions read). */
+export function verdictsQuery(sessions: ScopeSessionRow[], key: string, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    select v.session_id::text as session_id, v.answer
+      from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.evidence_version)}::bigint[]) as k(session_id, version)
+      join question_verdict v on v.session_id = k.session_id and v.question_key = ${key} and v.evidence_version = k.version
+     where v.valid_from <= ${now.toISOString()}::timestamp(3) and (v.valid_until is null or v.valid_until > ${now.toISOString()}::timestamp(3))`;
+}
+
+/** The current verdicts of these sessions under `key`, read without Prisma (megabytes of text). */
 export async function readVerdicts(sessions: ScopeSessionRow[], key: string, now: Date): Promise<Map<string, SessionAnswer>> {
   if (sessions.length === 0) return new Map();
-  const rows = await rawQuery<{ session_id: string; answer: string }>(
-    `select v.session_id::text as session_id, v.answer
-       from unnest($1::uuid[], $2::bigint[]) as k(session_id, version)
-       join question_verdict v on v.session_id = k.session_id and v.question_key = $3 and v.evidence_version = k.version
-      where v.valid_from <= $4::timestamp(3) and (v.valid_until is null or v.valid_until > $4::timestamp(3))`,
-    [sessions.map((s) => s.id), sessions.map((s) => s.evidence_version), key, now.toISOString()],
-  );
+  const query = verdictsQuery(sessions, key, now);
+  const rows = await rawQuery<{ session_id: string; answer: string }>(query.text, query.values);
   return new Map(rows.map((r) => [r.session_id, restore(r.session_id, r.answer)]));
 }
 
