@@ -146,7 +146,9 @@ export async function saveVerdicts(sessions: ScopeSessionRow[], parts: ReadonlyM
  */
 export async function forgetUnreadableVerdicts(): Promise<number> {
   let forgotten = 0;
-  for (const { id } of await db().project.findMany({ select: { id: true } })) {
+  const projects = await db().$queryRaw<Array<{ id: string }>>`
+    select distinct s.project_id::text as id from question_verdict v join session s on s.id = v.session_id`;
+  for (const { id } of projects) {
     const { policy, canned } = await loadCannedQuestions(db(), id);
     const keys = Object.values(canned).map((q) => verdictKey(q, policy));
     forgotten += await db().$executeRaw`
