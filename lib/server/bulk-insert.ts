@@ -179,33 +179,37 @@ export async function writeRows(client: pg.ClientBase, rows: BatchRows, mode: Wr
     }
     return;
   }
-  await copyLines(
-    client,
-    "span",
-    ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "byte_length", "sha256", "original_state", "original_expires_at"],
-    rows.spans
-      .map((r) =>
-        line([
-          r.sessionId, r.id, field(r.seq), r.kind, field(r.role), field(r.toolName), field(r.toolInput), field(r.exitCode), field(r.occurredAt), r.class,
-          field(r.classReasons), field(r.byteLength), r.sha256, r.original ? "HELD" : "ABSENT", field(r.original && !r.original.pinned ? r.original.expiresAt : null),
-        ]),
-      )
-      .join(""),
-  );
-  await copyLines(
-    client,
-    "span_original",
-    ["session_id", "span_id", "bytes", "sha256", "expires_at"],
-    rows.originals.map((r) => line([r.sessionId, r.spanId, byteaField(r.bytes), r.sha256, field(r.expiresAt)])).join(""),
-  );
-  await copyLines(
-    client,
-    "evidence_atom",
-    ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
-    rows.atoms
-      .map((r) =>
-        line([r.sessionId, r.spanId, field(r.ordinal), r.kind, field(r.text), field(r.normalized), field(r.byteStart), field(r.byteEnd), field(r.effect), field(r.negated), field(r.argName)]),
-      )
-      .join(""),
-  );
+  for (const { table, columns, text } of copyTexts(rows)) await copyLines(client, table, columns, text);
+}
+
+/** What COPY sends for each table of a batch, in the order they are written: columns and text lines. */
+export function copyTexts(rows: BatchRows): Array<{ table: string; columns: readonly string[]; text: string }> {
+  return [
+    {
+      table: "span",
+      columns: ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "byte_length", "sha256", "original_state", "original_expires_at"],
+      text: rows.spans
+        .map((r) =>
+          line([
+            r.sessionId, r.id, field(r.seq), r.kind, field(r.role), field(r.toolName), field(r.toolInput), field(r.exitCode), field(r.occurredAt), r.class,
+            field(r.classReasons), field(r.byteLength), r.sha256, r.original ? "HELD" : "ABSENT", field(r.original && !r.original.pinned ? r.original.expiresAt : null),
+          ]),
+        )
+        .join(""),
+    },
+    {
+      table: "span_original",
+      columns: ["session_id", "span_id", "bytes", "sha256", "expires_at"],
+      text: rows.originals.map((r) => line([r.sessionId, r.spanId, byteaField(r.bytes), r.sha256, field(r.expiresAt)])).join(""),
+    },
+    {
+      table: "evidence_atom",
+      columns: ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
+      text: rows.atoms
+        .map((r) =>
+          line([r.sessionId, r.spanId, field(r.ordinal), r.kind, field(r.text), field(r.normalized), field(r.byteStart), field(r.byteEnd), field(r.effect), field(r.negated), field(r.argName)]),
+        )
+        .join(""),
+    },
+  ];
 }

@@ -114,7 +114,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 const UNIQUE_VIOLATION = "23505";
 
-interface HashedSpan {
+export interface HashedSpan {
   span: SpanSubmission;
   sha256: string;
 }
@@ -182,7 +182,7 @@ function rejectInconsistentBatch(hashed: HashedSpan[]) {
 }
 
 /** The rows a batch of new spans writes: analysis, hashes, TTLs. */
-function batchRows(
+export function batchRows(
   sessionId: string,
   cwd: string | null,
   policy: RetentionPolicy,

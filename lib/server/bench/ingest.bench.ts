@@ -1,57 +1,33 @@
 /**
  * `npm run bench:ingest`: sustained ingest through the HTTP API into local Postgres (1 KiB spans,
- * batches of 500, classification and atom storage included), then a raw COPY of the same kind of
- * rows into the same tables, and the ratio between the two.
+ * batches of 500, classification and atom storage included), then a raw COPY of rows built as
+ * ingest builds them into the same tables, and the ratio between the two.
  *
  * BENCH_SECONDS (default 60) and BENCH_CONCURRENCY (default 4) tune the run. It builds the app if
  * needed, runs `next start` on a fresh database, and drops that database at the end.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createRequire } from "node:module";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus } from "node:os";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { ensureBuilt } from "@/lib/cli/build";
+import { runMain } from "@/lib/cli/run-main";
 import { disconnectDb } from "@/lib/db/client";
 import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { analyzeSpan } from "@/lib/evidence/analyze";
-import { expiresAtFor, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { createApiKey } from "../api-keys";
+import { copyTexts, type BatchRows } from "../bulk-insert";
+import { copyLines } from "../copy";
 import { sha256Hex } from "../hash";
+import { batchRows } from "../ingest";
 import { createProject } from "../projects";
+import { percentile, startServer, type RunningServer } from "./measure";
 import { benchSpan } from "./spans";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const BATCH = 500;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error("the server exited before it was ready");
-    try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the server did not become healthy within 60 s");
-}
 
 /**
  * The client must not compete with the server for the two cores: span JSON is serialised once per
@@ -98,28 +74,18 @@ function cpuSeconds(serverPid: number): { server: number; postgres: number } | n
   return { server: sum((p) => tree.has(p.pid)), postgres: sum((p) => p.comm.startsWith("postgres")) };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-}
-
 async function main() {
   await ensureBuilt();
   const database = await createTestDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  let server: ChildProcess | undefined;
+  let server: RunningServer | undefined;
   try {
     const project = await createProject({ slug: "bench", name: "Bench" });
     const key = (await createApiKey(project.id, "bench")).key;
     await disconnectDb();
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-    server = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, DATABASE_URL: database.url, CUSTODIAN_DATABASE_MODE: "postgres", NEXT_TELEMETRY_DISABLED: "1", CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" },
-    });
-    await waitForHealth(base, server);
+    server = await startServer(database.url, { CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" });
+    const { base } = server;
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 
     console.log(`Ingest through the API: ${SECONDS} s, ${CONCURRENCY} concurrent clients, batches of ${BATCH} spans of ~1 KiB`);
@@ -127,7 +93,7 @@ async function main() {
     let spans = 0;
     let bytes = 0;
     const end = Date.now() + SECONDS * 1000;
-    const cpuBefore = cpuSeconds(server.pid!);
+    const cpuBefore = cpuSeconds(server.pid);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async (_, worker) => {
@@ -151,7 +117,7 @@ async function main() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const cpuAfter = cpuSeconds(server.pid!);
+    const cpuAfter = cpuSeconds(server.pid);
     const apiRate = spans / seconds;
     latencies.sort((a, b) => a - b);
     console.log(`  ${spans} spans (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s: ${apiRate.toFixed(0)} spans/s`);
@@ -171,76 +137,45 @@ async function main() {
     console.log(`Raw COPY of ${copyCount} prepared spans (span, span_original, evidence_atom): ${copyRate.toFixed(0)} spans/s`);
     console.log(`API / COPY: ${(apiRate / copyRate).toFixed(2)} (the API also parses, classifies, extracts atoms and checks idempotency)`);
   } finally {
-    server?.kill("SIGTERM");
+    await server?.stop();
     await disconnectDb();
     await database.drop();
   }
 }
 
-/** COPY-escapes a text value (tab-separated text format). */
-function copyText(value: string | null): string {
-  if (value === null) return "\\N";
-  return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
-}
+/** Spans per COPY statement: ingest writes 500 per transaction; this keeps each COPY's text well below the longest string. */
+const COPY_CHUNK = 5_000;
 
-async function copyRows(client: pg.Client, sql: string, rows: string[]): Promise<void> {
-  const stream = client.query(copyFrom(sql));
-  await new Promise<void>((resolve, reject) => {
-    stream.on("finish", () => resolve());
-    stream.on("error", reject);
-    const chunk = 5_000;
-    let i = 0;
-    const write = () => {
-      while (i < rows.length) {
-        const ok = stream.write(rows.slice(i, i + chunk).join(""));
-        i += chunk;
-        if (!ok) return void stream.once("drain", write);
-      }
-      stream.end();
-    };
-    write();
-  });
-}
-
-/** Prepares rows as ingest would (analysis done beforehand, untimed), then times only the COPY. */
+/**
+ * Builds the rows exactly as ingest does (analysis, hashes and COPY text untimed), then times only
+ * the COPYs, table by table, in one transaction on one backend.
+ */
 async function timeCopy(url: string, projectId: string, count: number): Promise<number> {
   const client = new pg.Client(parseDatabaseUrl(url));
   await client.connect();
   try {
     const sessionId = randomUUID();
     await client.query(`insert into session (id, project_id, external_id, runtime) values ($1, $2, $3, 'bench')`, [sessionId, projectId, `copy-${sessionId}`]);
-    const spanRows: string[] = [];
-    const originalRows: string[] = [];
-    const atomRows: string[] = [];
-    for (let seq = 0; seq < count; seq++) {
-      const span = benchSpan(seq);
-      const body = new TextEncoder().encode(span.body);
-      const analysis = analyzeSpan({ body, kind: span.kind, toolName: span.toolName, toolInput: span.toolInput, cwd: "/home/dev/app" });
-      const id = randomUUID();
-      const sha = sha256Hex(body);
-      const cls = analysis.classification.class;
-      const occurred = new Date(span.occurredAt);
-      const expires = expiresAtFor(cls, occurred, DEFAULT_POLICY).toISOString();
-      // The original's facts go with the span, as ingest writes them.
-      spanRows.push(
-        [sessionId, id, seq, span.kind, copyText(span.role ?? null), copyText(span.toolName ?? null), copyText(span.toolInput ? JSON.stringify(span.toolInput) : null), occurred.toISOString(), cls, copyText(JSON.stringify(analysis.classification.reasons)), "VERBATIM", "t", body.byteLength, sha, 0, "HELD", expires].join("\t") + "\n",
-      );
-      originalRows.push([sessionId, id, `\\\\x${Buffer.from(body).toString("hex")}`, sha, expires, "f"].join("\t") + "\n");
-      analysis.atoms.forEach((a, ordinal) => {
-        atomRows.push([sessionId, id, ordinal, a.kind, copyText(a.text), copyText(a.normalized), a.byteStart, a.byteEnd, a.effect ?? "\\N", a.negated ? "t" : "f", copyText(a.argName ?? null)].join("\t") + "\n");
+    const chunks: BatchRows[] = [];
+    for (let first = 0; first < count; first += COPY_CHUNK) {
+      const hashed = Array.from({ length: Math.min(COPY_CHUNK, count - first) }, (_, i) => {
+        const { occurredAt, body, ...span } = benchSpan(first + i);
+        const bytes = new TextEncoder().encode(body);
+        return { span: { ...span, occurredAt: new Date(occurredAt), body: bytes }, sha256: sha256Hex(bytes) };
       });
+      chunks.push(batchRows(sessionId, "/home/dev/app", DEFAULT_POLICY, hashed).rows);
     }
+    const atoms = chunks.reduce((n, c) => n + c.atoms.length, 0);
+    const texts = chunks.map(copyTexts);
     const t0 = performance.now();
     const perTable: Array<[table: string, ms: number]> = [];
-    const timed = async (table: string, sql: string, rows: string[]) => {
-      const start = performance.now();
-      await copyRows(client, sql, rows);
-      perTable.push([table, performance.now() - start]);
-    };
     await client.query("begin");
-    await timed("span", "copy span (session_id, id, seq, kind, role, tool_name, tool_input, occurred_at, class, class_reasons, transcript_state, has_pointer, byte_length, sha256, generation, original_state, original_expires_at) from stdin", spanRows);
-    await timed("span_original", "copy span_original (session_id, span_id, bytes, sha256, expires_at, pinned) from stdin", originalRows);
-    await timed(`evidence_atom (${(atomRows.length / count).toFixed(1)} per span)`, "copy evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name) from stdin", atomRows);
+    for (let t = 0; t < texts[0]!.length; t++) {
+      const start = performance.now();
+      for (const chunk of texts) await copyLines(client, chunk[t]!.table, chunk[t]!.columns, chunk[t]!.text);
+      const table = texts[0]![t]!.table;
+      perTable.push([table === "evidence_atom" ? `${table} (${(atoms / count).toFixed(1)} per span)` : table, performance.now() - start]);
+    }
     await client.query("commit");
     const total = performance.now() - t0;
     // One backend does all of it: its time per span is what Postgres spends of one core per span.
@@ -251,7 +186,4 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runMain(main);

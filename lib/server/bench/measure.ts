@@ -166,6 +166,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   base: string;
+  /** The server's process, for reading what it costs. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -198,7 +200,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error("the server exited before it was ready");
     try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return { base, stop };
+      if ((await fetch(`${base}/api/v1/health`)).ok) return { base, pid: server.pid!, stop };
     } catch {
       // not listening yet
     }
