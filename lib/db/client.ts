@@ -33,8 +33,7 @@ export function db(): PrismaClient {
  * when `fn` resolves, rolls back when it throws.
  */
 export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  db();
-  const client = await holder.custodianPrisma!.pool.connect();
+  const client = await pool().connect();
   let broken = false;
   try {
     await client.query("begin");
@@ -56,8 +55,13 @@ export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T
  * megabytes (stored question verdicts), which Prisma's handling makes slow.
  */
 export async function rawQuery<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
+  return (await pool().query<R>(text, values)).rows;
+}
+
+/** The pool under the process's Prisma client (made with it). */
+function pool(): pg.Pool {
   db();
-  return (await holder.custodianPrisma!.pool.query<R>(text, values)).rows;
+  return holder.custodianPrisma!.pool;
 }
 
 export async function disconnectDb(): Promise<void> {
