@@ -34,15 +34,31 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
             <br />
             <input name="reason" />
           </label>
-          <button className="button" type="submit" name="act" value="pin" disabled={pending}>Pin selected</button>
-          <button className="button secondary" type="submit" name="act" value="extend" disabled={pending}>Extend selected</button>
+          <button className="button" type="submit" name="act" value="pin" disabled={pending}>
+            Pin selected
+          </button>
+          <button className="button secondary" type="submit" name="act" value="extend" disabled={pending}>
+            Extend selected
+          </button>
         </div>
       ) : null}
-      {result ? (result.ok ? <p role="status">{result.message}</p> : <p role="alert" className="error-text">{result.error.message}</p>) : null}
+      {result ? (
+        result.ok ? (
+          <p role="status">{result.message}</p>
+        ) : (
+          <p role="alert" className="error-text">
+            {result.error.message}
+          </p>
+        )
+      ) : null}
       <table className="data" aria-label="Originals at risk">
         <thead>
           <tr>
-            {canAct ? <th><span className="visually-hidden">Select</span></th> : null}
+            {canAct ? (
+              <th>
+                <span className="visually-hidden">Select</span>
+              </th>
+            ) : null}
             <th>Expires</th>
             <th>Horizon</th>
             <th>Session</th>
@@ -55,13 +71,26 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
             <tr key={o.spanId}>
               {canAct ? (
                 <td>
-                  <input type="checkbox" name="spanId" value={o.spanId} aria-label={`Select span ${o.seq ?? o.spanId.slice(0, 8)} of ${o.sessionTitle}`} />
+                  <input
+                    type="checkbox"
+                    name="spanId"
+                    value={o.spanId}
+                    aria-label={`Select span ${o.seq ?? o.spanId.slice(0, 8)} of ${o.sessionTitle}`}
+                  />
                 </td>
               ) : null}
-              <td><time dateTime={o.expiresAt}>{formatTime(new Date(o.expiresAt))}</time></td>
-              <td><time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time></td>
-              <td><Link href={`/sessions/${o.sessionId}`}>{o.sessionTitle}</Link></td>
-              <td className="num"><Link href={`/spans/${o.spanId}`}>{o.seq ?? "summary"}</Link></td>
+              <td>
+                <time dateTime={o.expiresAt}>{formatTime(new Date(o.expiresAt))}</time>
+              </td>
+              <td>
+                <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
+              </td>
+              <td>
+                <Link href={`/sessions/${o.sessionId}`}>{o.sessionTitle}</Link>
+              </td>
+              <td className="num">
+                <Link href={`/spans/${o.spanId}`}>{o.seq ?? "summary"}</Link>
+              </td>
               <td>{humanize(o.class)}</td>
             </tr>
           ))}

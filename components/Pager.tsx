@@ -19,13 +19,24 @@ export function pageWindow(total: number, requested: number, size: number): Page
 }
 
 /** Previous and next links under a long list, and where in it the page is; nothing for one page. */
-export function Pager({ label, noun, window, hrefFor }: { label: string; noun: string; window: PageWindow; hrefFor: (page: number) => string }) {
+export function Pager({
+  label,
+  noun,
+  window,
+  hrefFor,
+}: {
+  label: string;
+  noun: string;
+  window: PageWindow;
+  hrefFor: (page: number) => string;
+}) {
   if (window.pages <= 1) return null;
   return (
     <nav aria-label={label} style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
       {window.page > 1 ? <Link href={hrefFor(window.page - 1)}>← Previous</Link> : null}
       <span>
-        {noun} {formatCount(window.start + 1)}–{formatCount(window.end)} of {formatCount(window.total)} · page {formatCount(window.page)} of {formatCount(window.pages)}
+        {noun} {formatCount(window.start + 1)}–{formatCount(window.end)} of {formatCount(window.total)} · page{" "}
+        {formatCount(window.page)} of {formatCount(window.pages)}
       </span>
       {window.page < window.pages ? <Link href={hrefFor(window.page + 1)}>Next →</Link> : null}
     </nav>

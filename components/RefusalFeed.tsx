@@ -32,7 +32,11 @@ export function RefusalFeed({ filter, initial }: { filter: Record<string, string
         <RefusalsChart series={series} />
       </div>
       <p className="subtitle" aria-live="polite">
-        {error ? <span className="error-text">Live updates paused: {(error as Error).message}</span> : <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>}
+        {error ? (
+          <span className="error-text">Live updates paused: {(error as Error).message}</span>
+        ) : (
+          <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
+        )}
       </p>
       {data.events.length === 0 ? (
         <div className="panel empty-state">No refusals match.</div>
@@ -52,10 +56,18 @@ export function RefusalFeed({ filter, initial }: { filter: Record<string, string
           <tbody>
             {data.events.map((r) => (
               <tr key={r.id}>
-                <td><time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time></td>
-                <td><Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link></td>
-                <td className="num"><Link href={`/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link></td>
-                <td>{humanize(r.cellClass)} × {humanize(r.cellProvenance)}</td>
+                <td>
+                  <time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time>
+                </td>
+                <td>
+                  <Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link>
+                </td>
+                <td className="num">
+                  <Link href={`/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link>
+                </td>
+                <td>
+                  {humanize(r.cellClass)} × {humanize(r.cellProvenance)}
+                </td>
                 <td>{r.reason}</td>
                 <td className="mono">{r.requester}</td>
                 <td className="num">{r.atomsAtRisk}</td>

@@ -16,9 +16,13 @@ interface Props {
 function Outcome({ result }: { result: ActionResult | null }) {
   if (!result) return null;
   return result.ok ? (
-    <p role="status" className="badge safe">{result.message}</p>
+    <p role="status" className="badge safe">
+      {result.message}
+    </p>
   ) : (
-    <p role="alert" className="error-text">{result.error.message}</p>
+    <p role="alert" className="error-text">
+      {result.error.message}
+    </p>
   );
 }
 
@@ -38,7 +42,9 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
             <br />
             <input name="reason" placeholder="e.g. incident INC-2291" />
           </label>
-          <button className="button" type="submit" disabled={pinning}>Pin original</button>
+          <button className="button" type="submit" disabled={pinning}>
+            Pin original
+          </button>
         </form>
       ) : null}
       {pinned && allowed.unpin ? (
@@ -49,7 +55,9 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
             <br />
             <input name="reason" required placeholder="why the hold is lifted" />
           </label>
-          <button className="button secondary" type="submit" disabled={unpinning}>Unpin</button>
+          <button className="button secondary" type="submit" disabled={unpinning}>
+            Unpin
+          </button>
         </form>
       ) : null}
       {!pinned && allowed.extend ? (
@@ -65,7 +73,9 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
             <br />
             <input name="reason" />
           </label>
-          <button className="button secondary" type="submit" disabled={setting}>Set expiry</button>
+          <button className="button secondary" type="submit" disabled={setting}>
+            Set expiry
+          </button>
         </form>
       ) : null}
       <Outcome result={pinResult} />

@@ -7,45 +7,105 @@ import { humanize } from "./format";
 import type { Cell, Verdict } from "@/lib/evidence/types";
 
 export type RunGateResult =
-  | { ok: true; dryRun: boolean; summarySpanId: string | null; decisions: Array<{ spanId: string; verdict: Verdict; cell: Cell; reason: string }> }
+  | {
+      ok: true;
+      dryRun: boolean;
+      summarySpanId: string | null;
+      decisions: Array<{ spanId: string; verdict: Verdict; cell: Cell; reason: string }>;
+    }
   | { ok: false; error: { code: string; message: string } };
 type Result = RunGateResult;
 
 /** Try a compaction of a seq range against the gate: a dry run unless "record it" is ticked. */
-export function RunGateForm({ sessionId, maxSeq, action }: { sessionId: string; maxSeq: number; action: (p: Result | null, f: FormData) => Promise<Result> }) {
+export function RunGateForm({
+  sessionId,
+  maxSeq,
+  action,
+}: {
+  sessionId: string;
+  maxSeq: number;
+  action: (p: Result | null, f: FormData) => Promise<Result>;
+}) {
   const [result, submit, pending] = useActionState(action, null);
   return (
     <section className="panel" aria-label="Run gate" style={{ marginTop: 16 }}>
       <form action={submit} style={{ display: "grid", gap: 8 }}>
         <input type="hidden" name="sessionId" value={sessionId} />
         <div style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}>
-          <label>From seq<br /><input name="fromSeq" type="number" min={0} max={maxSeq} defaultValue={0} required /></label>
-          <label>To seq<br /><input name="toSeq" type="number" min={0} max={maxSeq} defaultValue={maxSeq} required /></label>
-          <label><input type="checkbox" name="pointers" defaultChecked /> carry pointers to the originals</label>
-          <label><input type="checkbox" name="honest" /> name what the text drops</label>
-          <label><input type="checkbox" name="commit" /> record it (not a dry run)</label>
+          <label>
+            From seq
+            <br />
+            <input name="fromSeq" type="number" min={0} max={maxSeq} defaultValue={0} required />
+          </label>
+          <label>
+            To seq
+            <br />
+            <input name="toSeq" type="number" min={0} max={maxSeq} defaultValue={maxSeq} required />
+          </label>
+          <label>
+            <input type="checkbox" name="pointers" defaultChecked /> carry pointers to the originals
+          </label>
+          <label>
+            <input type="checkbox" name="honest" /> name what the text drops
+          </label>
+          <label>
+            <input type="checkbox" name="commit" /> record it (not a dry run)
+          </label>
         </div>
         <label>
           Candidate summary
-          <textarea name="text" rows={2} required style={{ width: "100%", font: "inherit" }} defaultValue="The agent worked on the task." />
+          <textarea
+            name="text"
+            rows={2}
+            required
+            style={{ width: "100%", font: "inherit" }}
+            defaultValue="The agent worked on the task."
+          />
         </label>
-        <div><button className="button" type="submit" disabled={pending}>Run gate</button></div>
+        <div>
+          <button className="button" type="submit" disabled={pending}>
+            Run gate
+          </button>
+        </div>
       </form>
-      {result && !result.ok ? <p role="alert" className="error-text">{result.error.message}</p> : null}
-      {result && result.ok ? (
+      {result && !result.ok ? (
+        <p role="alert" className="error-text">
+          {result.error.message}
+        </p>
+      ) : null}
+      {result?.ok ? (
         <>
           <p role="status">
             {result.dryRun ? "Dry run: nothing was recorded." : "Recorded."}{" "}
             {result.summarySpanId ? <Link href={`/spans/${result.summarySpanId}`}>Open the summary span</Link> : null}
           </p>
           <table className="data" aria-label="Gate verdicts">
-            <thead><tr><th>Span</th><th>Verdict</th><th>Cell</th><th>Reason</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Span</th>
+                <th>Verdict</th>
+                <th>Cell</th>
+                <th>Reason</th>
+              </tr>
+            </thead>
             <tbody>
               {result.decisions.map((d) => (
                 <tr key={d.spanId}>
-                  <td><Link href={`/spans/${d.spanId}`} className="mono">{d.spanId.slice(0, 8)}</Link></td>
-                  <td><span className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}>{humanize(d.verdict)}</span></td>
-                  <td>{humanize(d.cell.class)} × {humanize(d.cell.provenance)}</td>
+                  <td>
+                    <Link href={`/spans/${d.spanId}`} className="mono">
+                      {d.spanId.slice(0, 8)}
+                    </Link>
+                  </td>
+                  <td>
+                    <span
+                      className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}
+                    >
+                      {humanize(d.verdict)}
+                    </span>
+                  </td>
+                  <td>
+                    {humanize(d.cell.class)} × {humanize(d.cell.provenance)}
+                  </td>
                   <td>{d.reason}</td>
                 </tr>
               ))}

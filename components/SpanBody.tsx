@@ -5,7 +5,15 @@ import type { Atom } from "@/lib/evidence/types";
  * The verbatim body, escaped (React renders text, never HTML), with atoms highlighted by byte
  * range and the cited range, if any, marked for the eye and for scrolling.
  */
-export function SpanBody({ bytes, atoms, cited }: { bytes: Uint8Array; atoms: readonly Atom[]; cited?: { byteStart: number; byteEnd: number } }) {
+export function SpanBody({
+  bytes,
+  atoms,
+  cited,
+}: {
+  bytes: Uint8Array;
+  atoms: readonly Atom[];
+  cited?: { byteStart: number; byteEnd: number };
+}) {
   const segments = bodySegments(
     bytes,
     atoms.map((a) => ({ byteStart: a.byteStart, byteEnd: a.byteEnd, label: a.kind.toLowerCase().replace("_", " ") })),

@@ -46,7 +46,9 @@ export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
               <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
             </td>
             <td>
-              <span className={`badge ${STATE_TONE[span.transcriptState]}`}>{span.transcriptState.toLowerCase().replace("_", " ")}</span>
+              <span className={`badge ${STATE_TONE[span.transcriptState]}`}>
+                {span.transcriptState.toLowerCase().replace("_", " ")}
+              </span>
             </td>
             <td>{span.occurredAt.toISOString().slice(0, 16).replace("T", " ")}</td>
           </tr>

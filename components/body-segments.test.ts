@@ -14,7 +14,10 @@ describe("bodySegments", () => {
   it("keeps byte offsets exact after multi-byte characters and marks the cited range", () => {
     const body = enc("café → /etc/hosts");
     const start = body.indexOf(0x2f);
-    const segments = bodySegments(body, [{ byteStart: start, byteEnd: body.byteLength, label: "path" }], { byteStart: start, byteEnd: body.byteLength });
+    const segments = bodySegments(body, [{ byteStart: start, byteEnd: body.byteLength, label: "path" }], {
+      byteStart: start,
+      byteEnd: body.byteLength,
+    });
     const cited = segments.filter((s) => s.cited);
     expect(cited.map((s) => s.text).join("")).toBe("/etc/hosts");
     expect(segments[0]!.text).toBe("café → ");

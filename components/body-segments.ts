@@ -18,7 +18,11 @@ export interface BodySegment {
   cited: boolean;
 }
 
-export function bodySegments(bytes: Uint8Array, marks: readonly RangeMark[], cited?: { byteStart: number; byteEnd: number }): BodySegment[] {
+export function bodySegments(
+  bytes: Uint8Array,
+  marks: readonly RangeMark[],
+  cited?: { byteStart: number; byteEnd: number },
+): BodySegment[] {
   const cuts = new Set<number>([0, bytes.byteLength]);
   const inBounds = (n: number) => Math.max(0, Math.min(bytes.byteLength, n));
   for (const m of marks) {

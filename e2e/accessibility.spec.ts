@@ -26,7 +26,11 @@ for (const path of PAGES) {
 test("a session's page has no serious accessibility violations, and is kept as a screenshot", async ({ page }) => {
   await signIn(page, "admin");
   // A session's own link, not a column header's sort link.
-  const sessionHref = await page.getByRole("table", { name: "Sessions" }).locator('a[href^="/sessions/"]').first().getAttribute("href");
+  const sessionHref = await page
+    .getByRole("table", { name: "Sessions" })
+    .locator('a[href^="/sessions/"]')
+    .first()
+    .getAttribute("href");
   expect(sessionHref).toMatch(/^\/sessions\/[0-9a-f-]{36}$/);
   await checkPage(page, sessionHref!);
 });

@@ -11,7 +11,11 @@ test("the system-config question on the demo cites bytes that the span page high
   await expect(page.getByTestId("answer")).toHaveText("YES");
   await page.screenshot({ path: "e2e/artifacts/evidence.png", fullPage: true });
 
-  const citation = page.getByRole("table", { name: "Citations" }).getByRole("row").filter({ hasText: "/etc/app/conf.yaml" }).first();
+  const citation = page
+    .getByRole("table", { name: "Citations" })
+    .getByRole("row")
+    .filter({ hasText: "/etc/app/conf.yaml" })
+    .first();
   await citation.getByRole("link", { name: /–/ }).click();
   await expect(page.locator("mark.cited")).toHaveText("/etc/app/conf.yaml");
 

@@ -23,8 +23,12 @@ test("an operator pins a span, extends another's TTL, and both acts are in the a
 
   await page.goto("/audit");
   const log = page.getByRole("table", { name: "Audit log" });
-  await expect(log.getByRole("row").filter({ hasText: "original.pin" }).filter({ hasText: "operator@demo.local" }).first()).toBeVisible();
-  await expect(log.getByRole("row").filter({ hasText: "original.extend" }).filter({ hasText: "operator@demo.local" }).first()).toBeVisible();
+  await expect(
+    log.getByRole("row").filter({ hasText: "original.pin" }).filter({ hasText: "operator@demo.local" }).first(),
+  ).toBeVisible();
+  await expect(
+    log.getByRole("row").filter({ hasText: "original.extend" }).filter({ hasText: "operator@demo.local" }).first(),
+  ).toBeVisible();
 });
 
 test("an operator cannot shorten a TTL: that is an admin act", async ({ page }) => {

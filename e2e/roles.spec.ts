@@ -3,7 +3,9 @@ import { originalOf, seedSession } from "./support/seed";
 import { signIn } from "./support/sign-in";
 
 test("a viewer sees no pin control, and a forged pin action from a viewer is refused", async ({ browser }) => {
-  const seeded = await seedSession("roles", [{ kind: "TOOL_CALL", toolName: "Bash", body: '{"command":"sudo systemctl restart app"}' }]);
+  const seeded = await seedSession("roles", [
+    { kind: "TOOL_CALL", toolName: "Bash", body: '{"command":"sudo systemctl restart app"}' },
+  ]);
   const target = seeded.spanIds[0]!;
 
   // Record what a legitimate pin request looks like, from an operator, on another span.

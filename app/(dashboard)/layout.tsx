@@ -15,7 +15,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <div>{user.email}</div>
           <div className="role">{humanize(user.role)}</div>
           <form action={signOutAction}>
-            <button type="submit" className="link-button">Sign out</button>
+            <button type="submit" className="link-button">
+              Sign out
+            </button>
           </form>
         </div>
       </SideNav>

@@ -15,7 +15,11 @@ export function SignInForm() {
         Password
         <input name="password" type="password" autoComplete="current-password" required />
       </label>
-      {state.error ? <p className="error-text" role="alert">{state.error}</p> : null}
+      {state.error ? (
+        <p className="error-text" role="alert">
+          {state.error}
+        </p>
+      ) : null}
       <button type="submit" className="button" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>

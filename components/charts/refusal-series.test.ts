@@ -23,7 +23,11 @@ describe("prepareRefusalSeries", () => {
   });
 
   it("drops counts outside the window and has no series when nothing was refused", () => {
-    const series = prepareRefusalSeries([{ day: "2026-10-01", cellClass: "STRUCTURED", cellProvenance: "LOST", count: 9 }], to, 2);
+    const series = prepareRefusalSeries(
+      [{ day: "2026-10-01", cellClass: "STRUCTURED", cellProvenance: "LOST", count: 9 }],
+      to,
+      2,
+    );
     expect(series.points.map((p) => p["structured × lost"])).toEqual([0, 0]);
     expect(prepareRefusalSeries([], to, 2)).toEqual({ keys: [], points: [{ day: "2026-12-01" }, { day: "2026-12-02" }] });
   });

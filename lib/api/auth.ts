@@ -17,9 +17,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function authenticate(request: Request): Promise<ApiCaller> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new AppError("UNAUTHENTICATED", "Send an API key as `Authorization: Bearer <key>`", { headers: { "WWW-Authenticate": "Bearer" } });
+  if (!match)
+    throw new AppError("UNAUTHENTICATED", "Send an API key as `Authorization: Bearer <key>`", {
+      headers: { "WWW-Authenticate": "Bearer" },
+    });
   const key = await db().apiKey.findUnique({ where: { keyHash: hashApiKey(match[1]!) } });
-  if (!key || key.revokedAt) throw new AppError("UNAUTHENTICATED", "Unknown or revoked API key", { headers: { "WWW-Authenticate": "Bearer" } });
+  if (!key || key.revokedAt)
+    throw new AppError("UNAUTHENTICATED", "Unknown or revoked API key", { headers: { "WWW-Authenticate": "Bearer" } });
   const now = new Date();
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Coarse on purpose: one write a minute per key, not one per request.

@@ -42,7 +42,10 @@ export async function readJson(request: Request, limit = MAX_BODY_BYTES): Promis
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new AppError("INVALID_JSON", "The body is not valid UTF-8; send binary span bodies base64-encoded with bodyEncoding \"base64\"");
+    throw new AppError(
+      "INVALID_JSON",
+      'The body is not valid UTF-8; send binary span bodies base64-encoded with bodyEncoding "base64"',
+    );
   }
   try {
     return JSON.parse(text);

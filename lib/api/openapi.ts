@@ -27,7 +27,10 @@ const ErrorSchema = {
       properties: {
         code: { type: "string", description: "Stable machine-readable code, e.g. VALIDATION_FAILED" },
         message: { type: "string" },
-        fields: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } } },
+        fields: {
+          type: "array",
+          items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
+        },
         details: { type: "object" },
       },
     },
@@ -36,7 +39,13 @@ const ErrorSchema = {
 
 const errors = (...codes: number[]) =>
   Object.fromEntries(
-    codes.map((code) => [String(code), { description: ERROR_TEXT[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+    codes.map((code) => [
+      String(code),
+      {
+        description: ERROR_TEXT[code] ?? "Error",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
+    ]),
   );
 
 const ERROR_TEXT: Record<number, string> = {
@@ -70,7 +79,9 @@ export function openApiDocument() {
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }],
     components: {
-      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A project API key (npm run custodian -- keys create)" } },
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "A project API key (npm run custodian -- keys create)" },
+      },
       schemas: { Error: ErrorSchema },
     },
     paths: {
@@ -94,7 +105,10 @@ export function openApiDocument() {
         post: {
           summary: "Create or update a session by its external id",
           requestBody: { required: true, ...json(requestSchema(SessionCreateSchema)) },
-          responses: { "200": ok("The session, created or updated", responseSchema(SessionSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+          responses: {
+            "200": ok("The session, created or updated", responseSchema(SessionSchema)),
+            ...errors(400, 401, 403, 413, 422, 429),
+          },
         },
       },
       "/api/v1/sessions/{id}/spans": {
@@ -102,31 +116,53 @@ export function openApiDocument() {
           summary: "Append a batch of spans in one transaction (idempotent per seq and bytes)",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
           requestBody: { required: true, ...json(requestSchema(SpanBatchSchema)) },
-          responses: { "200": ok("Per span: id, class, atom count, sha256, and whether it was new", responseSchema(SpanBatchResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+          responses: {
+            "200": ok("Per span: id, class, atom count, sha256, and whether it was new", responseSchema(SpanBatchResultSchema)),
+            ...errors(400, 401, 403, 404, 409, 413, 422, 429),
+          },
         },
       },
       "/api/v1/gate/evaluate": {
         post: {
           summary: "Evaluate the gate on reported span facts; stores nothing",
           requestBody: { required: true, ...json(requestSchema(GateEvaluateSchema)) },
-          responses: { "200": ok("The verdict per span", responseSchema(GateEvaluateResultSchema)), ...errors(400, 401, 403, 413, 422, 429) },
+          responses: {
+            "200": ok("The verdict per span", responseSchema(GateEvaluateResultSchema)),
+            ...errors(400, 401, 403, 413, 422, 429),
+          },
         },
       },
       "/api/v1/reclamations": {
         post: {
           summary: "Ask to replace stored spans with a summary; the gate decides per span",
           requestBody: { required: true, ...json(requestSchema(ReclamationSchema)) },
-          responses: { "200": ok("The verdict per span and the summary span recorded", responseSchema(ReclamationResultSchema)), ...errors(400, 401, 403, 404, 409, 413, 422, 429) },
+          responses: {
+            "200": ok("The verdict per span and the summary span recorded", responseSchema(ReclamationResultSchema)),
+            ...errors(400, 401, 403, 404, 409, 413, 422, 429),
+          },
         },
       },
       "/api/v1/imports": {
         post: {
           summary: `Import a transcript file (format in ?format= or detected); files over ${LIMITS.syncImportBytes} bytes run as a job`,
-          parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["claude-code", "codex", "openhands", "otel-genai"] } }],
-          requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+          parameters: [
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              schema: { enum: ["claude-code", "codex", "openhands", "otel-genai"] },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+          },
           responses: {
             "200": ok("The import's outcome: sessions, spans, classes, refusals, skipped lines", { type: "object" }),
-            "202": ok("The file is imported as a background job; poll its Location", { type: "object", properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } } }),
+            "202": ok("The file is imported as a background job; poll its Location", {
+              type: "object",
+              properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } },
+            }),
             ...errors(401, 403, 413, 422, 429),
           },
         },
@@ -135,14 +171,20 @@ export function openApiDocument() {
         get: {
           summary: "An import job's progress, then its outcome or error",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-          responses: { "200": ok("The job's status and progress, then its outcome or error", { type: "object" }), ...errors(401, 404, 429) },
+          responses: {
+            "200": ok("The job's status and progress, then its outcome or error", { type: "object" }),
+            ...errors(401, 404, 429),
+          },
         },
       },
       "/api/v1/evidence/query": {
         post: {
           summary: "Ask an evidence question over the project's sessions",
           requestBody: { required: true, ...json(requestSchema(EvidenceQuerySchema)) },
-          responses: { "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)), ...errors(400, 401, 403, 404, 413, 422, 429) },
+          responses: {
+            "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)),
+            ...errors(400, 401, 403, 404, 413, 422, 429),
+          },
         },
       },
       "/api/v1/spans/{id}/original": {
@@ -152,7 +194,9 @@ export function openApiDocument() {
           responses: {
             "200": {
               description: "The bytes; X-Custodian-Sha256 and Repr-Digest carry their sha256",
-              content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+              content: {
+                "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+              },
             },
             ...errors(401, 403, 404, 410, 429),
           },

@@ -33,5 +33,6 @@ export function can(role: RoleName, permission: Permission): boolean {
 }
 
 export function requirePermission(role: RoleName, permission: Permission): void {
-  if (!can(role, permission)) throw new AppError("FORBIDDEN", `This needs the "${permission}" permission, which the ${role.toLowerCase()} role lacks`);
+  if (!can(role, permission))
+    throw new AppError("FORBIDDEN", `This needs the "${permission}" permission, which the ${role.toLowerCase()} role lacks`);
 }

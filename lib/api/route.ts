@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
+import type { z } from "zod";
 import { authenticate, type ApiCaller } from "./auth";
 import { readJson } from "./body";
 import { requirePermission, type Permission } from "./permissions";

@@ -15,7 +15,10 @@ import { LIMITS } from "./schemas";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-async function call(handler: Handler, options: { key?: string; body?: unknown; raw?: BodyInit; params?: Record<string, string>; method?: string }) {
+async function call(
+  handler: Handler,
+  options: { key?: string; body?: unknown; raw?: BodyInit; params?: Record<string, string>; method?: string },
+) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   const request = new Request("http://custodian.test/api/v1/x", {
@@ -25,7 +28,12 @@ async function call(handler: Handler, options: { key?: string; body?: unknown; r
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const type = response.headers.get("content-type") ?? "";
-  return { status: response.status, headers: response.headers, json: type.includes("json") ? await response.json() : null, response };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: type.includes("json") ? await response.json() : null,
+    response,
+  };
 }
 
 const at = "2026-11-30T10:00:00Z";
@@ -37,7 +45,13 @@ const writeSpan = (seq: number, path = "/etc/app/conf.yaml") => ({
   occurredAt: at,
   body: JSON.stringify({ path, mode: "overwrite" }),
 });
-const chatSpan = (seq: number, text = "Sounds good, let's continue.") => ({ seq, kind: "MESSAGE", role: "user", occurredAt: at, body: text });
+const chatSpan = (seq: number, text = "Sounds good, let's continue.") => ({
+  seq,
+  kind: "MESSAGE",
+  role: "user",
+  occurredAt: at,
+  body: text,
+});
 
 describe("runtime API", () => {
   let key: string;
@@ -51,7 +65,10 @@ describe("runtime API", () => {
     key = (await createApiKey(project.id, "runtime")).key;
     viewerKey = (await createApiKey(project.id, "dashboard", "VIEWER")).key;
     otherKey = (await createApiKey(other.id, "elsewhere")).key;
-    const created = await call(createSession, { key, body: { externalId: "run-1", runtime: "claude-code", cwd: "/home/dev/app" } });
+    const created = await call(createSession, {
+      key,
+      body: { externalId: "run-1", runtime: "claude-code", cwd: "/home/dev/app" },
+    });
     expect(created.status).toBe(200);
     sessionId = created.json.id;
   });
@@ -77,7 +94,8 @@ describe("runtime API", () => {
       process.env.CUSTODIAN_RATE_LIMIT_PER_MINUTE = "2";
       try {
         const statuses = [];
-        for (let i = 0; i < 3; i++) statuses.push((await call(createSession, { key: limited, body: { externalId: "busy", runtime: "r" } })).status);
+        for (let i = 0; i < 3; i++)
+          statuses.push((await call(createSession, { key: limited, body: { externalId: "busy", runtime: "r" } })).status);
         expect(statuses).toEqual([200, 200, 429]);
         const last = await call(createSession, { key: limited, body: { externalId: "busy", runtime: "r" } });
         expect(last.json.error.code).toBe("RATE_LIMITED");
@@ -133,19 +151,34 @@ describe("runtime API", () => {
     });
 
     it("a NUL character in a text field is a 422 naming the field, not a database error", async () => {
-      const result = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [{ ...chatSpan(30), role: "assis\u0000tant" }] } });
+      const result = await call(appendSpans, {
+        key,
+        params: { id: sessionId },
+        body: { spans: [{ ...chatSpan(30), role: "assis\u0000tant" }] },
+      });
       expect(result.status).toBe(422);
       expect(result.json.error.fields[0].path).toBe("spans.0.role");
-      const nested = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [{ ...writeSpan(30), toolInput: { path: "/etc/x\u0000" } }] } });
+      const nested = await call(appendSpans, {
+        key,
+        params: { id: sessionId },
+        body: { spans: [{ ...writeSpan(30), toolInput: { path: "/etc/x\u0000" } }] },
+      });
       expect([nested.status, nested.json.error.fields[0].path]).toEqual([422, "spans.0.toolInput"]);
-      const session = await call(createSession, { key, body: { externalId: "run-nul", runtime: "claude-code", title: "a\u0000b" } });
+      const session = await call(createSession, {
+        key,
+        body: { externalId: "run-nul", runtime: "claude-code", title: "a\u0000b" },
+      });
       expect([session.status, session.json.error.fields[0].path]).toEqual([422, "title"]);
       expect(await db().span.count({ where: { sessionId, seq: 30 } })).toBe(0);
     });
 
     it("409 for the same seq with other bytes, changing nothing", async () => {
       const before = await db().span.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
-      const result = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [chatSpan(3), chatSpan(2, "different words")] } });
+      const result = await call(appendSpans, {
+        key,
+        params: { id: sessionId },
+        body: { spans: [chatSpan(3), chatSpan(2, "different words")] },
+      });
       expect(result.status).toBe(409);
       expect(result.json.error.code).toBe("CONFLICT");
       expect(result.json.error.fields[0].path).toBe("spans.1.seq");
@@ -169,7 +202,9 @@ describe("runtime API", () => {
       const result = await call(appendSpans, {
         key,
         params: { id: sessionId },
-        body: { spans: [{ seq: 4, kind: "TOOL_RESULT", occurredAt: at, body: bytes.toString("base64"), bodyEncoding: "base64" }] },
+        body: {
+          spans: [{ seq: 4, kind: "TOOL_RESULT", occurredAt: at, body: bytes.toString("base64"), bodyEncoding: "base64" }],
+        },
       });
       expect(result.status).toBe(200);
       const original = await call(readOriginal, { key, method: "GET", params: { id: result.json.spans[0].id } });
@@ -182,7 +217,11 @@ describe("runtime API", () => {
       const malformed = await call(appendSpans, { key, params: { id: sessionId }, raw: '{"spans": [' });
       expect(malformed.status).toBe(400);
       expect(malformed.json.error.code).toBe("INVALID_JSON");
-      const wrong = await call(appendSpans, { key, params: { id: sessionId }, body: { spans: [{ ...chatSpan(5), seq: "five" }] } });
+      const wrong = await call(appendSpans, {
+        key,
+        params: { id: sessionId },
+        body: { spans: [{ ...chatSpan(5), seq: "five" }] },
+      });
       expect(wrong.status).toBe(422);
       expect(wrong.json.error.fields.map((f: { path: string }) => f.path)).toContain("spans.0.seq");
     });
@@ -217,21 +256,35 @@ describe("runtime API", () => {
         key,
         body: {
           spans: [
-            { id: "a", content: 'write_file(path="/etc/app/conf.yaml", mode="overwrite")', kind: "TOOL_CALL", toolName: "write_file", hasPointer: false, originalRetrievable: true },
+            {
+              id: "a",
+              content: 'write_file(path="/etc/app/conf.yaml", mode="overwrite")',
+              kind: "TOOL_CALL",
+              toolName: "write_file",
+              hasPointer: false,
+              originalRetrievable: true,
+            },
             { id: "b", class: "NARRATIVE", hasPointer: false, originalRetrievable: false },
           ],
           summary: { text: "The agent configured the application's YAML configuration." },
         },
       });
       expect(result.status).toBe(200);
-      expect(result.json.results[0]).toMatchObject({ id: "a", verdict: "REFUSE", cell: { class: "SIDE_EFFECTING", provenance: "NONE" } });
+      expect(result.json.results[0]).toMatchObject({
+        id: "a",
+        verdict: "REFUSE",
+        cell: { class: "SIDE_EFFECTING", provenance: "NONE" },
+      });
       expect(result.json.results[0].atomsAtRisk.length).toBeGreaterThan(0);
       expect(result.json.results[1]).toMatchObject({ id: "b", verdict: "RECLAIM" });
       expect(await db().gateDecision.count()).toBe(decisions);
     });
 
     it("422 when a span gives neither class nor content", async () => {
-      const result = await call(evaluateGate, { key, body: { spans: [{ id: "a", hasPointer: true, originalRetrievable: true }] } });
+      const result = await call(evaluateGate, {
+        key,
+        body: { spans: [{ id: "a", hasPointer: true, originalRetrievable: true }] },
+      });
       expect(result.status).toBe(422);
       expect(result.json.error.fields[0].path).toBe("spans.0.class");
     });
@@ -244,26 +297,44 @@ describe("runtime API", () => {
       const spans = await call(appendSpans, { key, params: { id }, body: { spans: [chatSpan(0), writeSpan(1)] } });
       const write = spans.json.spans[1];
 
-      const dry = await call(reclaim, { key, body: { sessionId: id, fromSeq: 0, toSeq: 1, summary: { text: "Configured YAML." }, dryRun: true } });
+      const dry = await call(reclaim, {
+        key,
+        body: { sessionId: id, fromSeq: 0, toSeq: 1, summary: { text: "Configured YAML." }, dryRun: true },
+      });
       expect(dry.status).toBe(200);
       expect(dry.json.summarySpanId).toBeNull();
       expect(await db().gateDecision.count({ where: { sessionId: id } })).toBe(0);
 
-      const real = await call(reclaim, { key, body: { sessionId: id, fromSeq: 0, toSeq: 1, summary: { text: "The agent configured the application's YAML configuration." } } });
+      const real = await call(reclaim, {
+        key,
+        body: {
+          sessionId: id,
+          fromSeq: 0,
+          toSeq: 1,
+          summary: { text: "The agent configured the application's YAML configuration." },
+        },
+      });
       expect(real.status).toBe(200);
       expect(real.json.results.map((r: { verdict: string }) => r.verdict)).toEqual(["RECLAIM", "REFUSE"]);
       expect(real.json.summarySpanId).toMatch(/^[0-9a-f-]{36}$/);
       const stored = await db().span.findFirstOrThrow({ where: { sessionId: id, id: write.id } });
       expect(stored.transcriptState).toBe("PRESERVED");
       const refusal = await db().refusalEvent.findFirstOrThrow({ where: { sessionId: id, spanId: write.id } });
-      expect(refusal).toMatchObject({ cellClass: "SIDE_EFFECTING", cellProvenance: "NONE", requester: expect.stringMatching(/^api-key:cust_/) });
+      expect(refusal).toMatchObject({
+        cellClass: "SIDE_EFFECTING",
+        cellProvenance: "NONE",
+        requester: expect.stringMatching(/^api-key:cust_/),
+      });
 
       const withPointer = await call(reclaim, {
         key,
         body: {
           sessionId: id,
           spanIds: [write.id],
-          summary: { text: "Wrote the staging config.", pointers: [{ spanId: write.id, byteStart: 0, byteEnd: 10, sha256: write.sha256 }] },
+          summary: {
+            text: "Wrote the staging config.",
+            pointers: [{ spanId: write.id, byteStart: 0, byteEnd: 10, sha256: write.sha256 }],
+          },
         },
       });
       expect(withPointer.json.results[0].verdict).toBe("RECLAIM");
@@ -272,7 +343,10 @@ describe("runtime API", () => {
     });
 
     it("422 when both spanIds and a seq range are given", async () => {
-      const result = await call(reclaim, { key, body: { sessionId, spanIds: [randomUUID()], fromSeq: 0, toSeq: 1, summary: { text: "x" } } });
+      const result = await call(reclaim, {
+        key,
+        body: { sessionId, spanIds: [randomUUID()], fromSeq: 0, toSeq: 1, summary: { text: "x" } },
+      });
       expect(result.status).toBe(422);
     });
   });
@@ -298,7 +372,10 @@ describe("runtime API", () => {
 
   describe("evidence questions", () => {
     it("answers a canned question with citations carrying the verbatim bytes", async () => {
-      const result = await call(askQuestion, { key, body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } } });
+      const result = await call(askQuestion, {
+        key,
+        body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } },
+      });
       expect(result.status).toBe(200);
       expect(result.json.answer).toBe("YES");
       const citation = result.json.citations.find((c: { excerpt: string }) => c.excerpt === "/etc/app/conf.yaml");
@@ -307,16 +384,34 @@ describe("runtime API", () => {
 
     it("pages through long lists: the counts of all, the window asked for", async () => {
       const created = await call(createSession, { key, body: { externalId: `paged-${randomUUID()}`, runtime: "claude-code" } });
-      const appended = await call(appendSpans, { key, params: { id: created.json.id }, body: { spans: [0, 1, 2].map((seq) => writeSpan(seq, `/etc/app/conf-${seq}.yaml`)) } });
+      const appended = await call(appendSpans, {
+        key,
+        params: { id: created.json.id },
+        body: { spans: [0, 1, 2].map((seq) => writeSpan(seq, `/etc/app/conf-${seq}.yaml`)) },
+      });
       expect(appended.status).toBe(200);
       const ask = (page?: unknown) =>
-        call(askQuestion, { key, body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [created.json.id] }, ...(page ? { page } : {}) } });
+        call(askQuestion, {
+          key,
+          body: {
+            question: { canned: "modified-system-config" },
+            scope: { sessionIds: [created.json.id] },
+            ...(page ? { page } : {}),
+          },
+        });
       const all = await ask();
       expect(all.json.citationCount).toBe(all.json.citations.length);
       expect(all.json.citationCount).toBeGreaterThanOrEqual(3);
       const second = await ask({ citations: { offset: 1, limit: 1 } });
-      expect(second.json).toMatchObject({ answer: "YES", citationCount: all.json.citationCount, citations: [all.json.citations[1]] });
-      expect((await ask({ citations: { offset: 1000 } })).json).toMatchObject({ citations: [], citationCount: all.json.citationCount });
+      expect(second.json).toMatchObject({
+        answer: "YES",
+        citationCount: all.json.citationCount,
+        citations: [all.json.citations[1]],
+      });
+      expect((await ask({ citations: { offset: 1000 } })).json).toMatchObject({
+        citations: [],
+        citationCount: all.json.citationCount,
+      });
       const tooLong = await ask({ blockers: { limit: LIMITS.evidenceListMax + 1 } });
       expect(tooLong.status).toBe(422);
       expect(tooLong.json.error.fields[0].path).toBe("page.blockers.limit");
@@ -337,10 +432,16 @@ describe("runtime API", () => {
     const doc = await response.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(["/api/v1/sessions", "/api/v1/sessions/{id}/spans", "/api/v1/gate/evaluate", "/api/v1/reclamations", "/api/v1/spans/{id}/original"]),
+      expect.arrayContaining([
+        "/api/v1/sessions",
+        "/api/v1/sessions/{id}/spans",
+        "/api/v1/gate/evaluate",
+        "/api/v1/reclamations",
+        "/api/v1/spans/{id}/original",
+      ]),
     );
-    expect(doc.paths["/api/v1/sessions/{id}/spans"].post.requestBody.content["application/json"].schema.properties.spans.maxItems).toBe(
-      LIMITS.maxSpansPerBatch,
-    );
+    expect(
+      doc.paths["/api/v1/sessions/{id}/spans"].post.requestBody.content["application/json"].schema.properties.spans.maxItems,
+    ).toBe(LIMITS.maxSpansPerBatch);
   });
 });

@@ -3,7 +3,14 @@
  * Limits are part of the contract: they are documented and returned in errors.
  */
 import { z } from "zod";
-import { ATOM_KINDS, EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SIDE_EFFECT_KINDS, SPAN_KINDS, VERDICTS } from "@/lib/evidence/types";
+import {
+  ATOM_KINDS,
+  EVIDENTIAL_CLASSES,
+  PROVENANCE_STATUSES,
+  SIDE_EFFECT_KINDS,
+  SPAN_KINDS,
+  VERDICTS,
+} from "@/lib/evidence/types";
 
 export const LIMITS = {
   /** Spans in one POST /sessions/{id}/spans. */
@@ -53,7 +60,10 @@ export const SpanInputSchema = z
     role: z.string().max(64).optional(),
     toolName: z.string().max(256).optional(),
     toolInput: z.unknown().optional(), // any JSON value: the body was parsed from JSON
-    toolAnnotations: z.object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() }).strict().optional(),
+    toolAnnotations: z
+      .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() })
+      .strict()
+      .optional(),
     exitCode: z.number().int().optional(),
     cwd: z.string().max(4096).optional(),
     occurredAt: isoDate,
@@ -62,9 +72,7 @@ export const SpanInputSchema = z
   })
   .strict();
 
-export const SpanBatchSchema = z
-  .object({ spans: z.array(SpanInputSchema).min(1).max(LIMITS.maxSpansPerBatch) })
-  .strict();
+export const SpanBatchSchema = z.object({ spans: z.array(SpanInputSchema).min(1).max(LIMITS.maxSpansPerBatch) }).strict();
 
 export const IngestedSpanSchema = z.object({
   id: uuid,
@@ -101,7 +109,13 @@ export const SummarySchema = z
 export const PolicySchema = z
   .object({
     evidenceHorizonDays: z.number().int().min(0).max(36_500),
-    ttlDays: z.object({ NARRATIVE: z.number().int().min(0), STRUCTURED: z.number().int().min(0), SIDE_EFFECTING: z.number().int().min(0) }).strict(),
+    ttlDays: z
+      .object({
+        NARRATIVE: z.number().int().min(0),
+        STRUCTURED: z.number().int().min(0),
+        SIDE_EFFECTING: z.number().int().min(0),
+      })
+      .strict(),
     evidenceWorkloads: z.boolean(),
     systemConfigPrefixes: z.array(z.string().min(1)).max(500),
   })
@@ -167,9 +181,14 @@ export const ReclamationSchema = z
   .strict()
   .superRefine((r, ctx) => {
     const range = r.fromSeq !== undefined || r.toSeq !== undefined;
-    if (r.spanIds && range) ctx.addIssue({ code: "custom", message: "give spanIds or fromSeq/toSeq, not both", path: ["spanIds"] });
+    if (r.spanIds && range)
+      ctx.addIssue({ code: "custom", message: "give spanIds or fromSeq/toSeq, not both", path: ["spanIds"] });
     if (!r.spanIds && (r.fromSeq === undefined || r.toSeq === undefined)) {
-      ctx.addIssue({ code: "custom", message: "give spanIds, or both fromSeq and toSeq", path: [r.fromSeq === undefined ? "fromSeq" : "toSeq"] });
+      ctx.addIssue({
+        code: "custom",
+        message: "give spanIds, or both fromSeq and toSeq",
+        path: [r.fromSeq === undefined ? "fromSeq" : "toSeq"],
+      });
     }
     if (r.fromSeq !== undefined && r.toSeq !== undefined && r.toSeq < r.fromSeq) {
       ctx.addIssue({ code: "custom", message: "toSeq must not be below fromSeq", path: ["toSeq"] });
@@ -190,7 +209,10 @@ const PredicateSchema = z
     valuePrefixes: z.array(z.string().min(1)).max(200).optional(),
     excludePrefixes: z.array(z.string().min(1)).max(200).optional(),
     valuePattern: z.string().max(1000).optional(),
-    valuePatternFlags: z.string().regex(/^[imsu]*$/).optional(),
+    valuePatternFlags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
     toolNames: z.array(z.string()).max(200).optional(),
     argNames: z.array(z.string()).max(200).optional(),
     commandPattern: z.string().max(1000).optional(),

@@ -11,7 +11,8 @@ export function decodeSpanBody(body: string, encoding: "utf8" | "base64", path: 
   let bytes: Uint8Array;
   if (encoding === "base64") {
     const compact = body.replace(/\s+/g, "");
-    if (!BASE64.test(compact)) throw new AppError("VALIDATION_FAILED", "A base64 body is malformed", { fields: [{ path, message: "not valid base64" }] });
+    if (!BASE64.test(compact))
+      throw new AppError("VALIDATION_FAILED", "A base64 body is malformed", { fields: [{ path, message: "not valid base64" }] });
     bytes = new Uint8Array(Buffer.from(compact, "base64"));
   } else {
     bytes = new TextEncoder().encode(body);

@@ -9,6 +9,7 @@ export function zodFields(error: z.ZodError) {
 /** Validates input at a boundary (route, server action, use case): 422 with the fields at fault. */
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what = "The request body"): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new AppError("VALIDATION_FAILED", `${what} does not match the schema`, { fields: zodFields(result.error) });
+  if (!result.success)
+    throw new AppError("VALIDATION_FAILED", `${what} does not match the schema`, { fields: zodFields(result.error) });
   return result.data;
 }

@@ -2,7 +2,7 @@ import { AppError, toAppError, type ErrorCode } from "@/lib/api/errors";
 
 /** What a server action returns to its form: a message to show, or the one error shape. */
 export type ActionResult =
-  | { ok: true; message: string; /** A secret shown once (a new API key or password). */ secret?: string }
+  | { ok: true; message: string /** A secret shown once (a new API key or password). */; secret?: string }
   | { ok: false; error: { code: ErrorCode; message: string } };
 
 export async function runAction(act: () => Promise<string | { message: string; secret: string }>): Promise<ActionResult> {

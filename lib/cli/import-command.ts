@@ -42,15 +42,25 @@ export async function importViaServer(options: ImportOptions & { server: string;
   if (format) url.searchParams.set("format", format);
   const headers = { authorization: `Bearer ${options.key}` };
   const response = await fetch(url, { method: "POST", headers, body: readFileSync(options.file) });
-  const body = (await response.json()) as { job?: { id: string }; error?: { code: string; message: string } } & Partial<ImportOutcome>;
-  if (!response.ok) throw new AppError("INVALID_REQUEST", `The server refused the import: ${body.error?.code}: ${body.error?.message}`);
+  const body = (await response.json()) as {
+    job?: { id: string };
+    error?: { code: string; message: string };
+  } & Partial<ImportOutcome>;
+  if (!response.ok)
+    throw new AppError("INVALID_REQUEST", `The server refused the import: ${body.error?.code}: ${body.error?.message}`);
   if (!body.job) return body as ImportOutcome;
 
   const bar = progressBar(`Importing ${options.file}`);
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const poll = await fetch(new URL(`/api/v1/imports/${body.job.id}`, options.server), { headers });
-    const job = (await poll.json()) as { status: string; spansDone: number; spansTotal: number; outcome: ImportOutcome | null; error: string | null };
+    const job = (await poll.json()) as {
+      status: string;
+      spansDone: number;
+      spansTotal: number;
+      outcome: ImportOutcome | null;
+      error: string | null;
+    };
     bar.update(job.spansDone, job.spansTotal);
     if (job.status === "DONE") {
       bar.done();
@@ -65,9 +75,12 @@ export async function importViaServer(options: ImportOptions & { server: string;
 
 export function printOutcome(outcome: ImportOutcome): void {
   console.log(`Imported ${outcome.format}: ${outcome.sessions.length} sessions, ${outcome.spans} spans.`);
-  console.log(`  classes: ${outcome.classes.NARRATIVE} narrative, ${outcome.classes.STRUCTURED} structured, ${outcome.classes.SIDE_EFFECTING} side-effecting`);
+  console.log(
+    `  classes: ${outcome.classes.NARRATIVE} narrative, ${outcome.classes.STRUCTURED} structured, ${outcome.classes.SIDE_EFFECTING} side-effecting`,
+  );
   console.log(`  compactions the gate would have refused: ${outcome.wouldRefuse} spans`);
-  for (const s of outcome.sessions) console.log(`  session ${s.externalId}: ${s.spans} spans${s.created ? "" : " (already known)"}`);
+  for (const s of outcome.sessions)
+    console.log(`  session ${s.externalId}: ${s.spans} spans${s.created ? "" : " (already known)"}`);
   if (outcome.issues.length > 0) {
     console.log(`  skipped ${outcome.issues.length} lines:`);
     for (const issue of outcome.issues.slice(0, 20)) console.log(`    line ${issue.line}: ${issue.message}`);

@@ -81,7 +81,9 @@ async function run(group: string, action: string | undefined, values: Record<str
       const project = await findProjectBySlug(required(values.project, "--project"));
       const keys = await db().apiKey.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "asc" } });
       for (const k of keys) {
-        console.log(`${k.prefix}…  ${k.name}  ${k.role.toLowerCase()}  created ${k.createdAt.toISOString()}${k.revokedAt ? "  REVOKED" : ""}`);
+        console.log(
+          `${k.prefix}…  ${k.name}  ${k.role.toLowerCase()}  created ${k.createdAt.toISOString()}${k.revokedAt ? "  REVOKED" : ""}`,
+        );
       }
       if (keys.length === 0) console.log("No keys.");
       return;

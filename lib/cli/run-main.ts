@@ -8,7 +8,8 @@ import { StartupError } from "@/lib/db/startup-error";
 export function runMain(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     if (error instanceof StartupError || error instanceof AppError) {
-      const fields = error instanceof AppError && error.fields ? ` (${error.fields.map((f) => `${f.path}: ${f.message}`).join("; ")})` : "";
+      const fields =
+        error instanceof AppError && error.fields ? ` (${error.fields.map((f) => `${f.path}: ${f.message}`).join("; ")})` : "";
       console.error(`custodian: ${error.message}${fields}`);
     } else {
       console.error(error);

@@ -44,10 +44,14 @@ describe("npm start with bad configuration", { timeout: 60_000 }, () => {
 
   it("a port in use ends with one line saying to pick another", async () => {
     blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port)),
+    );
     const result = await start({ PORT: String(port), DATABASE_URL: "postgresql://postgres@127.0.0.1:1/x" });
     expect(result.code).not.toBe(0);
-    expect(result.stderr.trim().split("\n")).toEqual([`custodian: Port ${port} on 127.0.0.1 is in use: stop what uses it or run with PORT=<another port>.`]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      `custodian: Port ${port} on 127.0.0.1 is in use: stop what uses it or run with PORT=<another port>.`,
+    ]);
   });
 
   it("a corrupt embedded data folder ends with one line, and nothing in it is deleted", async () => {

@@ -4,7 +4,7 @@ import { StartupError } from "./startup-error";
 
 /** Connects once to the database at `url`, turning every failure into one line that says what to do. */
 export async function assertReachable(url: string): Promise<void> {
-  let fields;
+  let fields: ReturnType<typeof parseDatabaseUrl>;
   try {
     fields = parseDatabaseUrl(url);
   } catch (error) {

@@ -71,11 +71,16 @@ const bodyArb = fc
 describe("byte ranges (property)", () => {
   it("every atom slices exactly its text out of arbitrary bytes, for every span kind", () => {
     fc.assert(
-      fc.property(bodyArb, kind, fc.option(fc.constantFrom("Bash", "Write", "shell", "apply_patch", "run", "mystery"), { nil: undefined }), (body, k, toolName) => {
-        const input: SpanInput = { body, kind: k, cwd: "/w" };
-        if (toolName) input.toolName = toolName;
-        checkRanges(body, extractAtoms(input));
-      }),
+      fc.property(
+        bodyArb,
+        kind,
+        fc.option(fc.constantFrom("Bash", "Write", "shell", "apply_patch", "run", "mystery"), { nil: undefined }),
+        (body, k, toolName) => {
+          const input: SpanInput = { body, kind: k, cwd: "/w" };
+          if (toolName) input.toolName = toolName;
+          checkRanges(body, extractAtoms(input));
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -90,14 +95,23 @@ describe("byte ranges (property)", () => {
   });
 
   it("holds for JSON tool calls with arbitrary (escaped, multi-byte) string values", () => {
-    const value = fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fragment, fc.array(fragment, { maxLength: 4 }).map((xs) => xs.join(" ")));
+    const value = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fragment,
+      fc.array(fragment, { maxLength: 4 }).map((xs) => xs.join(" ")),
+    );
     fc.assert(
       fc.property(
         fc.constantFrom("Bash", "Write", "Edit", "shell", "exec_command", "write_file", "http_request", "unknown_tool"),
-        fc.dictionary(fc.constantFrom("command", "file_path", "path", "content", "cmd", "url", "method", "workdir", "note"), value),
+        fc.dictionary(
+          fc.constantFrom("command", "file_path", "path", "content", "cmd", "url", "method", "workdir", "note"),
+          value,
+        ),
         fc.boolean(),
         (toolName, args, wrap) => {
-          const json = wrap ? JSON.stringify({ type: "function_call", name: toolName, arguments: JSON.stringify(args) }) : JSON.stringify(args);
+          const json = wrap
+            ? JSON.stringify({ type: "function_call", name: toolName, arguments: JSON.stringify(args) })
+            : JSON.stringify(args);
           const body = enc.encode(json);
           const input: SpanInput = { body, kind: "TOOL_CALL", toolName, toolInput: args, cwd: "/w" };
           const { atoms, classification } = analyzeSpan(input);
@@ -114,7 +128,24 @@ describe("byte ranges (property)", () => {
       fc.stringMatching(/^[a-z./~_-]{1,10}$/),
       fc.string({ unit: "grapheme", maxLength: 8 }).map((s) => `"${s.replace(/["\\$`]/g, "")}"`),
       fc.string({ unit: "grapheme", maxLength: 8 }).map((s) => `'${s.replace(/'/g, "")}'`),
-      fc.constantFrom("a\\ b", "$HOME/x", "$(date)", ">", ">>", "2>&1", "|", "&&", ";", "<<EOF\nx\nEOF\n", "sudo", "rm", "tee", "cp", "sed", "-i"),
+      fc.constantFrom(
+        "a\\ b",
+        "$HOME/x",
+        "$(date)",
+        ">",
+        ">>",
+        "2>&1",
+        "|",
+        "&&",
+        ";",
+        "<<EOF\nx\nEOF\n",
+        "sudo",
+        "rm",
+        "tee",
+        "cp",
+        "sed",
+        "-i",
+      ),
     );
     fc.assert(
       fc.property(fc.array(word, { minLength: 1, maxLength: 12 }), fc.boolean(), (words, asJson) => {
@@ -133,40 +164,39 @@ describe("inserted atoms are found (property)", () => {
 
   it("absolute paths and uuids in arbitrary text keep their exact bytes and values", () => {
     fc.assert(
-      fc.property(
-        filler,
-        fc.array(ident, { minLength: 1, maxLength: 4 }),
-        fc.uuid(),
-        filler,
-        (before, segs, uuid, after) => {
-          const path = `/srv/${segs.join("/")}`;
-          const text = `${before} ${path} ${after} ${uuid.toUpperCase()} ${before}`;
-          const body = enc.encode(text);
-          const atoms = extractAtoms({ body, kind: "MESSAGE" });
-          checkRanges(body, atoms);
-          const p = atoms.find((a) => a.kind === "PATH" && a.normalized === path);
-          expect(p?.text).toBe(path);
-          const u = atoms.find((a) => a.kind === "IDENTIFIER" && a.normalized === uuid.toLowerCase());
-          expect(u?.text).toBe(uuid.toUpperCase());
-          expect(dec.decode(body.subarray(0, p!.byteStart))).toBe(`${before} `);
-        },
-      ),
+      fc.property(filler, fc.array(ident, { minLength: 1, maxLength: 4 }), fc.uuid(), filler, (before, segs, uuid, after) => {
+        const path = `/srv/${segs.join("/")}`;
+        const text = `${before} ${path} ${after} ${uuid.toUpperCase()} ${before}`;
+        const body = enc.encode(text);
+        const atoms = extractAtoms({ body, kind: "MESSAGE" });
+        checkRanges(body, atoms);
+        const p = atoms.find((a) => a.kind === "PATH" && a.normalized === path);
+        expect(p?.text).toBe(path);
+        const u = atoms.find((a) => a.kind === "IDENTIFIER" && a.normalized === uuid.toLowerCase());
+        expect(u?.text).toBe(uuid.toUpperCase());
+        expect(dec.decode(body.subarray(0, p!.byteStart))).toBe(`${before} `);
+      }),
       { numRuns: 500 },
     );
   });
 
   it("a path written by a shell redirect carries FILE_WRITE however it is quoted", () => {
     fc.assert(
-      fc.property(fc.array(ident, { minLength: 1, maxLength: 3 }), fc.constantFrom("plain", "double", "single"), fc.constantFrom(">", ">>"), (segs, q, op) => {
-        const path = `/tmp/${segs.join("/")}`;
-        const quoted = q === "double" ? `"${path}"` : q === "single" ? `'${path}'` : path;
-        const body = enc.encode(JSON.stringify({ command: `echo hi ${op} ${quoted}` }));
-        const atoms = extractAtoms({ body, kind: "TOOL_CALL", toolName: "Bash" });
-        checkRanges(body, atoms);
-        const p = atoms.find((a) => a.kind === "PATH" && a.normalized === path);
-        expect(p?.effect).toBe("FILE_WRITE");
-        expect(p?.text).toBe(path);
-      }),
+      fc.property(
+        fc.array(ident, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("plain", "double", "single"),
+        fc.constantFrom(">", ">>"),
+        (segs, q, op) => {
+          const path = `/tmp/${segs.join("/")}`;
+          const quoted = q === "double" ? `"${path}"` : q === "single" ? `'${path}'` : path;
+          const body = enc.encode(JSON.stringify({ command: `echo hi ${op} ${quoted}` }));
+          const atoms = extractAtoms({ body, kind: "TOOL_CALL", toolName: "Bash" });
+          checkRanges(body, atoms);
+          const p = atoms.find((a) => a.kind === "PATH" && a.normalized === path);
+          expect(p?.effect).toBe("FILE_WRITE");
+          expect(p?.text).toBe(path);
+        },
+      ),
       { numRuns: 300 },
     );
   });

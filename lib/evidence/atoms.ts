@@ -93,9 +93,9 @@ function looksLikeJson(s: string): boolean {
 /** A JSON body's own record of its working directory (Claude Code lines carry "cwd"). */
 function cwdOf(doc: JsonDoc, ctx: ScanContext): string | undefined {
   const r = doc.roots[0];
-  if (!r || r.k !== "o") return undefined;
+  if (r?.k !== "o") return undefined;
   const c = field(r, "cwd") ?? field(r, "workdir");
-  if (!c || c.k !== "s") return undefined;
+  if (c?.k !== "s") return undefined;
   const v = doc.str(c);
   return v.startsWith("/") ? normalizePath(v, undefined, ctx.home) : undefined;
 }

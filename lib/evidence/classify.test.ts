@@ -10,7 +10,11 @@ const span = (body: string, extra: Partial<SpanInput> = {}): SpanInput => ({ bod
 describe("classifySpan", () => {
   it("narrative: no atoms, no effect", () => {
     const c = analyzeSpan(span("Sounds good, I'll start with the tests.")).classification;
-    expect(c).toEqual({ class: "NARRATIVE", reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: expect.any(String) }], effects: [] });
+    expect(c).toEqual({
+      class: "NARRATIVE",
+      reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: expect.any(String) }],
+      effects: [],
+    });
   });
 
   it("structured: atoms, with a count by kind and the atoms' indexes", () => {
@@ -22,7 +26,10 @@ describe("classifySpan", () => {
   });
 
   it("side-effecting: reasons per rule, naming targets, pointing at the atoms", () => {
-    const input = span(JSON.stringify({ command: "rm -rf /srv/a /srv/b && echo x >> /etc/motd" }), { kind: "TOOL_CALL", toolName: "Bash" });
+    const input = span(JSON.stringify({ command: "rm -rf /srv/a /srv/b && echo x >> /etc/motd" }), {
+      kind: "TOOL_CALL",
+      toolName: "Bash",
+    });
     const { atoms, classification } = analyzeSpan(input);
     expect(classification.class).toBe("SIDE_EFFECTING");
     expect(classification.effects).toEqual(["FILE_DELETE", "FILE_WRITE"]);
@@ -32,13 +39,17 @@ describe("classifySpan", () => {
   });
 
   it("a nonzero exit code keeps the span side-effecting and says so", () => {
-    const c = analyzeSpan(span(JSON.stringify({ command: "rm /etc/locked" }), { kind: "TOOL_CALL", toolName: "Bash", exitCode: 1 })).classification;
+    const c = analyzeSpan(
+      span(JSON.stringify({ command: "rm /etc/locked" }), { kind: "TOOL_CALL", toolName: "Bash", exitCode: 1 }),
+    ).classification;
     expect(c.class).toBe("SIDE_EFFECTING");
     expect(c.reasons.find((r) => r.rule === "exit.nonzero")?.detail).toMatch(/^exit code 1:/);
   });
 
   it("a tool result is never side-effecting on its own", () => {
-    const c = analyzeSpan(span("Successfully installed requests-2.32.3\n", { kind: "TOOL_RESULT", toolName: "Bash", exitCode: 0 })).classification;
+    const c = analyzeSpan(
+      span("Successfully installed requests-2.32.3\n", { kind: "TOOL_RESULT", toolName: "Bash", exitCode: 0 }),
+    ).classification;
     expect(c.class).toBe("STRUCTURED");
     expect(c.reasons.map((r) => r.rule)).toEqual(expect.arrayContaining(["result.reports-mutation", "result.exit-code"]));
   });
@@ -50,7 +61,12 @@ describe("classifySpan", () => {
   });
 
   it("hints decide when the body holds nothing of the call", () => {
-    const input: SpanInput = { body: enc.encode("(rendered elsewhere)"), kind: "TOOL_CALL", toolName: "Bash", toolInput: { command: "sudo reboot" } };
+    const input: SpanInput = {
+      body: enc.encode("(rendered elsewhere)"),
+      kind: "TOOL_CALL",
+      toolName: "Bash",
+      toolInput: { command: "sudo reboot" },
+    };
     const c = analyzeSpan(input).classification;
     expect(c.class).toBe("SIDE_EFFECTING");
     expect(c.effects).toEqual(expect.arrayContaining(["SERVICE_CONTROL", "PRIVILEGE_ESCALATION"]));
@@ -63,7 +79,17 @@ describe("classifySpan", () => {
   });
 
   it("negated atoms carry no effect and do not count as effects", () => {
-    const atoms: Atom[] = [{ kind: "PATH", text: "/etc/hosts", normalized: "/etc/hosts", byteStart: 0, byteEnd: 10, negated: true, effect: "FILE_WRITE" }];
+    const atoms: Atom[] = [
+      {
+        kind: "PATH",
+        text: "/etc/hosts",
+        normalized: "/etc/hosts",
+        byteStart: 0,
+        byteEnd: 10,
+        negated: true,
+        effect: "FILE_WRITE",
+      },
+    ];
     expect(classifySpan({ body: enc.encode("/etc/hosts"), kind: "MESSAGE" }, atoms).class).toBe("STRUCTURED");
   });
 

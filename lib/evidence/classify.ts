@@ -163,16 +163,30 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
           : `${input.toolName} is known to be read-only${k.annotated === "read-only" ? " (MCP readOnlyHint)" : ""}`,
     });
   } else if (callInBody) {
-    reasons.push({ class: "STRUCTURED", rule: "tool.read-only", detail: "the call is known to be read-only", atomIndexes: cap(callIdx) });
+    reasons.push({
+      class: "STRUCTURED",
+      rule: "tool.read-only",
+      detail: "the call is known to be read-only",
+      atomIndexes: cap(callIdx),
+    });
   }
   if (atoms.length > 0) {
     const first: number[] = [];
     for (let i = 0; i < atoms.length && i < MAX_REASON_INDEXES; i++) first.push(i);
-    reasons.push({ class: "STRUCTURED", rule: "atoms.structured", detail: `carries ${describeKinds(atoms)}`, atomIndexes: first });
+    reasons.push({
+      class: "STRUCTURED",
+      rule: "atoms.structured",
+      detail: `carries ${describeKinds(atoms)}`,
+      atomIndexes: first,
+    });
   }
   if (input.kind === "TOOL_RESULT") {
     if (reportsMutation(input.body)) {
-      reasons.push({ class: "STRUCTURED", rule: "result.reports-mutation", detail: "the result reports a mutation; the call span records the act" });
+      reasons.push({
+        class: "STRUCTURED",
+        rule: "result.reports-mutation",
+        detail: "the result reports a mutation; the call span records the act",
+      });
     }
     if (input.exitCode !== undefined) {
       reasons.push({ class: "STRUCTURED", rule: "result.exit-code", detail: `the command exited with code ${input.exitCode}` });
@@ -186,7 +200,11 @@ export function classifySpan(input: SpanInput, atoms: Atom[]): Classification {
     });
   }
   if (reasons.length > 0) return { class: "STRUCTURED", reasons, effects };
-  return { class: "NARRATIVE", reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: "no atoms and no committed effect" }], effects };
+  return {
+    class: "NARRATIVE",
+    reasons: [{ class: "NARRATIVE", rule: "narrative.no-atoms", detail: "no atoms and no committed effect" }],
+    effects,
+  };
 }
 
 function addEffect(effects: SideEffectKind[], e: SideEffectKind): void {
@@ -217,7 +235,11 @@ function effectDetail(rule: string, effect: SideEffectKind, idx: number[], atoms
   const targets: string[] = [];
   for (const i of idx) {
     const a = atoms[i]!;
-    if (a.kind === "PATH" || a.kind === "URL" || (a.kind === "TOOL_ARG" && (a.argName === "package" || a.argName === "service"))) {
+    if (
+      a.kind === "PATH" ||
+      a.kind === "URL" ||
+      (a.kind === "TOOL_ARG" && (a.argName === "package" || a.argName === "service"))
+    ) {
       if (!targets.includes(a.normalized)) targets.push(a.normalized);
     }
   }

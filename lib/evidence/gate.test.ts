@@ -177,15 +177,20 @@ describe("lossy-but-honest summaries", () => {
 // ---- properties ----
 
 const arbClass = fc.constantFrom(...EVIDENTIAL_CLASSES);
-const arbAtom = fc.record({
-  kind: fc.constantFrom(...ATOM_KINDS),
-  text: fc.stringMatching(/^[a-z0-9/._-]{1,12}$/),
-}).map(({ kind, text }) => atom(kind, text));
+const arbAtom = fc
+  .record({
+    kind: fc.constantFrom(...ATOM_KINDS),
+    text: fc.stringMatching(/^[a-z0-9/._-]{1,12}$/),
+  })
+  .map(({ kind, text }) => atom(kind, text));
 const arbOriginal: fc.Arbitrary<OriginalFacts | null> = fc.option(
   fc.record({
     present: fc.boolean(),
     hashMatches: fc.boolean(),
-    expiresAt: fc.option(fc.integer({ min: -50, max: 900 }).map((d) => daysAfter(T0, d)), { nil: null }),
+    expiresAt: fc.option(
+      fc.integer({ min: -50, max: 900 }).map((d) => daysAfter(T0, d)),
+      { nil: null },
+    ),
     pinned: fc.boolean(),
   }),
   { nil: null },
@@ -243,7 +248,10 @@ describe("gate properties", () => {
       fc.property(arbSpan, fc.string({ maxLength: 40 }), arbPolicy, arbNow, (s, text, p, at) => {
         const summary = makeHonestSummary(s.atoms, text, pointerTo(s.id));
         const d = decide(s, summary, p, at);
-        const refusing = d.cell.class !== "NARRATIVE" && d.cell.provenance !== "DURABLE" && !(d.cell.class === "STRUCTURED" && !p.evidenceWorkloads);
+        const refusing =
+          d.cell.class !== "NARRATIVE" &&
+          d.cell.provenance !== "DURABLE" &&
+          !(d.cell.class === "STRUCTURED" && !p.evidenceWorkloads);
         return refusing ? d.verdict === "RECLAIM_HONEST" : d.verdict === "RECLAIM";
       }),
       { numRuns: 3000 },

@@ -199,13 +199,14 @@ function perStatus(f: (s: ProvenanceStatus) => string): Record<ProvenanceStatus,
 
 /** Reasons are built once: the no-summary path returns these strings without formatting. */
 const REASONS = {
-  narrative: perStatus((s) => `Narrative span (no evidence atoms that matter), ${STATUS_PHRASE[s]}: lossy replacement is allowed.`),
+  narrative: perStatus(
+    (s) => `Narrative span (no evidence atoms that matter), ${STATUS_PHRASE[s]}: lossy replacement is allowed.`,
+  ),
   durable: Object.fromEntries(
     EVIDENTIAL_CLASSES.map((c) => [c, `${CLASS_LABEL[c]} span, ${STATUS_PHRASE.DURABLE}: lossy replacement is allowed.`]),
   ) as Record<EvidentialClass, string>,
   noWorkloads: perStatus(
-    (s) =>
-      `Structured span, ${STATUS_PHRASE[s]}: reclaimable because the policy declares no evidence-demanding workloads.`,
+    (s) => `Structured span, ${STATUS_PHRASE[s]}: reclaimable because the policy declares no evidence-demanding workloads.`,
   ),
   refuse: Object.fromEntries(
     EVIDENTIAL_CLASSES.map((c) => [

@@ -19,9 +19,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 export function hintFindings(input: SpanInput): Finding[] {
   if (input.toolName === undefined) return [];
   const k = toolKnowledge(input.toolName, input.toolAnnotations);
-  const args = (input.toolInput !== null && typeof input.toolInput === "object" && !Array.isArray(input.toolInput)
-    ? input.toolInput
-    : {}) as Record<string, unknown>;
+  const args = (
+    input.toolInput !== null && typeof input.toolInput === "object" && !Array.isArray(input.toolInput) ? input.toolInput : {}
+  ) as Record<string, unknown>;
   const pick = (names: readonly string[] | undefined) => (names ?? []).map((n) => args[n]).find((v) => v !== undefined);
 
   switch (k.kind) {

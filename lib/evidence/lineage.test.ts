@@ -35,7 +35,9 @@ describe("classes", () => {
       fc.property(c, c, c, (a, b, x) => {
         const m = maxClass(a, b);
         const monotone = classRank(a) <= classRank(x) ? classRank(maxClass(a, b)) <= classRank(maxClass(x, b)) : true;
-        return m === maxClass(b, a) && maxClass(a, a) === a && classRank(m) >= classRank(a) && classRank(m) >= classRank(b) && monotone;
+        return (
+          m === maxClass(b, a) && maxClass(a, a) === a && classRank(m) >= classRank(a) && classRank(m) >= classRank(b) && monotone
+        );
       }),
     );
   });
@@ -86,13 +88,30 @@ describe("lineage over three generations", () => {
 
   it("an honest summary of summaries that carries its omissions forward keeps full fidelity", () => {
     const rootAtoms = [...o1Atoms, ...o2Atoms];
-    const honest = makeHonestSummary(rootAtoms, "Worked on the app.", { spanId: "g2", byteStart: 0, byteEnd: 1, sha256: "f".repeat(64) });
-    const l = computeLineage("g3", graph, { ...facts, g3: { ...summary(honest.text), omissions: honest.omissions! } }, policy, now);
+    const honest = makeHonestSummary(rootAtoms, "Worked on the app.", {
+      spanId: "g2",
+      byteStart: 0,
+      byteEnd: 1,
+      sha256: "f".repeat(64),
+    });
+    const l = computeLineage(
+      "g3",
+      graph,
+      { ...facts, g3: { ...summary(honest.text), omissions: honest.omissions! } },
+      policy,
+      now,
+    );
     expect(l.fidelity).toBe(1);
   });
 
   it("reads a manifest line from the text when no structured manifest came", () => {
-    const l = computeLineage("g3", graph, { ...facts, g3: summary("Worked on the app.\n[omitted: 2 paths; original: g2@0-9 sha256:ffffffffffff]") }, policy, now);
+    const l = computeLineage(
+      "g3",
+      graph,
+      { ...facts, g3: summary("Worked on the app.\n[omitted: 2 paths; original: g2@0-9 sha256:ffffffffffff]") },
+      policy,
+      now,
+    );
     expect(l.fidelity).toBe(2 / 4);
   });
 
@@ -113,7 +132,13 @@ describe("lineage over three generations", () => {
   });
 
   it("lost roots make the summary LOST", () => {
-    const l = computeLineage("g1", graph, { ...facts, o1: original("SIDE_EFFECTING", o1Atoms, originals.deleted()) }, policy, now);
+    const l = computeLineage(
+      "g1",
+      graph,
+      { ...facts, o1: original("SIDE_EFFECTING", o1Atoms, originals.deleted()) },
+      policy,
+      now,
+    );
     expect(l.provenance).toBe("LOST");
   });
 
@@ -143,7 +168,9 @@ describe("lineage defences", () => {
   });
 
   it("rejects a root without facts", () => {
-    expect(() => computeLineage("s", { s: [link("ghost")] }, { s: summary("s") }, policy, now)).toThrow(/no facts for span ghost/);
+    expect(() => computeLineage("s", { s: [link("ghost")] }, { s: summary("s") }, policy, now)).toThrow(
+      /no facts for span ghost/,
+    );
   });
 
   it("handles a chain thousands of generations deep without overflowing the stack", () => {
@@ -163,16 +190,14 @@ describe("lineage defences", () => {
 
 describe("lineage properties", () => {
   it("class is never below any root's class, and generation exceeds every parent's", () => {
-    const arb = fc
-      .array(fc.constantFrom(...EVIDENTIAL_CLASSES), { minLength: 1, maxLength: 6 })
-      .chain((rootClasses) =>
-        fc.record({
-          rootClasses: fc.constant(rootClasses),
-          // Summary i replaces a non-empty subset of originals and earlier summaries: a DAG by construction.
-          summaries: fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
-          pointers: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
-        }),
-      );
+    const arb = fc.array(fc.constantFrom(...EVIDENTIAL_CLASSES), { minLength: 1, maxLength: 6 }).chain((rootClasses) =>
+      fc.record({
+        rootClasses: fc.constant(rootClasses),
+        // Summary i replaces a non-empty subset of originals and earlier summaries: a DAG by construction.
+        summaries: fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+        pointers: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+      }),
+    );
     fc.assert(
       fc.property(arb, ({ rootClasses, summaries, pointers }) => {
         const facts: Record<string, LineageSpanFacts> = {};
@@ -180,7 +205,9 @@ describe("lineage properties", () => {
         const graph: Record<string, LineageLink[]> = {};
         summaries.forEach((picks, i) => {
           const pool = [...rootClasses.map((_, j) => `o${j}`), ...summaries.slice(0, i).map((_, j) => `s${j}`)];
-          graph[`s${i}`] = [...new Set(picks.map((p) => pool[p % pool.length]!))].map((id, k) => link(id, pointers[(i * 4 + k) % 40]!));
+          graph[`s${i}`] = [...new Set(picks.map((p) => pool[p % pool.length]!))].map((id, k) =>
+            link(id, pointers[(i * 4 + k) % 40]!),
+          );
           facts[`s${i}`] = summary("text");
         });
         const all = computeAllLineages(graph, facts, policy, now);

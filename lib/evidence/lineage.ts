@@ -9,14 +9,7 @@ import { maxClassOf } from "./classes";
 import { countByKind, manifestCounts, parseManifestText } from "./manifest";
 import { provenanceStatus, weakestStatus } from "./provenance";
 import { prepareSummaryText, splitKeptDropped } from "./summary-text";
-import type {
-  Atom,
-  EvidentialClass,
-  OmissionManifest,
-  OriginalFacts,
-  ProvenanceStatus,
-  RetentionPolicy,
-} from "./types";
+import type { Atom, EvidentialClass, OmissionManifest, OriginalFacts, ProvenanceStatus, RetentionPolicy } from "./types";
 
 /** One "replaced" edge: the summary replaced `spanId`, with or without a provenance pointer. */
 export interface LineageLink {
@@ -96,7 +89,12 @@ export function computeLineage(
 }
 
 /** Lineages of every summary in the graph, sharing the walk. */
-export function computeAllLineages(graph: LineageGraph, facts: LineageFacts, policy: RetentionPolicy, now: Date): Map<string, Lineage> {
+export function computeAllLineages(
+  graph: LineageGraph,
+  facts: LineageFacts,
+  policy: RetentionPolicy,
+  now: Date,
+): Map<string, Lineage> {
   const walker = new LineageWalker(graph, facts, policy, now);
   const out = new Map<string, Lineage>();
   for (const id of keysOf(graph)) out.set(id, walker.lineage(id));
@@ -161,12 +159,12 @@ class LineageWalker {
       }
       stack.pop();
       onPath.delete(top.id);
-      this.nodes.set(top.id, this.combine(top.id, links));
+      this.nodes.set(top.id, this.combine(links));
     }
     return this.nodes.get(start)!;
   }
 
-  private combine(id: string, links: readonly LineageLink[]): NodeInfo {
+  private combine(links: readonly LineageLink[]): NodeInfo {
     let generation = 1;
     const roots = new Map<string, boolean>();
     const addRoot = (rootId: string, viaPointer: boolean) => roots.set(rootId, (roots.get(rootId) ?? false) || viaPointer);
@@ -252,12 +250,12 @@ function isMap<V>(x: ReadonlyMap<string, V> | Readonly<Record<string, V>>): x is
 
 function linksOf(graph: LineageGraph, id: string): readonly LineageLink[] | undefined {
   if (isMap(graph)) return graph.get(id);
-  return Object.prototype.hasOwnProperty.call(graph, id) ? graph[id] : undefined;
+  return Object.hasOwn(graph, id) ? graph[id] : undefined;
 }
 
 function getFacts(facts: LineageFacts, id: string): LineageSpanFacts | undefined {
   if (isMap(facts)) return facts.get(id);
-  return Object.prototype.hasOwnProperty.call(facts, id) ? facts[id] : undefined;
+  return Object.hasOwn(facts, id) ? facts[id] : undefined;
 }
 
 function keysOf(graph: LineageGraph): string[] {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkManifest,
-  compareSummary,
-  countByKind,
-  formatManifest,
-  makeHonestSummary,
-  parseManifestText,
-} from "./manifest";
+import { checkManifest, compareSummary, countByKind, formatManifest, makeHonestSummary, parseManifestText } from "./manifest";
 import { containsBounded } from "./summary-text";
 import { atom, atomIn } from "./testkit";
 import type { ProvenancePointer } from "./types";
@@ -79,7 +72,12 @@ describe("checkManifest", () => {
   const dropped = [atom("PATH", "/a"), atom("TOOL_ARG", "x"), atom("TOOL_ARG", "y")];
 
   it("is honest when every dropped atom is named by kind and count and a pointer is carried", () => {
-    const m = { omitted: [{ kind: "PATH" as const, count: 1 }, { kind: "TOOL_ARG" as const, count: 2 }] };
+    const m = {
+      omitted: [
+        { kind: "PATH" as const, count: 1 },
+        { kind: "TOOL_ARG" as const, count: 2 },
+      ],
+    };
     expect(checkManifest(dropped, m, true)).toEqual({ honest: true, hasManifest: true, hasPointer: true, missing: [] });
   });
 
@@ -103,7 +101,12 @@ describe("checkManifest", () => {
   });
 
   it("is never honest without a pointer or without a manifest", () => {
-    const full = { omitted: [{ kind: "PATH" as const, count: 1 }, { kind: "TOOL_ARG" as const, count: 2 }] };
+    const full = {
+      omitted: [
+        { kind: "PATH" as const, count: 1 },
+        { kind: "TOOL_ARG" as const, count: 2 },
+      ],
+    };
     expect(checkManifest(dropped, full, false).honest).toBe(false);
     expect(checkManifest(dropped, undefined, true)).toMatchObject({ honest: false, hasManifest: false });
     expect(checkManifest([], undefined, true).honest).toBe(false);

@@ -3,7 +3,14 @@
  * (DESIGN.md, "The gate"), and how to write an honest one.
  */
 import { prepareSummaryText, splitKeptDropped, type SummaryText } from "./summary-text";
-import { ATOM_KINDS, type Atom, type AtomKind, type CandidateSummary, type OmissionManifest, type ProvenancePointer } from "./types";
+import {
+  ATOM_KINDS,
+  type Atom,
+  type AtomKind,
+  type CandidateSummary,
+  type OmissionManifest,
+  type ProvenancePointer,
+} from "./types";
 
 export interface KindCount {
   kind: AtomKind;

@@ -23,7 +23,11 @@ export function patchTargets(s: string): PatchTarget[] {
     const path = m[2]!;
     const a = m.index + m[0].indexOf(path, m[1]!.length + 4);
     const verb = m[1]!;
-    out.push({ a, b: a + path.length, effect: verb === "Delete File" ? "FILE_DELETE" : verb === "Move to" ? "FILE_MOVE" : "FILE_WRITE" });
+    out.push({
+      a,
+      b: a + path.length,
+      effect: verb === "Delete File" ? "FILE_DELETE" : verb === "Move to" ? "FILE_MOVE" : "FILE_WRITE",
+    });
   }
   if (out.length > 0) return out;
 

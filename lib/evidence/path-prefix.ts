@@ -54,7 +54,7 @@ export function pathMatchesPrefix(path: string, prefix: string): boolean {
   if (prefix === HOME_DOTFILES_TOKEN) return isHomeDotfile(path);
   if (prefix.startsWith("~/")) {
     const rel = homeRelative(path);
-    return rel !== null && isPathUnder("/" + rel, "/" + prefix.slice(2));
+    return rel !== null && isPathUnder(`/${rel}`, `/${prefix.slice(2)}`);
   }
   return isPathUnder(path, prefix);
 }
@@ -68,5 +68,5 @@ export function pathMatchesAnyPrefix(path: string, prefixes: readonly string[]):
 export function isPathUnder(path: string, dir: string): boolean {
   const d = dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
   if (d === "/") return path.startsWith("/");
-  return path === d || path.startsWith(d + "/");
+  return path === d || path.startsWith(`${d}/`);
 }

@@ -62,7 +62,11 @@ describe("validatePolicy", () => {
   });
 
   it("warns when a TTL undercuts the horizon or workloads are off", () => {
-    const r = validatePolicy({ ...DEFAULT_POLICY, ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 90 }, evidenceWorkloads: false });
+    const r = validatePolicy({
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 90 },
+      evidenceWorkloads: false,
+    });
     expect(r.valid).toBe(true);
     expect(r.warnings.map((w) => w.field)).toEqual(["ttlDays.STRUCTURED", "evidenceWorkloads"]);
   });

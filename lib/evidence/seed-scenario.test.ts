@@ -50,7 +50,15 @@ const ORIGINALS = {
 };
 
 function gateSpan(original: OriginalFacts): GateSpan {
-  return { id: SPAN_ID, class: analysis.classification.class, atoms: analysis.atoms, hasPointer: true, original, occurredAt, sha256 };
+  return {
+    id: SPAN_ID,
+    class: analysis.classification.class,
+    atoms: analysis.atoms,
+    hasPointer: true,
+    original,
+    occurredAt,
+    sha256,
+  };
 }
 
 function decideWith(summary: CandidateSummary, original: OriginalFacts) {
@@ -161,7 +169,11 @@ describe("the seed's scenario", () => {
       const r = answerQuestion(SYSTEM_CONFIG, scope, [replacedSpan("LOST"), summarySpan(SUMMARY_TEXT)]);
       expect(r.answer).toBe("INSUFFICIENT_EVIDENCE");
       expect(r.blockers.map((b) => b.spanId)).toContain(SPAN_ID);
-      expect(r.blockers.find((b) => b.spanId === SPAN_ID)).toMatchObject({ provenance: "LOST", class: "SIDE_EFFECTING", unblockBy: "none" });
+      expect(r.blockers.find((b) => b.spanId === SPAN_ID)).toMatchObject({
+        provenance: "LOST",
+        class: "SIDE_EFFECTING",
+        unblockBy: "none",
+      });
     });
 
     it("answers INSUFFICIENT_EVIDENCE when the summary came with no pointer", () => {

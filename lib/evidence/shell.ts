@@ -26,7 +26,11 @@ export function analyzeShellCommand(command: string, opts: { cwd?: string; homeD
   const body = new TextEncoder().encode(command);
   const bin = toBinaryString(body);
   const sink = new AtomSink(body, bin, !/[\x80-\xff]/.test(bin));
-  const findings = analyzeScript(Text.contiguous(bin, 0), { sink, ctx: { cwd: opts.cwd, home: opts.homeDir ?? DEFAULT_HOME_DIR }, agentCommands: false, depth: 0 }, false);
+  const findings = analyzeScript(
+    Text.contiguous(bin, 0),
+    { sink, ctx: { cwd: opts.cwd, home: opts.homeDir ?? DEFAULT_HOME_DIR }, agentCommands: false, depth: 0 },
+    false,
+  );
   const effects: SideEffectKind[] = [];
   for (const f of findings) if (!effects.includes(f.effect)) effects.push(f.effect);
   const primary = primaryFinding(findings);

@@ -48,10 +48,15 @@ export function spanStatuses(
     if (span.kind === "SUMMARY") {
       const parents = linksBySummary.get(id) ?? [];
       visiting.add(id);
-      status = parents.length === 0 ? "NONE" : weakestStatus(parents.map((p) => (p.pointed ? statusOf(p.replaced, visiting) : "NONE")));
+      status =
+        parents.length === 0 ? "NONE" : weakestStatus(parents.map((p) => (p.pointed ? statusOf(p.replaced, visiting) : "NONE")));
       visiting.delete(id);
     } else {
-      status = provenanceStatus({ hasPointer: span.hasPointer, original: span.original, occurredAt: span.occurredAt }, policy, now);
+      status = provenanceStatus(
+        { hasPointer: span.hasPointer, original: span.original, occurredAt: span.occurredAt },
+        policy,
+        now,
+      );
     }
     memo.set(id, status);
     return status;

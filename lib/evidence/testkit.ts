@@ -22,7 +22,13 @@ export function atomIn(
   for (let n = 0; n <= (extra.occurrence ?? 0); n++) idx = body.indexOf(text, idx + 1);
   if (idx < 0) throw new Error(`"${text}" is not in the body`);
   const byteStart = encoder.encode(body.slice(0, idx)).length;
-  const a: Atom = { kind, text, normalized: extra.normalized ?? text, byteStart, byteEnd: byteStart + encoder.encode(text).length };
+  const a: Atom = {
+    kind,
+    text,
+    normalized: extra.normalized ?? text,
+    byteStart,
+    byteEnd: byteStart + encoder.encode(text).length,
+  };
   if (extra.effect) a.effect = extra.effect;
   if (extra.negated) a.negated = true;
   if (extra.argName) a.argName = extra.argName;

@@ -66,9 +66,39 @@ export interface ToolKnowledge extends ToolProfile {
   annotated?: "read-only" | "destructive";
 }
 
-const PATHS = ["file_path", "path", "filePath", "filepath", "filename", "file_name", "file", "notebook_path", "target_file", "absolute_path", "target"];
+const PATHS = [
+  "file_path",
+  "path",
+  "filePath",
+  "filepath",
+  "filename",
+  "file_name",
+  "file",
+  "notebook_path",
+  "target_file",
+  "absolute_path",
+  "target",
+];
 const DIRS = ["path", "dir", "dir_path", "directory", "cwd", "root", "paths"];
-const CONTENT = ["content", "contents", "file_text", "new_str", "old_str", "new_string", "old_string", "new_source", "edits", "text", "data", "replacement", "insert_text", "diff", "code_edit", "new_content", "old_content"];
+const CONTENT = [
+  "content",
+  "contents",
+  "file_text",
+  "new_str",
+  "old_str",
+  "new_string",
+  "old_string",
+  "new_source",
+  "edits",
+  "text",
+  "data",
+  "replacement",
+  "insert_text",
+  "diff",
+  "code_edit",
+  "new_content",
+  "old_content",
+];
 
 const P: Record<string, ToolProfile> = {};
 function def(names: string, profile: ToolProfile): void {
@@ -78,8 +108,20 @@ function def(names: string, profile: ToolProfile): void {
 // Claude Code.
 def("Read NotebookRead", { kind: "read", family: "claude-code", pathArgs: ["file_path", "notebook_path"] });
 def("Write", { kind: "write", family: "claude-code", pathArgs: ["file_path"], contentArgs: ["content"] });
-def("Edit MultiEdit", { kind: "write", rule: "tool.edit", family: "claude-code", pathArgs: ["file_path"], contentArgs: ["old_string", "new_string", "edits"] });
-def("NotebookEdit", { kind: "write", rule: "tool.edit", family: "claude-code", pathArgs: ["notebook_path"], contentArgs: ["new_source"] });
+def("Edit MultiEdit", {
+  kind: "write",
+  rule: "tool.edit",
+  family: "claude-code",
+  pathArgs: ["file_path"],
+  contentArgs: ["old_string", "new_string", "edits"],
+});
+def("NotebookEdit", {
+  kind: "write",
+  rule: "tool.edit",
+  family: "claude-code",
+  pathArgs: ["notebook_path"],
+  contentArgs: ["new_source"],
+});
 def("Bash", { kind: "shell", family: "claude-code", commandArgs: ["command"] });
 def("BashOutput TaskOutput", { kind: "read", family: "claude-code" });
 def("KillShell KillBash", { kind: "process", family: "claude-code" });
@@ -115,10 +157,13 @@ def("write FileWriteAction", { kind: "write", family: "openhands", pathArgs: ["p
 def("read FileReadAction", { kind: "read", family: "openhands", pathArgs: ["path"] });
 def("browse BrowseURLAction web_read", { kind: "read", family: "openhands", urlArgs: ["url"] });
 def("browse_interactive browser BrowseInteractiveAction", { kind: "unknown", family: "openhands" });
-def("think finish message recall reject AgentFinishAction MessageAction AgentThinkAction AgentRejectAction RecallAction condensation", {
-  kind: "internal",
-  family: "openhands",
-});
+def(
+  "think finish message recall reject AgentFinishAction MessageAction AgentThinkAction AgentRejectAction RecallAction condensation",
+  {
+    kind: "internal",
+    family: "openhands",
+  },
+);
 def("delegate AgentDelegateAction", { kind: "spawn", family: "openhands" });
 
 // SWE-agent (as function-calling tools; as command lines see shell/commands/agent-cli.ts).
@@ -132,20 +177,30 @@ def("insert append", { kind: "editor", family: "swe-agent", pathArgs: ["path"], 
 def("submit", { kind: "submit", family: "swe-agent" });
 
 // Generic and MCP server names.
-def("write_file create_file save_file write_to_file overwrite_file put_file file_write fs_write append_file append_to_file create_directory make_directory mkdir", {
-  kind: "write",
+def(
+  "write_file create_file save_file write_to_file overwrite_file put_file file_write fs_write append_file append_to_file create_directory make_directory mkdir",
+  {
+    kind: "write",
+    family: "generic",
+    pathArgs: PATHS,
+    contentArgs: CONTENT,
+  },
+);
+def(
+  "edit_file replace_in_file str_replace search_replace modify_file update_file patch_file insert_content apply_diff multi_edit",
+  {
+    kind: "write",
+    rule: "tool.edit",
+    family: "generic",
+    pathArgs: PATHS,
+    contentArgs: CONTENT,
+  },
+);
+def("delete_file remove_file unlink_file delete_path delete_directory remove_directory rmdir", {
+  kind: "delete",
   family: "generic",
   pathArgs: PATHS,
-  contentArgs: CONTENT,
 });
-def("edit_file replace_in_file str_replace search_replace modify_file update_file patch_file insert_content apply_diff multi_edit", {
-  kind: "write",
-  rule: "tool.edit",
-  family: "generic",
-  pathArgs: PATHS,
-  contentArgs: CONTENT,
-});
-def("delete_file remove_file unlink_file delete_path delete_directory remove_directory rmdir", { kind: "delete", family: "generic", pathArgs: PATHS });
 def("move_file rename_file move_path rename_path", {
   kind: "move",
   family: "generic",
@@ -174,12 +229,15 @@ def("http_request request http api_request make_request call_api http_post", {
 });
 def("fetch web_fetch fetch_url get_url http_get url_fetch", { kind: "read", family: "generic", urlArgs: ["url", "uri"] });
 def("web_search search_web google_search bing_search brave_search tavily_search", { kind: "read", family: "generic" });
-def("run_command execute_command run_shell_command shell_exec terminal run_terminal_cmd run_terminal_command exec execute bash_exec run_in_terminal sh run_bash", {
-  kind: "shell",
-  family: "generic",
-  commandArgs: ["command", "cmd", "script", "commandLine", "command_line"],
-  cwdArgs: ["cwd", "workdir", "working_directory", "dir", "directory"],
-});
+def(
+  "run_command execute_command run_shell_command shell_exec terminal run_terminal_cmd run_terminal_command exec execute bash_exec run_in_terminal sh run_bash",
+  {
+    kind: "shell",
+    family: "generic",
+    commandArgs: ["command", "cmd", "script", "commandLine", "command_line"],
+    cwdArgs: ["cwd", "workdir", "working_directory", "dir", "directory"],
+  },
+);
 def("run_python python execute_python run_code code_interpreter jupyter execute_code python_repl eval_python", {
   kind: "code",
   family: "generic",
@@ -192,14 +250,27 @@ def("sql_query query execute_sql run_sql db_query sql query_database execute_que
 });
 def("git_commit", { kind: "vcs-commit", family: "generic" });
 def("git_push", { kind: "vcs-push", family: "generic" });
-def("git_status git_diff git_diff_staged git_diff_unstaged git_log git_show git_blame", { kind: "read", family: "generic", pathArgs: ["repo_path"] });
+def("git_status git_diff git_diff_staged git_diff_unstaged git_log git_show git_blame", {
+  kind: "read",
+  family: "generic",
+  pathArgs: ["repo_path"],
+});
 def("todo_write update_todos write_todos plan think final_answer respond answer attempt_completion ask_followup_question", {
   kind: "internal",
   family: "generic",
 });
 
 /** MCP servers whose tool names mean what the generic names above mean. */
-const TRUSTED_MCP_SERVERS = new Set(["filesystem", "fs", "server-filesystem", "file-system", "git", "server-git", "fetch", "server-fetch"]);
+const TRUSTED_MCP_SERVERS = new Set([
+  "filesystem",
+  "fs",
+  "server-filesystem",
+  "file-system",
+  "git",
+  "server-git",
+  "fetch",
+  "server-fetch",
+]);
 
 /** Looks up a tool by name (as reported by the runtime) and its MCP annotations. */
 const byName = new Map<string, ToolKnowledge>();
@@ -247,7 +318,10 @@ function lookup(name: string): { profile: ToolProfile; canonical: string } | nul
     if (!TRUSTED_MCP_SERVERS.has(mcp[1]!.toLowerCase())) return null;
     n = mcp[2]!;
   }
-  const snake = n.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[-\s]/g, "_").toLowerCase();
+  const snake = n
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[-\s]/g, "_")
+    .toLowerCase();
   const hit = own(P, n) ?? own(P, snake);
   return hit ? { profile: hit, canonical: own(P, n) ? n : snake } : null;
 }

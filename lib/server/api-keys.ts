@@ -23,15 +23,30 @@ export interface CreatedApiKey {
   key: string;
 }
 
-export async function createApiKey(projectId: string, name: string, role: Role = "OPERATOR", actor?: Actor): Promise<CreatedApiKey> {
+export async function createApiKey(
+  projectId: string,
+  name: string,
+  role: Role = "OPERATOR",
+  actor?: Actor,
+): Promise<CreatedApiKey> {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100) throw new AppError("VALIDATION_FAILED", "A key needs a name", { fields: [{ path: "name", message: "1-100 characters" }] });
+  if (!trimmed || trimmed.length > 100)
+    throw new AppError("VALIDATION_FAILED", "A key needs a name", { fields: [{ path: "name", message: "1-100 characters" }] });
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const prefix = key.slice(0, DISPLAY_CHARS);
   const row = await db().$transaction(async (tx) => {
-    const created = await tx.apiKey.create({ data: { id: randomUUID(), projectId, name: trimmed, prefix, keyHash: hashApiKey(key), role } });
+    const created = await tx.apiKey.create({
+      data: { id: randomUUID(), projectId, name: trimmed, prefix, keyHash: hashApiKey(key), role },
+    });
     if (actor) {
-      await writeAudit(tx, { projectId, actor, act: "api_key.create", targetType: "api_key", targetId: created.id, after: { name: trimmed, prefix, role } });
+      await writeAudit(tx, {
+        projectId,
+        actor,
+        act: "api_key.create",
+        targetType: "api_key",
+        targetId: created.id,
+        after: { name: trimmed, prefix, role },
+      });
     }
     return created;
   });
@@ -47,6 +62,15 @@ export async function revokeApiKey(keyId: string, actor: Actor): Promise<void> {
     if (key.revokedAt) return;
     const revokedAt = new Date();
     await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
-    await writeAudit(tx, { projectId: key.projectId, actor, act: "api_key.revoke", targetType: "api_key", targetId: key.id, before: { revokedAt: null }, after: { revokedAt }, reason: null });
+    await writeAudit(tx, {
+      projectId: key.projectId,
+      actor,
+      act: "api_key.revoke",
+      targetType: "api_key",
+      targetId: key.id,
+      before: { revokedAt: null },
+      after: { revokedAt },
+      reason: null,
+    });
   });
 }

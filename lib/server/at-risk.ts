@@ -16,9 +16,17 @@ export interface AtRiskOriginal {
  * soonest first: what a retention owner should pin or extend before it is too late.
  */
 export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]> {
-  const rows = await db().$queryRaw<Array<{
-    session_id: string; title: string; span_id: string; seq: number | null; class: string; expires_at: Date; horizon_at: Date;
-  }>>`
+  const rows = await db().$queryRaw<
+    Array<{
+      session_id: string;
+      title: string;
+      span_id: string;
+      seq: number | null;
+      class: string;
+      expires_at: Date;
+      horizon_at: Date;
+    }>
+  >`
     select o.session_id::text as session_id, coalesce(se.title, se.external_id) as title, o.span_id::text as span_id,
            s.seq, s.class::text as class, o.expires_at,
            s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})) as horizon_at
@@ -31,7 +39,13 @@ export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]
      order by o.expires_at
      limit ${limit}`;
   return rows.map((r) => ({
-    sessionId: r.session_id, sessionTitle: r.title, spanId: r.span_id, seq: r.seq, class: r.class, expiresAt: r.expires_at, horizonAt: r.horizon_at,
+    sessionId: r.session_id,
+    sessionTitle: r.title,
+    spanId: r.span_id,
+    seq: r.seq,
+    class: r.class,
+    expiresAt: r.expires_at,
+    horizonAt: r.horizon_at,
   }));
 }
 

@@ -16,7 +16,12 @@ export async function listAuditLog(filter: AuditFilter = {}) {
     ...(filter.target ? { targetId: { startsWith: filter.target.toLowerCase() } } : {}),
   };
   const [rows, acts] = await Promise.all([
-    db().auditLog.findMany({ where, orderBy: { at: "desc" }, take: Math.min(filter.limit ?? 300, 1000), include: { project: { select: { slug: true } } } }),
+    db().auditLog.findMany({
+      where,
+      orderBy: { at: "desc" },
+      take: Math.min(filter.limit ?? 300, 1000),
+      include: { project: { select: { slug: true } } },
+    }),
     db().auditLog.findMany({ distinct: ["act"], select: { act: true }, orderBy: { act: "asc" } }),
   ]);
   return { rows, acts: acts.map((a) => a.act) };

@@ -19,7 +19,8 @@ export function startBackgroundWork(): void {
   const run = async () => {
     try {
       const result = await sweep();
-      if (result.deleted > 0) console.log(`Sweeper: deleted ${result.deleted} expired originals; ${result.lostSpanIds.length} spans moved to LOST.`);
+      if (result.deleted > 0)
+        console.log(`Sweeper: deleted ${result.deleted} expired originals; ${result.lostSpanIds.length} spans moved to LOST.`);
     } catch (error) {
       console.error("Sweeper run failed", error);
     }

@@ -15,8 +15,16 @@ export async function candidateSummaryFor(
   options: { pointers: boolean; honest?: boolean },
 ): Promise<CandidateSummary> {
   if (!options.pointers) return { text, pointers: [] };
-  const spans = await db().span.findMany({ where: { sessionId, id: { in: spanIds } }, select: { id: true, byteLength: true, sha256: true } });
-  const pointers: ProvenancePointer[] = spans.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: s.byteLength, sha256: s.sha256 }));
+  const spans = await db().span.findMany({
+    where: { sessionId, id: { in: spanIds } },
+    select: { id: true, byteLength: true, sha256: true },
+  });
+  const pointers: ProvenancePointer[] = spans.map((s) => ({
+    spanId: s.id,
+    byteStart: 0,
+    byteEnd: s.byteLength,
+    sha256: s.sha256,
+  }));
   if (!options.honest) return { text, pointers };
   const atoms = await loadAtoms(db(), sessionId, spanIds);
   return makeHonestSummary([...atoms.values()].flat(), text, pointers);

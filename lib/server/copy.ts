@@ -23,7 +23,7 @@ export function byteaField(bytes: Uint8Array | null): string {
 }
 
 export function line(fields: string[]): string {
-  return fields.join("\t") + "\n";
+  return `${fields.join("\t")}\n`;
 }
 
 /** Streams prepared lines into `copy <table> (<columns>) from stdin` and waits for Postgres to take them. */

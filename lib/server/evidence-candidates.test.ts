@@ -28,7 +28,13 @@ function inRange(value: string, prefix: string): boolean {
   return compare(subject, range.from) >= 0 && (range.to === null || compare(subject, range.to) < 0);
 }
 
-const pathAtom = (normalized: string): Atom => ({ kind: "PATH", text: normalized, normalized, byteStart: 0, byteEnd: normalized.length });
+const pathAtom = (normalized: string): Atom => ({
+  kind: "PATH",
+  text: normalized,
+  normalized,
+  byteStart: 0,
+  byteEnd: normalized.length,
+});
 
 describe("candidate ranges for value prefixes", () => {
   it("the upper bound is above every extension of the prefix and the least such string", () => {
@@ -45,12 +51,33 @@ describe("candidate ranges for value prefixes", () => {
   });
 
   it("hold every value the engine matches, for the policy's prefixes and arbitrary ones", () => {
-    const segment = fc.constantFrom("etc", "etcd", "usr", ".ssh", ".bashrc", ".bashrc.bak", "boot", "lib", "systemd", "var", "home", "root", "Users", "alice", "app", ".", "..", "", "ü", "x y");
-    const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => "/" + parts.join("/"));
+    const segment = fc.constantFrom(
+      "etc",
+      "etcd",
+      "usr",
+      ".ssh",
+      ".bashrc",
+      ".bashrc.bak",
+      "boot",
+      "lib",
+      "systemd",
+      "var",
+      "home",
+      "root",
+      "Users",
+      "alice",
+      "app",
+      ".",
+      "..",
+      "",
+      "ü",
+      "x y",
+    );
+    const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((parts) => `/${parts.join("/")}`);
     const prefix = fc.oneof(
       fc.constantFrom(...DEFAULT_SYSTEM_CONFIG_PREFIXES, "/", "~/", "~/.ssh", "/etc", "/lib/systemd/"),
       path,
-      path.map((p) => "~" + p),
+      path.map((p) => `~${p}`),
       fc.string({ maxLength: 4 }),
     );
     fc.assert(
@@ -72,7 +99,17 @@ describe("literals a regular expression requires", () => {
   });
 
   it("declines what it cannot vouch for", () => {
-    for (const source of ["a|b", "(?:sudo|doas)?x", "(?:sudo|doas)*", "(?:sudo|doas){0,1}", "(?=sudo)", "(?:sud.|doas)", "x(?:a|b)|y", "[(]sudo|x", "\\(sudo|doas\\)"]) {
+    for (const source of [
+      "a|b",
+      "(?:sudo|doas)?x",
+      "(?:sudo|doas)*",
+      "(?:sudo|doas){0,1}",
+      "(?=sudo)",
+      "(?:sud.|doas)",
+      "x(?:a|b)|y",
+      "[(]sudo|x",
+      "\\(sudo|doas\\)",
+    ]) {
       expect(requiredLiterals(source), source).toBeNull();
     }
     expect(requiredLiterals("(?:sudo|doas)", "iu")).toBeNull();
@@ -82,8 +119,16 @@ describe("literals a regular expression requires", () => {
     const word = fc.stringMatching(/^[A-Za-z0-9_-]{1,5}$/);
     const piece = fc.oneof(word, fc.constantFrom("\\s", "\\d+", ".", "^", "$", "[a-z]", "(?=\\s|$)", "(?:x|y)?", "[|(]"));
     const source = fc
-      .tuple(fc.array(piece, { maxLength: 3 }), fc.array(word, { minLength: 1, maxLength: 4 }), fc.constantFrom("", "+"), fc.array(piece, { maxLength: 3 }))
-      .map(([before, alternatives, quantifier, after]) => `${before.join("")}(?:${alternatives.join("|")})${quantifier}${after.join("")}`);
+      .tuple(
+        fc.array(piece, { maxLength: 3 }),
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("", "+"),
+        fc.array(piece, { maxLength: 3 }),
+      )
+      .map(
+        ([before, alternatives, quantifier, after]) =>
+          `${before.join("")}(?:${alternatives.join("|")})${quantifier}${after.join("")}`,
+      );
     const subject = fc.string({ unit: fc.constantFrom(..."abcsudoxyz AB-_019|(ſK\u212A".split("")), maxLength: 24 });
     fc.assert(
       fc.property(source, subject, fc.constantFrom("", "i"), (src, s, flags) => {

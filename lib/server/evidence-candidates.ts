@@ -108,7 +108,7 @@ export function requiredLiterals(source: string, flags = ""): string[] | null {
         const inner = source.slice(groupStart + 1, i);
         const body = inner.startsWith("?:") ? inner.slice(2) : inner.startsWith("?") ? null : inner;
         const alternatives = body?.split("|");
-        if (alternatives && alternatives.every((a) => word.test(a)) && next !== "?" && next !== "*" && next !== "{") found = alternatives;
+        if (alternatives?.every((a) => word.test(a)) && next !== "?" && next !== "*" && next !== "{") found = alternatives;
       }
     } else if (c === "|" && depth === 0) {
       return null; // an alternative at the top level need not contain the group
@@ -161,7 +161,12 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   if (p.valuePrefixes) {
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
-    parts.push(Prisma.sql`(${Prisma.join(p.valuePrefixes.map((prefix) => rangeSql(alias, prefixRange(prefix))), " or ")})`);
+    parts.push(
+      Prisma.sql`(${Prisma.join(
+        p.valuePrefixes.map((prefix) => rangeSql(alias, prefixRange(prefix))),
+        " or ",
+      )})`,
+    );
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);

@@ -39,11 +39,47 @@ function csvCell(value: unknown): string {
 
 /** One row per citation and per blocker, for reviewers who work in spreadsheets. */
 export function answerAsCsv(result: EvidenceQueryResult): string {
-  const header = ["row", "answer", "question", "session_id", "span_id", "seq", "byte_start", "byte_end", "sha256", "excerpt", "blocker_reason"];
+  const header = [
+    "row",
+    "answer",
+    "question",
+    "session_id",
+    "span_id",
+    "seq",
+    "byte_start",
+    "byte_end",
+    "sha256",
+    "excerpt",
+    "blocker_reason",
+  ];
   const rows: unknown[][] = [
-    ...result.citations.map((c) => ["citation", result.answer, result.question.title, c.sessionId, c.spanId, c.seq, c.byteStart, c.byteEnd, c.sha256, c.excerpt, ""]),
-    ...result.blockers.map((b) => ["blocker", result.answer, result.question.title, b.sessionId, b.spanId, b.seq, "", "", "", "", b.reason]),
+    ...result.citations.map((c) => [
+      "citation",
+      result.answer,
+      result.question.title,
+      c.sessionId,
+      c.spanId,
+      c.seq,
+      c.byteStart,
+      c.byteEnd,
+      c.sha256,
+      c.excerpt,
+      "",
+    ]),
+    ...result.blockers.map((b) => [
+      "blocker",
+      result.answer,
+      result.question.title,
+      b.sessionId,
+      b.spanId,
+      b.seq,
+      "",
+      "",
+      "",
+      "",
+      b.reason,
+    ]),
   ];
   if (rows.length === 0) rows.push(["answer", result.answer, result.question.title, "", "", "", "", "", "", "", ""]);
-  return [header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return `${[header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }

@@ -14,9 +14,17 @@ describe("evidenceQueryFromParams", () => {
   });
 
   it("builds a custom predicate from the builder's fields and ignores unknown kinds", () => {
-    const input = evidenceQueryFromParams(P, new URLSearchParams("q=custom&effect=FILE_WRITE&effect=BOGUS&prefix=/etc/%0A~/.ssh/&tool=write_file&negated=on"));
+    const input = evidenceQueryFromParams(
+      P,
+      new URLSearchParams("q=custom&effect=FILE_WRITE&effect=BOGUS&prefix=/etc/%0A~/.ssh/&tool=write_file&negated=on"),
+    );
     expect(input?.question).toEqual({
-      predicate: { effectKinds: ["FILE_WRITE"], valuePrefixes: ["/etc/", "~/.ssh/"], toolNames: ["write_file"], includeNegated: true },
+      predicate: {
+        effectKinds: ["FILE_WRITE"],
+        valuePrefixes: ["/etc/", "~/.ssh/"],
+        toolNames: ["write_file"],
+        includeNegated: true,
+      },
       title: "Custom question",
     });
   });

@@ -21,7 +21,8 @@ export function evidenceQueryFromParams(projectId: string, params: URLSearchPara
     const value = params.get(name);
     if (!value) return undefined;
     const parsed = new Date(`${value}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime())) throw new AppError("VALIDATION_FAILED", `Invalid date in ${name}`, { fields: [{ path: name, message: "use YYYY-MM-DD" }] });
+    if (Number.isNaN(parsed.getTime()))
+      throw new AppError("VALIDATION_FAILED", `Invalid date in ${name}`, { fields: [{ path: name, message: "use YYYY-MM-DD" }] });
     return parsed;
   };
   const session = params.get("session");
@@ -46,7 +47,9 @@ export function evidenceQueryFromParams(projectId: string, params: URLSearchPara
     ...(params.get("negated") === "on" ? { includeNegated: true } : {}),
   };
   if (Object.keys(predicate).length === 0) {
-    throw new AppError("VALIDATION_FAILED", "A custom question needs at least one condition", { fields: [{ path: "q", message: "add a condition" }] });
+    throw new AppError("VALIDATION_FAILED", "A custom question needs at least one condition", {
+      fields: [{ path: "q", message: "add a condition" }],
+    });
   }
   return { projectId, question: { predicate, title: "Custom question" }, scope };
 }

@@ -79,11 +79,19 @@ export function timed(scope: Scope): boolean {
 }
 
 export function inTimeRange(scope: Scope, at: Date): boolean {
-  return (scope.from === null || at.getTime() >= scope.from.getTime()) && (scope.to === null || at.getTime() < scope.to.getTime());
+  return (
+    (scope.from === null || at.getTime() >= scope.from.getTime()) && (scope.to === null || at.getTime() < scope.to.getTime())
+  );
 }
 
 /** A span as the question engine sees it, from its row (atoms added by the caller). */
-export function questionSpan(row: SpanFactsRow, seq: number, policy: RetentionPolicy, now: Date, extra: Partial<QuestionSpan> = {}): QuestionSpan {
+export function questionSpan(
+  row: SpanFactsRow,
+  seq: number,
+  policy: RetentionPolicy,
+  now: Date,
+  extra: Partial<QuestionSpan> = {},
+): QuestionSpan {
   const original = originalFromSpan(row.original_state, row.original_expires_at);
   return {
     id: row.id,
@@ -130,7 +138,13 @@ export interface Judged {
   blocker: Blocker | null;
 }
 
-export function placed(row: { session_id: string; id: string; occurred_at: Date }, seq: number, ownSeq: boolean, citations: Citation[], blocker: Blocker | null): Judged {
+export function placed(
+  row: { session_id: string; id: string; occurred_at: Date },
+  seq: number,
+  ownSeq: boolean,
+  citations: Citation[],
+  blocker: Blocker | null,
+): Judged {
   return { session: row.session_id, seq, ownSeq, occurredAt: row.occurred_at.getTime(), id: row.id, citations, blocker };
 }
 

@@ -6,7 +6,15 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { KindCount } from "@/lib/evidence/manifest";
-import { blockingClasses, judgeSpan, matchAtom, spanQualifies, type Blocker, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
+import {
+  blockingClasses,
+  judgeSpan,
+  matchAtom,
+  spanQualifies,
+  type Blocker,
+  type CompiledPredicate,
+  type SeqGap,
+} from "@/lib/evidence/questions";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
 import { atomCondition, regexNarrowing } from "./evidence-candidates";
 import {
@@ -68,8 +76,10 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
   const [gone, expired] = uncheckedParts(now);
   const counts = (rows: Array<{ session_id: string; n: number }>) => new Map(rows.map((r) => [r.session_id, r.n]));
   if (!timed(scope)) {
-    const passed = counts(await db().$queryRaw`
-      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired} group by s.session_id`);
+    const passed = counts(
+      await db().$queryRaw`
+      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired} group by s.session_id`,
+    );
     return new Map(sessions.map((s) => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]));
   }
   const perSession = (condition: Prisma.Sql) =>
@@ -79,7 +89,9 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
   const [total, goneCounts, expiredCounts] = (
     await Promise.all([perSession(Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`), perSession(gone), perSession(expired)])
   ).map(counts) as [Map<string, number>, Map<string, number>, Map<string, number>];
-  return new Map(sessions.map((s) => [s.id, (total.get(s.id) ?? 0) - (goneCounts.get(s.id) ?? 0) - (expiredCounts.get(s.id) ?? 0)]));
+  return new Map(
+    sessions.map((s) => [s.id, (total.get(s.id) ?? 0) - (goneCounts.get(s.id) ?? 0) - (expiredCounts.get(s.id) ?? 0)]),
+  );
 }
 
 /** For EXPLAIN: the count of unchecked spans in scope. */
@@ -136,7 +148,9 @@ export async function judgeUnchecked(
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
   const parts = await Promise.all(
-    uncheckedParts(now).map((condition) => db().$queryRaw<Array<{ session_id: string; packed: string }>>(uncheckedQuery(condition, scope, classes, now))),
+    uncheckedParts(now).map((condition) =>
+      db().$queryRaw<Array<{ session_id: string; packed: string }>>(uncheckedQuery(condition, scope, classes, now)),
+    ),
   );
   // Spans alike in every fact the verdict reads get the same verdict, but for their names.
   const verdicts = new Map<string, Blocker | null>();
@@ -191,7 +205,13 @@ function mergeBySeq(a: Blocker[], b: Blocker[], sessionIndex: ReadonlyMap<string
     const x = a[i]!;
     const y = b[j]!;
     const order = sessionIndex.get(x.sessionId)! - sessionIndex.get(y.sessionId)! || x.seq - y.seq;
-    out.push(order <= 0 ? (i++, x) : (j++, y));
+    if (order <= 0) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
   }
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
@@ -210,7 +230,17 @@ function judgeUncheckedSpan(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
 ): Blocker | null {
-  const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = fields as [string, string, string, string, string, string, string, string, string];
+  const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const originalState = ORIGINAL_CODES[Number(original)]!;
   const facts: SpanFactsRow = {
     session_id: sessionId,
@@ -312,7 +342,10 @@ export async function judgeCandidates(
         const list = orderedAtoms(rowsOfSpan);
         const toolName = toolNames.get(key);
         const cwd = cwdOf(sessionId);
-        if (spanQualifies(p, { atoms: list, ...(toolName ? { toolName } : {}) }) && list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")) {
+        if (
+          spanQualifies(p, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
+          list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")
+        ) {
           hits.push({ session_id: sessionId, id: spanId });
         }
       }
@@ -329,7 +362,8 @@ export async function judgeCandidates(
       ...(row.body !== null ? { body: new Uint8Array(Buffer.from(row.body, "base64")) } : {}),
     });
     const verdict = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
-    if (verdict.blocker || verdict.citations.length > 0) judged.push(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
+    if (verdict.blocker || verdict.citations.length > 0)
+      judged.push(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
   }
   return { judged, damaged };
 }

@@ -40,7 +40,9 @@ export async function judgeSummaries(
   const classes = blockingClasses(predicates);
   if (classes.length === 0) return [];
   const graph = await summaryGraph(scope, now);
-  const judged = [...graph.nodes.values()].filter((n) => n.in_list && classes.includes(n.class) && inTimeRange(scope, n.occurred_at) && !graph.backed(n.id));
+  const judged = [...graph.nodes.values()].filter(
+    (n) => n.in_list && classes.includes(n.class) && inTimeRange(scope, n.occurred_at) && !graph.backed(n.id),
+  );
   if (judged.length === 0) return [];
   const atoms = await claimAtoms(predicates, judged);
   const out: Judged[] = [];
@@ -49,7 +51,10 @@ export async function judgeSummaries(
     const seq = node.seq ?? node.first_child_seq!;
     const provenance = statuses.get(node.id) ?? (await spanStatusOf(db(), node.session_id, node.id, policy, now));
     // Unbacked, so with no lineage to walk the engine's own check finds nothing backing it either.
-    const span: QuestionSpan = { ...questionSpan(node, seq, policy, now, { atoms: atoms.get(keyOf(node.session_id, node.id)) ?? [] }), provenance };
+    const span: QuestionSpan = {
+      ...questionSpan(node, seq, policy, now, { atoms: atoms.get(keyOf(node.session_id, node.id)) ?? [] }),
+      provenance,
+    };
     const verdict = judgeSpan(span, predicates, cwdOf(node.session_id), new Map());
     if (verdict.blocker) out.push(placed(node, seq, node.seq !== null, [], verdict.blocker));
   }
@@ -110,7 +115,9 @@ async function summaryGraph(scope: Scope, now: Date) {
          and s.has_pointer and s.original_state = 'HELD' and s.original_expires_at <= ${sqlTime(now)}
        group by s.replacing_summary_id`,
   ]);
-  const nodes = new Map<string, SummaryNode>(rows.map((n) => [n.id, { ...n, in_list: n.seq !== null || n.first_child_seq !== null }]));
+  const nodes = new Map<string, SummaryNode>(
+    rows.map((n) => [n.id, { ...n, in_list: n.seq !== null || n.first_child_seq !== null }]),
+  );
   const parent = (id: string) => nodes.get(id)?.parent ?? null;
   // A mark climbs from a summary to every summary above it; `stopAt` leaves a summary out of
   // what is below itself, should the links lead back round to it.
@@ -152,7 +159,10 @@ async function summaryGraph(scope: Scope, now: Date) {
   const statuses = async (ids: string[]): Promise<Map<string, "NONE" | "LOST" | null>> => {
     const lineages = new Map(ids.map((id) => [id, below(id)]));
     const closure = [...new Set([...lineages.values()].flat())].map((id) => nodes.get(id)!);
-    const flags = closure.length === 0 ? [] : await db().$queryRaw<Array<{ id: string; none_below: boolean; lost_below: boolean }>>(weakBelowQuery(closure));
+    const flags =
+      closure.length === 0
+        ? []
+        : await db().$queryRaw<Array<{ id: string; none_below: boolean; lost_below: boolean }>>(weakBelowQuery(closure));
     const none = new Set(flags.filter((f) => f.none_below).map((f) => f.id));
     const lost = new Set(flags.filter((f) => f.lost_below).map((f) => f.id));
     // No pointer below, no links, or a circle of links: NONE; else an original gone below: LOST.

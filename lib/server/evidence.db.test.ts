@@ -19,12 +19,21 @@ async function seedScenario(label: string, policy: RetentionPolicy = DEFAULT_POL
   const { session } = await upsertSession(project.id, { externalId: label, runtime: "claude-code", cwd: "/home/dev/app" });
   const spans = await appendSpans(project.id, session.id, [
     { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: new Date(), body: new TextEncoder().encode(SEED_BODY) },
-    { seq: 1, kind: "MESSAGE", role: "assistant", occurredAt: new Date(), body: new TextEncoder().encode("Done, the config is in place.") },
+    {
+      seq: 1,
+      kind: "MESSAGE",
+      role: "assistant",
+      occurredAt: new Date(),
+      body: new TextEncoder().encode("Done, the config is in place."),
+    },
   ]);
   return { projectId: project.id, sessionId: session.id, write: spans[0]! };
 }
 
-async function compact(s: Awaited<ReturnType<typeof seedScenario>>, options: { pointers: boolean; observed?: boolean; text?: string; honest?: boolean }) {
+async function compact(
+  s: Awaited<ReturnType<typeof seedScenario>>,
+  options: { pointers: boolean; observed?: boolean; text?: string; honest?: boolean },
+) {
   const summary = await candidateSummaryFor(s.sessionId, [s.write.id], options.text ?? SEED_SUMMARY, options);
   return reclaim({
     projectId: s.projectId,
@@ -39,7 +48,10 @@ async function compact(s: Awaited<ReturnType<typeof seedScenario>>, options: { p
 
 /** Sweeps the write's original as its TTL would: expire it, then run the real sweeper. */
 async function loseOriginal(s: { sessionId: string; write: { id: string } }) {
-  await db().spanOriginal.update({ where: { sessionId_spanId: { sessionId: s.sessionId, spanId: s.write.id } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+  await db().spanOriginal.update({
+    where: { sessionId_spanId: { sessionId: s.sessionId, spanId: s.write.id } },
+    data: { expiresAt: new Date(Date.now() - 1000) },
+  });
   await sweep();
 }
 
@@ -59,7 +71,10 @@ describe("the seed's question at every provenance state, through the stored path
   });
 
   it("EXPIRING: still YES while the original is held", async () => {
-    const s = await seedScenario("ev-expiring", { ...DEFAULT_POLICY, ttlDays: { ...DEFAULT_POLICY.ttlDays, SIDE_EFFECTING: 30 } });
+    const s = await seedScenario("ev-expiring", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, SIDE_EFFECTING: 30 },
+    });
     const outcome = await compact(s, { pointers: true, observed: true });
     expect(outcome.decisions[0]!.cell.provenance).toBe("EXPIRING");
     const answer = await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig });
@@ -75,7 +90,11 @@ describe("the seed's question at every provenance state, through the stored path
     expect(answer.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(answer.citations).toEqual([]);
     expect(answer.blockers.map((b) => b.spanId)).toContain(s.write.id);
-    expect(answer.blockers.find((b) => b.spanId === s.write.id)).toMatchObject({ provenance: "LOST", originalHeld: false, unblockBy: "none" });
+    expect(answer.blockers.find((b) => b.spanId === s.write.id)).toMatchObject({
+      provenance: "LOST",
+      originalHeld: false,
+      unblockBy: "none",
+    });
   });
 
   it("NONE: a summary without a pointer blocks, even though Custodian still holds the bytes", async () => {
@@ -91,8 +110,16 @@ describe("other answers", () => {
   it("NO over a complete scope; negations are not writes; a seq gap makes it INSUFFICIENT", async () => {
     const project = await makeTestProject("ev-no");
     const { session } = await upsertSession(project.id, { externalId: "no", runtime: "claude-code", cwd: "/home/dev/app" });
-    const say = (seq: number, text: string) => ({ seq, kind: "MESSAGE" as const, occurredAt: new Date(), body: new TextEncoder().encode(text) });
-    await appendSpans(project.id, session.id, [say(0, "I did not write /etc/hosts."), say(1, "Read /etc/hosts, it has 12 lines.")]);
+    const say = (seq: number, text: string) => ({
+      seq,
+      kind: "MESSAGE" as const,
+      occurredAt: new Date(),
+      body: new TextEncoder().encode(text),
+    });
+    await appendSpans(project.id, session.id, [
+      say(0, "I did not write /etc/hosts."),
+      say(1, "Read /etc/hosts, it has 12 lines."),
+    ]);
     const no = await askEvidenceQuestion({ projectId: project.id, question: systemConfig });
     expect(no).toMatchObject({ answer: "NO", scopeComplete: true, citations: [], blockers: [] });
 
@@ -109,7 +136,12 @@ describe("other answers", () => {
       const project = await makeTestProject(label, { ...DEFAULT_POLICY, ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 30 } });
       const { session } = await upsertSession(project.id, { externalId: label, runtime: "claude-code", cwd: "/srv/app" });
       const [span] = await appendSpans(project.id, session.id, [
-        { seq: 0, kind: "TOOL_RESULT", occurredAt: new Date(), body: new TextEncoder().encode("Copied 52 files to /srv/app/out in 3.2 s") },
+        {
+          seq: 0,
+          kind: "TOOL_RESULT",
+          occurredAt: new Date(),
+          body: new TextEncoder().encode("Copied 52 files to /srv/app/out in 3.2 s"),
+        },
       ]);
       const s = { projectId: project.id, sessionId: session.id, write: span! };
       const outcome = await compact(s, { pointers: true, honest: true, text });
@@ -127,11 +159,24 @@ describe("other answers", () => {
   it("scope: one session, and a time range that excludes the write", async () => {
     const a = await seedScenario("ev-scope");
     const { session: other } = await upsertSession(a.projectId, { externalId: "other", runtime: "codex" });
-    await appendSpans(a.projectId, other.id, [{ seq: 0, kind: "MESSAGE", occurredAt: new Date(), body: new TextEncoder().encode("hello") }]);
-    expect((await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: [other.id] } })).answer).toBe("NO");
-    expect((await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: [a.sessionId] } })).answer).toBe("YES");
-    const past = await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { to: new Date(Date.now() - 86_400_000) } });
+    await appendSpans(a.projectId, other.id, [
+      { seq: 0, kind: "MESSAGE", occurredAt: new Date(), body: new TextEncoder().encode("hello") },
+    ]);
+    expect(
+      (await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: [other.id] } })).answer,
+    ).toBe("NO");
+    expect(
+      (await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: [a.sessionId] } }))
+        .answer,
+    ).toBe("YES");
+    const past = await askEvidenceQuestion({
+      projectId: a.projectId,
+      question: systemConfig,
+      scope: { to: new Date(Date.now() - 86_400_000) },
+    });
     expect(past.answer).toBe("NO");
-    await expect(askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: ["not-a-uuid"] } })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: ["not-a-uuid"] } }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

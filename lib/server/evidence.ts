@@ -18,7 +18,16 @@ import {
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { timed, type Scope, type ScopeSessionRow } from "./evidence-scope";
-import { candidateAtomsQuery, countChecked, findGaps, judgeCandidates, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./evidence-spans";
+import {
+  candidateAtomsQuery,
+  countChecked,
+  findGaps,
+  judgeCandidates,
+  judgeUnchecked,
+  uncheckedCountQuery,
+  uncheckedParts,
+  uncheckedQuery,
+} from "./evidence-spans";
 import { judgeSummaries, summariesQuery } from "./evidence-summaries";
 import { recordDamaged } from "./original-facts";
 import { loadCannedQuestions } from "./policy";
@@ -54,7 +63,11 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * without a time range reads the stored verdicts of sessions unchanged since it was last asked
  * (question-verdicts.ts) and judges only the others, whose verdicts it then keeps.
  */
-export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new Date(), options: AskOptions = {}): Promise<EvidenceQueryResult> {
+export async function askEvidenceQuestion(
+  input: EvidenceQueryInput,
+  now = new Date(),
+  options: AskOptions = {},
+): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
@@ -87,7 +100,12 @@ export async function askEvidenceQuestion(input: EvidenceQueryInput, now = new D
 }
 
 /** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */
-function verdictKeyFor(input: EvidenceQueryInput, question: EvidenceQuestion, policy: RetentionPolicy, scope: Scope): string | null {
+function verdictKeyFor(
+  input: EvidenceQueryInput,
+  question: EvidenceQuestion,
+  policy: RetentionPolicy,
+  scope: Scope,
+): string | null {
   return "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
 }
 
@@ -112,7 +130,10 @@ async function prepare(input: EvidenceQueryInput) {
 }
 
 /** The queries a question starts with, labelled, for EXPLAIN in the benchmark (the later ones depend on their results). */
-export async function evidenceQueriesToExplain(input: EvidenceQueryInput, now = new Date()): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
+export async function evidenceQueriesToExplain(
+  input: EvidenceQueryInput,
+  now = new Date(),
+): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
@@ -121,14 +142,20 @@ export async function evidenceQueriesToExplain(input: EvidenceQueryInput, now = 
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
-    { label: "unchecked spans that could block (no pointer or original not held)", sql: uncheckedQuery(gone, scope, classes, now) },
+    {
+      label: "unchecked spans that could block (no pointer or original not held)",
+      sql: uncheckedQuery(gone, scope, classes, now),
+    },
     { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes, now) },
     { label: "unchecked span count", sql: uncheckedCountQuery(scope, now) },
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
   ];
 }
 
-function resolveQuestion(question: EvidenceQueryInput["question"], canned: Record<CannedQuestionId, EvidenceQuestion>): EvidenceQuestion {
+function resolveQuestion(
+  question: EvidenceQueryInput["question"],
+  canned: Record<CannedQuestionId, EvidenceQuestion>,
+): EvidenceQuestion {
   if ("canned" in question) {
     if (!isCannedQuestionId(question.canned)) {
       throw new AppError("VALIDATION_FAILED", `Unknown canned question "${question.canned}"`, {
@@ -164,7 +191,9 @@ async function answerSessions(
     judgeCandidates(predicates, scope, policy, now, cwdOf),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
-  const answers = new Map<string, SessionAnswer>(sessions.map((s) => [s.id, { checked: checked.get(s.id) ?? 0, citations: [], blockers: [], gaps: [] }]));
+  const answers = new Map<string, SessionAnswer>(
+    sessions.map((s) => [s.id, { checked: checked.get(s.id) ?? 0, citations: [], blockers: [], gaps: [] }]),
+  );
   for (const g of gaps) answers.get(g.sessionId)!.gaps.push(g);
   // The engine's order within a session: seq; a summary without a seq of its own after the span
   // whose seq it takes, then by time. The unchecked spans come in that order already, and none

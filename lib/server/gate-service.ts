@@ -24,12 +24,20 @@ export async function evaluateGateRequest(projectId: string, input: GateEvaluate
   const spans: GateSpan[] = input.spans.map((span) => {
     const analysis =
       span.content !== undefined
-        ? analyzeSpan({ body: new TextEncoder().encode(span.content), kind: span.kind, toolName: span.toolName, toolInput: span.toolInput })
+        ? analyzeSpan({
+            body: new TextEncoder().encode(span.content),
+            kind: span.kind,
+            toolName: span.toolName,
+            toolInput: span.toolInput,
+          })
         : null;
     return {
       id: span.id,
       // A class stated by the caller can only raise what the content shows, never lower it.
-      class: analysis && span.class ? maxClass(analysis.classification.class, span.class) : (span.class ?? analysis!.classification.class),
+      class:
+        analysis && span.class
+          ? maxClass(analysis.classification.class, span.class)
+          : (span.class ?? analysis!.classification.class),
       atoms: analysis?.atoms ?? [],
       hasPointer: span.hasPointer,
       original: span.originalRetrievable

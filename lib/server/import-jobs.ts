@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError, toAppError } from "@/lib/api/errors";
 import { isUuid } from "@/lib/api/ids";
 import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import type { Prisma } from "@/lib/db/generated/client";
 import type { ImportFormat } from "@/lib/importers/types";
 import { importTranscriptFile } from "./import";
 
@@ -21,7 +21,13 @@ export async function startImportJob(projectId: string, bytes: Uint8Array, forma
   return job;
 }
 
-async function runImportJob(id: string, projectId: string, bytes: Uint8Array, format: ImportFormat | undefined, requester: string) {
+async function runImportJob(
+  id: string,
+  projectId: string,
+  bytes: Uint8Array,
+  format: ImportFormat | undefined,
+  requester: string,
+) {
   let lastWrite = 0;
   try {
     const outcome = await importTranscriptFile(projectId, bytes, {
@@ -31,17 +37,27 @@ async function runImportJob(id: string, projectId: string, bytes: Uint8Array, fo
         const now = Date.now();
         if (now - lastWrite < PROGRESS_INTERVAL_MS) return;
         lastWrite = now;
-        void db().importJob.update({ where: { id }, data: { spansDone, spansTotal } }).catch(() => {});
+        void db()
+          .importJob.update({ where: { id }, data: { spansDone, spansTotal } })
+          .catch(() => {});
       },
     });
     await db().importJob.update({
       where: { id },
-      data: { status: "DONE", format: outcome.format, spansDone: outcome.spans, spansTotal: outcome.spans, outcome: outcome as unknown as Prisma.InputJsonValue },
+      data: {
+        status: "DONE",
+        format: outcome.format,
+        spansDone: outcome.spans,
+        spansTotal: outcome.spans,
+        outcome: outcome as unknown as Prisma.InputJsonValue,
+      },
     });
   } catch (error) {
     const appError = toAppError(error);
     if (!(error instanceof AppError)) console.error("Import job failed", error);
-    await db().importJob.update({ where: { id }, data: { status: "FAILED", error: appError.message } }).catch(() => {});
+    await db()
+      .importJob.update({ where: { id }, data: { status: "FAILED", error: appError.message } })
+      .catch(() => {});
   }
 }
 

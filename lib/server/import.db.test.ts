@@ -57,8 +57,12 @@ describe("importing transcripts", () => {
     const outcome = await importTranscriptFile(project.id, bytes, { requester: "test" });
     expect(outcome.spans).toBe(parsed.sessions.reduce((n, s) => n + s.spans.length, 0));
     expect(outcome.issues).toContainEqual({ line: at + 1, message: expect.stringContaining("toolInput held a NUL character") });
-    const span = await db().span.findFirstOrThrow({ where: { sessionId: outcome.sessions[0]!.id, toolName: use.name, toolInput: { equals: Prisma.DbNull } } });
-    const original = await db().spanOriginal.findUniqueOrThrow({ where: { sessionId_spanId: { sessionId: span.sessionId, spanId: span.id } } });
+    const span = await db().span.findFirstOrThrow({
+      where: { sessionId: outcome.sessions[0]!.id, toolName: use.name, toolInput: { equals: Prisma.DbNull } },
+    });
+    const original = await db().spanOriginal.findUniqueOrThrow({
+      where: { sessionId_spanId: { sessionId: span.sessionId, spanId: span.id } },
+    });
     expect(new TextDecoder().decode(original.bytes!)).toContain("\\u0000");
   });
 
@@ -73,7 +77,9 @@ describe("importing transcripts", () => {
     const links = await db().summaryLink.findMany({ where: { sessionId: { in: sessionIds } } });
     expect(links.length).toBe(withReplaced.reduce((n, c) => n + c.replacedSeqs.length, 0));
     expect(links.every((l) => l.pointerSha256 !== null)).toBe(true);
-    const replaced = await db().span.findMany({ where: { sessionId: { in: sessionIds }, id: { in: links.map((l) => l.replacedSpanId) } } });
+    const replaced = await db().span.findMany({
+      where: { sessionId: { in: sessionIds }, id: { in: links.map((l) => l.replacedSpanId) } },
+    });
     expect(replaced.every((s) => s.transcriptState === "RECLAIMED" || s.transcriptState === "RECLAIMED_HONEST")).toBe(true);
   });
 
@@ -92,9 +98,12 @@ describe("importing transcripts", () => {
     const project = await makeTestProject("import-api");
     const key = (await createApiKey(project.id, "importer")).key;
     const headers = { authorization: `Bearer ${key}` };
-    const garbage = await importRoute(new Request("http://t/api/v1/imports", { method: "POST", headers, body: "not a transcript" }), {
-      params: Promise.resolve({}),
-    });
+    const garbage = await importRoute(
+      new Request("http://t/api/v1/imports", { method: "POST", headers, body: "not a transcript" }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(garbage.status).toBe(422);
     expect((await garbage.json()).error.fields[0].path).toBe("format");
 
@@ -116,7 +125,9 @@ describe("importing transcripts", () => {
     let body: { status: string; spansDone: number; spansTotal: number; outcome: { spans: number } | null } | undefined;
     for (let i = 0; i < 600 && status === "RUNNING"; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const poll = await importJobRoute(new Request(`http://t/api/v1/imports/${job.id}`, { headers }), { params: Promise.resolve({ id: job.id }) });
+      const poll = await importJobRoute(new Request(`http://t/api/v1/imports/${job.id}`, { headers }), {
+        params: Promise.resolve({ id: job.id }),
+      });
       body = await poll.json();
       status = body!.status;
     }

@@ -76,7 +76,10 @@ function keepStorable(parsed: ImportResult) {
       const fields = unstorableFields(span);
       if (fields.length === 0) continue;
       for (const field of fields) delete span[field];
-      parsed.issues.push({ line: span.sourceLine, message: `${fields.join(", ")} held a NUL character: kept the span's bytes without ${fields.length > 1 ? "them" : "it"}` });
+      parsed.issues.push({
+        line: span.sourceLine,
+        message: `${fields.join(", ")} held a NUL character: kept the span's bytes without ${fields.length > 1 ? "them" : "it"}`,
+      });
     }
   }
   parsed.issues.sort((a, b) => a.line - b.line);
@@ -87,7 +90,9 @@ function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
     return importTranscript(bytes, format);
   } catch (error) {
     if (error instanceof UnknownTranscriptFormatError) {
-      throw new AppError("VALIDATION_FAILED", error.message, { fields: [{ path: "format", message: "not recognised; pass one explicitly" }] });
+      throw new AppError("VALIDATION_FAILED", error.message, {
+        fields: [{ path: "format", message: "not recognised; pass one explicitly" }],
+      });
     }
     throw error;
   }
@@ -110,7 +115,12 @@ async function recordCompactions(
     if ((await db().summaryLink.count({ where: { sessionId, summarySpanId: summary.id } })) > 0) continue;
     const text = new TextDecoder().decode(bodyBySeq.get(compaction.summarySeq));
     // The replaced spans are in the file, so Custodian holds them: the pointers resolve.
-    const pointers = replaced.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: bodyBySeq.get(s.seq)?.byteLength ?? 0, sha256: s.sha256 }));
+    const pointers = replaced.map((s) => ({
+      spanId: s.id,
+      byteStart: 0,
+      byteEnd: bodyBySeq.get(s.seq)?.byteLength ?? 0,
+      sha256: s.sha256,
+    }));
     const result = await reclaim({
       projectId,
       sessionId,

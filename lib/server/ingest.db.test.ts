@@ -8,7 +8,13 @@ const at = new Date("2026-11-20T08:00:00.000Z");
 
 /** Spans whose text fields need escaping in COPY's text format, and bytes that are not UTF-8. */
 const TRICKY: SpanSubmission[] = [
-  { seq: 0, kind: "MESSAGE", role: "user", occurredAt: at, body: encode("tab\there, newline\nthere, back\\slash, cr\r, quote \" and ünïcödé") },
+  {
+    seq: 0,
+    kind: "MESSAGE",
+    role: "user",
+    occurredAt: at,
+    body: encode('tab\there, newline\nthere, back\\slash, cr\r, quote " and ünïcödé'),
+  },
   {
     seq: 1,
     kind: "TOOL_CALL",
@@ -16,9 +22,18 @@ const TRICKY: SpanSubmission[] = [
     toolName: "Bash",
     toolInput: { command: "printf 'a\\tb\\n' > /etc/app/conf.yaml", description: "tabs\tand\nnewlines \\ in JSON" },
     occurredAt: new Date(at.getTime() + 1000),
-    body: encode(JSON.stringify({ command: "printf 'a\\tb\\n' > /etc/app/conf.yaml", description: "tabs\tand\nnewlines \\ in JSON" })),
+    body: encode(
+      JSON.stringify({ command: "printf 'a\\tb\\n' > /etc/app/conf.yaml", description: "tabs\tand\nnewlines \\ in JSON" }),
+    ),
   },
-  { seq: 2, kind: "TOOL_RESULT", role: "tool", exitCode: 1, occurredAt: new Date(at.getTime() + 2000), body: new Uint8Array([0x00, 0xff, 0xfe, 0x5c, 0x09, 0x0a]) },
+  {
+    seq: 2,
+    kind: "TOOL_RESULT",
+    role: "tool",
+    exitCode: 1,
+    occurredAt: new Date(at.getTime() + 2000),
+    body: new Uint8Array([0x00, 0xff, 0xfe, 0x5c, 0x09, 0x0a]),
+  },
 ];
 
 async function stored(sessionId: string) {
@@ -29,7 +44,13 @@ async function stored(sessionId: string) {
   });
   return spans.map(({ id: _id, sessionId: _s, createdAt: _c, original, atoms, ...span }) => ({
     ...span,
-    original: original && { bytes: original.bytes, sha256: original.sha256, expiresAt: original.expiresAt, pinned: original.pinned, bytesState: original.bytesState },
+    original: original && {
+      bytes: original.bytes,
+      sha256: original.sha256,
+      expiresAt: original.expiresAt,
+      pinned: original.pinned,
+      bytesState: original.bytesState,
+    },
     atoms: atoms.map(({ sessionId: _as, spanId: _ai, ...atom }) => atom),
   }));
 }
@@ -44,7 +65,8 @@ describe("ingest's two write paths", () => {
   it("COPY (Postgres) and INSERT (the embedded server) store the same rows, byte for byte", async () => {
     const project = await makeTestProject("write-paths");
     const viaCopy = (await upsertSession(project.id, { externalId: "copy", runtime: "claude-code", cwd: "/home/dev" })).session;
-    const viaInsert = (await upsertSession(project.id, { externalId: "insert", runtime: "claude-code", cwd: "/home/dev" })).session;
+    const viaInsert = (await upsertSession(project.id, { externalId: "insert", runtime: "claude-code", cwd: "/home/dev" }))
+      .session;
 
     delete process.env.CUSTODIAN_DATABASE_MODE;
     const copied = await appendSpans(project.id, viaCopy.id, TRICKY);

@@ -45,21 +45,29 @@ export interface IngestedSpan {
  * stored as text (and tool input, stored as jsonb) are refused with the field at fault.
  */
 function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
-  const bad = fields.filter(([, value]) => holdsNul(value)).map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
-  if (bad.length > 0) throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", { fields: bad });
+  const bad = fields
+    .filter(([, value]) => holdsNul(value))
+    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
+  if (bad.length > 0)
+    throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", {
+      fields: bad,
+    });
 }
 
 const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput"] as const;
 
 /** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
-export function unstorableFields(span: Pick<SpanSubmission, (typeof STORED_AS_TEXT)[number]>): Array<(typeof STORED_AS_TEXT)[number]> {
+export function unstorableFields(
+  span: Pick<SpanSubmission, (typeof STORED_AS_TEXT)[number]>,
+): Array<(typeof STORED_AS_TEXT)[number]> {
   return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
 }
 
 function holdsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
   if (Array.isArray(value)) return value.some(holdsNul);
-  if (value !== null && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
   return false;
 }
 
@@ -95,7 +103,9 @@ export async function upsertSession(projectId: string, input: SessionInput) {
  * is a few bulk writes with large payloads, which Prisma spent most of the time handling.
  */
 export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
-  rejectUnstorableText(spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])));
+  rejectUnstorableText(
+    spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])),
+  );
   const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
   rejectInconsistentBatch(hashed);
   const policy = await loadPolicy(db(), projectId);
@@ -127,9 +137,17 @@ interface StoredSpanRow {
   atoms: number;
 }
 
-async function writeBatch(projectId: string, sessionId: string, policy: RetentionPolicy, hashed: HashedSpan[]): Promise<IngestedSpan[]> {
+async function writeBatch(
+  projectId: string,
+  sessionId: string,
+  policy: RetentionPolicy,
+  hashed: HashedSpan[],
+): Promise<IngestedSpan[]> {
   return rawTransaction(async (client) => {
-    const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [sessionId, projectId]);
+    const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [
+      sessionId,
+      projectId,
+    ]);
     if (session.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
     const { cwd } = session.rows[0]!;
 
@@ -144,7 +162,10 @@ async function writeBatch(projectId: string, sessionId: string, policy: Retentio
     hashed.forEach(({ span, sha256 }, index) => {
       const row = storedBySeq.get(span.seq);
       if (row && row.sha256 !== sha256) {
-        conflicts.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} is already stored with other bytes (sha256 ${row.sha256})` });
+        conflicts.push({
+          path: `spans.${index}.seq`,
+          message: `seq ${span.seq} is already stored with other bytes (sha256 ${row.sha256})`,
+        });
       }
     });
     if (conflicts.length > 0) {
@@ -153,7 +174,14 @@ async function writeBatch(projectId: string, sessionId: string, policy: Retentio
 
     const results = new Map<number, IngestedSpan>();
     for (const row of stored.rows) {
-      results.set(row.seq, { id: row.id, seq: row.seq, class: row.class, atomCount: row.atoms, sha256: row.sha256, created: false });
+      results.set(row.seq, {
+        id: row.id,
+        seq: row.seq,
+        class: row.class,
+        atomCount: row.atoms,
+        sha256: row.sha256,
+        created: false,
+      });
     }
     const fresh = hashed.filter(({ span }) => !results.has(span.seq));
     const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
@@ -162,9 +190,15 @@ async function writeBatch(projectId: string, sessionId: string, policy: Retentio
     for (const result of inserted) results.set(result.seq, result);
 
     if (uniqueFresh.length > 0) {
-      const latest = uniqueFresh.reduce((max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max), uniqueFresh[0]!.span.occurredAt);
+      const latest = uniqueFresh.reduce(
+        (max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max),
+        uniqueFresh[0]!.span.occurredAt,
+      );
       // An ISO time cast to timestamp keeps its UTC digits, whatever the connection's time zone.
-      await client.query("update session set last_activity_at = greatest(last_activity_at, $2::timestamp) where id = $1", [sessionId, latest.toISOString()]);
+      await client.query("update session set last_activity_at = greatest(last_activity_at, $2::timestamp) where id = $1", [
+        sessionId,
+        latest.toISOString(),
+      ]);
     }
     return hashed.map(({ span }) => results.get(span.seq)!);
   });
@@ -176,7 +210,8 @@ function rejectInconsistentBatch(hashed: HashedSpan[]) {
   hashed.forEach(({ span, sha256 }, index) => {
     const seen = firstBySeq.get(span.seq);
     if (seen === undefined) firstBySeq.set(span.seq, sha256);
-    else if (seen !== sha256) fields.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} appears twice in this batch with different bytes` });
+    else if (seen !== sha256)
+      fields.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} appears twice in this batch with different bytes` });
   });
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
 }

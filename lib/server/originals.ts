@@ -15,7 +15,7 @@ export async function readOriginal(projectId: string, spanId: string, now = new 
   });
   if (!span) throw new AppError("NOT_FOUND", "Span not found");
   const original = span.original;
-  if (!original || !original.bytes) {
+  if (!original?.bytes) {
     throw new AppError("GONE", `The original is gone: ${original?.deleteReason ?? "it was never received"}`, {
       details: { deletedAt: original?.deletedAt?.toISOString() ?? null },
     });
@@ -27,5 +27,12 @@ export async function readOriginal(projectId: string, spanId: string, now = new 
   }
   const bytes = new Uint8Array(original.bytes);
   if (sha256Hex(bytes) !== span.sha256) throw new AppError("GONE", "The held bytes no longer match the span's sha256");
-  return { spanId: span.id, sessionId: span.sessionId, sha256: span.sha256, bytes, expiresAt: original.expiresAt, pinned: original.pinned };
+  return {
+    spanId: span.id,
+    sessionId: span.sessionId,
+    sha256: span.sha256,
+    bytes,
+    expiresAt: original.expiresAt,
+    pinned: original.pinned,
+  };
 }

@@ -30,7 +30,13 @@ describe("retention policy changes", () => {
     const project = await makeTestProject("policy-q");
     const { session } = await upsertSession(project.id, { externalId: "s", runtime: "claude-code", cwd: "/srv/app" });
     await appendSpans(project.id, session.id, [
-      { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: new Date(), body: new TextEncoder().encode('{"path":"/opt/app/settings.ini"}') },
+      {
+        seq: 0,
+        kind: "TOOL_CALL",
+        toolName: "write_file",
+        occurredAt: new Date(),
+        body: new TextEncoder().encode('{"path":"/opt/app/settings.ini"}'),
+      },
     ]);
     const before = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } });
     expect(before.answer).toBe("NO");
@@ -38,7 +44,12 @@ describe("retention policy changes", () => {
       project.id,
       {
         policy: DEFAULT_POLICY,
-        cannedQuestions: { "modified-system-config": { title: "Did we touch /opt?", anyOf: [{ effectKinds: ["FILE_WRITE"], valuePrefixes: ["/opt/"] }] } },
+        cannedQuestions: {
+          "modified-system-config": {
+            title: "Did we touch /opt?",
+            anyOf: [{ effectKinds: ["FILE_WRITE"], valuePrefixes: ["/opt/"] }],
+          },
+        },
       },
       admin,
       "our system config lives in /opt",
@@ -48,7 +59,12 @@ describe("retention policy changes", () => {
     expect(after.answer).toBe("YES");
     expect(after.citations[0]!.excerpt).toBe("/opt/app/settings.ini");
     await expect(
-      updatePolicy(project.id, { policy: DEFAULT_POLICY, cannedQuestions: { "modified-system-config": { anyOf: [{ valuePattern: "(" }] } } }, admin, "bad"),
+      updatePolicy(
+        project.id,
+        { policy: DEFAULT_POLICY, cannedQuestions: { "modified-system-config": { anyOf: [{ valuePattern: "(" }] } } },
+        admin,
+        "bad",
+      ),
     ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/validation";
 import { db, type DbTx } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import type { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY, validatePolicy } from "@/lib/evidence/policy";
 import {
   applyCannedOverrides,
@@ -52,7 +52,10 @@ export async function loadPolicy(tx: DbTx, projectId: string): Promise<Retention
  * The project's retention policy and its canned questions: the defaults for the policy, with the
  * policy owner's edits as stored (validated when saved).
  */
-export async function loadCannedQuestions(tx: DbTx, projectId: string): Promise<{ policy: RetentionPolicy; canned: Record<CannedQuestionId, EvidenceQuestion> }> {
+export async function loadCannedQuestions(
+  tx: DbTx,
+  projectId: string,
+): Promise<{ policy: RetentionPolicy; canned: Record<CannedQuestionId, EvidenceQuestion> }> {
   const row = await tx.retentionPolicy.findUnique({ where: { projectId } });
   const policy = row ? policyFromRow(row) : DEFAULT_POLICY;
   const overrides = (row?.cannedQuestions ?? {}) as CannedQuestionOverrides;
@@ -61,7 +64,13 @@ export async function loadCannedQuestions(tx: DbTx, projectId: string): Promise<
 
 const OverridesSchema = z.partialRecord(
   z.enum(CANNED_QUESTION_IDS),
-  z.object({ title: z.string().min(1).max(200).optional(), description: z.string().max(1000).optional(), anyOf: z.array(z.record(z.string(), z.unknown())).min(1).optional() }).strict(),
+  z
+    .object({
+      title: z.string().min(1).max(200).optional(),
+      description: z.string().max(1000).optional(),
+      anyOf: z.array(z.record(z.string(), z.unknown())).min(1).optional(),
+    })
+    .strict(),
 );
 
 /**
@@ -69,14 +78,28 @@ const OverridesSchema = z.partialRecord(
  * in the same transaction. New TTLs apply to originals received from now on; the horizon and the
  * evidence-workloads switch change how existing spans are judged at once (statuses are derived).
  */
-export async function updatePolicy(projectId: string, input: { policy: unknown; cannedQuestions?: unknown }, actor: Actor, reason: string | null | undefined) {
+export async function updatePolicy(
+  projectId: string,
+  input: { policy: unknown; cannedQuestions?: unknown },
+  actor: Actor,
+  reason: string | null | undefined,
+) {
   const why = reason?.trim();
-  if (!why) throw new AppError("VALIDATION_FAILED", "A policy change needs a reason", { fields: [{ path: "reason", message: "required" }] });
+  if (!why)
+    throw new AppError("VALIDATION_FAILED", "A policy change needs a reason", {
+      fields: [{ path: "reason", message: "required" }],
+    });
   const validation = validatePolicy(input.policy);
   if (!validation.valid) {
-    throw new AppError("VALIDATION_FAILED", "The policy is not valid", { fields: validation.errors.map((e) => ({ path: e.field, message: e.message })) });
+    throw new AppError("VALIDATION_FAILED", "The policy is not valid", {
+      fields: validation.errors.map((e) => ({ path: e.field, message: e.message })),
+    });
   }
-  const overrides = parseWith(OverridesSchema, input.cannedQuestions ?? {}, "The canned question edits") as CannedQuestionOverrides;
+  const overrides = parseWith(
+    OverridesSchema,
+    input.cannedQuestions ?? {},
+    "The canned question edits",
+  ) as CannedQuestionOverrides;
   for (const [id, edit] of Object.entries(overrides)) {
     for (const [i, predicate] of (edit?.anyOf ?? []).entries()) {
       const problems = validatePredicate(predicate as EvidencePredicate);

@@ -24,7 +24,9 @@ export async function createProject(input: { slug: string; name: string; policy?
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AppError("CONFLICT", `A project with slug "${input.slug}" exists already`, { fields: [{ path: "slug", message: "taken" }] });
+      throw new AppError("CONFLICT", `A project with slug "${input.slug}" exists already`, {
+        fields: [{ path: "slug", message: "taken" }],
+      });
     }
     throw error;
   }

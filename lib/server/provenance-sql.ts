@@ -9,7 +9,7 @@
  * Tests compare both with the pure functions on varied data (span-status.db.test.ts).
  */
 import { Prisma } from "@/lib/db/generated/client";
-import type { OriginalFacts, ProvenanceStatus } from "@/lib/evidence/types";
+import type { OriginalFacts } from "@/lib/evidence/types";
 
 /**
  * A timestamp compared with `timestamp(3)` columns, which hold UTC: a typed literal, made from the
@@ -78,4 +78,3 @@ export function originalFromSpan(state: OriginalStateValue, expiresAt: Date | nu
   if (state === "ABSENT") return null;
   return { present: state !== "DELETED", hashMatches: state === "HELD", expiresAt, pinned: false };
 }
-

@@ -37,13 +37,18 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value);
 }
 
 export function verdictKey(question: EvidenceQuestion, policy: RetentionPolicy): string {
-  return createHash("sha256").update(canonical({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy })).digest("hex");
+  return createHash("sha256")
+    .update(canonical({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy }))
+    .digest("hex");
 }
 
 /** What blockers of a session share but for their span: most of them share all of it. */
@@ -84,7 +89,9 @@ function restore(sessionId: string, text: string): SessionAnswer {
   const stored = JSON.parse(text) as StoredAnswer;
   return {
     checked: stored.checked,
-    citations: stored.citations.map(({ bytes, ...c }) => (bytes !== undefined ? { ...c, bytes: new Uint8Array(Buffer.from(bytes, "base64")) } : c)),
+    citations: stored.citations.map(({ bytes, ...c }) =>
+      bytes !== undefined ? { ...c, bytes: new Uint8Array(Buffer.from(bytes, "base64")) } : c,
+    ),
     // The shared facts (their dropped counts too) are read, never changed.
     blockers: stored.blockers.map(([spanId, seq, at]) => ({ sessionId, spanId, seq, ...stored.facts[at]! })),
     gaps: stored.gaps,
@@ -114,7 +121,12 @@ export async function readVerdicts(sessions: ScopeSessionRow[], key: string, now
  * TTL: the spans whose status the clock can change, which span_held_expiry_idx holds (one probe
  * per session). A verdict of a later version is never replaced by one of an earlier.
  */
-export async function saveVerdicts(sessions: ScopeSessionRow[], parts: ReadonlyMap<string, SessionAnswer>, key: string, now: Date): Promise<void> {
+export async function saveVerdicts(
+  sessions: ScopeSessionRow[],
+  parts: ReadonlyMap<string, SessionAnswer>,
+  key: string,
+  now: Date,
+): Promise<void> {
   if (sessions.length === 0) return;
   const answers = sessions.map((s) => {
     const part = parts.get(s.id);

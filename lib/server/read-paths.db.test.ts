@@ -13,9 +13,21 @@ import { db } from "@/lib/db/client";
 import type { KindCount } from "@/lib/evidence/manifest";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { isRetrievable } from "@/lib/evidence/provenance";
-import { answerQuestion, CANNED_QUESTION_IDS, cannedQuestionsFor, type EvidencePredicate, type QuestionSpan } from "@/lib/evidence/questions";
+import {
+  answerQuestion,
+  CANNED_QUESTION_IDS,
+  cannedQuestionsFor,
+  type EvidencePredicate,
+  type QuestionSpan,
+} from "@/lib/evidence/questions";
 import { spanStatuses } from "@/lib/evidence/span-statuses";
-import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type OriginalFacts, type ProvenanceStatus, type RetentionPolicy } from "@/lib/evidence/types";
+import {
+  EVIDENTIAL_CLASSES,
+  PROVENANCE_STATUSES,
+  type OriginalFacts,
+  type ProvenanceStatus,
+  type RetentionPolicy,
+} from "@/lib/evidence/types";
 import { SWEEPER } from "./audit";
 import { candidateSummaryFor } from "./candidate-summary";
 import { sha256Hex } from "./hash";
@@ -67,7 +79,11 @@ function transcript(offset: number): SpanSubmission[] {
     call(9, m(9), "Write", { file_path: "notes/todo.md", content: "- ship it" }),
     call(10, m(10), "Write", { file_path: "/tmp/out.txt", content: "42" }),
     bash(11, m(11), "curl -s -X POST https://api.example.com/v1/orders -d '{}'"),
-    call(12, m(12), "shell", { command: ["bash", "-lc", "make deploy"], with_escalated_permissions: true, workdir: "/home/dev/app" }),
+    call(12, m(12), "shell", {
+      command: ["bash", "-lc", "make deploy"],
+      with_escalated_permissions: true,
+      workdir: "/home/dev/app",
+    }),
     result(13, m(13), "Tests 48 passed, 2 failed in 3.21s; see src/checkout/session.ts:88"),
     message(14, m(14), "Summary so far: the timeout is now 30s (SHOP-1182)."),
     bash(15, m(15), "rg -n TODO src/"),
@@ -85,16 +101,36 @@ interface Fixture {
 
 async function ids(sessionId: string) {
   const spans = await db().span.findMany({ where: { sessionId }, select: { id: true, seq: true, kind: true } });
-  return { bySeq: new Map(spans.filter((s) => s.seq !== null).map((s) => [s.seq!, s.id])), summaries: spans.filter((s) => s.kind === "SUMMARY").map((s) => s.id) };
+  return {
+    bySeq: new Map(spans.filter((s) => s.seq !== null).map((s) => [s.seq!, s.id])),
+    summaries: spans.filter((s) => s.kind === "SUMMARY").map((s) => s.id),
+  };
 }
 
-async function compact(projectId: string, sessionId: string, spanIds: string[], text: string, options: { pointers: boolean; honest?: boolean; observed?: boolean }, minutes: number) {
+async function compact(
+  projectId: string,
+  sessionId: string,
+  spanIds: string[],
+  text: string,
+  options: { pointers: boolean; honest?: boolean; observed?: boolean },
+  minutes: number,
+) {
   const summary = await candidateSummaryFor(sessionId, spanIds, text, options);
-  return reclaim({ projectId, sessionId, selection: { spanIds }, summary, dryRun: false, requester: "test", at: at(minutes), observed: options.observed });
+  return reclaim({
+    projectId,
+    sessionId,
+    selection: { spanIds },
+    summary,
+    dryRun: false,
+    requester: "test",
+    at: at(minutes),
+    observed: options.observed,
+  });
 }
 
 async function setExpiry(sessionId: string, spanId: string, expiresAt: Date) {
-  await db().$executeRaw`update span_original set expires_at = ${expiresAt.toISOString()}::timestamp where session_id = ${sessionId}::uuid and span_id = ${spanId}::uuid`;
+  await db()
+    .$executeRaw`update span_original set expires_at = ${expiresAt.toISOString()}::timestamp where session_id = ${sessionId}::uuid and span_id = ${spanId}::uuid`;
 }
 
 async function build(): Promise<Fixture> {
@@ -102,7 +138,11 @@ async function build(): Promise<Fixture> {
   const sessions: string[] = [];
   const make = async (label: string, cwd: string | null, offset: number, drop: (s: SpanSubmission) => boolean = () => false) => {
     const { session } = await upsertSession(project.id, { externalId: `${label}-${randomUUID()}`, runtime: "claude-code", cwd });
-    await appendSpans(project.id, session.id, transcript(offset).filter((s) => !drop(s)));
+    await appendSpans(
+      project.id,
+      session.id,
+      transcript(offset).filter((s) => !drop(s)),
+    );
     sessions.push(session.id);
     return session.id;
   };
@@ -110,22 +150,70 @@ async function build(): Promise<Fixture> {
   // A: gated compactions with pointers, a pointerless one, an honest one over EXPIRING spans, and a summary of a summary.
   const a = await make("a", "/home/dev/app", 0);
   let s = await ids(a);
-  await compact(project.id, a, [0, 1, 2, 3].map((q) => s.bySeq.get(q)!), "The agent configured the app in /etc/app/conf.yaml.", { pointers: true }, 30);
-  await compact(project.id, a, [4, 5, 6, 7].map((q) => s.bySeq.get(q)!), "Installed packages and restarted a service.", { pointers: false }, 31);
+  await compact(
+    project.id,
+    a,
+    [0, 1, 2, 3].map((q) => s.bySeq.get(q)!),
+    "The agent configured the app in /etc/app/conf.yaml.",
+    { pointers: true },
+    30,
+  );
+  await compact(
+    project.id,
+    a,
+    [4, 5, 6, 7].map((q) => s.bySeq.get(q)!),
+    "Installed packages and restarted a service.",
+    { pointers: false },
+    31,
+  );
   for (const q of [8, 9, 10]) await setExpiry(a, s.bySeq.get(q)!, new Date(T.getTime() + 90 * DAY_MS));
-  await compact(project.id, a, [8, 9, 10].map((q) => s.bySeq.get(q)!), "Edited some files.", { pointers: true, honest: true }, 32);
+  await compact(
+    project.id,
+    a,
+    [8, 9, 10].map((q) => s.bySeq.get(q)!),
+    "Edited some files.",
+    { pointers: true, honest: true },
+    32,
+  );
   s = await ids(a);
-  await compact(project.id, a, [s.summaries[0]!, s.bySeq.get(11)!, s.bySeq.get(12)!], "Earlier work on the deployment, summarised again.", { pointers: true }, 33);
+  await compact(
+    project.id,
+    a,
+    [s.summaries[0]!, s.bySeq.get(11)!, s.bySeq.get(12)!],
+    "Earlier work on the deployment, summarised again.",
+    { pointers: true },
+    33,
+  );
   // A summary of that summary alone (the engine cannot place it: no seq of its own or below), and
   // one over it and a span, which that leaves unbacked.
-  const latest = async () => (await db().span.findFirstOrThrow({ where: { sessionId: a, kind: "SUMMARY" }, orderBy: [{ generation: "desc" }, { occurredAt: "desc" }] })).id;
+  const latest = async () =>
+    (
+      await db().span.findFirstOrThrow({
+        where: { sessionId: a, kind: "SUMMARY" },
+        orderBy: [{ generation: "desc" }, { occurredAt: "desc" }],
+      })
+    ).id;
   await compact(project.id, a, [await latest()], "The deployment work in /etc/app, once more.", { pointers: true }, 34);
-  await compact(project.id, a, [await latest(), s.bySeq.get(13)!], "Everything so far, including /etc/app/conf.yaml and the tests.", { pointers: true }, 35);
+  await compact(
+    project.id,
+    a,
+    [await latest(), s.bySeq.get(13)!],
+    "Everything so far, including /etc/app/conf.yaml and the tests.",
+    { pointers: true },
+    35,
+  );
 
   // B: no working directory; a runtime that compacted without asking (no pointers).
   const b = await make("b", null, 100);
   s = await ids(b);
-  await compact(project.id, b, [1, 2, 3, 17, 19].map((q) => s.bySeq.get(q)!), "The agent wrote some system files.", { pointers: false, observed: true }, 140);
+  await compact(
+    project.id,
+    b,
+    [1, 2, 3, 17, 19].map((q) => s.bySeq.get(q)!),
+    "The agent wrote some system files.",
+    { pointers: false, observed: true },
+    140,
+  );
 
   // C: seqs 10-12 never arrived; an imported summary without links; two summaries linked in a cycle.
   const c = await make("c", "/home/dev/app", 200, (x) => x.seq >= 10 && x.seq <= 12);
@@ -141,7 +229,14 @@ async function build(): Promise<Fixture> {
     ],
   });
   s = await ids(c);
-  await compact(project.id, c, [0, 1, 2].map((q) => s.bySeq.get(q)!), "Looked around and configured /etc/app/conf.yaml.", { pointers: true }, 240);
+  await compact(
+    project.id,
+    c,
+    [0, 1, 2].map((q) => s.bySeq.get(q)!),
+    "Looked around and configured /etc/app/conf.yaml.",
+    { pointers: true },
+    240,
+  );
 
   // D: a span stored without a seq (the engine never sees it), and originals in every state.
   const d = await make("d", "/home/dev/app", 300);
@@ -149,21 +244,35 @@ async function build(): Promise<Fixture> {
   await db().$executeRaw`
     insert into span (session_id, id, seq, kind, occurred_at, class, class_reasons, byte_length, sha256)
     values (${d}::uuid, ${randomUUID()}::uuid, null, 'MESSAGE', ${at(330).toISOString()}::timestamp, 'STRUCTURED', '[]', 0, ${"0".repeat(64)})`;
-  await compact(project.id, d, [1, 3, 4, 6, 8, 17, 19].map((q) => s.bySeq.get(q)!), "Changed system files.", { pointers: true }, 331);
+  await compact(
+    project.id,
+    d,
+    [1, 3, 4, 6, 8, 17, 19].map((q) => s.bySeq.get(q)!),
+    "Changed system files.",
+    { pointers: true },
+    331,
+  );
   // The span without a seq also sits under that summary.
   const dSummary = await db().span.findFirstOrThrow({ where: { sessionId: d, kind: "SUMMARY" } });
   const unsequenced = await db().span.findFirstOrThrow({ where: { sessionId: d, seq: null, kind: "MESSAGE" } });
-  await db().summaryLink.create({ data: { sessionId: d, summarySpanId: dSummary.id, replacedSpanId: unsequenced.id, pointerSha256: unsequenced.sha256 } });
+  await db().summaryLink.create({
+    data: { sessionId: d, summarySpanId: dSummary.id, replacedSpanId: unsequenced.id, pointerSha256: unsequenced.sha256 },
+  });
   // Damaged bytes (a held original whose hash no longer matches), a deleted original row, a pin on
   // an expired original, an expiry exactly at one of the clocks and one exactly at the horizon.
-  await db().$executeRaw`update span_original set bytes = ${"tampered"}::bytea where session_id = ${d}::uuid and span_id = ${s.bySeq.get(1)!}::uuid`;
-  await db().$executeRaw`update span_original set bytes = ${"tampered"}::bytea where session_id = ${d}::uuid and span_id = ${s.bySeq.get(2)!}::uuid`;
+  await db()
+    .$executeRaw`update span_original set bytes = ${"tampered"}::bytea where session_id = ${d}::uuid and span_id = ${s.bySeq.get(1)!}::uuid`;
+  await db()
+    .$executeRaw`update span_original set bytes = ${"tampered"}::bytea where session_id = ${d}::uuid and span_id = ${s.bySeq.get(2)!}::uuid`;
   await db().spanOriginal.delete({ where: { sessionId_spanId: { sessionId: d, spanId: s.bySeq.get(3)! } } });
   await setExpiry(d, s.bySeq.get(4)!, new Date(T.getTime() - DAY_MS));
   await pinOriginal({ projectId: project.id, spanId: s.bySeq.get(4)! }, SWEEPER, "hold");
   await setExpiry(d, s.bySeq.get(6)!, CLOCKS[3]!);
   await pinOriginal({ projectId: project.id, spanId: s.bySeq.get(2)! }, SWEEPER, "hold damaged");
-  const horizonOf = await db().span.findUniqueOrThrow({ where: { sessionId_id: { sessionId: d, id: s.bySeq.get(8)! } }, select: { occurredAt: true } });
+  const horizonOf = await db().span.findUniqueOrThrow({
+    where: { sessionId_id: { sessionId: d, id: s.bySeq.get(8)! } },
+    select: { occurredAt: true },
+  });
   await setExpiry(d, s.bySeq.get(8)!, new Date(horizonOf.occurredAt.getTime() + policy.evidenceHorizonDays * DAY_MS));
   await setExpiry(d, s.bySeq.get(17)!, new Date(T.getTime() + 10 * DAY_MS));
   // The sweeper deletes what expired by day 35 (narrative originals, the short TTLs above).
@@ -178,7 +287,17 @@ async function referenceFacts(sessionId: string) {
   const [spans, originals, links] = await Promise.all([
     db().span.findMany({
       where: { sessionId },
-      select: { id: true, seq: true, kind: true, class: true, transcriptState: true, hasPointer: true, occurredAt: true, sha256: true, toolName: true },
+      select: {
+        id: true,
+        seq: true,
+        kind: true,
+        class: true,
+        transcriptState: true,
+        hasPointer: true,
+        occurredAt: true,
+        sha256: true,
+        toolName: true,
+      },
       orderBy: [{ seq: "asc" }, { occurredAt: "asc" }, { id: "asc" }],
     }),
     db().$queryRaw<Array<{ span_id: string; present: boolean; hash_matches: boolean; expires_at: Date | null; pinned: boolean }>>`
@@ -189,7 +308,10 @@ async function referenceFacts(sessionId: string) {
     db().summaryLink.findMany({ where: { sessionId } }),
   ]);
   const original = new Map<string, OriginalFacts>(
-    originals.map((o) => [o.span_id, { present: o.present, hashMatches: o.hash_matches, expiresAt: o.expires_at, pinned: o.pinned }]),
+    originals.map((o) => [
+      o.span_id,
+      { present: o.present, hashMatches: o.hash_matches, expiresAt: o.expires_at, pinned: o.pinned },
+    ]),
   );
   return { spans, original, links };
 }
@@ -197,7 +319,13 @@ async function referenceFacts(sessionId: string) {
 async function referenceStatuses(sessionId: string, now: Date, under: RetentionPolicy = policy) {
   const f = await referenceFacts(sessionId);
   const statuses = spanStatuses(
-    f.spans.map((s) => ({ id: s.id, kind: s.kind, hasPointer: s.hasPointer, original: f.original.get(s.id) ?? null, occurredAt: s.occurredAt })),
+    f.spans.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      hasPointer: s.hasPointer,
+      original: f.original.get(s.id) ?? null,
+      occurredAt: s.occurredAt,
+    })),
     f.links.map((l) => ({ summaryId: l.summarySpanId, replacedId: l.replacedSpanId, pointed: l.pointerSha256 !== null })),
     under,
     now,
@@ -208,7 +336,11 @@ async function referenceStatuses(sessionId: string, now: Date, under: RetentionP
 /** The question spans as the server built them before indexes (all of them, in transcript order). */
 async function referenceQuestionSpans(sessionId: string, now: Date): Promise<QuestionSpan[]> {
   const f = await referenceStatuses(sessionId, now);
-  const atoms = await loadAtoms(db(), sessionId, f.spans.map((s) => s.id));
+  const atoms = await loadAtoms(
+    db(),
+    sessionId,
+    f.spans.map((s) => s.id),
+  );
   const seqById = new Map(f.spans.map((s) => [s.id, s.seq]));
   const dropped = new Map(f.links.map((l) => [l.replacedSpanId, l.dropped as unknown as KindCount[]]));
   const replaces = new Map<string, string[]>();
@@ -229,7 +361,7 @@ async function referenceQuestionSpans(sessionId: string, now: Date): Promise<Que
       transcriptState: s.transcriptState,
       provenance: f.statuses.get(s.id)!,
       originalRetrievable: isRetrievable(original, now),
-      originalHeld: original !== null && original.present && original.hashMatches,
+      originalHeld: original?.present && original.hashMatches,
       atoms: atoms.get(s.id) ?? [],
       sha256: s.sha256,
       ...(s.toolName ? { toolName: s.toolName } : {}),
@@ -248,7 +380,10 @@ async function referenceAnswer(projectId: string, input: EvidenceQueryInput, now
   });
   const spans: QuestionSpan[] = [];
   for (const s of sessions) spans.push(...(await referenceQuestionSpans(s.id, now)));
-  const question = "canned" in input.question ? cannedQuestionsFor(policy)[input.question.canned as (typeof CANNED_QUESTION_IDS)[number]] : input.question.predicate;
+  const question =
+    "canned" in input.question
+      ? cannedQuestionsFor(policy)[input.question.canned as (typeof CANNED_QUESTION_IDS)[number]]
+      : input.question.predicate;
   const answer = answerQuestion(
     question,
     {
@@ -259,7 +394,10 @@ async function referenceAnswer(projectId: string, input: EvidenceQueryInput, now
     spans,
   );
   // Citations carry the original's bytes when they still hash to the span's sha256.
-  const originals = await db().spanOriginal.findMany({ where: { spanId: { in: answer.citations.map((c) => c.spanId) } }, select: { spanId: true, bytes: true } });
+  const originals = await db().spanOriginal.findMany({
+    where: { spanId: { in: answer.citations.map((c) => c.spanId) } },
+    select: { spanId: true, bytes: true },
+  });
   const bytes = new Map(originals.map((o) => [o.spanId, o.bytes]));
   for (const c of answer.citations) {
     const body = bytes.get(c.spanId);
@@ -286,10 +424,15 @@ beforeAll(async () => {
 
 describe("provenance status from indexes", () => {
   it("covers every state the fixture means to", async () => {
-    const states = await db().span.groupBy({ by: ["originalState"], where: { sessionId: { in: fixture.sessions } }, _count: { _all: true } });
+    const states = await db().span.groupBy({
+      by: ["originalState"],
+      where: { sessionId: { in: fixture.sessions } },
+      _count: { _all: true },
+    });
     expect(states.map((s) => s.originalState).sort()).toEqual(["ABSENT", "DELETED", "HASH_MISMATCH", "HELD"]);
     const seen = new Set<ProvenanceStatus>();
-    for (const now of CLOCKS) for (const id of fixture.sessions) for (const st of (await referenceStatuses(id, now)).statuses.values()) seen.add(st);
+    for (const now of CLOCKS)
+      for (const id of fixture.sessions) for (const st of (await referenceStatuses(id, now)).statuses.values()) seen.add(st);
     expect([...seen].sort()).toEqual([...PROVENANCE_STATUSES].sort());
   });
 
@@ -303,7 +446,8 @@ describe("provenance status from indexes", () => {
 
         const listed = await sessionSpanStatuses(db(), fixture.projectId, sessionId, now);
         expect(listed.map((s) => [s.id, s.provenance])).toEqual(ref.spans.map((s) => [s.id, ref.statuses.get(s.id)]));
-        for (const span of ref.spans) expect(await spanStatusOf(db(), sessionId, span.id, policy, now), span.id).toBe(ref.statuses.get(span.id));
+        for (const span of ref.spans)
+          expect(await spanStatusOf(db(), sessionId, span.id, policy, now), span.id).toBe(ref.statuses.get(span.id));
       }
     }
   });
@@ -318,7 +462,10 @@ describe("provenance status from indexes", () => {
       const rootsOf = (id: string, seen = new Set<string>()): string[] =>
         ref.links
           .filter((l) => l.summarySpanId === id && !seen.has(l.replacedSpanId))
-          .flatMap((l) => (seen.add(l.replacedSpanId), kindOf.get(l.replacedSpanId) === "SUMMARY" ? rootsOf(l.replacedSpanId, seen) : [l.replacedSpanId]));
+          .flatMap((l) => {
+            seen.add(l.replacedSpanId);
+            return kindOf.get(l.replacedSpanId) === "SUMMARY" ? rootsOf(l.replacedSpanId, seen) : [l.replacedSpanId];
+          });
       for (const summary of ref.spans.filter((s) => s.kind === "SUMMARY" && ref.links.some((l) => l.summarySpanId === s.id))) {
         const detail = await getSpanDetail(summary.id, now);
         expect(detail.provenance, summary.id).toBe(ref.statuses.get(summary.id));
@@ -341,12 +488,18 @@ describe("provenance status from indexes", () => {
         for (const sessionId of fixture.sessions) {
           const ref = await referenceStatuses(sessionId, now, under);
           const expected = countGrid(ref.spans.map((s) => ({ class: s.class, provenance: ref.statuses.get(s.id)! })));
-          expect((await sessionGrid(db(), sessionId, under, now)).grid, `grid of ${sessionId} at ${now.toISOString()}`).toEqual(expected);
+          expect((await sessionGrid(db(), sessionId, under, now)).grid, `grid of ${sessionId} at ${now.toISOString()}`).toEqual(
+            expected,
+          );
         }
       }
     };
     const shorter = { ...policy, evidenceHorizonDays: 3 };
-    await db().retentionPolicy.upsert({ where: { projectId: fixture.projectId }, create: { projectId: fixture.projectId, ...policyToRow(shorter) }, update: policyToRow(shorter) });
+    await db().retentionPolicy.upsert({
+      where: { projectId: fixture.projectId },
+      create: { projectId: fixture.projectId, ...policyToRow(shorter) },
+      update: policyToRow(shorter),
+    });
     try {
       await gridsEqualDefinition(shorter);
     } finally {
@@ -363,12 +516,17 @@ describe("provenance status from indexes", () => {
       for (const cls of [undefined, ...EVIDENTIAL_CLASSES]) {
         for (const provenance of [undefined, ...PROVENANCE_STATUSES]) {
           const filter = { ...(cls ? { class: cls } : {}), ...(provenance ? { provenance } : {}) };
-          const expected = ref.spans.filter((s) => (!cls || s.class === cls) && (!provenance || ref.statuses.get(s.id) === provenance)).map((s) => s.id);
+          const expected = ref.spans
+            .filter((s) => (!cls || s.class === cls) && (!provenance || ref.statuses.get(s.id) === provenance))
+            .map((s) => s.id);
           const pages = [
             ...(await sessionTimeline(db(), sessionId, policy, now, grid, filter, { offset: 0, limit: 7 })),
             ...(await sessionTimeline(db(), sessionId, policy, now, grid, filter, { offset: 7, limit: 1000 })),
           ];
-          expect(pages.map((s) => s.id), `${cls} x ${provenance}`).toEqual(expected);
+          expect(
+            pages.map((s) => s.id),
+            `${cls} x ${provenance}`,
+          ).toEqual(expected);
           expect(timelineTotal(grid.grid, filter)).toBe(expected.length);
         }
       }
@@ -376,7 +534,20 @@ describe("provenance status from indexes", () => {
   });
 
   it("session counts equal a recount, and the sessions list shows the counts it showed before", async () => {
-    const recount = await db().$queryRaw<Array<{ id: string; spans: number; non_summary: number; seqs: number; seq_min: number | null; seq_max: number | null; refusals: number; at_risk: number; lost: number; unchecked: number }>>`
+    const recount = await db().$queryRaw<
+      Array<{
+        id: string;
+        spans: number;
+        non_summary: number;
+        seqs: number;
+        seq_min: number | null;
+        seq_max: number | null;
+        refusals: number;
+        at_risk: number;
+        lost: number;
+        unchecked: number;
+      }>
+    >`
       select se.id::text as id,
              (select count(*) from span s where s.session_id = se.id)::int as spans,
              (select count(*) from span s where s.session_id = se.id and s.kind <> 'SUMMARY' and s.seq is not null)::int as non_summary,
@@ -395,8 +566,26 @@ describe("provenance status from indexes", () => {
     const kept = await db().session.findMany({ where: { projectId: fixture.projectId } });
     for (const r of recount) {
       const k = kept.find((x) => x.id === r.id)!;
-      expect({ spans: k.spanCount, non_summary: k.nonSummaryCount, seqs: k.seqCount, seq_min: k.seqMin, seq_max: k.seqMax, refusals: k.refusalCount, at_risk: k.atRiskCount, lost: k.lostCount, unchecked: k.uncheckedCount }).toEqual({
-        spans: r.spans, non_summary: r.non_summary, seqs: r.seqs, seq_min: r.seq_min, seq_max: r.seq_max, refusals: r.refusals, at_risk: r.at_risk, lost: r.lost, unchecked: r.unchecked,
+      expect({
+        spans: k.spanCount,
+        non_summary: k.nonSummaryCount,
+        seqs: k.seqCount,
+        seq_min: k.seqMin,
+        seq_max: k.seqMax,
+        refusals: k.refusalCount,
+        at_risk: k.atRiskCount,
+        lost: k.lostCount,
+        unchecked: k.uncheckedCount,
+      }).toEqual({
+        spans: r.spans,
+        non_summary: r.non_summary,
+        seqs: r.seqs,
+        seq_min: r.seq_min,
+        seq_max: r.seq_max,
+        refusals: r.refusals,
+        at_risk: r.at_risk,
+        lost: r.lost,
+        unchecked: r.unchecked,
       });
     }
     const listed = await listSessionPage({ q: "", sort: "at-risk" });
@@ -415,14 +604,24 @@ describe("provenance status from indexes", () => {
 describe("atoms longer than an index entry", () => {
   it("are stored and found: a tool argument holding a whole file", async () => {
     const project = await makeTestProject("bigatom");
-    const { session } = await upsertSession(project.id, { externalId: `big-${randomUUID()}`, runtime: "claude-code", cwd: "/home/dev/app" });
+    const { session } = await upsertSession(project.id, {
+      externalId: `big-${randomUUID()}`,
+      runtime: "claude-code",
+      cwd: "/home/dev/app",
+    });
     // Random hex does not compress below what a btree entry may hold.
     const content = randomBytes(12_000).toString("hex");
     const [span] = await appendSpans(project.id, session.id, [call(0, 0, "Write", { file_path: "/etc/big.conf", content })]);
     expect(span!.atomCount).toBeGreaterThan(0);
-    const answer = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } }, CLOCKS[0]!);
+    const answer = await askEvidenceQuestion(
+      { projectId: project.id, question: { canned: "modified-system-config" } },
+      CLOCKS[0]!,
+    );
     expect(answer.citations.map((c) => c.excerpt)).toContain("/etc/big.conf");
-    const long = await askEvidenceQuestion({ projectId: project.id, question: { predicate: { atomKinds: ["TOOL_ARG"], valuePrefixes: [content.slice(0, 600)] } } }, CLOCKS[0]!);
+    const long = await askEvidenceQuestion(
+      { projectId: project.id, question: { predicate: { atomKinds: ["TOOL_ARG"], valuePrefixes: [content.slice(0, 600)] } } },
+      CLOCKS[0]!,
+    );
     expect(long.answer).toBe("YES");
   });
 });
@@ -460,7 +659,10 @@ describe("evidence questions from indexes", () => {
       for (const question of questions) {
         for (const scope of scopes()) {
           const input: EvidenceQueryInput = { projectId: fixture.projectId, question, ...(scope ? { scope } : {}) };
-          const [got, want] = await Promise.all([askEvidenceQuestion(input, now), referenceAnswer(fixture.projectId, input, now)]);
+          const [got, want] = await Promise.all([
+            askEvidenceQuestion(input, now),
+            referenceAnswer(fixture.projectId, input, now),
+          ]);
           expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));
           kinds.add(want.answer);
           for (const b of want.blockers) blockedBy.add(b.spanId);

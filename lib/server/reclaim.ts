@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/api/errors";
 import { db, type DbTx } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import type { Prisma } from "@/lib/db/generated/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { maxClassOf } from "@/lib/evidence/classes";
 import { evaluateGate, type GateDecision, type GateSpan } from "@/lib/evidence/gate";
@@ -72,8 +72,17 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
 
   const policy = await loadPolicy(tx, projectId);
   // Hashed again now: what the gate lets go leaves the transcript for good.
-  const originals = await loadOriginalFacts(tx, sessionId, spans.map((s) => s.id), "live");
-  const atomsBySpan = await loadAtoms(tx, sessionId, spans.map((s) => s.id));
+  const originals = await loadOriginalFacts(
+    tx,
+    sessionId,
+    spans.map((s) => s.id),
+    "live",
+  );
+  const atomsBySpan = await loadAtoms(
+    tx,
+    sessionId,
+    spans.map((s) => s.id),
+  );
   const gateSpans: GateSpan[] = spans.map((span) => ({
     id: span.id,
     class: span.class,
@@ -125,7 +134,10 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
         verdict: decision.verdict,
         cellClass: decision.cell.class,
         cellProvenance: decision.cell.provenance,
-        reason: observed && decision.verdict === "REFUSE" ? `Compacted by the runtime without the gate, which would have refused: ${decision.reason}` : decision.reason,
+        reason:
+          observed && decision.verdict === "REFUSE"
+            ? `Compacted by the runtime without the gate, which would have refused: ${decision.reason}`
+            : decision.reason,
         requester: request.requester,
         decidedAt: now,
       },
@@ -180,7 +192,8 @@ async function selectSpans(tx: DbTx, sessionId: string, selection: SpanSelection
     select,
     orderBy: { seq: "asc" },
   });
-  if (spans.length === 0) throw new AppError("NOT_FOUND", `No spans with seq ${selection.fromSeq}..${selection.toSeq} in this session`);
+  if (spans.length === 0)
+    throw new AppError("NOT_FOUND", `No spans with seq ${selection.fromSeq}..${selection.toSeq} in this session`);
   return spans;
 }
 
@@ -227,7 +240,9 @@ async function recordSummarySpan(
   },
 ): Promise<string> {
   const { sessionId, summary, replaced } = input;
-  const id = input.existingId ? await ratchetSummarySpan(tx, sessionId, input.existingId, replaced) : await createSummarySpan(tx, input);
+  const id = input.existingId
+    ? await ratchetSummarySpan(tx, sessionId, input.existingId, replaced)
+    : await createSummarySpan(tx, input);
   for (const span of replaced) {
     const pointer = summary.pointers.find((p) => p.spanId === span.id && p.sha256 === span.sha256);
     const { dropped } = compareSummary(input.atomsBySpan.get(span.id) ?? [], summary.text);
@@ -248,7 +263,10 @@ async function recordSummarySpan(
 
 /** An existing summary span takes the class of what it replaces if higher, and its generation. */
 async function ratchetSummarySpan(tx: DbTx, sessionId: string, id: string, replaced: SelectedSpan[]): Promise<string> {
-  const span = await tx.span.findFirst({ where: { sessionId, id, kind: "SUMMARY" }, select: { class: true, classReasons: true } });
+  const span = await tx.span.findFirst({
+    where: { sessionId, id, kind: "SUMMARY" },
+    select: { class: true, classReasons: true },
+  });
   if (!span) throw new AppError("NOT_FOUND", "The summary span is not in this session");
   const cls = maxClassOf([span.class, ...replaced.map((s) => s.class)]);
   const reasons = Array.isArray(span.classReasons) ? span.classReasons : [];
@@ -257,7 +275,10 @@ async function ratchetSummarySpan(tx: DbTx, sessionId: string, id: string, repla
     data: {
       class: cls,
       generation: 1 + Math.max(...replaced.map((s) => s.generation)),
-      classReasons: [...reasons, { class: cls, rule: "summary.roots", detail: `Highest class among the ${replaced.length} spans it replaces` }] as Prisma.InputJsonValue,
+      classReasons: [
+        ...reasons,
+        { class: cls, rule: "summary.roots", detail: `Highest class among the ${replaced.length} spans it replaces` },
+      ] as Prisma.InputJsonValue,
     },
   });
   return id;
@@ -265,7 +286,14 @@ async function ratchetSummarySpan(tx: DbTx, sessionId: string, id: string, repla
 
 async function createSummarySpan(
   tx: DbTx,
-  input: { sessionId: string; cwd: string | null; summary: CandidateSummary; at: Date; replaced: SelectedSpan[]; policy: Awaited<ReturnType<typeof loadPolicy>> },
+  input: {
+    sessionId: string;
+    cwd: string | null;
+    summary: CandidateSummary;
+    at: Date;
+    replaced: SelectedSpan[];
+    policy: Awaited<ReturnType<typeof loadPolicy>>;
+  },
 ): Promise<string> {
   const { sessionId, summary, at, replaced } = input;
   const body = new TextEncoder().encode(summary.text);

@@ -69,7 +69,9 @@ export async function refusalCountsByDay(filter: RefusalFilter & { since: Date }
   if (filter.sessionId) conditions.push(Prisma.sql`session_id = ${filter.sessionId}::uuid`);
   if (filter.cellClass) conditions.push(Prisma.sql`cell_class = ${filter.cellClass}::"EvidentialClass"`);
   if (filter.cellProvenance) conditions.push(Prisma.sql`cell_provenance = ${filter.cellProvenance}::"ProvenanceStatus"`);
-  const rows = await db().$queryRaw<Array<{ day: string; cell_class: EvidentialClass; cell_provenance: ProvenanceStatus; count: bigint | number }>>`
+  const rows = await db().$queryRaw<
+    Array<{ day: string; cell_class: EvidentialClass; cell_provenance: ProvenanceStatus; count: bigint | number }>
+  >`
     select to_char(occurred_at, 'YYYY-MM-DD') as day, cell_class::text as cell_class,
            cell_provenance::text as cell_provenance, count(*) as count
       from refusal_event

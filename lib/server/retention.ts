@@ -37,7 +37,8 @@ async function lockOriginal(tx: DbTx, ref: OriginalRef): Promise<LockedOriginal>
 
 function requireReason(reason: string | undefined | null, act: string): string {
   const trimmed = reason?.trim();
-  if (!trimmed) throw new AppError("VALIDATION_FAILED", `${act} needs a reason`, { fields: [{ path: "reason", message: "required" }] });
+  if (!trimmed)
+    throw new AppError("VALIDATION_FAILED", `${act} needs a reason`, { fields: [{ path: "reason", message: "required" }] });
   return trimmed;
 }
 
@@ -45,10 +46,19 @@ export async function pinOriginal(ref: OriginalRef, actor: Actor, reason?: strin
   return db().$transaction(async (tx) => {
     const row = await lockOriginal(tx, ref);
     if (row.pinned) return { changed: false };
-    await tx.spanOriginal.update({ where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } }, data: { pinned: true } });
+    await tx.spanOriginal.update({
+      where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } },
+      data: { pinned: true },
+    });
     await writeAudit(tx, {
-      projectId: ref.projectId, actor, act: "original.pin", targetType: "span", targetId: ref.spanId,
-      before: { pinned: false }, after: { pinned: true }, reason: reason ?? null,
+      projectId: ref.projectId,
+      actor,
+      act: "original.pin",
+      targetType: "span",
+      targetId: ref.spanId,
+      before: { pinned: false },
+      after: { pinned: true },
+      reason: reason ?? null,
     });
     return { changed: true };
   });
@@ -60,10 +70,19 @@ export async function unpinOriginal(ref: OriginalRef, actor: Actor, reason: stri
   return db().$transaction(async (tx) => {
     const row = await lockOriginal(tx, ref);
     if (!row.pinned) return { changed: false };
-    await tx.spanOriginal.update({ where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } }, data: { pinned: false } });
+    await tx.spanOriginal.update({
+      where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } },
+      data: { pinned: false },
+    });
     await writeAudit(tx, {
-      projectId: ref.projectId, actor, act: "original.unpin", targetType: "span", targetId: ref.spanId,
-      before: { pinned: true }, after: { pinned: false }, reason: why,
+      projectId: ref.projectId,
+      actor,
+      act: "original.unpin",
+      targetType: "span",
+      targetId: ref.spanId,
+      before: { pinned: true },
+      after: { pinned: false },
+      reason: why,
     });
     return { changed: true };
   });
@@ -82,7 +101,9 @@ export async function setOriginalExpiry(
   options: { allowShorten?: boolean } = { allowShorten: true },
 ) {
   if (expiresAt.getTime() <= now.getTime()) {
-    throw new AppError("VALIDATION_FAILED", "A new expiry must be in the future", { fields: [{ path: "expiresAt", message: "must be in the future" }] });
+    throw new AppError("VALIDATION_FAILED", "A new expiry must be in the future", {
+      fields: [{ path: "expiresAt", message: "must be in the future" }],
+    });
   }
   return db().$transaction(async (tx) => {
     const row = await lockOriginal(tx, ref);
@@ -91,11 +112,21 @@ export async function setOriginalExpiry(
     if (shortening && !options.allowShorten) {
       throw new AppError("FORBIDDEN", "That date is earlier than the current expiry: shortening a TTL is an admin act");
     }
-    const why = shortening ? requireReason(reason, "Shortening a TTL") : (reason?.trim() || null);
-    await tx.spanOriginal.update({ where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } }, data: { expiresAt } });
+    const why = shortening ? requireReason(reason, "Shortening a TTL") : reason?.trim() || null;
+    await tx.spanOriginal.update({
+      where: { sessionId_spanId: { sessionId: row.session_id, spanId: row.span_id } },
+      data: { expiresAt },
+    });
     await writeAudit(tx, {
-      projectId: ref.projectId, actor, act: shortening ? "original.shorten" : "original.extend", targetType: "span", targetId: ref.spanId,
-      before: { expiresAt: row.expires_at }, after: { expiresAt }, reason: why, at: now,
+      projectId: ref.projectId,
+      actor,
+      act: shortening ? "original.shorten" : "original.extend",
+      targetType: "span",
+      targetId: ref.spanId,
+      before: { expiresAt: row.expires_at },
+      after: { expiresAt },
+      reason: why,
+      at: now,
     });
     return { shortened: shortening };
   });

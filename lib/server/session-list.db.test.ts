@@ -11,14 +11,31 @@ describe("the sessions list", () => {
     const tag = randomBytes(4).toString("hex");
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { session } = await upsertSession(project.id, { externalId: `list-${tag}-${i}`, runtime: i === 2 ? `rt-${tag}` : "claude-code", title: `List ${tag} ${i}` });
+      const { session } = await upsertSession(project.id, {
+        externalId: `list-${tag}-${i}`,
+        runtime: i === 2 ? `rt-${tag}` : "claude-code",
+        title: `List ${tag} ${i}`,
+      });
       await appendSpans(project.id, session.id, [
-        { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: new Date(), body: new TextEncoder().encode('{"path":"/etc/x.conf"}') },
+        {
+          seq: 0,
+          kind: "TOOL_CALL",
+          toolName: "write_file",
+          occurredAt: new Date(),
+          body: new TextEncoder().encode('{"path":"/etc/x.conf"}'),
+        },
       ]);
       ids.push(session.id);
     }
     // Refuse a pointerless summary in session 1: it gets a refusal.
-    await reclaim({ projectId: project.id, sessionId: ids[1]!, selection: { fromSeq: 0, toSeq: 0 }, summary: { text: "wrote config", pointers: [] }, dryRun: false, requester: "test" });
+    await reclaim({
+      projectId: project.id,
+      sessionId: ids[1]!,
+      selection: { fromSeq: 0, toSeq: 0 },
+      summary: { text: "wrote config", pointers: [] },
+      dryRun: false,
+      requester: "test",
+    });
 
     const searched = await listSessionPage({ q: tag });
     expect(searched.total).toBe(3);

@@ -34,10 +34,28 @@ export interface SessionListRow {
  * The Sessions page: search, filter, sort and paginate in the database, with per-session counts of
  * spans, refusals, originals at risk (expiring before their horizon) and originals gone.
  */
-export async function listSessionPage(raw: Record<string, string | undefined>): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
-  const query = parseWith(SessionListQuerySchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")), "The filter");
+export async function listSessionPage(
+  raw: Record<string, string | undefined>,
+): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
+  const query = parseWith(
+    SessionListQuerySchema,
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")),
+    "The filter",
+  );
   const rows = await db().$queryRaw<
-    Array<{ id: string; slug: string; external_id: string; runtime: string; title: string | null; last_activity_at: Date; spans: number; refusals: number; at_risk: number; lost: number; total: bigint }>
+    Array<{
+      id: string;
+      slug: string;
+      external_id: string;
+      runtime: string;
+      title: string | null;
+      last_activity_at: Date;
+      spans: number;
+      refusals: number;
+      at_risk: number;
+      lost: number;
+      total: bigint;
+    }>
   >(sessionListSql(query));
   const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
   return {

@@ -27,15 +27,23 @@ export async function getSessionOverview(sessionId: string, options: SessionOver
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
   const policy = await loadPolicy(db(), session.projectId);
   const grid = await sessionGrid(db(), session.id, policy, now);
-  const filter: TimelineFilter = { ...(options.class ? { class: options.class } : {}), ...(options.provenance ? { provenance: options.provenance } : {}) };
+  const filter: TimelineFilter = {
+    ...(options.class ? { class: options.class } : {}),
+    ...(options.provenance ? { provenance: options.provenance } : {}),
+  };
   const total = timelineTotal(grid.grid, filter);
   const pages = Math.max(1, Math.ceil(total / TIMELINE_PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pages);
   const [spans, cellSpanIds] = await Promise.all([
-    sessionTimeline(db(), session.id, policy, now, grid, filter, { offset: (page - 1) * TIMELINE_PAGE_SIZE, limit: TIMELINE_PAGE_SIZE }),
+    sessionTimeline(db(), session.id, policy, now, grid, filter, {
+      offset: (page - 1) * TIMELINE_PAGE_SIZE,
+      limit: TIMELINE_PAGE_SIZE,
+    }),
     // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept.
     filter.class && filter.provenance && filter.provenance !== "LOST" && filter.provenance !== "NONE"
-      ? sessionTimeline(db(), session.id, policy, now, grid, filter, { offset: 0, limit: CELL_BULK_LIMIT }).then((s) => s.map((x) => x.id))
+      ? sessionTimeline(db(), session.id, policy, now, grid, filter, { offset: 0, limit: CELL_BULK_LIMIT }).then((s) =>
+          s.map((x) => x.id),
+        )
       : Promise.resolve([] as string[]),
   ]);
   return {

@@ -15,6 +15,13 @@ export async function listProjectSettings() {
     policy: p.retentionPolicy ? policyFromRow(p.retentionPolicy) : DEFAULT_POLICY,
     policyIsDefault: p.retentionPolicy === null,
     cannedQuestions: p.retentionPolicy?.cannedQuestions ?? {},
-    apiKeys: p.apiKeys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, role: k.role, createdAt: k.createdAt, revokedAt: k.revokedAt })),
+    apiKeys: p.apiKeys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      role: k.role,
+      createdAt: k.createdAt,
+      revokedAt: k.revokedAt,
+    })),
   }));
 }

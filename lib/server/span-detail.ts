@@ -50,7 +50,9 @@ export async function getSpanDetail(spanId: string, now = new Date()) {
     pinned: span.original?.pinned ?? false,
     deletedAt: span.original?.deletedAt ?? null,
     horizonAt: horizonFor(span.occurredAt, policy),
-    ...(span.kind === "SUMMARY" && span.replaces.length > 0 ? await lineageOrProblem(span.sessionId, span.id, below.links, policy, now) : NO_LINEAGE),
+    ...(span.kind === "SUMMARY" && span.replaces.length > 0
+      ? await lineageOrProblem(span.sessionId, span.id, below.links, policy, now)
+      : NO_LINEAGE),
   };
 }
 
@@ -93,7 +95,10 @@ async function summaryLineage(
   }
   const ids = [...new Set(links.flatMap((l) => [l.summaryId, l.replacedId]))];
   const [spans, atoms, originals] = await Promise.all([
-    db().span.findMany({ where: { sessionId, id: { in: ids } }, select: { id: true, class: true, occurredAt: true, kind: true, original: { select: { bytes: true } } } }),
+    db().span.findMany({
+      where: { sessionId, id: { in: ids } },
+      select: { id: true, class: true, occurredAt: true, kind: true, original: { select: { bytes: true } } },
+    }),
     loadAtoms(db(), sessionId, ids),
     loadOriginalFacts(db(), sessionId, ids),
   ]);

@@ -12,7 +12,15 @@ import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "./policy";
-import { originalFromSpan, sqlDays, sqlTime, STATUS_CODES, statusExpression, type OriginalStateValue, type StatusParams } from "./provenance-sql";
+import {
+  originalFromSpan,
+  sqlDays,
+  sqlTime,
+  STATUS_CODES,
+  statusExpression,
+  type OriginalStateValue,
+  type StatusParams,
+} from "./provenance-sql";
 
 export interface SpanStatus {
   id: string;
@@ -185,12 +193,21 @@ interface SpanRowFacts {
 const SPAN_FACTS = Prisma.sql`id::text as id, seq, kind::text as kind, class::text as class, transcript_state::text as transcript_state,
   occurred_at, has_pointer, original_state::text as original_state, original_expires_at`;
 
-function toSpanStatus(row: SpanRowFacts, policy: RetentionPolicy, now: Date, summaryStatuses: ReadonlyMap<string, ProvenanceStatus>): SpanStatus {
+function toSpanStatus(
+  row: SpanRowFacts,
+  policy: RetentionPolicy,
+  now: Date,
+  summaryStatuses: ReadonlyMap<string, ProvenanceStatus>,
+): SpanStatus {
   const provenance =
     row.kind === "SUMMARY"
       ? (summaryStatuses.get(row.id) ?? "NONE")
       : provenanceStatus(
-          { hasPointer: row.has_pointer, original: originalFromSpan(row.original_state, row.original_expires_at), occurredAt: row.occurred_at },
+          {
+            hasPointer: row.has_pointer,
+            original: originalFromSpan(row.original_state, row.original_expires_at),
+            occurredAt: row.occurred_at,
+          },
           policy,
           now,
         );
@@ -243,13 +260,21 @@ export function timelineQuery(
      limit ${page.limit} offset ${page.offset}`;
 }
 
-function timelineWhere(sessionId: string, policy: RetentionPolicy, now: Date, grid: SessionGrid, filter: TimelineFilter): Prisma.Sql {
+function timelineWhere(
+  sessionId: string,
+  policy: RetentionPolicy,
+  now: Date,
+  grid: SessionGrid,
+  filter: TimelineFilter,
+): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`session_id = ${sessionId}::uuid`];
   if (filter.class) conditions.push(Prisma.sql`class = ${filter.class}::"EvidentialClass"`);
   if (filter.provenance) {
     const summaries = [...grid.summaryStatuses].filter(([, s]) => s === filter.provenance).map(([id]) => id);
     const status = statusExpression("", { now, horizonDays: policy.evidenceHorizonDays });
-    conditions.push(Prisma.sql`((kind <> 'SUMMARY' and ${status} = ${filter.provenance}) or (kind = 'SUMMARY' and id = any(${summaries}::uuid[])))`);
+    conditions.push(
+      Prisma.sql`((kind <> 'SUMMARY' and ${status} = ${filter.provenance}) or (kind = 'SUMMARY' and id = any(${summaries}::uuid[])))`,
+    );
   }
   return Prisma.join(conditions, " and ");
 }
@@ -300,7 +325,11 @@ export async function lineageStatuses(
   const ids = [...new Set([...spanIds, ...links.map((l) => l.replaced_id)])];
   const rows = await tx.$queryRaw<SpanRowFacts[]>`
     select ${SPAN_FACTS} from span where session_id = ${sessionId}::uuid and id = any(${ids}::uuid[])`;
-  const statusLinks: StatusLink[] = links.map((l) => ({ summaryId: l.summary_id, replacedId: l.replaced_id, pointed: l.pointed }));
+  const statusLinks: StatusLink[] = links.map((l) => ({
+    summaryId: l.summary_id,
+    replacedId: l.replaced_id,
+    pointed: l.pointed,
+  }));
   const statusSpans: StatusSpan[] = rows.map((r) => ({
     id: r.id,
     kind: r.kind,
@@ -316,7 +345,13 @@ export async function lineageStatuses(
 }
 
 /** One span's status. */
-export async function spanStatusOf(tx: DbTx, sessionId: string, spanId: string, policy: RetentionPolicy, now: Date): Promise<ProvenanceStatus> {
+export async function spanStatusOf(
+  tx: DbTx,
+  sessionId: string,
+  spanId: string,
+  policy: RetentionPolicy,
+  now: Date,
+): Promise<ProvenanceStatus> {
   const { statuses } = await lineageStatuses(tx, sessionId, [spanId], policy, now);
   return statuses.get(spanId) ?? "NONE";
 }

@@ -46,14 +46,21 @@ export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000
   }
   const scrubbed = await scrub(now, scrubLimit);
   const verdictsForgotten = await forgetUnreadableVerdicts();
-  return { deleted, lostSpanIds: [...lost, ...scrubbed.lostSpanIds], verified: scrubbed.verified, damaged: scrubbed.damaged, verdictsForgotten };
+  return {
+    deleted,
+    lostSpanIds: [...lost, ...scrubbed.lostSpanIds],
+    verified: scrubbed.verified,
+    damaged: scrubbed.damaged,
+    verdictsForgotten,
+  };
 }
 
 /** One transaction: deletes what is still due of `batch`; per deleted original, what moved to LOST. */
 async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
   const projectOf = new Map(batch.map((c) => [c.span_id, c.project_id]));
-  return db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; expires_at: Date }>>`
+  return db().$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; expires_at: Date }>>`
       with due as (
         select o.session_id, o.span_id from span_original o
           join unnest(${batch.map((c) => c.session_id)}::uuid[], ${batch.map((c) => c.span_id)}::uuid[]) as k(session_id, span_id)
@@ -64,24 +71,26 @@ async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
         from due
        where o.session_id = due.session_id and o.span_id = due.span_id
       returning o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at`;
-    if (rows.length === 0) return [];
-    const moved = await movedToLost(tx, rows);
-    await writeAudits(
-      tx,
-      rows.map((r, i) => ({
-        projectId: projectOf.get(r.span_id)!,
-        actor: SWEEPER,
-        act: "original.sweep",
-        targetType: "span",
-        targetId: r.span_id,
-        before: { expiresAt: r.expires_at, present: true },
-        after: { present: false, movedToLost: moved[i]! },
-        reason: "TTL passed and the original was not pinned",
-        at: now,
-      })),
-    );
-    return moved;
-  }, { timeout: 120_000, maxWait: 30_000 });
+      if (rows.length === 0) return [];
+      const moved = await movedToLost(tx, rows);
+      await writeAudits(
+        tx,
+        rows.map((r, i) => ({
+          projectId: projectOf.get(r.span_id)!,
+          actor: SWEEPER,
+          act: "original.sweep",
+          targetType: "span",
+          targetId: r.span_id,
+          before: { expiresAt: r.expires_at, present: true },
+          after: { present: false, movedToLost: moved[i]! },
+          reason: "TTL passed and the original was not pinned",
+          at: now,
+        })),
+      );
+      return moved;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
 }
 
 /**
@@ -90,8 +99,13 @@ async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
  * changed behind the database's back (storage damage, a restore gone wrong) are caught here, a
  * batch per sweep, and recorded as a hash mismatch (LOST) with an audit row of what moved to LOST.
  */
-export async function scrub(now = new Date(), limit = 2_000): Promise<{ verified: number; damaged: number; lostSpanIds: string[] }> {
-  const rows = await db().$queryRaw<Array<{ session_id: string; span_id: string; project_id: string; was_held: boolean; held: boolean }>>`
+export async function scrub(
+  now = new Date(),
+  limit = 2_000,
+): Promise<{ verified: number; damaged: number; lostSpanIds: string[] }> {
+  const rows = await db().$queryRaw<
+    Array<{ session_id: string; span_id: string; project_id: string; was_held: boolean; held: boolean }>
+  >`
     with pick as (
       select session_id, span_id, bytes_state = 'HELD' as was_held from span_original
        where bytes_state <> 'DELETED' order by verified_at limit ${limit}

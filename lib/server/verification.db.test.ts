@@ -21,7 +21,11 @@ const BODY = 'write_file(path="/etc/app/conf.yaml", mode="overwrite")';
 
 async function scenario(label: string) {
   const project = await makeTestProject(label);
-  const { session } = await upsertSession(project.id, { externalId: `${label}-${randomUUID()}`, runtime: "claude-code", cwd: "/home/dev/app" });
+  const { session } = await upsertSession(project.id, {
+    externalId: `${label}-${randomUUID()}`,
+    runtime: "claude-code",
+    cwd: "/home/dev/app",
+  });
   const [write] = await appendSpans(project.id, session.id, [
     { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: new Date(), body: new TextEncoder().encode(BODY) },
   ]);
@@ -37,16 +41,23 @@ async function damageQuietly(sessionId: string, spanId: string) {
 }
 
 const state = async (sessionId: string, spanId: string) =>
-  (await db().spanOriginal.findUniqueOrThrow({ where: { sessionId_spanId: { sessionId, spanId } }, select: { bytesState: true } })).bytesState;
+  (
+    await db().spanOriginal.findUniqueOrThrow({
+      where: { sessionId_spanId: { sessionId, spanId } },
+      select: { bytesState: true },
+    })
+  ).bytesState;
 
 describe("verifying originals", () => {
   it("a write that does not match the span's sha256 is recorded as a mismatch at once (LOST)", async () => {
     const s = await scenario("verify-write");
-    await db().$executeRaw`update span_original set bytes = ${"other bytes"}::bytea where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
+    await db()
+      .$executeRaw`update span_original set bytes = ${"other bytes"}::bytea where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
     expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
     expect(await spanStatusOf(db(), s.sessionId, s.spanId, DEFAULT_POLICY, new Date())).toBe("LOST");
     // Nor can the recorded state be set by hand: the trigger hashes the bytes again.
-    await db().$executeRaw`update span_original set bytes_state = 'HELD' where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
+    await db()
+      .$executeRaw`update span_original set bytes_state = 'HELD' where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
     expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
   });
 
@@ -55,7 +66,8 @@ describe("verifying originals", () => {
     await damageQuietly(s.sessionId, s.spanId);
     expect(await state(s.sessionId, s.spanId)).toBe("HELD"); // the trade-off: unseen until checked
     // The scrub takes the originals verified longest ago: make this one the oldest.
-    await db().$executeRaw`update span_original set verified_at = '2000-01-01' where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
+    await db()
+      .$executeRaw`update span_original set verified_at = '2000-01-01' where session_id = ${s.sessionId}::uuid and span_id = ${s.spanId}::uuid`;
     const result = await sweep(new Date(), 10_000, 1);
     expect(result).toMatchObject({ verified: 1, damaged: 1 });
     expect(result.lostSpanIds).toContain(s.spanId);
@@ -68,7 +80,14 @@ describe("verifying originals", () => {
     const s = await scenario("verify-gate");
     await damageQuietly(s.sessionId, s.spanId);
     const summary = await candidateSummaryFor(s.sessionId, [s.spanId], "Wrote the config.", { pointers: true });
-    const outcome = await reclaim({ projectId: s.projectId, sessionId: s.sessionId, selection: { spanIds: [s.spanId] }, summary, dryRun: true, requester: "test" });
+    const outcome = await reclaim({
+      projectId: s.projectId,
+      sessionId: s.sessionId,
+      selection: { spanIds: [s.spanId] },
+      summary,
+      dryRun: true,
+      requester: "test",
+    });
     expect(outcome.decisions[0]).toMatchObject({ verdict: "REFUSE", cell: { provenance: "LOST" } });
     expect(await state(s.sessionId, s.spanId)).toBe("HASH_MISMATCH");
   });
@@ -76,7 +95,14 @@ describe("verifying originals", () => {
   it("a question judged afresh never cites damaged bytes and records them; a stored verdict is judged again once they are recorded", async () => {
     const s = await scenario("verify-question");
     const summary = await candidateSummaryFor(s.sessionId, [s.spanId], "Wrote the config.", { pointers: true });
-    await reclaim({ projectId: s.projectId, sessionId: s.sessionId, selection: { spanIds: [s.spanId] }, summary, dryRun: false, requester: "test" });
+    await reclaim({
+      projectId: s.projectId,
+      sessionId: s.sessionId,
+      selection: { spanIds: [s.spanId] },
+      summary,
+      dryRun: false,
+      requester: "test",
+    });
     const systemConfig = { canned: "modified-system-config" };
     const before = await askEvidenceQuestion({ projectId: s.projectId, question: systemConfig });
     expect(before.answer).toBe("YES");
@@ -89,7 +115,10 @@ describe("verifying originals", () => {
 
     // A question judged afresh (a custom one is never stored) reads the original, finds the
     // damage, records it and answers as it now stands.
-    const fresh = await askEvidenceQuestion({ projectId: s.projectId, question: { predicate: { effectKinds: ["FILE_WRITE"], valuePrefixes: ["/etc/"] } } });
+    const fresh = await askEvidenceQuestion({
+      projectId: s.projectId,
+      question: { predicate: { effectKinds: ["FILE_WRITE"], valuePrefixes: ["/etc/"] } },
+    });
     expect(fresh.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(fresh.citations).toEqual([]);
     expect(fresh.blockers.map((b) => [b.spanId, b.provenance])).toEqual([[s.spanId, "LOST"]]);

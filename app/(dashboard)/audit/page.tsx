@@ -10,18 +10,31 @@ function show(value: unknown): string {
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
-  const { rows, acts } = await listAuditLog({ act: query.act || undefined, actor: query.actor || undefined, target: query.target || undefined });
+  const { rows, acts } = await listAuditLog({
+    act: query.act || undefined,
+    actor: query.actor || undefined,
+    target: query.target || undefined,
+  });
   return (
     <>
       <h1>Audit log</h1>
       <p className="subtitle">Every operator, admin and sweeper act, append-only.</p>
-      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }} aria-label="Filter the audit log">
+      <form
+        method="get"
+        className="panel"
+        style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }}
+        aria-label="Filter the audit log"
+      >
         <label>
           Act
           <br />
           <select name="act" defaultValue={query.act ?? ""}>
             <option value="">Any</option>
-            {acts.map((a) => <option key={a} value={a}>{a}</option>)}
+            {acts.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -34,10 +47,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <br />
           <input name="target" defaultValue={query.target ?? ""} placeholder="span or key id (prefix)" />
         </label>
-        <button type="submit" className="button">Filter</button>
+        <button type="submit" className="button">
+          Filter
+        </button>
       </form>
       {rows.length === 0 ? (
-        <div className="panel empty-state">Nothing recorded{query.act || query.actor || query.target ? " that matches" : " yet"}.</div>
+        <div className="panel empty-state">
+          Nothing recorded{query.act || query.actor || query.target ? " that matches" : " yet"}.
+        </div>
       ) : (
         <table className="data" aria-label="Audit log">
           <thead>
@@ -54,11 +71,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td><Time value={row.at} /></td>
+                <td>
+                  <Time value={row.at} />
+                </td>
                 <td>{row.actorLabel}</td>
                 <td className="mono">{row.act}</td>
                 <td className="mono">
-                  {row.targetType === "span" ? <Link href={`/spans/${row.targetId}`}>span {row.targetId.slice(0, 8)}</Link> : `${row.targetType} ${row.targetId.slice(0, 8)}`}
+                  {row.targetType === "span" ? (
+                    <Link href={`/spans/${row.targetId}`}>span {row.targetId.slice(0, 8)}</Link>
+                  ) : (
+                    `${row.targetType} ${row.targetId.slice(0, 8)}`
+                  )}
                 </td>
                 <td className="mono">{show(row.before)}</td>
                 <td className="mono">{show(row.after)}</td>

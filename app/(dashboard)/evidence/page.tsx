@@ -24,7 +24,11 @@ const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } a
  */
 const ROWS_PER_PAGE = 100;
 
-export default async function EvidencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function EvidencePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requireUser();
   const raw = await searchParams;
   const params = new URLSearchParams();
@@ -33,7 +37,12 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
   const projects = await db().project.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, slug: true } });
   const project = projects.find((p) => p.slug === params.get("project")) ?? projects[0];
   const sessions = project
-    ? await db().session.findMany({ where: { projectId: project.id }, orderBy: { lastActivityAt: "desc" }, take: 500, select: { id: true, title: true, externalId: true } })
+    ? await db().session.findMany({
+        where: { projectId: project.id },
+        orderBy: { lastActivityAt: "desc" },
+        take: 500,
+        select: { id: true, title: true, externalId: true },
+      })
     : [];
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
@@ -72,14 +81,22 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
             Project
             <br />
             <select name="project" defaultValue={project?.slug}>
-              {projects.map((p) => <option key={p.id} value={p.slug}>{p.slug}</option>)}
+              {projects.map((p) => (
+                <option key={p.id} value={p.slug}>
+                  {p.slug}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Question
             <br />
             <select name="q" defaultValue={q || "modified-system-config"}>
-              {CANNED_QUESTION_IDS.map((id) => <option key={id} value={id}>{CANNED_QUESTIONS[id].title}</option>)}
+              {CANNED_QUESTION_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {CANNED_QUESTIONS[id].title}
+                </option>
+              ))}
               <option value="custom">Custom (use the builder below)</option>
             </select>
           </label>
@@ -88,12 +105,26 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
             <br />
             <select name="session" defaultValue={params.get("session") ?? ""}>
               <option value="">All sessions</option>
-              {sessions.map((s) => <option key={s.id} value={s.id}>{s.title ?? s.externalId}</option>)}
+              {sessions.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title ?? s.externalId}
+                </option>
+              ))}
             </select>
           </label>
-          <label>From<br /><input type="date" name="from" defaultValue={params.get("from") ?? ""} /></label>
-          <label>To<br /><input type="date" name="to" defaultValue={params.get("to") ?? ""} /></label>
-          <button type="submit" className="button">Ask</button>
+          <label>
+            From
+            <br />
+            <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
+          </label>
+          <label>
+            To
+            <br />
+            <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
+          </label>
+          <button type="submit" className="button">
+            Ask
+          </button>
         </div>
         <details open={q === "custom"}>
           <summary>Question builder</summary>
@@ -102,20 +133,34 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
               Side effect
               <br />
               <select name="effect" multiple size={5} defaultValue={params.getAll("effect")}>
-                {SIDE_EFFECT_KINDS.map((e) => <option key={e} value={e}>{humanize(e)}</option>)}
+                {SIDE_EFFECT_KINDS.map((e) => (
+                  <option key={e} value={e}>
+                    {humanize(e)}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
               Atom kind
               <br />
               <select name="kind" multiple size={5} defaultValue={params.getAll("kind")}>
-                {ATOM_KINDS.map((k) => <option key={k} value={k}>{humanize(k)}</option>)}
+                {ATOM_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {humanize(k)}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
               Value prefixes (one per line)
               <br />
-              <textarea name="prefix" rows={4} cols={24} defaultValue={params.getAll("prefix").join("\n")} placeholder={"/etc/\n~/.ssh/"} />
+              <textarea
+                name="prefix"
+                rows={4}
+                cols={24}
+                defaultValue={params.getAll("prefix").join("\n")}
+                placeholder={"/etc/\n~/.ssh/"}
+              />
             </label>
             <label>
               Tool names
@@ -134,31 +179,55 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
         </details>
       </form>
 
-      {problem ? <p role="alert" className="error-text">{problem}</p> : null}
+      {problem ? (
+        <p role="alert" className="error-text">
+          {problem}
+        </p>
+      ) : null}
       {result ? (
         <section aria-label="Answer">
           <h2>
             {result.question.title}{" "}
-            <span className={`badge ${ANSWER_TONE[result.answer]}`} data-testid="answer">{result.answer.replace("_", " ")}</span>
+            <span className={`badge ${ANSWER_TONE[result.answer]}`} data-testid="answer">
+              {result.answer.replace("_", " ")}
+            </span>
           </h2>
           <p className="subtitle">
-            {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans; {formatCount(result.checkedSpans)} spans checked in{" "}
-            {formatCount(result.sessionsInScope)} sessions; scope {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
-            <a href={`/evidence/export?${exportParams}&format=json`} download>JSON</a> ·{" "}
-            <a href={`/evidence/export?${exportParams}&format=csv`} download>CSV</a>
+            {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans;{" "}
+            {formatCount(result.checkedSpans)} spans checked in {formatCount(result.sessionsInScope)} sessions; scope{" "}
+            {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
+            <a href={`/evidence/export?${exportParams}&format=json`} download>
+              JSON
+            </a>{" "}
+            ·{" "}
+            <a href={`/evidence/export?${exportParams}&format=csv`} download>
+              CSV
+            </a>
           </p>
           {result.citations.length > 0 ? (
             <>
               <table className="data" aria-label="Citations" id="citations">
                 <thead>
-                  <tr><th>Session</th><th className="num">Seq</th><th>Bytes</th><th>Excerpt</th><th>sha256</th></tr>
+                  <tr>
+                    <th>Session</th>
+                    <th className="num">Seq</th>
+                    <th>Bytes</th>
+                    <th>Excerpt</th>
+                    <th>sha256</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {result.citations.slice(citationPage.start, citationPage.end).map((c) => (
                     <tr key={`${c.spanId}:${c.byteStart}`}>
-                      <td><Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link></td>
+                      <td>
+                        <Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link>
+                      </td>
                       <td className="num">{c.seq}</td>
-                      <td className="mono"><Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>{c.byteStart}–{c.byteEnd}</Link></td>
+                      <td className="mono">
+                        <Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>
+                          {c.byteStart}–{c.byteEnd}
+                        </Link>
+                      </td>
                       <td className="mono">{c.excerpt}</td>
                       <td className="mono">{c.sha256.slice(0, 12)}…</td>
                     </tr>
@@ -173,14 +242,28 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
               <h2 id="blockers">Blocking spans</h2>
               <table className="data" aria-label="Blockers">
                 <thead>
-                  <tr><th>Session</th><th className="num">Seq</th><th>Cell</th><th>Dropped</th><th>Original</th><th>Why</th><th>Unblock</th></tr>
+                  <tr>
+                    <th>Session</th>
+                    <th className="num">Seq</th>
+                    <th>Cell</th>
+                    <th>Dropped</th>
+                    <th>Original</th>
+                    <th>Why</th>
+                    <th>Unblock</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {result.blockers.slice(blockerPage.start, blockerPage.end).map((b) => (
                     <tr key={b.spanId}>
-                      <td><Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}</Link></td>
-                      <td className="num"><Link href={`/spans/${b.spanId}`}>{b.seq}</Link></td>
-                      <td>{humanize(b.class)} × {humanize(b.provenance)}</td>
+                      <td>
+                        <Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}</Link>
+                      </td>
+                      <td className="num">
+                        <Link href={`/spans/${b.spanId}`}>{b.seq}</Link>
+                      </td>
+                      <td>
+                        {humanize(b.class)} × {humanize(b.provenance)}
+                      </td>
                       <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
                       <td>{b.originalHeld ? "held" : "gone"}</td>
                       <td>{b.reason}</td>
@@ -191,7 +274,9 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
                           <ActionForm action={pinAction} label={`Pin span ${b.seq}`} inline>
                             <input type="hidden" name="spanId" value={b.spanId} />
                             <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
-                            <button type="submit" className="link-button">Pin original</button>
+                            <button type="submit" className="link-button">
+                              Pin original
+                            </button>
                           </ActionForm>
                         ) : (
                           `${b.unblockBy} (operator)`
@@ -201,7 +286,12 @@ export default async function EvidencePage({ searchParams }: { searchParams: Pro
                   ))}
                 </tbody>
               </table>
-              <Pager label="Blocking span pages" noun="Blocking spans" window={blockerPage} hrefFor={pageHref("bpage", "blockers")} />
+              <Pager
+                label="Blocking span pages"
+                noun="Blocking spans"
+                window={blockerPage}
+                hrefFor={pageHref("bpage", "blockers")}
+              />
             </>
           ) : null}
           {result.gaps.length > 0 ? <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p> : null}

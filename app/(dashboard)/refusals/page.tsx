@@ -9,12 +9,16 @@ export const metadata = { title: "Refusals" };
 export default async function RefusalsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
   const filter = { session: query.session, cellClass: query.cellClass, cellProvenance: query.cellProvenance, days: query.days };
-  let initial;
+  let initial: Awaited<ReturnType<typeof refusalFeed>>;
   try {
     initial = await refusalFeed(filter);
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") {
-      return <div className="panel error-text">That filter is not valid: {error.fields?.map((f) => `${f.path}: ${f.message}`).join("; ")}</div>;
+      return (
+        <div className="panel error-text">
+          That filter is not valid: {error.fields?.map((f) => `${f.path}: ${f.message}`).join("; ")}
+        </div>
+      );
     }
     throw error;
   }
@@ -28,7 +32,11 @@ export default async function RefusalsPage({ searchParams }: { searchParams: Pro
           <br />
           <select name="cellClass" defaultValue={query.cellClass ?? ""}>
             <option value="">Any</option>
-            {EVIDENTIAL_CLASSES.filter((c) => c !== "NARRATIVE").map((c) => <option key={c} value={c}>{humanize(c)}</option>)}
+            {EVIDENTIAL_CLASSES.filter((c) => c !== "NARRATIVE").map((c) => (
+              <option key={c} value={c}>
+                {humanize(c)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -36,18 +44,28 @@ export default async function RefusalsPage({ searchParams }: { searchParams: Pro
           <br />
           <select name="cellProvenance" defaultValue={query.cellProvenance ?? ""}>
             <option value="">Any</option>
-            {PROVENANCE_STATUSES.filter((p) => p !== "DURABLE").map((p) => <option key={p} value={p}>{humanize(p)}</option>)}
+            {PROVENANCE_STATUSES.filter((p) => p !== "DURABLE").map((p) => (
+              <option key={p} value={p}>
+                {humanize(p)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Window
           <br />
           <select name="days" defaultValue={query.days ?? "30"}>
-            {["1", "7", "30", "90", "365"].map((d) => <option key={d} value={d}>{d} days</option>)}
+            {["1", "7", "30", "90", "365"].map((d) => (
+              <option key={d} value={d}>
+                {d} days
+              </option>
+            ))}
           </select>
         </label>
         {query.session ? <input type="hidden" name="session" value={query.session} /> : null}
-        <button type="submit" className="button">Filter</button>
+        <button type="submit" className="button">
+          Filter
+        </button>
       </form>
       <RefusalFeed filter={filter} initial={initial} />
     </>

@@ -33,7 +33,10 @@ export async function bulkRetentionAction(_: ActionResult | null, form: FormData
       try {
         const ref = { projectId: await projectOfSpan(spanId), spanId };
         if (input.act === "pin") await pinOriginal(ref, actor, input.reason);
-        else await setOriginalExpiry(ref, actor, new Date(Date.now() + input.days * DAY_MS), input.reason, new Date(), { allowShorten: false });
+        else
+          await setOriginalExpiry(ref, actor, new Date(Date.now() + input.days * DAY_MS), input.reason, new Date(), {
+            allowShorten: false,
+          });
         done += 1;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

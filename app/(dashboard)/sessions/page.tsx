@@ -6,7 +6,12 @@ import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type Session
 export const metadata = { title: "Sessions" };
 
 const SORT_LABEL = { activity: "Last activity", refusals: "Refusals", "at-risk": "Spans at risk" } as const;
-const STATE_LABEL = { any: "Any", refused: "With refusals", "at-risk": "With spans at risk", lost: "With evidence lost" } as const;
+const STATE_LABEL = {
+  any: "Any",
+  refused: "With refusals",
+  "at-risk": "With spans at risk",
+  lost: "With evidence lost",
+} as const;
 
 function href(query: SessionListQuery, change: Partial<SessionListQuery>): string {
   const next = { ...query, ...change };
@@ -21,11 +26,12 @@ function href(query: SessionListQuery, change: Partial<SessionListQuery>): strin
 }
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  let data;
+  let data: Awaited<ReturnType<typeof listSessionPage>>;
   try {
     data = await listSessionPage(await searchParams);
   } catch (error) {
-    if (error instanceof AppError && error.code === "VALIDATION_FAILED") return <div className="panel error-text">That filter is not valid.</div>;
+    if (error instanceof AppError && error.code === "VALIDATION_FAILED")
+      return <div className="panel error-text">That filter is not valid.</div>;
     throw error;
   }
   const { rows, total, query, runtimes } = data;
@@ -34,7 +40,12 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
     <>
       <h1>Sessions</h1>
       <p className="subtitle">Agent runs whose transcripts Custodian holds.</p>
-      <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }} aria-label="Filter sessions">
+      <form
+        method="get"
+        className="panel"
+        style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }}
+        aria-label="Filter sessions"
+      >
         <label>
           Search
           <br />
@@ -45,24 +56,38 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           <br />
           <select name="runtime" defaultValue={query.runtime ?? ""}>
             <option value="">Any</option>
-            {runtimes.map((r) => <option key={r} value={r}>{r}</option>)}
+            {runtimes.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           State
           <br />
           <select name="state" defaultValue={query.state}>
-            {SESSION_STATES.map((s) => <option key={s} value={s}>{STATE_LABEL[s]}</option>)}
+            {SESSION_STATES.map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABEL[s]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Sort by
           <br />
           <select name="sort" defaultValue={query.sort}>
-            {SESSION_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+            {SESSION_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABEL[s]}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="submit" className="button">Apply</button>
+        <button type="submit" className="button">
+          Apply
+        </button>
       </form>
       {rows.length === 0 ? (
         <div className="panel empty-state">No sessions match. Stream spans from a runtime or import a transcript.</div>
@@ -74,10 +99,16 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               <th>Project</th>
               <th>Runtime</th>
               <th className="num">Spans</th>
-              <th className="num"><Link href={href(query, { sort: "refusals", page: 1 })}>Refusals</Link></th>
-              <th className="num"><Link href={href(query, { sort: "at-risk", page: 1 })}>At risk</Link></th>
+              <th className="num">
+                <Link href={href(query, { sort: "refusals", page: 1 })}>Refusals</Link>
+              </th>
+              <th className="num">
+                <Link href={href(query, { sort: "at-risk", page: 1 })}>At risk</Link>
+              </th>
               <th className="num">Lost</th>
-              <th><Link href={href(query, { sort: "activity", page: 1 })}>Last activity</Link></th>
+              <th>
+                <Link href={href(query, { sort: "activity", page: 1 })}>Last activity</Link>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -85,7 +116,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               <tr key={s.id}>
                 <td>
                   <Link href={`/sessions/${s.id}`}>{s.title ?? s.externalId}</Link>
-                  <div className="mono" style={{ color: "var(--muted)" }}>{s.externalId}</div>
+                  <div className="mono" style={{ color: "var(--muted)" }}>
+                    {s.externalId}
+                  </div>
                 </td>
                 <td>{s.projectSlug}</td>
                 <td>{s.runtime}</td>
@@ -93,7 +126,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
                 <td className="num">{s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}</td>
                 <td className="num">{s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}</td>
-                <td><Time value={s.lastActivityAt} /></td>
+                <td>
+                  <Time value={s.lastActivityAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -16,7 +16,11 @@ const entries = (form: FormData) => Object.fromEntries([...form.entries()].filte
 export async function createKeyAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
   return runAction(async () => {
     const { actor } = await authorize("keys:manage");
-    const input = parseWith(z.object({ projectId: z.uuid(), name: z.string().min(1).max(100), role: z.enum(ROLES) }), entries(form), "The form");
+    const input = parseWith(
+      z.object({ projectId: z.uuid(), name: z.string().min(1).max(100), role: z.enum(ROLES) }),
+      entries(form),
+      "The form",
+    );
     const key = await createApiKey(input.projectId, input.name, input.role, actor);
     revalidatePath("/settings");
     return { message: `Created key "${key.name}" (${key.prefix}…). Copy it now: it is not shown again.`, secret: key.key };
@@ -36,10 +40,17 @@ export async function revokeKeyAction(_: ActionResult | null, form: FormData): P
 export async function inviteUserAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
   return runAction(async () => {
     await authorize("users:manage");
-    const input = parseWith(z.object({ email: z.string().min(3).max(320), name: z.string().max(200).optional(), role: z.enum(ROLES) }), entries(form), "The form");
+    const input = parseWith(
+      z.object({ email: z.string().min(3).max(320), name: z.string().max(200).optional(), role: z.enum(ROLES) }),
+      entries(form),
+      "The form",
+    );
     const user = await createUser(input);
     revalidatePath("/settings");
-    return { message: `Invited ${user.email} as ${user.role.toLowerCase()}. Give them this password once:`, secret: user.generatedPassword! };
+    return {
+      message: `Invited ${user.email} as ${user.role.toLowerCase()}. Give them this password once:`,
+      secret: user.generatedPassword!,
+    };
   });
 }
 
@@ -74,7 +85,9 @@ export async function updatePolicyAction(_: ActionResult | null, form: FormData)
     try {
       cannedQuestions = JSON.parse(input.cannedQuestions || "{}");
     } catch {
-      throw new AppError("VALIDATION_FAILED", "The canned question edits are not valid JSON", { fields: [{ path: "cannedQuestions", message: "not JSON" }] });
+      throw new AppError("VALIDATION_FAILED", "The canned question edits are not valid JSON", {
+        fields: [{ path: "cannedQuestions", message: "not JSON" }],
+      });
     }
     const { warnings } = await updatePolicy(
       input.projectId,
@@ -83,7 +96,10 @@ export async function updatePolicyAction(_: ActionResult | null, form: FormData)
           evidenceHorizonDays: input.evidenceHorizonDays,
           ttlDays: { NARRATIVE: input.ttlNarrative, STRUCTURED: input.ttlStructured, SIDE_EFFECTING: input.ttlSideEffecting },
           evidenceWorkloads: input.evidenceWorkloads === "on",
-          systemConfigPrefixes: input.systemConfigPrefixes.split("\n").map((l) => l.trim()).filter(Boolean),
+          systemConfigPrefixes: input.systemConfigPrefixes
+            .split("\n")
+            .map((l) => l.trim())
+            .filter(Boolean),
         },
         cannedQuestions,
       },

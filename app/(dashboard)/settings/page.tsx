@@ -12,7 +12,11 @@ export const metadata = { title: "Settings" };
 function RoleSelect({ name = "role", defaultValue }: { name?: string; defaultValue: string }) {
   return (
     <select name={name} defaultValue={defaultValue} aria-label="Role">
-      {ROLES.map((r) => <option key={r} value={r}>{humanize(r)}</option>)}
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {humanize(r)}
+        </option>
+      ))}
     </select>
   );
 }
@@ -29,7 +33,10 @@ export default async function SettingsPage() {
       {projects.map((project) => (
         <section key={project.id} className="panel" style={{ marginBottom: 16 }} aria-label={`Project ${project.slug}`}>
           <h2 style={{ marginTop: 0 }}>
-            {project.name} <span className="mono" style={{ color: "var(--muted)" }}>{project.slug}</span>
+            {project.name}{" "}
+            <span className="mono" style={{ color: "var(--muted)" }}>
+              {project.slug}
+            </span>
           </h2>
           <p>
             Evidence horizon <strong>{project.policy.evidenceHorizonDays} days</strong>; originals kept{" "}
@@ -51,44 +58,104 @@ export default async function SettingsPage() {
               <summary>Edit retention policy</summary>
               <ActionForm action={updatePolicyAction} label={`Retention policy of ${project.slug}`}>
                 <input type="hidden" name="projectId" value={project.id} />
-                <label>Evidence horizon (days)<br /><input name="evidenceHorizonDays" type="number" min={1} defaultValue={project.policy.evidenceHorizonDays} required /></label>
-                <label>Narrative TTL<br /><input name="ttlNarrative" type="number" min={0} defaultValue={project.policy.ttlDays.NARRATIVE} required /></label>
-                <label>Structured TTL<br /><input name="ttlStructured" type="number" min={0} defaultValue={project.policy.ttlDays.STRUCTURED} required /></label>
-                <label>Side-effecting TTL<br /><input name="ttlSideEffecting" type="number" min={0} defaultValue={project.policy.ttlDays.SIDE_EFFECTING} required /></label>
                 <label>
-                  <input name="evidenceWorkloads" type="checkbox" defaultChecked={project.policy.evidenceWorkloads} /> This project has evidence-demanding workloads
-                  (audit, replay, contradiction checks, re-execution)
+                  Evidence horizon (days)
+                  <br />
+                  <input
+                    name="evidenceHorizonDays"
+                    type="number"
+                    min={1}
+                    defaultValue={project.policy.evidenceHorizonDays}
+                    required
+                  />
+                </label>
+                <label>
+                  Narrative TTL
+                  <br />
+                  <input name="ttlNarrative" type="number" min={0} defaultValue={project.policy.ttlDays.NARRATIVE} required />
+                </label>
+                <label>
+                  Structured TTL
+                  <br />
+                  <input name="ttlStructured" type="number" min={0} defaultValue={project.policy.ttlDays.STRUCTURED} required />
+                </label>
+                <label>
+                  Side-effecting TTL
+                  <br />
+                  <input
+                    name="ttlSideEffecting"
+                    type="number"
+                    min={0}
+                    defaultValue={project.policy.ttlDays.SIDE_EFFECTING}
+                    required
+                  />
+                </label>
+                <label>
+                  <input name="evidenceWorkloads" type="checkbox" defaultChecked={project.policy.evidenceWorkloads} /> This
+                  project has evidence-demanding workloads (audit, replay, contradiction checks, re-execution)
                 </label>
                 <label style={{ flexBasis: "100%" }}>
                   System config prefixes (one per line)
                   <br />
-                  <textarea name="systemConfigPrefixes" rows={5} cols={40} defaultValue={project.policy.systemConfigPrefixes.join("\n")} />
+                  <textarea
+                    name="systemConfigPrefixes"
+                    rows={5}
+                    cols={40}
+                    defaultValue={project.policy.systemConfigPrefixes.join("\n")}
+                  />
                 </label>
                 <label style={{ flexBasis: "100%" }}>
-                  Canned question edits (JSON: {"{"}&quot;questionId&quot;: {"{"}&quot;title&quot;, &quot;anyOf&quot;{"}"}{"}"})
+                  Canned question edits (JSON: {"{"}&quot;questionId&quot;: {"{"}&quot;title&quot;, &quot;anyOf&quot;{"}"}
+                  {"}"})
                   <br />
-                  <textarea name="cannedQuestions" rows={4} cols={60} className="mono" defaultValue={JSON.stringify(project.cannedQuestions, null, 2)} />
+                  <textarea
+                    name="cannedQuestions"
+                    rows={4}
+                    cols={60}
+                    className="mono"
+                    defaultValue={JSON.stringify(project.cannedQuestions, null, 2)}
+                  />
                 </label>
-                <label>Reason (required)<br /><input name="reason" required /></label>
-                <p style={{ flexBasis: "100%", color: "var(--muted)", margin: 0 }}>New TTLs apply to originals received from now on; the horizon and the workloads switch apply at once.</p>
-                <button type="submit" className="button">Save policy</button>
+                <label>
+                  Reason (required)
+                  <br />
+                  <input name="reason" required />
+                </label>
+                <p style={{ flexBasis: "100%", color: "var(--muted)", margin: 0 }}>
+                  New TTLs apply to originals received from now on; the horizon and the workloads switch apply at once.
+                </p>
+                <button type="submit" className="button">
+                  Save policy
+                </button>
               </ActionForm>
             </details>
           ) : null}
           <table className="data" aria-label={`API keys of ${project.slug}`}>
             <thead>
-              <tr><th>Key</th><th>Name</th><th>Role</th><th>Created</th><th>Status</th></tr>
+              <tr>
+                <th>Key</th>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Created</th>
+                <th>Status</th>
+              </tr>
             </thead>
             <tbody>
               {project.apiKeys.length === 0 ? (
-                <tr><td colSpan={5} className="empty-state">No API keys.</td></tr>
+                <tr>
+                  <td colSpan={5} className="empty-state">
+                    No API keys.
+                  </td>
+                </tr>
               ) : (
                 project.apiKeys.map((k) => (
                   <tr key={k.id}>
                     <td className="mono">{k.prefix}…</td>
                     <td>{k.name}</td>
                     <td>{humanize(k.role)}</td>
-                    <td><Time value={k.createdAt} /></td>
+                    <td>
+                      <Time value={k.createdAt} />
+                    </td>
                     <td>
                       {k.revokedAt ? (
                         <span className="badge lost">revoked</span>
@@ -96,7 +163,9 @@ export default async function SettingsPage() {
                         <ActionForm action={revokeKeyAction} label={`Revoke ${k.name}`} inline>
                           <input type="hidden" name="keyId" value={k.id} />
                           <span className="badge safe">active</span>
-                          <button type="submit" className="link-button">Revoke</button>
+                          <button type="submit" className="link-button">
+                            Revoke
+                          </button>
                         </ActionForm>
                       ) : (
                         <span className="badge safe">active</span>
@@ -117,7 +186,9 @@ export default async function SettingsPage() {
                   <input name="name" required maxLength={100} placeholder="e.g. ci-runner" />
                 </label>
                 <RoleSelect defaultValue="OPERATOR" />
-                <button type="submit" className="button">Create key</button>
+                <button type="submit" className="button">
+                  Create key
+                </button>
               </ActionForm>
             </div>
           ) : null}
@@ -126,7 +197,14 @@ export default async function SettingsPage() {
       <section className="panel" aria-label="People">
         <h2 style={{ marginTop: 0 }}>People</h2>
         <table className="data" aria-label="Users">
-          <thead><tr><th>Email</th><th>Name</th><th>Role</th><th>Since</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Email</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Since</th>
+            </tr>
+          </thead>
           <tbody>
             {users.map((u) => (
               <tr key={u.id}>
@@ -137,13 +215,17 @@ export default async function SettingsPage() {
                     <ActionForm action={setRoleAction} label={`Role of ${u.email}`} inline>
                       <input type="hidden" name="userId" value={u.id} />
                       <RoleSelect defaultValue={u.role} />
-                      <button type="submit" className="link-button">Save</button>
+                      <button type="submit" className="link-button">
+                        Save
+                      </button>
                     </ActionForm>
                   ) : (
                     humanize(u.role)
                   )}
                 </td>
-                <td><Time value={u.createdAt} /></td>
+                <td>
+                  <Time value={u.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -157,7 +239,9 @@ export default async function SettingsPage() {
                 <input name="email" type="email" required />
               </label>
               <RoleSelect defaultValue="VIEWER" />
-              <button type="submit" className="button">Invite</button>
+              <button type="submit" className="button">
+                Invite
+              </button>
             </ActionForm>
           </div>
         ) : null}

@@ -34,7 +34,15 @@ export interface CallSite {
 
 const NAME_KEYS = ["name", "tool_name", "toolName", "tool", "function_name", "recipient_name"];
 const ARG_KEYS = ["input", "arguments", "args", "tool_input", "toolInput", "params", "parameters", "arguments_json"];
-const NOT_CALL_TYPES = new Set(["tool_result", "function_call_output", "custom_tool_call_output", "text", "message", "reasoning", "tool_definition"]);
+const NOT_CALL_TYPES = new Set([
+  "tool_result",
+  "function_call_output",
+  "custom_tool_call_output",
+  "text",
+  "message",
+  "reasoning",
+  "tool_definition",
+]);
 
 /** Every tool call in a parsed body, outermost first; a call's own subtree is not searched again. */
 export function findJsonCalls(doc: JsonDoc): CallSite[] {
@@ -82,7 +90,7 @@ function callOf(doc: JsonDoc, o: JObj): CallSite | null {
   }
   for (const nk of NAME_KEYS) {
     const nameNode = field(o, nk);
-    if (!nameNode || nameNode.k !== "s") continue;
+    if (nameNode?.k !== "s") continue;
     for (const ak of ARG_KEYS) {
       const args = field(o, ak);
       if (!args) continue;
@@ -103,7 +111,13 @@ function callOf(doc: JsonDoc, o: JObj): CallSite | null {
   // SWE-agent trajectory step: {"action": "edit 12:14\n...", "thought": ..., "observation": ...}.
   if (action && action.k === "s" && (field(o, "thought") || field(o, "response")) && !args) {
     const t = doc.text(action);
-    return { name: firstWord(t.s), nameText: null, args: [{ name: "command", doc, node: action }], handled: [action], commandLine: t };
+    return {
+      name: firstWord(t.s),
+      nameText: null,
+      args: [{ name: "command", doc, node: action }],
+      handled: [action],
+      commandLine: t,
+    };
   }
   return null;
 }
@@ -161,7 +175,7 @@ function otlpAttributes(doc: JsonDoc, a: JNode & { k: "a" }): Map<string, JNode>
 
 function callOfOtlp(doc: JsonDoc, attrs: Map<string, JNode>): CallSite | null {
   const name = attrs.get("gen_ai.tool.name");
-  if (!name || name.k !== "s") return null;
+  if (name?.k !== "s") return null;
   const args = attrs.get("gen_ai.tool.call.arguments");
   return {
     name: doc.str(name),
@@ -254,7 +268,10 @@ function unescapePython(t: Text, a: number, b: number): Text {
  * each string value by its JSON-escaped bytes, else by its raw bytes. Values that are not in
  * the body still guide classification, but yield no atom.
  */
-export function locateHintArgs(input: unknown, t: Text): { located: ArgSite[]; unlocated: Array<{ name: string; value: unknown }> } {
+export function locateHintArgs(
+  input: unknown,
+  t: Text,
+): { located: ArgSite[]; unlocated: Array<{ name: string; value: unknown }> } {
   const located: ArgSite[] = [];
   const unlocated: Array<{ name: string; value: unknown }> = [];
   if (typeof input === "string") {

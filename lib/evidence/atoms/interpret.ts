@@ -13,7 +13,7 @@ import { patchTargets, stripDiffPrefix } from "../patch";
 import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
 import type { Atom, SideEffectKind, SpanInput } from "../types";
 import type { ArgSite, CallSite } from "./calls";
-import type { JNode, JsonDoc } from "./json";
+import type { JNode } from "./json";
 import { normalizePath } from "./paths";
 import { scanText, type ScanContext, type ScanMode } from "./scan";
 import { normalizeUrl } from "./shapes";
@@ -37,7 +37,7 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
   const k = toolKnowledge(site.name, env.input.toolAnnotations);
   const findings: Finding[] = [];
   const ctx: ScanContext = { ...env.ctx };
-  const has = (list: readonly string[] | undefined, name: string) => list !== undefined && list.includes(name);
+  const has = (list: readonly string[] | undefined, name: string) => list?.includes(name);
 
   // The working directory first: it anchors every relative path of the call.
   for (const a of site.args) {
@@ -62,7 +62,7 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
 
   for (const a of site.args) {
     let targetExtras: AtomExtras | undefined =
-      mutates && effect && (has(k.pathArgs, a.name) && !has(k.readArgs, a.name)) ? { effect, rule } : undefined;
+      mutates && effect && has(k.pathArgs, a.name) && !has(k.readArgs, a.name) ? { effect, rule } : undefined;
     if (has(k.sqlArgs, a.name)) {
       // The statement is what writes: its argument carries DB_WRITE.
       const t = stringOf(a);
@@ -82,7 +82,14 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
       const t = stringOf(a);
       const v = t ? valueOf(t.s) : null;
       if (t && v && /^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
-        env.sink.add("URL", t, 0, t.s.length, normalizeUrl(v), httpMutation ? { effect: "NETWORK_MUTATION", rule: "tool.http" } : undefined);
+        env.sink.add(
+          "URL",
+          t,
+          0,
+          t.s.length,
+          normalizeUrl(v),
+          httpMutation ? { effect: "NETWORK_MUTATION", rule: "tool.http" } : undefined,
+        );
       } else scanArg(a, env.sink, ctx, "prose");
     } else if (has(k.sqlArgs, a.name)) {
       if (targetExtras) findings.push({ effect: "DB_WRITE", rule: "tool.sql" });
@@ -100,7 +107,14 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
 
   if (site.nameText) {
     const primary = primaryFinding(findings);
-    env.sink.add("TOOL_CALL", site.nameText, 0, site.nameText.s.length, site.name, primary ? { effect: primary.effect, rule: primary.rule } : undefined);
+    env.sink.add(
+      "TOOL_CALL",
+      site.nameText,
+      0,
+      site.nameText.s.length,
+      site.name,
+      primary ? { effect: primary.effect, rule: primary.rule } : undefined,
+    );
   }
   carryEffects(findings, env.sink.atoms, firstAtom);
   return findings;
@@ -254,7 +268,14 @@ function interpretCommandLine(t: Text, env: CallEnv): Finding[] {
   if (first && AGENT_COMMANDS.has(first[1]!)) {
     const a = first[0].length - first[1]!.length;
     const primary = primaryFinding(findings);
-    env.sink.add("TOOL_CALL", t, a, first[0].length, first[1]!, primary ? { effect: primary.effect, rule: primary.rule } : undefined);
+    env.sink.add(
+      "TOOL_CALL",
+      t,
+      a,
+      first[0].length,
+      first[1]!,
+      primary ? { effect: primary.effect, rule: primary.rule } : undefined,
+    );
   }
   return findings;
 }

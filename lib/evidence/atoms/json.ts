@@ -397,10 +397,5 @@ function utf8Binary(cp: number): string {
   if (cp < 0x80) return String.fromCharCode(cp);
   if (cp < 0x800) return String.fromCharCode(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
   if (cp < 0x10000) return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-  return String.fromCharCode(
-    0xf0 | (cp >> 18),
-    0x80 | ((cp >> 12) & 0x3f),
-    0x80 | ((cp >> 6) & 0x3f),
-    0x80 | (cp & 0x3f),
-  );
+  return String.fromCharCode(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
 }

@@ -23,7 +23,7 @@ export function normalizePath(raw: string, cwd: string | undefined, home: string
   if (!p.startsWith("/")) {
     // Unknown variables cannot be resolved: keep them visible rather than prefixing a cwd.
     if (p.startsWith("$")) return cleanRelative(p);
-    if (cwd && cwd.startsWith("/")) p = `${cwd}/${p}`;
+    if (cwd?.startsWith("/")) p = `${cwd}/${p}`;
     else return cleanRelative(p);
   }
   return resolveAbsolute(p);
@@ -40,7 +40,7 @@ function resolveAbsolute(p: string): string {
     if (seg === "..") out.pop();
     else out.push(seg);
   }
-  return "/" + out.join("/");
+  return `/${out.join("/")}`;
 }
 
 function cleanRelative(p: string): string {
@@ -89,7 +89,13 @@ export function plausibleRelative(p: string): boolean {
   if (ALL_DIGITS_AND_SLASHES.test(p)) return false; // dates, fractions, versions
   // Fast path for the common shapes: "dir/name.ext" and anything with three segments.
   const lastSlash = p.lastIndexOf("/");
-  if (lastSlash > 0 && lastSlash < p.length - 1 && EXT_RE.test(p.slice(lastSlash + 1)) && !/^\d+\.\d+$/.test(p.slice(lastSlash + 1))) return true;
+  if (
+    lastSlash > 0 &&
+    lastSlash < p.length - 1 &&
+    EXT_RE.test(p.slice(lastSlash + 1)) &&
+    !/^\d+\.\d+$/.test(p.slice(lastSlash + 1))
+  )
+    return true;
   const segs = p.split("/").filter((s) => s !== "");
   if (segs.length === 0) return false;
   if (p.endsWith("/") && segs.length >= 1 && segs[0]!.length > 1) return true;

@@ -98,7 +98,20 @@ export const SHAPE: Record<AtomShape, RegExp> = {
 for (const k of Object.keys(SHAPE) as AtomShape[]) SHAPE[k] = new RegExp(SHAPE[k] as unknown as string, "y");
 
 /** Shapes found by regex inside shell commands: paths and quotes come from the shell words. */
-const SHELL_SHAPES = new Set<AtomShape>(["URL", "ISO", "RFC", "CTIME", "CLF", "EPOCH", "UUID", "HEX", "TICKET", "HASHNUM", "EXIT", "NUM"]);
+const SHELL_SHAPES = new Set<AtomShape>([
+  "URL",
+  "ISO",
+  "RFC",
+  "CTIME",
+  "CLF",
+  "EPOCH",
+  "UUID",
+  "HEX",
+  "TICKET",
+  "HASHNUM",
+  "EXIT",
+  "NUM",
+]);
 
 /**
  * Which shapes to try, in priority order, by the character an atom would start with (a

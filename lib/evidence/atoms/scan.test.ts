@@ -26,7 +26,11 @@ describe("paths", () => {
   });
 
   it("keeps relative paths relative without a cwd, trims trailing slashes and punctuation", () => {
-    expect(norm("see src/app.ts, lib/evidence/ and /var/log/nginx/.", "PATH")).toEqual(["src/app.ts", "lib/evidence", "/var/log/nginx"]);
+    expect(norm("see src/app.ts, lib/evidence/ and /var/log/nginx/.", "PATH")).toEqual([
+      "src/app.ts",
+      "lib/evidence",
+      "/var/log/nginx",
+    ]);
   });
 
   it("does not take prose slashes for paths", () => {
@@ -34,11 +38,17 @@ describe("paths", () => {
   });
 
   it("takes bare file names with known extensions and dotfiles", () => {
-    expect(norm("I updated README.md and .gitignore (not Node.js)", "PATH", { cwd: "/r" })).toEqual(["/r/README.md", "/r/.gitignore"]);
+    expect(norm("I updated README.md and .gitignore (not Node.js)", "PATH", { cwd: "/r" })).toEqual([
+      "/r/README.md",
+      "/r/.gitignore",
+    ]);
   });
 
   it("expands $HOME", () => {
-    expect(norm("cp $HOME/.npmrc ${HOME}/backup/", "PATH", { homeDir: "/home/ana" })).toEqual(["/home/ana/.npmrc", "/home/ana/backup"]);
+    expect(norm("cp $HOME/.npmrc ${HOME}/backup/", "PATH", { homeDir: "/home/ana" })).toEqual([
+      "/home/ana/.npmrc",
+      "/home/ana/backup",
+    ]);
   });
 
   it("a quoted path may hold spaces", () => {
@@ -128,7 +138,9 @@ describe("quoted strings and commands", () => {
   });
 
   it("a prompt line in a result is a command", () => {
-    expect(norm("$ kubectl get pods -n prod\nNAME READY", "COMMAND", { kind: "TOOL_RESULT" })).toEqual(["kubectl get pods -n prod"]);
+    expect(norm("$ kubectl get pods -n prod\nNAME READY", "COMMAND", { kind: "TOOL_RESULT" })).toEqual([
+      "kubectl get pods -n prod",
+    ]);
   });
 });
 

@@ -211,7 +211,14 @@ function digitShapePossible(shape: AtomShape, s: string, pos: number, len: numbe
     case "REL":
     case "FILE": {
       // The token must go on with path characters (a slash, a dot, letters).
-      return next === 0x2f || next === 0x2e || next === 0x5f || next === 0x2d || (next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a);
+      return (
+        next === 0x2f ||
+        next === 0x2e ||
+        next === 0x5f ||
+        next === 0x2d ||
+        (next >= 0x41 && next <= 0x5a) ||
+        (next >= 0x61 && next <= 0x7a)
+      );
     }
     default:
       return true;

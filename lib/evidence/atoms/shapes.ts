@@ -7,26 +7,11 @@ import { normalizeIdentifier, plausibleHex, plausibleTicket } from "./identifier
 import type { QuoteRange } from "./negation";
 import { normalizeCurrency, normalizeExitCode, normalizeNumberWithUnit } from "./numbers";
 import type { AtomShape } from "./patterns";
-import {
-  looksLikePath,
-  normalizePath,
-  plausibleAbsolute,
-  plausibleBareFile,
-  plausibleRelative,
-  trimPathEnd,
-} from "./paths";
+import { looksLikePath, normalizePath, plausibleAbsolute, plausibleBareFile, plausibleRelative, trimPathEnd } from "./paths";
 import type { ScanContext } from "./scan";
 import { valueOf, type AtomSink } from "./sink";
 import type { Text } from "./text";
-import {
-  CTIME_PREFIX,
-  RFC_PREFIX,
-  normalizeClf,
-  normalizeCtime,
-  normalizeEpoch,
-  normalizeIso,
-  normalizeRfc,
-} from "./timestamps";
+import { CTIME_PREFIX, RFC_PREFIX, normalizeClf, normalizeCtime, normalizeEpoch, normalizeIso, normalizeRfc } from "./timestamps";
 
 export function handleShape(
   shape: AtomShape,

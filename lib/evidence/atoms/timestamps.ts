@@ -76,8 +76,7 @@ function instant(
   return new Date(t - offsetMin * 60_000).toISOString();
 }
 
-const ISO =
-  /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?(?:\s?(Z|UTC|GMT|[+-]\d\d(?::?\d\d)?))?)?$/;
+const ISO = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?(?:\s?(Z|UTC|GMT|[+-]\d\d(?::?\d\d)?))?)?$/;
 
 /** Already canonical: "2026-03-05T14:22:01.123Z". */
 const CANONICAL = /^\d{4}-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;

@@ -22,10 +22,12 @@ export interface WalkEnv {
 }
 
 const MAX_NESTING = 4;
-const PATH_KEY = /(?:^|[_.-])(?:path|paths|file|filename|filepath|file_path|dir|directory|cwd|workdir|folder|notebook_path|target_file)$|(?:Path|File|Dir|Cwd)$/;
+const PATH_KEY =
+  /(?:^|[_.-])(?:path|paths|file|filename|filepath|file_path|dir|directory|cwd|workdir|folder|notebook_path|target_file)$|(?:Path|File|Dir|Cwd)$/;
 /** File contents, not claims: their negations scope over nothing. */
 const DATA_KEY = /^(?:file_text|new_str|old_str|new_string|old_string|new_source|patch|diff|source|code|file_content|contents)$/;
-const TIME_KEY = /(?:^|[_.])(?:timestamp|ts|time|created|updated|started|ended|finished|modified|date)(?:_?at|_unix|_s|_ms)?$|(?:At|Time|Timestamp|Date)$/;
+const TIME_KEY =
+  /(?:^|[_.])(?:timestamp|ts|time|created|updated|started|ended|finished|modified|date)(?:_?at|_unix|_s|_ms)?$|(?:At|Time|Timestamp|Date)$/;
 const NANO_KEY = /UnixNano$|_unix_nano$|_ns$/;
 const MS_KEY = /(?:^|[_.])(?:duration|elapsed|latency|took|wall_time|time|timeout)_?ms$|(?:Ms|Millis)$/;
 const SEC_KEY = /(?:^|[_.])(?:duration|elapsed|latency|wall_time|took)(?:_seconds|_secs|_s)?$|_seconds$/;

@@ -38,10 +38,41 @@ export function generateCorpus(targetBytes: number, seed = 42): BenchSpan[] {
   };
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
   const two = (n: number) => String(n).padStart(2, "0");
-  const iso = () => `2026-${two(int(1, 12))}-${two(int(1, 28))}T${two(int(0, 23))}:${two(int(0, 59))}:${two(int(0, 59))}.${String(int(0, 999)).padStart(3, "0")}Z`;
+  const iso = () =>
+    `2026-${two(int(1, 12))}-${two(int(1, 28))}T${two(int(0, 23))}:${two(int(0, 59))}:${two(int(0, 59))}.${String(int(0, 999)).padStart(3, "0")}Z`;
 
-  const dirs = ["src", "lib", "app", "components", "tests", "scripts", "config", "lib/server", "src/routes", "packages/core/src", "internal/store", "cmd/api"];
-  const names = ["index", "server", "config", "utils", "handler", "routes", "schema", "client", "worker", "store", "parser", "auth", "billing", "session", "queue", "cache"];
+  const dirs = [
+    "src",
+    "lib",
+    "app",
+    "components",
+    "tests",
+    "scripts",
+    "config",
+    "lib/server",
+    "src/routes",
+    "packages/core/src",
+    "internal/store",
+    "cmd/api",
+  ];
+  const names = [
+    "index",
+    "server",
+    "config",
+    "utils",
+    "handler",
+    "routes",
+    "schema",
+    "client",
+    "worker",
+    "store",
+    "parser",
+    "auth",
+    "billing",
+    "session",
+    "queue",
+    "cache",
+  ];
   const exts = [".ts", ".tsx", ".py", ".go", ".rs", ".json", ".yaml", ".md", ".sql"];
   const rel = () => `${pick(dirs)}/${pick(names)}${pick(exts)}`;
   const abs = () => `/home/dev/app/${rel()}`;
@@ -76,11 +107,14 @@ export function generateCorpus(targetBytes: number, seed = 42): BenchSpan[] {
     if (x < 0.2) return "}";
     if (x < 0.3) return `  // ${prose(1).slice(0, 70)}`;
     if (x < 0.38) return `import { ${ident()}, ${ident()} } from "${pick(["./", "../", "@app/"])}${pick(names)}";`;
-    if (x < 0.52) return `  const ${ident()} = await ${pick(names)}.${pick(vocab)}(${pick(["req", "id", "opts", "ctx", "input"])});`;
+    if (x < 0.52)
+      return `  const ${ident()} = await ${pick(names)}.${pick(vocab)}(${pick(["req", "id", "opts", "ctx", "input"])});`;
     if (x < 0.6) return `  if (!${ident()}) throw new Error("${pick(vocab)} ${pick(vocab)} not found");`;
     if (x < 0.68) return `  return { ${pick(vocab)}: ${int(0, 999)}, ${pick(vocab)}: ${ident()} };`;
-    if (x < 0.76) return `export async function ${ident()}(${pick(vocab)}: ${pick(["string", "number", "Request", "Options"])}): Promise<void> {`;
-    if (x < 0.84) return `    for (const ${pick(["x", "item", "row", "entry"])} of ${ident()}) ${pick(names)}.push(${pick(["x", "item", "row"])});`;
+    if (x < 0.76)
+      return `export async function ${ident()}(${pick(vocab)}: ${pick(["string", "number", "Request", "Options"])}): Promise<void> {`;
+    if (x < 0.84)
+      return `    for (const ${pick(["x", "item", "row", "entry"])} of ${ident()}) ${pick(names)}.push(${pick(["x", "item", "row"])});`;
     if (x < 0.92) return `    logger.${pick(["info", "debug", "warn"])}(\`${pick(vocab)} \${${ident()}}\`);`;
     return `  ${ident()}.${pick(vocab)} = ${pick(["true", "false", "null", "[]", "{}", String(int(0, 99))])};`;
   };
@@ -92,8 +126,10 @@ export function generateCorpus(targetBytes: number, seed = 42): BenchSpan[] {
   const logLine = () => {
     const x = r();
     const head = `${iso()} ${pick(["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"])} [${pick(names)}]`;
-    if (x < 0.3) return `${head} ${pick(["request completed", "job finished", "cache miss", "connected to database", "retrying"])} in ${int(1, 900)}ms`;
-    if (x < 0.45) return `${head} GET /api/v1/${pick(names)}/${int(1, 99999)} ${pick([200, 200, 201, 304, 404, 500])} ${int(1, 900)}ms`;
+    if (x < 0.3)
+      return `${head} ${pick(["request completed", "job finished", "cache miss", "connected to database", "retrying"])} in ${int(1, 900)}ms`;
+    if (x < 0.45)
+      return `${head} GET /api/v1/${pick(names)}/${int(1, 99999)} ${pick([200, 200, 201, 304, 404, 500])} ${int(1, 900)}ms`;
     if (x < 0.55) return `${head} session=${uuid()} user=${int(1000, 9999)} ${pick(vocab)} ${pick(vocab)}`;
     if (x < 0.65) return `${head} loaded ${rel()} (${int(1, 900)} KB)`;
     if (x < 0.7) return `${head} worker pid=${int(100, 60000)} exited with code ${int(0, 2)}`;
@@ -167,20 +203,38 @@ export function generateCorpus(targetBytes: number, seed = 42): BenchSpan[] {
       else if (y < 0.8) toolCall("Grep", { pattern: ident(), path: pick(dirs), output_mode: "content" });
       else toolCall("Glob", { pattern: `**/*${pick(exts)}` });
     } else if (x < 0.57) {
-      push("call:codex-shell", "TOOL_CALL", JSON.stringify({ command: ["bash", "-lc", shellCmd()], workdir: "/home/dev/app", timeout_ms: 120000 }), {
-        toolName: "shell",
-      });
+      push(
+        "call:codex-shell",
+        "TOOL_CALL",
+        JSON.stringify({ command: ["bash", "-lc", shellCmd()], workdir: "/home/dev/app", timeout_ms: 120000 }),
+        {
+          toolName: "shell",
+        },
+      );
     } else if (x < 0.59) {
-      push("call:openhands-run", "TOOL_CALL", JSON.stringify({ command: shellCmd(), is_input: false, thought: prose(2), blocking: false }), { toolName: "run" });
+      push(
+        "call:openhands-run",
+        "TOOL_CALL",
+        JSON.stringify({ command: shellCmd(), is_input: false, thought: prose(2), blocking: false }),
+        { toolName: "run" },
+      );
     } else if (x < 0.72) {
       push("result:file", "TOOL_RESULT", code(int(30, 900)), { toolName: "Read" });
     } else if (x < 0.85) {
       const y = r();
       let body: string;
-      if (y < 0.3) body = `total ${int(10, 900)}\n${Array.from({ length: int(3, 40) }, () => `-rw-r--r--  1 dev dev ${int(100, 90000)} Mar ${int(1, 28)} 12:${int(10, 59)} ${pick(names)}${pick(exts)}`).join("\n")}`;
-      else if (y < 0.55) body = `${Array.from({ length: int(3, 40) }, () => ` \u2713 ${rel()} (${int(1, 40)} tests) ${int(2, 900)}ms`).join("\n")}\n\n Test Files  ${int(3, 40)} passed\n      Tests  ${int(20, 900)} passed\n   Duration  ${int(1, 60)}.${int(10, 99)}s`;
-      else if (y < 0.75) body = Array.from({ length: int(2, 15) }, () => `commit ${hex(40)}\nAuthor: Dev <dev@example.com>\nDate:   Tue Mar ${int(1, 28)} 14:22:01 2026 +0100\n\n    ${prose(1).slice(0, 70)}\n`).join("\n");
-      else body = `On branch main\nChanges not staged for commit:\n${Array.from({ length: int(1, 12) }, () => `\tmodified:   ${rel()}`).join("\n")}\n`;
+      if (y < 0.3)
+        body = `total ${int(10, 900)}\n${Array.from({ length: int(3, 40) }, () => `-rw-r--r--  1 dev dev ${int(100, 90000)} Mar ${int(1, 28)} 12:${int(10, 59)} ${pick(names)}${pick(exts)}`).join("\n")}`;
+      else if (y < 0.55)
+        body = `${Array.from({ length: int(3, 40) }, () => ` \u2713 ${rel()} (${int(1, 40)} tests) ${int(2, 900)}ms`).join("\n")}\n\n Test Files  ${int(3, 40)} passed\n      Tests  ${int(20, 900)} passed\n   Duration  ${int(1, 60)}.${int(10, 99)}s`;
+      else if (y < 0.75)
+        body = Array.from(
+          { length: int(2, 15) },
+          () =>
+            `commit ${hex(40)}\nAuthor: Dev <dev@example.com>\nDate:   Tue Mar ${int(1, 28)} 14:22:01 2026 +0100\n\n    ${prose(1).slice(0, 70)}\n`,
+        ).join("\n");
+      else
+        body = `On branch main\nChanges not staged for commit:\n${Array.from({ length: int(1, 12) }, () => `\tmodified:   ${rel()}`).join("\n")}\n`;
       push("result:command", "TOOL_RESULT", body, { toolName: "Bash", exitCode: 0 });
     } else if (x < 0.92) {
       push("result:log", "TOOL_RESULT", logs(int(40, 1500)), { toolName: "Bash", exitCode: 0 });
@@ -194,7 +248,12 @@ export function generateCorpus(targetBytes: number, seed = 42): BenchSpan[] {
       else if (y < 0.7) push("dump:code", "TOOL_RESULT", code(int(10000, 60000)), { toolName: "Read" });
       else push("dump:json", "TOOL_RESULT", jsonDoc(int(2000, 12000)), { toolName: "WebFetch" });
     }
-    if (chance(0.01)) push("call:seed-write", "TOOL_CALL", `write_file(path="${pick(["/etc/app/conf.yaml", "/etc/hosts", "~/.bashrc"])}", mode="overwrite")`);
+    if (chance(0.01))
+      push(
+        "call:seed-write",
+        "TOOL_CALL",
+        `write_file(path="${pick(["/etc/app/conf.yaml", "/etc/hosts", "~/.bashrc"])}", mode="overwrite")`,
+      );
   }
   return out;
 }

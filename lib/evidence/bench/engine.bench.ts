@@ -49,7 +49,9 @@ const tGen = performance.now();
 const corpus = generateCorpus(CORPUS_BYTES, 42);
 const warm = generateCorpus(4 * 1024 * 1024, 7);
 const totalBytes = corpus.reduce((n, s) => n + s.input.body.length, 0);
-console.log(`corpus: ${corpus.length} spans, ${fmt(totalBytes / MB)} MB (generated in ${fmt((performance.now() - tGen) / 1000)} s)`);
+console.log(
+  `corpus: ${corpus.length} spans, ${fmt(totalBytes / MB)} MB (generated in ${fmt((performance.now() - tGen) / 1000)} s)`,
+);
 const byLabel = new Map<string, { n: number; bytes: number }>();
 for (const s of corpus) {
   const group = s.label.split(":")[0]!;
@@ -131,7 +133,12 @@ const gatePerSec = decisions / (gateMs / 1000);
 const summary: CandidateSummary = {
   text: "Edited /home/dev/app/src/server.ts and ran the tests (42 passed in 3.1 s).",
   pointers: gateSpans.slice(0, 50).map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: 10, sha256: "0".repeat(64) })),
-  omissions: { omitted: [{ kind: "PATH", count: 2 }, { kind: "NUMBER", count: 3 }] },
+  omissions: {
+    omitted: [
+      { kind: "PATH", count: 2 },
+      { kind: "NUMBER", count: 3 },
+    ],
+  },
 };
 const withAtoms = gateSpans.slice(0, 50).map((s, i) => ({ ...s, atoms: analyzeSpan(corpus[i]!.input).atoms.slice(0, 8) }));
 for (let i = 0; i < 200; i++) evaluateGate({ spans: withAtoms, summary, policy, now });
@@ -186,7 +193,10 @@ console.log(
     ["gate decisions (decide, no summary)", `${Math.round(gatePerSec).toLocaleString("en-US")} /s`],
     ["gate decisions (evaluateGate, with summary)", `${Math.round(summaryPerSec).toLocaleString("en-US")} /s`],
     ["  refusals in the decide loop", `${fmt((100 * refusals) / decisions)} %`],
-    ["rg -c -j1 (path|uuid|number), best of 3", rgError ? `failed: ${rgError}` : `${fmt(rgMbps)} MB/s (${rgLines} matching lines)`],
+    [
+      "rg -c -j1 (path|uuid|number), best of 3",
+      rgError ? `failed: ${rgError}` : `${fmt(rgMbps)} MB/s (${rgLines} matching lines)`,
+    ],
     ["engine / rg (best vs best)", rgError ? "n/a" : `${fmt(engineBest / rgMbps, 3)}`],
   ]),
 );

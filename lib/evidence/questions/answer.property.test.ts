@@ -21,7 +21,9 @@ const arbAtom = fc
     }),
     negated: fc.boolean(),
   })
-  .map(({ kind, value, effect, negated }) => atom(kind, value, { ...(effect ? { effect } : {}), ...(negated ? { negated } : {}) }));
+  .map(({ kind, value, effect, negated }) =>
+    atom(kind, value, { ...(effect ? { effect } : {}), ...(negated ? { negated } : {}) }),
+  );
 
 const arbSpans: fc.Arbitrary<QuestionSpan[]> = fc
   .array(
@@ -33,9 +35,12 @@ const arbSpans: fc.Arbitrary<QuestionSpan[]> = fc
       originalRetrievable: fc.boolean(),
       atoms: fc.array(arbAtom, { maxLength: 4 }),
       skip: fc.boolean(),
-      dropped: fc.option(fc.array(fc.record({ kind: fc.constantFrom<AtomKind>("PATH", "NUMBER"), count: fc.integer({ min: 1, max: 3 }) })), {
-        nil: undefined,
-      }),
+      dropped: fc.option(
+        fc.array(fc.record({ kind: fc.constantFrom<AtomKind>("PATH", "NUMBER"), count: fc.integer({ min: 1, max: 3 }) })),
+        {
+          nil: undefined,
+        },
+      ),
     }),
     { maxLength: 8 },
   )

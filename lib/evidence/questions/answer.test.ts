@@ -44,7 +44,12 @@ const chat = (seq: number, extra: Partial<QuestionSpan> = {}): QuestionSpan => (
 
 const WRITE_ETC = 'write_file(path="/etc/app/conf.yaml", mode="overwrite")';
 const writeEtc = (seq: number, extra: Partial<QuestionSpan> = {}) =>
-  verbatim(seq, WRITE_ETC, (b) => [atomIn(b, "TOOL_CALL", "write_file"), atomIn(b, "PATH", "/etc/app/conf.yaml", { effect: "FILE_WRITE" })], extra);
+  verbatim(
+    seq,
+    WRITE_ETC,
+    (b) => [atomIn(b, "TOOL_CALL", "write_file"), atomIn(b, "PATH", "/etc/app/conf.yaml", { effect: "FILE_WRITE" })],
+    extra,
+  );
 const WRITE_LOCAL = "echo hi > ./notes/ünïcode.md";
 const writeLocal = (seq: number, extra: Partial<QuestionSpan> = {}) =>
   verbatim(
@@ -65,7 +70,15 @@ describe("YES", () => {
     expect(r.answer).toBe("YES");
     expect(r.citations).toHaveLength(1);
     const c = r.citations[0]!;
-    expect(c).toMatchObject({ sessionId: "sess", spanId: "s1", seq: 1, sha256: SHA, atomKind: "PATH", effect: "FILE_WRITE", predicateIndex: 0 });
+    expect(c).toMatchObject({
+      sessionId: "sess",
+      spanId: "s1",
+      seq: 1,
+      sha256: SHA,
+      atomKind: "PATH",
+      effect: "FILE_WRITE",
+      predicateIndex: 0,
+    });
     expect(c.byteStart).toBe(WRITE_ETC.indexOf("/etc/app/conf.yaml"));
     expect(c.byteEnd - c.byteStart).toBe("/etc/app/conf.yaml".length);
     expect(new TextDecoder().decode(c.bytes)).toBe("/etc/app/conf.yaml");
@@ -106,13 +119,26 @@ describe("INSUFFICIENT_EVIDENCE", () => {
     expect(r.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(r.scopeComplete).toBe(false);
     expect(r.blockers).toEqual([
-      expect.objectContaining({ spanId: "s1", seq: 1, class: "SIDE_EFFECTING", provenance: "LOST", originalHeld: false, unblockBy: "none" }),
+      expect.objectContaining({
+        spanId: "s1",
+        seq: 1,
+        class: "SIDE_EFFECTING",
+        provenance: "LOST",
+        originalHeld: false,
+        unblockBy: "none",
+      }),
     ]);
     expect(r.blockers[0]!.reason).toMatch(/lost/);
   });
 
   it("an expired original still held can be pinned back into evidence", () => {
-    const expired = writeEtc(1, { transcriptState: "RECLAIMED", provenance: "LOST", originalRetrievable: false, originalHeld: true, atoms: [] });
+    const expired = writeEtc(1, {
+      transcriptState: "RECLAIMED",
+      provenance: "LOST",
+      originalRetrievable: false,
+      originalHeld: true,
+      atoms: [],
+    });
     const [b] = answerQuestion(SYSTEM, scope(), [expired]).blockers;
     expect(b).toMatchObject({ originalHeld: true, unblockBy: "pin" });
   });
@@ -167,8 +193,19 @@ describe("who can block", () => {
 
   it("an honest summary that dropped a path blocks a path question; one that dropped only numbers does not", () => {
     const honest = (dropped: QuestionSpan["droppedByManifest"]) =>
-      writeEtc(0, { transcriptState: "RECLAIMED_HONEST", provenance: "LOST", originalRetrievable: false, atoms: [], droppedByManifest: dropped });
-    const droppedPath = answerQuestion(SYSTEM, scope(), [honest([{ kind: "PATH", count: 1 }, { kind: "TOOL_ARG", count: 1 }])]);
+      writeEtc(0, {
+        transcriptState: "RECLAIMED_HONEST",
+        provenance: "LOST",
+        originalRetrievable: false,
+        atoms: [],
+        droppedByManifest: dropped,
+      });
+    const droppedPath = answerQuestion(SYSTEM, scope(), [
+      honest([
+        { kind: "PATH", count: 1 },
+        { kind: "TOOL_ARG", count: 1 },
+      ]),
+    ]);
     expect(droppedPath.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(droppedPath.blockers[0]!.dropped).toEqual([
       { kind: "PATH", count: 1 },
@@ -183,7 +220,9 @@ describe("who can block", () => {
   });
 
   it("a reclaimed span whose summary named no omissions blocks even with droppedByManifest absent", () => {
-    const r = answerQuestion(SYSTEM, scope(), [writeEtc(0, { transcriptState: "RECLAIMED_HONEST", provenance: "LOST", originalRetrievable: false, atoms: [] })]);
+    const r = answerQuestion(SYSTEM, scope(), [
+      writeEtc(0, { transcriptState: "RECLAIMED_HONEST", provenance: "LOST", originalRetrievable: false, atoms: [] }),
+    ]);
     expect(r.answer).toBe("INSUFFICIENT_EVIDENCE");
   });
 });
@@ -237,7 +276,9 @@ describe("summaries are not evidence", () => {
   it("follows summaries of summaries down to their originals", () => {
     const gen2: QuestionSpan = { ...summarySpan(), id: "sum2", seq: 2, replaces: ["sum"] };
     const checkableLocal = writeLocal(0, { transcriptState: "RECLAIMED", provenance: "DURABLE" });
-    expect(answerQuestion(SYSTEM, scope(), [checkableLocal, summarySpan({ transcriptState: "RECLAIMED" }), gen2]).answer).toBe("NO");
+    expect(answerQuestion(SYSTEM, scope(), [checkableLocal, summarySpan({ transcriptState: "RECLAIMED" }), gen2]).answer).toBe(
+      "NO",
+    );
   });
 
   it("a summary of narrative spans claims nothing a side-effect question cares about", () => {
@@ -291,7 +332,9 @@ describe("scope", () => {
 
   it("seqGaps ignores duplicates and out-of-range seqs", () => {
     const s = (seq: number) => ({ seq });
-    expect(seqGaps({ id: "x", seqFrom: 1, seqTo: 4 }, [s(0), s(1), s(1), s(2), s(4), s(9)])).toEqual([{ sessionId: "x", fromSeq: 3, toSeq: 3 }]);
+    expect(seqGaps({ id: "x", seqFrom: 1, seqTo: 4 }, [s(0), s(1), s(1), s(2), s(4), s(9)])).toEqual([
+      { sessionId: "x", fromSeq: 3, toSeq: 3 },
+    ]);
     expect(seqGaps({ id: "x" }, [])).toEqual([]);
   });
 });
@@ -312,8 +355,12 @@ describe("canned questions", () => {
     const apt = verbatim(0, "sudo apt-get install -y nginx", (b) => [
       atomIn(b, "COMMAND", "sudo apt-get install -y nginx", { effect: "PACKAGE_INSTALL" }),
     ]);
-    const npm = verbatim(0, "npm install left-pad", (b) => [atomIn(b, "COMMAND", "npm install left-pad", { effect: "PACKAGE_INSTALL" })]);
-    const svc = verbatim(0, "systemctl restart nginx", (b) => [atomIn(b, "COMMAND", "systemctl restart nginx", { effect: "SERVICE_CONTROL" })]);
+    const npm = verbatim(0, "npm install left-pad", (b) => [
+      atomIn(b, "COMMAND", "npm install left-pad", { effect: "PACKAGE_INSTALL" }),
+    ]);
+    const svc = verbatim(0, "systemctl restart nginx", (b) => [
+      atomIn(b, "COMMAND", "systemctl restart nginx", { effect: "SERVICE_CONTROL" }),
+    ]);
     expect(answerQuestion(SYSTEM, scope(), [apt]).answer).toBe("YES");
     expect(answerQuestion(SYSTEM, scope(), [npm]).answer).toBe("NO");
     expect(answerQuestion(SYSTEM, scope(), [svc]).answer).toBe("YES");
@@ -321,7 +368,9 @@ describe("canned questions", () => {
   });
 
   it("system config follows the policy's prefixes, home dotfiles included", () => {
-    const rc = verbatim(0, "echo x >> ~/.bashrc", (b) => [atomIn(b, "PATH", "~/.bashrc", { normalized: "/home/user/.bashrc", effect: "FILE_WRITE" })]);
+    const rc = verbatim(0, "echo x >> ~/.bashrc", (b) => [
+      atomIn(b, "PATH", "~/.bashrc", { normalized: "/home/user/.bashrc", effect: "FILE_WRITE" }),
+    ]);
     expect(answerQuestion(SYSTEM, scope(), [rc]).answer).toBe("YES");
     const narrow = cannedQuestionsFor({ ...DEFAULT_POLICY, systemConfigPrefixes: ["/etc/"] })["modified-system-config"];
     expect(answerQuestion(narrow, scope(), [rc]).answer).toBe("NO");
@@ -340,13 +389,19 @@ describe("canned questions", () => {
     const post = verbatim(0, "curl -X POST https://api.example.com/x", (b) => [
       atomIn(b, "URL", "https://api.example.com/x", { effect: "NETWORK_MUTATION" }),
     ]);
-    const rm = verbatim(1, "rm -rf build", (b) => [atomIn(b, "PATH", "build", { normalized: "/work/app/build", effect: "FILE_DELETE" })]);
-    expect(answerQuestion(CANNED_QUESTIONS["network-mutations"], scope(), [post, rm]).citations.map((c) => c.spanId)).toEqual(["s0"]);
+    const rm = verbatim(1, "rm -rf build", (b) => [
+      atomIn(b, "PATH", "build", { normalized: "/work/app/build", effect: "FILE_DELETE" }),
+    ]);
+    expect(answerQuestion(CANNED_QUESTIONS["network-mutations"], scope(), [post, rm]).citations.map((c) => c.spanId)).toEqual([
+      "s0",
+    ]);
     expect(answerQuestion(CANNED_QUESTIONS["deleted-files"], scope(), [post, rm]).citations.map((c) => c.spanId)).toEqual(["s1"]);
   });
 
   it("can be overridden by a policy owner", () => {
-    const qs = applyCannedOverrides(CANNED_QUESTIONS, { "deleted-files": { title: "Deleted anything?", anyOf: [{ effectKinds: ["FILE_DELETE", "FILE_MOVE"] }] } });
+    const qs = applyCannedOverrides(CANNED_QUESTIONS, {
+      "deleted-files": { title: "Deleted anything?", anyOf: [{ effectKinds: ["FILE_DELETE", "FILE_MOVE"] }] },
+    });
     expect(qs["deleted-files"]).toMatchObject({ id: "deleted-files", title: "Deleted anything?" });
     expect(qs["network-mutations"]).toBe(CANNED_QUESTIONS["network-mutations"]);
   });
@@ -360,16 +415,21 @@ describe("predicates", () => {
     expect(answerQuestion({ toolNames: ["write_file"], valuePrefixes: ["/etc/"] }, scope(), spans).citations).toHaveLength(1);
     expect(answerQuestion({ valuePattern: "conf\\.ya?ml$" }, scope(), spans).answer).toBe("YES");
     expect(() => answerQuestion({ valuePattern: "(" }, scope(), spans)).toThrow(/valuePattern/);
-    expect(validatePredicate({ valuePattern: "(", atomKinds: ["PATHS" as "PATH"], effectKinds: ["NUKE" as "FILE_WRITE"] }).map((e) => e.field)).toEqual([
-      "valuePattern",
-      "atomKinds",
-      "effectKinds",
-    ]);
+    expect(
+      validatePredicate({ valuePattern: "(", atomKinds: ["PATHS" as "PATH"], effectKinds: ["NUKE" as "FILE_WRITE"] }).map(
+        (e) => e.field,
+      ),
+    ).toEqual(["valuePattern", "atomKinds", "effectKinds"]);
     expect(validatePredicate(CANNED_QUESTIONS["escalated-privileges"].anyOf[1]!)).toEqual([]);
   });
 
   it("a command pattern qualifies the span", () => {
-    const spans = [verbatim(0, "sudo tee /etc/hosts", (b) => [atomIn(b, "COMMAND", "sudo tee /etc/hosts"), atomIn(b, "PATH", "/etc/hosts", { effect: "FILE_WRITE" })])];
+    const spans = [
+      verbatim(0, "sudo tee /etc/hosts", (b) => [
+        atomIn(b, "COMMAND", "sudo tee /etc/hosts"),
+        atomIn(b, "PATH", "/etc/hosts", { effect: "FILE_WRITE" }),
+      ]),
+    ];
     expect(answerQuestion({ commandPattern: "^sudo\\b", atomKinds: ["PATH"] }, scope(), spans).answer).toBe("YES");
     expect(answerQuestion({ commandPattern: "^doas\\b", atomKinds: ["PATH"] }, scope(), spans).answer).toBe("NO");
   });

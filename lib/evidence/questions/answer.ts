@@ -125,7 +125,9 @@ export function answerQuestion(
 
   for (const session of scope.sessions) {
     const picked = session.spanIds ? new Set(session.spanIds) : null;
-    const inSession = (bySession.get(session.id) ?? []).filter((s) => inSeqRange(session, s.seq) && (!picked || picked.has(s.id)));
+    const inSession = (bySession.get(session.id) ?? []).filter(
+      (s) => inSeqRange(session, s.seq) && (!picked || picked.has(s.id)),
+    );
     gaps.push(...seqGaps(session, inSession));
     const ordered = inSession.filter((s) => inTimeRange(scope, s.occurredAt)).sort((a, b) => a.seq - b.seq);
 
@@ -140,7 +142,9 @@ export function answerQuestion(
 }
 
 /** The question's predicates, compiled once. */
-export function compileQuestion(question: EvidenceQuestion | EvidencePredicate | readonly EvidencePredicate[]): CompiledPredicate[] {
+export function compileQuestion(
+  question: EvidenceQuestion | EvidencePredicate | readonly EvidencePredicate[],
+): CompiledPredicate[] {
   return toPredicates(question).map(compilePredicate);
 }
 
@@ -255,7 +259,8 @@ function classCanHold(p: CompiledPredicate, cls: EvidentialClass): boolean {
 function uncheckableBlocker(span: QuestionSpan, predicates: readonly CompiledPredicate[]): Blocker | null {
   const dropped = span.transcriptState === "RECLAIMED_HONEST" ? span.droppedByManifest : undefined;
   const blocks = predicates.some(
-    (p) => classCanHold(p, span.class) && (dropped === undefined || dropped.some((d) => d.count > 0 && p.relevantKinds.has(d.kind))),
+    (p) =>
+      classCanHold(p, span.class) && (dropped === undefined || dropped.some((d) => d.count > 0 && p.relevantKinds.has(d.kind))),
   );
   if (!blocks) return null;
   let why: string;
@@ -306,7 +311,11 @@ function unbackedClaim(
   );
   if (!claims || isBacked(summary, byId)) return null;
   return {
-    ...blockerFor(summary, "its text mentions what the question asks about, and the originals it replaced cannot be checked", false),
+    ...blockerFor(
+      summary,
+      "its text mentions what the question asks about, and the originals it replaced cannot be checked",
+      false,
+    ),
     originalHeld: false,
     unblockBy: "none",
   };

@@ -88,7 +88,9 @@ export function cannedQuestionsFor(policy: RetentionPolicy): Record<CannedQuesti
 export const CANNED_QUESTIONS: Readonly<Record<CannedQuestionId, EvidenceQuestion>> = cannedQuestionsFor(DEFAULT_POLICY);
 
 /** A policy owner's edits to a canned question: a new title or new predicates. */
-export type CannedQuestionOverrides = Partial<Record<CannedQuestionId, Partial<Pick<EvidenceQuestion, "title" | "description" | "anyOf">>>>;
+export type CannedQuestionOverrides = Partial<
+  Record<CannedQuestionId, Partial<Pick<EvidenceQuestion, "title" | "description" | "anyOf">>>
+>;
 
 export function applyCannedOverrides(
   questions: Record<CannedQuestionId, EvidenceQuestion>,

@@ -111,7 +111,8 @@ export function validatePredicate(p: EvidencePredicate): Array<{ field: string; 
     if (!(ATOM_KINDS as readonly string[]).includes(k)) errors.push({ field: "atomKinds", message: `unknown atom kind ${k}` });
   }
   for (const k of p.effectKinds ?? []) {
-    if (!(SIDE_EFFECT_KINDS as readonly string[]).includes(k)) errors.push({ field: "effectKinds", message: `unknown side-effect kind ${k}` });
+    if (!(SIDE_EFFECT_KINDS as readonly string[]).includes(k))
+      errors.push({ field: "effectKinds", message: `unknown side-effect kind ${k}` });
   }
   return errors;
 }
@@ -140,7 +141,11 @@ export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNeg
   }
   if (p.commandRegex) {
     const re = p.commandRegex;
-    if (!span.atoms.some((a) => a.kind === "COMMAND" && (ignoreNegation || !a.negated) && (re.test(a.normalized) || re.test(a.text)))) {
+    if (
+      !span.atoms.some(
+        (a) => a.kind === "COMMAND" && (ignoreNegation || !a.negated) && (re.test(a.normalized) || re.test(a.text)),
+      )
+    ) {
       return false;
     }
   }
@@ -162,7 +167,7 @@ export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefi
   if (p.argNames && (atom.kind !== "TOOL_ARG" || atom.argName === undefined || !p.argNames.has(atom.argName))) return "NO_MATCH";
   const value = atom.normalized;
   if (p.valuePrefixes && !p.valuePrefixes.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
-  if (p.excludePrefixes && p.excludePrefixes.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
+  if (p.excludePrefixes?.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
   if (p.valueRegex && !p.valueRegex.test(value) && !p.valueRegex.test(atom.text)) return "NO_MATCH";
   if (p.outsideCwd) {
     // A value that is not an absolute path was relative to the working directory: inside it.
@@ -197,7 +202,12 @@ const EFFECT_CARRIERS: readonly AtomKind[] = ["PATH", "COMMAND", "TOOL_CALL", "T
  */
 function spanLevelDefaultKinds(p: EvidencePredicate): ReadonlySet<AtomKind> | null {
   const atomLevel =
-    p.effectKinds?.length || p.valuePrefixes?.length || p.excludePrefixes?.length || p.valuePattern || p.argNames?.length || p.outsideCwd;
+    p.effectKinds?.length ||
+    p.valuePrefixes?.length ||
+    p.excludePrefixes?.length ||
+    p.valuePattern ||
+    p.argNames?.length ||
+    p.outsideCwd;
   if (atomLevel) return null;
   const kinds = new Set<AtomKind>();
   if (p.toolNames?.length) kinds.add("TOOL_CALL");
@@ -210,7 +220,7 @@ function spanLevelDefaultKinds(p: EvidencePredicate): ReadonlySet<AtomKind> | nu
  * turn a non-match into an apparent match in a summary's prose, never hide a real one.
  */
 function relevantKinds(p: EvidencePredicate): Set<AtomKind> {
-  const base = p.atomKinds?.length ? p.atomKinds : spanLevelDefaultKinds(p) ?? ATOM_KINDS.filter((k) => k !== "NEGATION");
+  const base = p.atomKinds?.length ? p.atomKinds : (spanLevelDefaultKinds(p) ?? ATOM_KINDS.filter((k) => k !== "NEGATION"));
   let kinds = new Set<AtomKind>(base);
   const keep = (allowed: readonly AtomKind[]) => {
     kinds = new Set([...kinds].filter((k) => allowed.includes(k)));

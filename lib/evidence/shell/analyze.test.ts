@@ -67,7 +67,9 @@ describe("writes and their targets", () => {
   });
 
   it("tee, cp, install, ln, touch, mkdir, truncate", () => {
-    expect(targets("tee -a /etc/hosts; cp -r src dist/; install -m 755 bin/app /usr/local/bin/app; ln -sf /opt/x /usr/bin/x")).toEqual([
+    expect(
+      targets("tee -a /etc/hosts; cp -r src dist/; install -m 755 bin/app /usr/local/bin/app; ln -sf /opt/x /usr/bin/x"),
+    ).toEqual([
       ["/etc/hosts", "FILE_WRITE"],
       ["/w/dist", "FILE_WRITE"],
       ["/usr/local/bin/app", "FILE_WRITE"],
@@ -239,7 +241,9 @@ describe("privilege, packages, services, network, databases, git, containers", (
 describe("scripts inside scripts", () => {
   it("bash -c, sh -c and su -c are analysed", () => {
     expect(targets(`bash -c "rm -rf /tmp/x"`)).toEqual([["/tmp/x", "FILE_DELETE"]]);
-    expect(effects(`su - root -c 'systemctl stop cron'`)).toEqual(expect.arrayContaining(["PRIVILEGE_ESCALATION", "SERVICE_CONTROL"]));
+    expect(effects(`su - root -c 'systemctl stop cron'`)).toEqual(
+      expect.arrayContaining(["PRIVILEGE_ESCALATION", "SERVICE_CONTROL"]),
+    );
   });
 
   it("a heredoc fed to a shell is a script", () => {
@@ -257,8 +261,11 @@ describe("scripts inside scripts", () => {
 });
 
 describe("hostile names", () => {
-  it.each(["toString", "constructor x", "__proto__", "npm constructor", "apt-get valueOf"])("%s is analysed, not crashed on", (c) => {
-    expect(() => bash(c)).not.toThrow();
-    expect(cls(c)).toBe("SIDE_EFFECTING");
-  });
+  it.each(["toString", "constructor x", "__proto__", "npm constructor", "apt-get valueOf"])(
+    "%s is analysed, not crashed on",
+    (c) => {
+      expect(() => bash(c)).not.toThrow();
+      expect(cls(c)).toBe("SIDE_EFFECTING");
+    },
+  );
 });

@@ -57,7 +57,14 @@ export function analyzeScript(t: Text, env: ShellEnv, scanned: boolean): Finding
   }
   const script = tokenize(t);
   const bodies = script.heredocs.filter((h) => h.b > h.a).map((h) => [h.a, h.b] as const);
-  if (!scanned) scanText(t, env.sink, env.ctx, "shell", bodies.sort((x, y) => x[0] - y[0]));
+  if (!scanned)
+    scanText(
+      t,
+      env.sink,
+      env.ctx,
+      "shell",
+      bodies.sort((x, y) => x[0] - y[0]),
+    );
   const consumed = new Set<object>();
   const findings: Finding[] = [];
   const cmds = script.commands;
@@ -72,7 +79,10 @@ export function analyzeScript(t: Text, env: ShellEnv, scanned: boolean): Finding
     } else if (heredocRedirect?.target) stdin = { kind: "herestring", word: heredocRedirect.target };
     else if (prev) stdin = { kind: "pipe", literal: pipeLiteral(prev.words, prev.redirects, t) };
     findings.push(
-      ...analyzeCommand({ words: cmd.words, redirects: cmd.redirects, rangeText: t, a: cmd.a, b: cmd.b, stdin, pipedTo: cmd.pipedTo }, env),
+      ...analyzeCommand(
+        { words: cmd.words, redirects: cmd.redirects, rangeText: t, a: cmd.a, b: cmd.b, stdin, pipedTo: cmd.pipedTo },
+        env,
+      ),
     );
   }
   for (const h of script.heredocs) {
@@ -84,14 +94,34 @@ export function analyzeScript(t: Text, env: ShellEnv, scanned: boolean): Finding
 /** What `echo ... |` or `cat <<EOF |` feeds the next command, when it is literal. */
 function pipeLiteral(words: Word[], redirects: Redirect[], t: Text): string | null {
   const name = words[0]?.value;
-  if (name === "echo" || name === "printf") return words.slice(1).map((w) => w.value).join(" ");
+  if (name === "echo" || name === "printf")
+    return words
+      .slice(1)
+      .map((w) => w.value)
+      .join(" ");
   const h = redirects.find((r) => r.heredoc)?.heredoc;
   if (name === "cat" && h && words.length === 1) return t.s.slice(h.a, h.b);
   return null;
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const KEYWORDS = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "time", "fi", "done", "esac", "}", "in"]);
+const KEYWORDS = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "do",
+  "while",
+  "until",
+  "!",
+  "{",
+  "time",
+  "fi",
+  "done",
+  "esac",
+  "}",
+  "in",
+]);
 const BLOCK_HEADERS = new Set(["for", "case", "select", "function"]);
 const SUDO_WITH_VALUE = /^-[ugCDhprtTU]$/;
 
@@ -177,10 +207,9 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
     const isInitScript = /\/(?:init\.d|rc\.d)\/[^/]+$/.test(raw);
     const name = isInitScript ? "init.d" : basename(raw);
     const args = words.slice(1);
-    const handler =
-      isInitScript
-        ? handlerFor("service", false)
-        : (handlerFor(name, env.agentCommands) ?? (raw.includes("/") ? handlerFor("source", false) : null) ?? unknownCommand);
+    const handler = isInitScript
+      ? handlerFor("service", false)
+      : (handlerFor(name, env.agentCommands) ?? (raw.includes("/") ? handlerFor("source", false) : null) ?? unknownCommand);
     const call = new Call(name, cmdWord, args, cmd, env);
     result = isProbe(args) && !isInitScript ? { findings: [] } : handler!(call);
     pendingCwd = call.pendingCwd;
@@ -191,7 +220,8 @@ export function analyzeCommand(cmd: CommandInput, env: ShellEnv): Finding[] {
   // Redirections: a file written by > or >> is a write whatever the command.
   for (const r of cmd.redirects) {
     if (!r.target) continue;
-    if (WRITE_OPS.has(r.op) && !isSinkPath(r.target.value)) findings.push({ effect: "FILE_WRITE", rule: "shell.redirect", targets: [r.target] });
+    if (WRITE_OPS.has(r.op) && !isSinkPath(r.target.value))
+      findings.push({ effect: "FILE_WRITE", rule: "shell.redirect", targets: [r.target] });
     else if (r.op === "<") extraReads.push(r.target);
     else extraConsumed.push(r.target);
   }
@@ -244,7 +274,8 @@ class Call implements CommandCall {
 function wrapperArity(name: string, words: Word[]): number {
   const opts = (withValue: RegExp, positional = 0) => {
     let i = 1;
-    while (i < words.length && words[i]!.value.startsWith("-") && words[i]!.value !== "--") i += withValue.test(words[i]!.value) ? 2 : 1;
+    while (i < words.length && words[i]!.value.startsWith("-") && words[i]!.value !== "--")
+      i += withValue.test(words[i]!.value) ? 2 : 1;
     if (words[i]?.value === "--") i++;
     return i + positional;
   };
@@ -323,12 +354,22 @@ function emit(
   if (cmd.a >= 0 && cmd.b > cmd.a) {
     const v = cmd.normalized ?? valueOf(cmd.rangeText.s.slice(cmd.a, cmd.b));
     if (v !== null) {
-      sink.add("COMMAND", cmd.rangeText, cmd.a, cmd.b, v.trim().replace(/\s+/g, " "), primary ? { effect: primary.effect, rule: primary.rule } : undefined);
+      sink.add(
+        "COMMAND",
+        cmd.rangeText,
+        cmd.a,
+        cmd.b,
+        v.trim().replace(/\s+/g, " "),
+        primary ? { effect: primary.effect, rule: primary.rule } : undefined,
+      );
     }
   }
   if (privilege !== null && privilege.a >= 0) {
     const v = valueOf(cmd.rangeText.s.slice(privilege.a, privilege.b)) ?? "sudo";
-    sink.add("COMMAND", cmd.rangeText, privilege.a, privilege.b, v.trim().replace(/\s+/g, " "), { effect: "PRIVILEGE_ESCALATION", rule: "shell.sudo" });
+    sink.add("COMMAND", cmd.rangeText, privilege.a, privilege.b, v.trim().replace(/\s+/g, " "), {
+      effect: "PRIVILEGE_ESCALATION",
+      rule: "shell.sudo",
+    });
   }
 
   const done = new Set<Word>(extraConsumed);

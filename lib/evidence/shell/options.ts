@@ -59,7 +59,8 @@ export function parseArgs(args: readonly Word[], spec: OptionSpec = {}): ParsedA
       for (let k = 1; k < v.length; k++) {
         const ch = v[k]!;
         if (shortWithValue.includes(ch)) {
-          if (k + 1 < v.length) set(ch, w, w); // -ofile: value glued (see valueText)
+          if (k + 1 < v.length)
+            set(ch, w, w); // -ofile: value glued (see valueText)
           else if (i + 1 < args.length) set(ch, args[++i]!, w);
           else set(ch, null, w);
           break;

@@ -353,7 +353,17 @@ class Tokenizer {
 
   private ansiQuoted(i: number, out: TextBuilder): number {
     const s = this.s;
-    const map: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', a: "\x07", e: "\x1b", "0": "\0" };
+    const map: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      a: "\x07",
+      e: "\x1b",
+      "0": "\0",
+    };
     out.skip(i + 2);
     let j = i + 2;
     let run = j;

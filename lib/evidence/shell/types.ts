@@ -30,7 +30,7 @@ export interface CommandResult {
 export type StdinSource =
   | { kind: "heredoc"; text: Text; consume(): void }
   | { kind: "herestring"; word: Word }
-  | { kind: "pipe"; /** The feeding command's literal output when knowable (echo, printf). */ literal: string | null };
+  | { kind: "pipe" /** The feeding command's literal output when knowable (echo, printf). */; literal: string | null };
 
 export interface CommandCall {
   /** Command name (basename of the command word). */

@@ -57,7 +57,14 @@ function cpuSeconds(serverPid: number): { server: number; postgres: number } | n
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
         // Fields after the command (which may hold spaces) in parentheses.
         const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return [{ pid: Number(pid), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ppid: Number(rest[1]), cpu: (Number(rest[11]) + Number(rest[12])) / 100 }];
+        return [
+          {
+            pid: Number(pid),
+            comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+            ppid: Number(rest[1]),
+            cpu: (Number(rest[11]) + Number(rest[12])) / 100,
+          },
+        ];
       } catch {
         return []; // exited meanwhile
       }
@@ -121,7 +128,9 @@ async function main() {
     const apiRate = spans / seconds;
     latencies.sort((a, b) => a - b);
     console.log(`  ${spans} spans (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s: ${apiRate.toFixed(0)} spans/s`);
-    console.log(`  batch latency p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`);
+    console.log(
+      `  batch latency p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`,
+    );
     if (cpuBefore && cpuAfter) {
       const perSpan = (cpu: number) => (cpu * 1e6) / spans;
       const serverUs = perSpan(cpuAfter.server - cpuBefore.server);
@@ -135,7 +144,9 @@ async function main() {
     const copyCount = Math.min(spans, 200_000);
     const copyRate = await timeCopy(database.url, project.id, copyCount);
     console.log(`Raw COPY of ${copyCount} prepared spans (span, span_original, evidence_atom): ${copyRate.toFixed(0)} spans/s`);
-    console.log(`API / COPY: ${(apiRate / copyRate).toFixed(2)} (the API also parses, classifies, extracts atoms and checks idempotency)`);
+    console.log(
+      `API / COPY: ${(apiRate / copyRate).toFixed(2)} (the API also parses, classifies, extracts atoms and checks idempotency)`,
+    );
   } finally {
     await server?.stop();
     await disconnectDb();
@@ -155,7 +166,11 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
   await client.connect();
   try {
     const sessionId = randomUUID();
-    await client.query(`insert into session (id, project_id, external_id, runtime) values ($1, $2, $3, 'bench')`, [sessionId, projectId, `copy-${sessionId}`]);
+    await client.query(`insert into session (id, project_id, external_id, runtime) values ($1, $2, $3, 'bench')`, [
+      sessionId,
+      projectId,
+      `copy-${sessionId}`,
+    ]);
     const chunks: BatchRows[] = [];
     for (let first = 0; first < count; first += COPY_CHUNK) {
       const hashed = Array.from({ length: Math.min(COPY_CHUNK, count - first) }, (_, i) => {
@@ -174,12 +189,17 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
       const start = performance.now();
       for (const chunk of texts) await copyLines(client, chunk[t]!.table, chunk[t]!.columns, chunk[t]!.text);
       const table = texts[0]![t]!.table;
-      perTable.push([table === "evidence_atom" ? `${table} (${(atoms / count).toFixed(1)} per span)` : table, performance.now() - start]);
+      perTable.push([
+        table === "evidence_atom" ? `${table} (${(atoms / count).toFixed(1)} per span)` : table,
+        performance.now() - start,
+      ]);
     }
     await client.query("commit");
     const total = performance.now() - t0;
     // One backend does all of it: its time per span is what Postgres spends of one core per span.
-    console.log(`  raw COPY, one Postgres backend's time per span: ${perTable.map(([table, ms]) => `${table} ${((ms * 1000) / count).toFixed(0)} µs`).join(", ")}; with commit ${((total * 1000) / count).toFixed(0)} µs`);
+    console.log(
+      `  raw COPY, one Postgres backend's time per span: ${perTable.map(([table, ms]) => `${table} ${((ms * 1000) / count).toFixed(0)} µs`).join(", ")}; with commit ${((total * 1000) / count).toFixed(0)} µs`,
+    );
     return count / (total / 1000);
   } finally {
     await client.end();

@@ -48,14 +48,28 @@ export async function measure(
     samples.push(performance.now() - t0);
   }
   const sorted = [...samples].sort((a, b) => a - b);
-  return { label, samples, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted[sorted.length - 1]!, ...(options.target ? { target: options.target } : {}) };
+  return {
+    label,
+    samples,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    max: sorted[sorted.length - 1]!,
+    ...(options.target ? { target: options.target } : {}),
+  };
 }
 
 export function printTimings(timings: Timing[]): void {
   const width = Math.max(...timings.map((t) => t.label.length));
   for (const t of timings) {
-    const verdict = t.target === undefined ? "" : t.p95 < t.target ? `  (target p95 < ${t.target} ms: met)` : `  (target p95 < ${t.target} ms: MISSED)`;
-    console.log(`  ${t.label.padEnd(width)}  p50 ${t.p50.toFixed(1).padStart(7)} ms   p95 ${t.p95.toFixed(1).padStart(7)} ms   max ${t.max.toFixed(1).padStart(7)} ms${verdict}`);
+    const verdict =
+      t.target === undefined
+        ? ""
+        : t.p95 < t.target
+          ? `  (target p95 < ${t.target} ms: met)`
+          : `  (target p95 < ${t.target} ms: MISSED)`;
+    console.log(
+      `  ${t.label.padEnd(width)}  p50 ${t.p50.toFixed(1).padStart(7)} ms   p95 ${t.p95.toFixed(1).padStart(7)} ms   max ${t.max.toFixed(1).padStart(7)} ms${verdict}`,
+    );
   }
 }
 
@@ -73,7 +87,10 @@ interface PlanNode {
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a query, as one line per plan node that reads a table or an index. */
-export async function explain(client: pg.ClientBase, sql: Prisma.Sql): Promise<{ lines: string[]; indexes: string[]; seqScans: string[]; ms: number }> {
+export async function explain(
+  client: pg.ClientBase,
+  sql: Prisma.Sql,
+): Promise<{ lines: string[]; indexes: string[]; seqScans: string[]; ms: number }> {
   const result = await client.query<{ "QUERY PLAN": Array<{ Plan: PlanNode; "Execution Time": number }> }>(
     `explain (analyze, buffers, format json) ${sql.text}`,
     sql.values as unknown[],
@@ -107,7 +124,9 @@ export async function explain(client: pg.ClientBase, sql: Prisma.Sql): Promise<{
 
 export async function printExplain(client: pg.ClientBase, label: string, sql: Prisma.Sql): Promise<void> {
   const plan = await explain(client, sql);
-  console.log(`  ${label}: ${plan.ms.toFixed(1)} ms; indexes: ${plan.indexes.join(", ") || "none"}${plan.seqScans.length ? `; sequential scans: ${plan.seqScans.join(", ")}` : ""}`);
+  console.log(
+    `  ${label}: ${plan.ms.toFixed(1)} ms; indexes: ${plan.indexes.join(", ") || "none"}${plan.seqScans.length ? `; sequential scans: ${plan.seqScans.join(", ")}` : ""}`,
+  );
   for (const line of plan.lines) console.log(`      ${line}`);
 }
 
@@ -139,8 +158,13 @@ export interface ScaleTargets {
 /** The project `npm run seed:scale` made (by slug, default "scale"), its longest and a median session. */
 export async function scaleTargets(slug = process.env.BENCH_PROJECT ?? "scale"): Promise<ScaleTargets> {
   const project = await db().project.findUnique({ where: { slug } });
-  if (!project) throw new StartupError(`no project "${slug}" in DATABASE_URL: load one with \`npm run seed:scale\` (or set BENCH_PROJECT)`);
-  const sessions = await db().session.findMany({ where: { projectId: project.id }, select: { id: true, spanCount: true }, orderBy: [{ spanCount: "desc" }, { id: "asc" }] });
+  if (!project)
+    throw new StartupError(`no project "${slug}" in DATABASE_URL: load one with \`npm run seed:scale\` (or set BENCH_PROJECT)`);
+  const sessions = await db().session.findMany({
+    where: { projectId: project.id },
+    select: { id: true, spanCount: true },
+    orderBy: [{ spanCount: "desc" }, { id: "asc" }],
+  });
   if (sessions.length === 0) throw new StartupError(`project "${slug}" has no sessions`);
   const big = sessions[0]!;
   const typical = sessions[Math.floor(sessions.length / 2)]!;

@@ -18,7 +18,16 @@ import { loadPolicy } from "../policy";
 import { sessionListSql } from "../session-list";
 import { createUser } from "../users";
 import { gridQueries, sessionGrid, timelineQuery } from "../span-status";
-import { connect, measure, printExplain, printTimings, requireDatabaseUrl, scaleTargets, startServer, type Timing } from "./measure";
+import {
+  connect,
+  measure,
+  printExplain,
+  printTimings,
+  requireDatabaseUrl,
+  scaleTargets,
+  startServer,
+  type Timing,
+} from "./measure";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
@@ -29,7 +38,10 @@ async function benchUser(): Promise<{ email: string; password: string }> {
   const password = randomBytes(18).toString("base64url");
   const existing = await db().user.findUnique({ where: { email: BENCH_EMAIL } });
   if (existing) {
-    await db().authAccount.updateMany({ where: { userId: existing.id, providerId: "credential" }, data: { password: await hashPassword(password) } });
+    await db().authAccount.updateMany({
+      where: { userId: existing.id, providerId: "credential" },
+      data: { password: await hashPassword(password) },
+    });
   } else {
     await createUser({ email: BENCH_EMAIL, name: "Benchmark", role: "VIEWER", password });
   }
@@ -77,9 +89,18 @@ async function main() {
     const cookie = await signIn(server.base, user);
     const options = { iterations: ITERATIONS, warmup: WARMUP };
     const bigPath = `/sessions/${targets.big.id}`;
-    timings.push(await measure("GET /sessions", pageView(server.base, cookie, "/sessions", "Sessions"), { ...options, target: 500 }));
-    timings.push(await measure("GET /sessions?sort=at-risk", pageView(server.base, cookie, "/sessions?sort=at-risk", "Sessions"), options));
-    timings.push(await measure(`GET /sessions/<100k-span session>`, pageView(server.base, cookie, bigPath, "Evidence grid"), { ...options, target: 500 }));
+    timings.push(
+      await measure("GET /sessions", pageView(server.base, cookie, "/sessions", "Sessions"), { ...options, target: 500 }),
+    );
+    timings.push(
+      await measure("GET /sessions?sort=at-risk", pageView(server.base, cookie, "/sessions?sort=at-risk", "Sessions"), options),
+    );
+    timings.push(
+      await measure(`GET /sessions/<100k-span session>`, pageView(server.base, cookie, bigPath, "Evidence grid"), {
+        ...options,
+        target: 500,
+      }),
+    );
     timings.push(
       await measure(
         "  ... one grid cell (STRUCTURED x DURABLE)",
@@ -87,7 +108,13 @@ async function main() {
         options,
       ),
     );
-    timings.push(await measure("  ... its last page of spans", pageView(server.base, cookie, `${bigPath}?page=100000`, "Evidence grid"), options));
+    timings.push(
+      await measure(
+        "  ... its last page of spans",
+        pageView(server.base, cookie, `${bigPath}?page=100000`, "Evidence grid"),
+        options,
+      ),
+    );
     // An answer over the whole project names tens of thousands of blocking spans: a page of each list.
     timings.push(
       await measure(
@@ -127,7 +154,11 @@ async function main() {
     await printExplain(client, "grid: its summaries", q.summaries);
     await printExplain(client, "grid: summaries with a pointerless link", q.unpointed);
     const grid = await sessionGrid(db(), targets.big.id, policy, now);
-    await printExplain(client, "transcript, first page", timelineQuery(targets.big.id, policy, now, grid, {}, { offset: 0, limit: 200 }));
+    await printExplain(
+      client,
+      "transcript, first page",
+      timelineQuery(targets.big.id, policy, now, grid, {}, { offset: 0, limit: 200 }),
+    );
     await printExplain(
       client,
       "transcript, STRUCTURED x DURABLE cell",

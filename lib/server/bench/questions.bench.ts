@@ -15,7 +15,16 @@ import { runMain } from "@/lib/cli/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "../api-keys";
 import { askEvidenceQuestion, evidenceQueriesToExplain, type EvidenceQueryInput, type EvidenceQueryResult } from "../evidence";
-import { connect, measure, printExplain, printTimings, requireDatabaseUrl, scaleTargets, startServer, type Timing } from "./measure";
+import {
+  connect,
+  measure,
+  printExplain,
+  printTimings,
+  requireDatabaseUrl,
+  scaleTargets,
+  startServer,
+  type Timing,
+} from "./measure";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -46,13 +55,19 @@ async function main() {
     { label: "whole project, judged afresh (no stored verdicts)", input: project, before: forget },
     { label: `one session (median, ${targets.typical.spans} spans), stored verdict current`, input: typical, target: 50 },
     { label: `one session (median, ${targets.typical.spans} spans), judged afresh`, input: typical, target: 50, before: forget },
-    { label: `one session (longest, ${targets.big.spans.toLocaleString("en")} spans), judged afresh`, input: { ...project, scope: { sessionIds: [targets.big.id] } }, before: forget },
+    {
+      label: `one session (longest, ${targets.big.spans.toLocaleString("en")} spans), judged afresh`,
+      input: { ...project, scope: { sessionIds: [targets.big.id] } },
+      before: forget,
+    },
     {
       label: "whole project, last 90 days (a time range: always judged afresh)",
       input: { ...project, scope: { from: new Date(Date.now() - 90 * 86_400_000) } },
     },
   ];
-  console.log(`"Did we modify system config?" over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`);
+  console.log(
+    `"Did we modify system config?" over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`,
+  );
   const timings: Timing[] = [];
   for (const c of cases) {
     await c.before?.();
@@ -74,7 +89,9 @@ async function main() {
   const client = await connect(url);
   try {
     for (const c of [project, typical]) {
-      console.log(`\nQuery plans of a question judged afresh, ${c === project ? "whole project" : "one session"} (EXPLAIN ANALYZE, BUFFERS):`);
+      console.log(
+        `\nQuery plans of a question judged afresh, ${c === project ? "whole project" : "one session"} (EXPLAIN ANALYZE, BUFFERS):`,
+      );
       for (const q of await evidenceQueriesToExplain(c)) await printExplain(client, q.label, q.sql);
     }
   } finally {
@@ -110,11 +127,20 @@ async function overHttp(url: string, projectId: string, sessions: number, forget
       }
       throw new Error("the server did not keep the verdicts within 30 s");
     };
-    console.log(`  whole project over HTTP: ${((await ask()) / 1e6).toFixed(2)} MB per answer (the first 1,000 of each list, and their counts)`);
+    console.log(
+      `  whole project over HTTP: ${((await ask()) / 1e6).toFixed(2)} MB per answer (the first 1,000 of each list, and their counts)`,
+    );
     const options = { iterations: ITERATIONS, warmup: WARMUP };
     return [
-      await measure("POST /api/v1/evidence/query, whole project, verdicts current", ask, { ...options, target: 300, before: kept }),
-      await measure("POST /api/v1/evidence/query, whole project, judged afresh", ask, { ...options, before: () => kept().then(forget) }),
+      await measure("POST /api/v1/evidence/query, whole project, verdicts current", ask, {
+        ...options,
+        target: 300,
+        before: kept,
+      }),
+      await measure("POST /api/v1/evidence/query, whole project, judged afresh", ask, {
+        ...options,
+        before: () => kept().then(forget),
+      }),
     ];
   } finally {
     await server.stop();

@@ -9,7 +9,7 @@ const FILLER =
 const COMMANDS = [
   "rg -n \"TODO|FIXME\" src/ --glob '!*.snap'",
   "npm test -- --run tests/checkout.test.ts",
-  "git commit -am \"Fix flaky expiry test (SHOP-1182)\"",
+  'git commit -am "Fix flaky expiry test (SHOP-1182)"',
   "sed -i 's/timeout: 200/timeout: 900/' config/test.yaml",
   "cat /etc/app/conf.yaml",
   "echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc",
@@ -38,12 +38,32 @@ export function benchSpan(seq: number): BenchSpan {
       return { seq, kind: "MESSAGE", role: "assistant", occurredAt, body: pad(`Step ${seq}: I did not change /etc/hosts. `) };
     case 1: {
       const command = COMMANDS[seq % COMMANDS.length]!;
-      const input = { command, description: pad("Run the command for step " + seq, 900) };
-      return { seq, kind: "TOOL_CALL", role: "assistant", toolName: "Bash", toolInput: input, occurredAt, body: JSON.stringify(input) };
+      const input = { command, description: pad(`Run the command for step ${seq}`, 900) };
+      return {
+        seq,
+        kind: "TOOL_CALL",
+        role: "assistant",
+        toolName: "Bash",
+        toolInput: input,
+        occurredAt,
+        body: JSON.stringify(input),
+      };
     }
     case 2: {
-      const input = { file_path: `/home/dev/app/src/module_${seq % 97}.ts`, old_string: "const timeout = 200;", new_string: pad("const timeout = 900;", 800) };
-      return { seq, kind: "TOOL_CALL", role: "assistant", toolName: "Edit", toolInput: input, occurredAt, body: JSON.stringify(input) };
+      const input = {
+        file_path: `/home/dev/app/src/module_${seq % 97}.ts`,
+        old_string: "const timeout = 200;",
+        new_string: pad("const timeout = 900;", 800),
+      };
+      return {
+        seq,
+        kind: "TOOL_CALL",
+        role: "assistant",
+        toolName: "Edit",
+        toolInput: input,
+        occurredAt,
+        body: JSON.stringify(input),
+      };
     }
     default:
       return {
@@ -51,7 +71,9 @@ export function benchSpan(seq: number): BenchSpan {
         kind: "TOOL_RESULT",
         role: "tool",
         occurredAt,
-        body: pad(`src/checkout/session.ts:88: expires at 2026-11-22T09:14:03Z (run 7f3e2a91-0c4d-4b8e-9a51-2b91d04c5e77) took 4.21s, 50 passed\n`),
+        body: pad(
+          `src/checkout/session.ts:88: expires at 2026-11-22T09:14:03Z (run 7f3e2a91-0c4d-4b8e-9a51-2b91d04c5e77) took 4.21s, 50 passed\n`,
+        ),
       };
   }
 }

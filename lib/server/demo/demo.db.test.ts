@@ -32,12 +32,20 @@ describe("demo data", async () => {
 
   it("contains the seed's scenario: a write to /etc/app/conf.yaml summarised without the path", async () => {
     const writes = await db().evidenceAtom.findMany({
-      where: { sessionId: { in: sessions.map((s) => s.id) }, normalized: "/etc/app/conf.yaml", effect: "FILE_WRITE", negated: false },
+      where: {
+        sessionId: { in: sessions.map((s) => s.id) },
+        normalized: "/etc/app/conf.yaml",
+        effect: "FILE_WRITE",
+        negated: false,
+      },
       include: { span: { select: { class: true, transcriptState: true } } },
     });
     expect(writes.length).toBeGreaterThanOrEqual(2);
     expect(writes.every((w) => w.span.class === "SIDE_EFFECTING")).toBe(true);
-    const summaries = await db().span.findMany({ where: { sessionId: { in: sessions.map((s) => s.id) }, kind: "SUMMARY" }, include: { original: true } });
+    const summaries = await db().span.findMany({
+      where: { sessionId: { in: sessions.map((s) => s.id) }, kind: "SUMMARY" },
+      include: { original: true },
+    });
     const texts = summaries.map((s) => new TextDecoder().decode(s.original?.bytes ?? new Uint8Array()));
     expect(texts.some((t) => t.startsWith("The agent configured the application's YAML configuration."))).toBe(true);
   });

@@ -95,7 +95,9 @@ async function loadSession(projectId: string, demo: DemoSession, now: Date): Pro
 
   for (const compaction of demo.compactions) {
     const requester = `runtime:${demo.runtime}`;
-    const replaced = [...idBySeq.entries()].filter(([seq]) => seq >= compaction.fromSeq && seq <= compaction.toSeq).map(([, s]) => s.id);
+    const replaced = [...idBySeq.entries()]
+      .filter(([seq]) => seq >= compaction.fromSeq && seq <= compaction.toSeq)
+      .map(([, s]) => s.id);
     const summary = await candidateSummaryFor(session.id, replaced, compaction.text, compaction);
     await reclaim({
       projectId,
@@ -112,7 +114,14 @@ async function loadSession(projectId: string, demo: DemoSession, now: Date): Pro
   for (const act of demo.acts) {
     const span = idBySeq.get(act.seq)!;
     if (act.act === "pin") await pinOriginal({ projectId, spanId: span.id }, DEMO_OPERATOR, act.reason);
-    else await setOriginalExpiry({ projectId, spanId: span.id }, DEMO_OPERATOR, new Date(now.getTime() + act.days * DAY_MS), act.reason, now);
+    else
+      await setOriginalExpiry(
+        { projectId, spanId: span.id },
+        DEMO_OPERATOR,
+        new Date(now.getTime() + act.days * DAY_MS),
+        act.reason,
+        now,
+      );
   }
   return demo.spans.length;
 }

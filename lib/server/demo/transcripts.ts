@@ -32,9 +32,7 @@ export interface DemoCompaction {
 }
 
 /** Operator acts the demo performs after ingest, so the grid shows pins and shortened TTLs. */
-export type DemoAct =
-  | { act: "pin"; seq: number; reason: string }
-  | { act: "shorten"; seq: number; days: number; reason: string };
+export type DemoAct = { act: "pin"; seq: number; reason: string } | { act: "shorten"; seq: number; days: number; reason: string };
 
 export interface DemoSession {
   externalId: string;
@@ -82,7 +80,11 @@ const stagingConfig: DemoSession = {
     assistant(1, "Let me look at the current configuration before changing anything."),
     tool(2, "Read", { file_path: "/home/dev/app/config/default.yaml" }),
     result(2, "listen: 8080\nlog_dir: ./logs\nworkers: 4\n"),
-    tool(4, "write_file", { path: "/etc/app/conf.yaml", mode: "overwrite", content: "listen: 8443\nlog_dir: /var/log/app\nworkers: 4\n" }),
+    tool(4, "write_file", {
+      path: "/etc/app/conf.yaml",
+      mode: "overwrite",
+      content: "listen: 8443\nlog_dir: /var/log/app\nworkers: 4\n",
+    }),
     result(4, "Wrote 47 bytes to /etc/app/conf.yaml"),
     tool(5, "Bash", { command: "sudo systemctl restart app.service", description: "Restart the app with the new config" }),
     result(6, "", 0),
@@ -117,7 +119,10 @@ const flakyTest: DemoSession = {
   daysAgo: 10,
   spans: [
     user(0, "tests/checkout.test.ts fails about one run in five on CI. Find out why and fix it."),
-    tool(1, "shell", { command: ["bash", "-lc", "rg -n \"setTimeout|Date.now\" tests/checkout.test.ts src/checkout"], workdir: "/home/dev/shop" }),
+    tool(1, "shell", {
+      command: ["bash", "-lc", 'rg -n "setTimeout|Date.now" tests/checkout.test.ts src/checkout'],
+      workdir: "/home/dev/shop",
+    }),
     result(
       1,
       "tests/checkout.test.ts:41:    await new Promise((r) => setTimeout(r, 200));\nsrc/checkout/session.ts:88:  const expires = Date.now() + 15 * 60 * 1000;\n",
@@ -131,8 +136,15 @@ const flakyTest: DemoSession = {
     result(3, "Success. Updated the following files:\nM tests/checkout.test.ts\n", 0),
     tool(5, "shell", { command: ["bash", "-lc", "npm test -- tests/checkout.test.ts --repeat 50"], workdir: "/home/dev/shop" }),
     result(7, " ✓ tests/checkout.test.ts (50 runs) 4.21s\n Test Files  1 passed (1)\n      Tests  50 passed (50)\n", 0),
-    tool(8, "shell", { command: ["bash", "-lc", "git commit -am \"Use fake timers in checkout expiry test (SHOP-1182)\""], workdir: "/home/dev/shop" }),
-    result(8, "[fix/checkout-flake 4e1b9c2] Use fake timers in checkout expiry test (SHOP-1182)\n 1 file changed, 1 insertion(+), 1 deletion(-)\n", 0),
+    tool(8, "shell", {
+      command: ["bash", "-lc", 'git commit -am "Use fake timers in checkout expiry test (SHOP-1182)"'],
+      workdir: "/home/dev/shop",
+    }),
+    result(
+      8,
+      "[fix/checkout-flake 4e1b9c2] Use fake timers in checkout expiry test (SHOP-1182)\n 1 file changed, 1 insertion(+), 1 deletion(-)\n",
+      0,
+    ),
     assistant(9, "Fixed: the test now advances fake timers past the 15-minute expiry. 50 repeated runs pass. Committed 4e1b9c2."),
   ],
   compactions: [],
@@ -150,7 +162,11 @@ const devBox: DemoSession = {
     user(0, "Install Postgres, add the project's bin folder to my PATH, and set an API token for the staging registry."),
     assistant(1, "I'll install Postgres with apt, then update ~/.bashrc."),
     tool(2, "execute_bash", { command: "sudo apt-get install -y postgresql-15", is_input: false }),
-    result(5, "Setting up postgresql-15 (15.8-0+deb12u1) ...\n0 upgraded, 3 newly installed, 0 to remove and 12 not upgraded.\n", 0),
+    result(
+      5,
+      "Setting up postgresql-15 (15.8-0+deb12u1) ...\n0 upgraded, 3 newly installed, 0 to remove and 12 not upgraded.\n",
+      0,
+    ),
     tool(6, "execute_bash", { command: "echo 'export PATH=\"$HOME/shop/bin:$PATH\"' >> ~/.bashrc" }),
     result(6, "", 0),
     tool(7, "execute_bash", { command: "echo 'export REGISTRY_TOKEN=stg_7Hq2' >> ~/.bashrc" }),
@@ -197,7 +213,9 @@ const legacyMigration: DemoSession = {
     result(1, "Wrote 36 bytes to /etc/app/conf.yaml"),
     assistant(2, "The config now lives in /etc/app/conf.yaml."),
   ],
-  compactions: [{ fromSeq: 0, toSeq: 3, text: "The agent configured the application's YAML configuration.", pointers: true, at: 120 }],
+  compactions: [
+    { fromSeq: 0, toSeq: 3, text: "The agent configured the application's YAML configuration.", pointers: true, at: 120 },
+  ],
   acts: [],
 };
 
@@ -214,11 +232,24 @@ const unguardedRunner: DemoSession = {
     result(2, json({ stripe: { current: "14.2.0", wanted: "14.9.1" }, zod: { current: "3.22.4", wanted: "3.23.8" } }), 0),
     tool(3, "run_shell", { command: "npm install stripe@14.9.1 zod@3.23.8" }),
     result(5, "added 0 packages, changed 2 packages in 6s\n", 0),
-    tool(6, "http_request", { method: "POST", url: "https://git.example.com/api/v1/repos/billing/pulls", body: { title: "Bump stripe and zod" } }),
+    tool(6, "http_request", {
+      method: "POST",
+      url: "https://git.example.com/api/v1/repos/billing/pulls",
+      body: { title: "Bump stripe and zod" },
+    }),
     result(6, json({ number: 311, state: "open" }), 0),
     assistant(7, "Opened PR #311 with the bumps; the test suite passed."),
   ],
-  compactions: [{ fromSeq: 0, toSeq: 7, text: "Updated some dependencies and opened a pull request.", pointers: false, observed: true, at: 30 }],
+  compactions: [
+    {
+      fromSeq: 0,
+      toSeq: 7,
+      text: "Updated some dependencies and opened a pull request.",
+      pointers: false,
+      observed: true,
+      at: 30,
+    },
+  ],
   acts: [],
 };
 
@@ -231,7 +262,10 @@ const research: DemoSession = {
   daysAgo: 2,
   spans: [
     user(0, "What do teams usually consider when deciding how long to keep agent transcripts?"),
-    assistant(1, "Mostly three things: how long audits may look back, how expensive storage is, and what privacy rules require them to forget."),
+    assistant(
+      1,
+      "Mostly three things: how long audits may look back, how expensive storage is, and what privacy rules require them to forget.",
+    ),
     user(2, "Makes sense, thanks."),
   ],
   compactions: [],

@@ -17,14 +17,92 @@ import type { SessionPlan } from "./plan";
 import { rng, sessionProfile, TranscriptGenerator, type SessionProfile } from "./transcript";
 
 export const COLUMNS = {
-  span: ["session_id", "id", "seq", "kind", "role", "tool_name", "tool_input", "exit_code", "occurred_at", "class", "class_reasons", "transcript_state", "has_pointer", "byte_length", "sha256", "generation", "created_at",
-         "original_state", "original_expires_at", "replacing_summary_id", "replaced_dropped"],
+  span: [
+    "session_id",
+    "id",
+    "seq",
+    "kind",
+    "role",
+    "tool_name",
+    "tool_input",
+    "exit_code",
+    "occurred_at",
+    "class",
+    "class_reasons",
+    "transcript_state",
+    "has_pointer",
+    "byte_length",
+    "sha256",
+    "generation",
+    "created_at",
+    "original_state",
+    "original_expires_at",
+    "replacing_summary_id",
+    "replaced_dropped",
+  ],
   span_original: ["session_id", "span_id", "bytes", "sha256", "expires_at", "pinned", "deleted_at", "delete_reason"],
-  evidence_atom: ["session_id", "span_id", "ordinal", "kind", "text", "normalized", "byte_start", "byte_end", "effect", "negated", "arg_name"],
-  summary_link: ["session_id", "summary_span_id", "replaced_span_id", "pointer_start", "pointer_end", "pointer_sha256", "dropped"],
-  gate_decision: ["session_id", "id", "span_id", "reclamation_id", "verdict", "cell_class", "cell_provenance", "reason", "requester", "dry_run", "decided_at"],
-  refusal_event: ["session_id", "id", "project_id", "span_id", "decision_id", "cell_class", "cell_provenance", "reason", "requester", "atoms_at_risk", "occurred_at"],
-  audit_log: ["id", "project_id", "actor_type", "actor_id", "actor_label", "act", "target_type", "target_id", "before", "after", "reason", "at"],
+  evidence_atom: [
+    "session_id",
+    "span_id",
+    "ordinal",
+    "kind",
+    "text",
+    "normalized",
+    "byte_start",
+    "byte_end",
+    "effect",
+    "negated",
+    "arg_name",
+  ],
+  summary_link: [
+    "session_id",
+    "summary_span_id",
+    "replaced_span_id",
+    "pointer_start",
+    "pointer_end",
+    "pointer_sha256",
+    "dropped",
+  ],
+  gate_decision: [
+    "session_id",
+    "id",
+    "span_id",
+    "reclamation_id",
+    "verdict",
+    "cell_class",
+    "cell_provenance",
+    "reason",
+    "requester",
+    "dry_run",
+    "decided_at",
+  ],
+  refusal_event: [
+    "session_id",
+    "id",
+    "project_id",
+    "span_id",
+    "decision_id",
+    "cell_class",
+    "cell_provenance",
+    "reason",
+    "requester",
+    "atoms_at_risk",
+    "occurred_at",
+  ],
+  audit_log: [
+    "id",
+    "project_id",
+    "actor_type",
+    "actor_id",
+    "actor_label",
+    "act",
+    "target_type",
+    "target_id",
+    "before",
+    "after",
+    "reason",
+    "at",
+  ],
 } as const;
 
 /** In foreign-key order. */
@@ -235,7 +313,8 @@ function compact(
 ): Item[] {
   if (selection.length === 0) return [];
   const text = summaryText(selection, profile, r);
-  const pointers = (items: Item[]) => items.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: s.body.byteLength, sha256: s.sha256 }));
+  const pointers = (items: Item[]) =>
+    items.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: s.body.byteLength, sha256: s.sha256 }));
   const made: Item[] = [];
   const run = (items: Item[], summary: CandidateSummary, observed: boolean) => {
     const summaryItem = reclaimItems(items, summary, observed, plan, profile, ctx, at, requester, sessionId, out);
@@ -246,7 +325,15 @@ function compact(
       run(selection, { text, pointers: pointers(selection) }, false);
       break;
     case "honest":
-      run(selection, makeHonestSummary(selection.flatMap((s) => s.atoms), text, pointers(selection)), false);
+      run(
+        selection,
+        makeHonestSummary(
+          selection.flatMap((s) => s.atoms),
+          text,
+          pointers(selection),
+        ),
+        false,
+      );
       break;
     case "observed":
       run(selection, { text, pointers: [] }, true);
@@ -284,7 +371,12 @@ function reclaimItems(
       class: s.cls,
       atoms: s.atoms,
       hasPointer: s.hasPointer,
-      original: { present: true, hashMatches: !s.corrupt, expiresAt: expiryOf(s, plan, ctx.policy), pinned: plan.retention === "pinned" },
+      original: {
+        present: true,
+        hashMatches: !s.corrupt,
+        expiresAt: expiryOf(s, plan, ctx.policy),
+        pinned: plan.retention === "pinned",
+      },
       occurredAt: s.occurredAt,
       sha256: s.sha256,
     })),
@@ -352,9 +444,23 @@ function reclaimItems(
     if (span.state !== "PRESERVED") span.hasPointer = pointed;
     const decisionId = randomUUID();
     const reason =
-      observed && decision.verdict === "REFUSE" ? `Compacted by the runtime without the gate, which would have refused: ${decision.reason}` : decision.reason;
+      observed && decision.verdict === "REFUSE"
+        ? `Compacted by the runtime without the gate, which would have refused: ${decision.reason}`
+        : decision.reason;
     out.gate_decision.push(
-      line([sessionId, decisionId, span.id, reclamationId, decision.verdict, decision.cell.class, decision.cell.provenance, field(reason), field(requester), "f", field(at)]),
+      line([
+        sessionId,
+        decisionId,
+        span.id,
+        reclamationId,
+        decision.verdict,
+        decision.cell.class,
+        decision.cell.provenance,
+        field(reason),
+        field(requester),
+        "f",
+        field(at),
+      ]),
     );
     if (decision.verdict === "REFUSE" && !observed) {
       out.refusal_event.push(
@@ -381,7 +487,9 @@ function reclaimItems(
 function summaryText(items: Item[], profile: SessionProfile, r: () => number): string {
   const paths = [...new Set(items.flatMap((s) => s.atoms.filter((a) => a.kind === "PATH" && !a.negated).map((a) => a.text)))];
   const kept = paths.filter(() => r() < 0.15).slice(0, 6);
-  const tests = items.flatMap((s) => s.atoms.filter((a) => a.kind === "NUMBER" && a.text.endsWith("passed")).map((a) => a.text)).slice(0, 1);
+  const tests = items
+    .flatMap((s) => s.atoms.filter((a) => a.kind === "NUMBER" && a.text.endsWith("passed")).map((a) => a.text))
+    .slice(0, 1);
   return (
     `Earlier in this session the agent worked to ${profile.topic}. ` +
     (kept.length > 0 ? `It read and edited ${kept.join(", ")}. ` : "It inspected and edited several source files. ") +
@@ -391,7 +499,8 @@ function summaryText(items: Item[], profile: SessionProfile, r: () => number): s
 }
 
 function expiryOf(item: Item, plan: SessionPlan, policy: RetentionPolicy): Date {
-  if (plan.retention === "shortened" && item.cls !== "NARRATIVE") return new Date(item.occurredAt.getTime() + SHORTENED_TTL_DAYS * DAY_MS);
+  if (plan.retention === "shortened" && item.cls !== "NARRATIVE")
+    return new Date(item.occurredAt.getTime() + SHORTENED_TTL_DAYS * DAY_MS);
   return expiresAtFor(item.cls, item.occurredAt, policy);
 }
 
@@ -438,7 +547,16 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
     bytes[middle] = bytes[middle]! ^ 0x20;
   }
   out.span_original.push(
-    line([sessionId, item.id, byteaField(bytes), item.sha256, field(expiresAt), field(pinned), field(deletedAt), swept ? "ttl expired" : "\\N"]),
+    line([
+      sessionId,
+      item.id,
+      byteaField(bytes),
+      item.sha256,
+      field(expiresAt),
+      field(pinned),
+      field(deletedAt),
+      swept ? "ttl expired" : "\\N",
+    ]),
   );
 
   item.atoms.forEach((a, ordinal) => {
@@ -462,10 +580,24 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
 
   const audit = (act: string, at: Date, before: unknown, after: unknown, reason: string, label: string) =>
     out.audit_log.push(
-      line([randomUUID(), ctx.projectId, "SYSTEM", "\\N", field(label), act, "span", item.id, field(JSON.stringify(before)), field(JSON.stringify(after)), field(reason), field(at)]),
+      line([
+        randomUUID(),
+        ctx.projectId,
+        "SYSTEM",
+        "\\N",
+        field(label),
+        act,
+        "span",
+        item.id,
+        field(JSON.stringify(before)),
+        field(JSON.stringify(after)),
+        field(reason),
+        field(at),
+      ]),
     );
   const actAt = new Date(Math.min(item.occurredAt.getTime() + 2 * DAY_MS, ctx.now.getTime()));
-  if (pinned) audit("original.pin", actAt, { pinned: false }, { pinned: true }, "Legal hold for an incident review", "legal hold import");
+  if (pinned)
+    audit("original.pin", actAt, { pinned: false }, { pinned: true }, "Legal hold for an incident review", "legal hold import");
   if (plan.retention === "shortened" && item.cls !== "NARRATIVE") {
     audit(
       "original.shorten",

@@ -73,7 +73,7 @@ export function planSessions(options: ScaleOptions): SessionPlan[] {
   });
   for (let i = 0; i < others; i++) {
     const spans = lengths[i]!;
-    const daysAgo = 820 * Math.pow(r(), 1.6) + 0.2;
+    const daysAgo = 820 * r() ** 1.6 + 0.2;
     // Spans arrive at most 42 s apart: start early enough that the last one is in the past.
     const startedAt = new Date(options.now.getTime() - daysAgo * DAY_MS - spans * 42_000);
     const x = r();

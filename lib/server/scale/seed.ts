@@ -79,7 +79,9 @@ function chunkStream(worker: Worker, prefetch: number) {
 function startWorker(): Worker {
   const file = new URL("./worker.ts", import.meta.url).href;
   // The worker is TypeScript too: register the same loader inside it before importing it.
-  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`, { eval: true });
+  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`, {
+    eval: true,
+  });
 }
 
 function formatDuration(ms: number): string {
@@ -104,7 +106,9 @@ async function main() {
     );
     const existing = Number(rows[0]!.n);
     if (existing > 0 && !options.force) {
-      throw new StartupError(`the database already has ${existing} project(s); pass --force to add the scale project next to them`);
+      throw new StartupError(
+        `the database already has ${existing} project(s); pass --force to add the scale project next to them`,
+      );
     }
     if (rows[0]!.taken) throw new StartupError(`a project "${options.slug}" exists already; pick another with --slug`);
 
@@ -115,17 +119,33 @@ async function main() {
     await client.query(
       `insert into retention_policy (project_id, evidence_horizon_days, ttl_narrative_days, ttl_structured_days, ttl_side_effecting_days, evidence_workloads, system_config_prefixes)
        values ($1, $2, $3, $4, $5, $6, $7)`,
-      [projectId, policy.evidenceHorizonDays, policy.ttlDays.NARRATIVE, policy.ttlDays.STRUCTURED, policy.ttlDays.SIDE_EFFECTING, policy.evidenceWorkloads, policy.systemConfigPrefixes],
+      [
+        projectId,
+        policy.evidenceHorizonDays,
+        policy.ttlDays.NARRATIVE,
+        policy.ttlDays.STRUCTURED,
+        policy.ttlDays.SIDE_EFFECTING,
+        policy.evidenceWorkloads,
+        policy.systemConfigPrefixes,
+      ],
     );
     // A lost tail of a crashed seed is re-run, not recovered: no need to wait for each flush.
     await client.query("set synchronous_commit = off");
 
-    const plans = planSessions({ sessions: options.sessions, spans: options.spans, bigSession: options.big, now, seed: options.seed });
+    const plans = planSessions({
+      sessions: options.sessions,
+      spans: options.spans,
+      bigSession: options.big,
+      now,
+      seed: options.seed,
+    });
     const ctx: BuildContext = { projectId, policy, now };
     worker.postMessage({ type: "init", plans, ctx } satisfies WorkerRequest);
     const next = chunkStream(worker, 3);
 
-    console.log(`Loading ${options.sessions} sessions and ${options.spans} spans into project "${options.slug}" (the longest session: ${options.big} spans)`);
+    console.log(
+      `Loading ${options.sessions} sessions and ${options.spans} spans into project "${options.slug}" (the longest session: ${options.big} spans)`,
+    );
     const totals = { spans: 0, summaries: 0, atoms: 0, bytes: 0, sessions: 0 };
     const progress = progressLine(options.spans);
     let sessionId = "";
@@ -146,7 +166,10 @@ async function main() {
       totals.atoms += chunk.atoms;
       totals.bytes += chunk.bytes;
       if (chunk.lastActivityAt) {
-        await client.query("update session set last_activity_at = $2 where id = $1", [sessionId, chunk.lastActivityAt.toISOString().replace("Z", "")]);
+        await client.query("update session set last_activity_at = $2 where id = $1", [
+          sessionId,
+          chunk.lastActivityAt.toISOString().replace("Z", ""),
+        ]);
         await client.query("commit");
         totals.sessions++;
       }
@@ -161,7 +184,9 @@ async function main() {
     const vacuumStart = performance.now();
     console.log("VACUUM ANALYZE (visibility map and statistics for index-only scans)...");
     for (const table of ["session", ...TABLES]) await client.query(`vacuum (analyze) ${table}`);
-    console.log(`  done in ${formatDuration(performance.now() - vacuumStart)}; total ${formatDuration(performance.now() - started)}`);
+    console.log(
+      `  done in ${formatDuration(performance.now() - vacuumStart)}; total ${formatDuration(performance.now() - started)}`,
+    );
   } finally {
     await worker.terminate();
     await client.end();

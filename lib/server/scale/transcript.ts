@@ -44,7 +44,18 @@ export interface SessionProfile {
 }
 
 const USERS = ["dev", "alice", "bmartin", "ci", "runner", "sam", "yuki", "priya", "ops"];
-const REPOS = ["shop-api", "billing", "web-app", "ingest-worker", "mobile-bff", "infra", "data-pipeline", "auth-service", "search", "docs-site"];
+const REPOS = [
+  "shop-api",
+  "billing",
+  "web-app",
+  "ingest-worker",
+  "mobile-bff",
+  "infra",
+  "data-pipeline",
+  "auth-service",
+  "search",
+  "docs-site",
+];
 const TICKETS = ["SHOP", "BILL", "WEB", "ING", "OPS", "AUTH", "DATA", "SRCH"];
 const TOPICS = [
   "fix the flaky checkout test",
@@ -60,7 +71,15 @@ const TOPICS = [
   "bump dependencies and fix the broken build",
   "add structured logging to the ingest path",
 ];
-const RUNTIMES: SessionProfile["runtime"][] = ["claude-code", "claude-code", "claude-code", "codex", "codex", "openhands", "swe-agent"];
+const RUNTIMES: SessionProfile["runtime"][] = [
+  "claude-code",
+  "claude-code",
+  "claude-code",
+  "codex",
+  "codex",
+  "openhands",
+  "swe-agent",
+];
 
 export function sessionProfile(seed: number): SessionProfile {
   const r = rng(seed * 7919 + 13);
@@ -68,21 +87,85 @@ export function sessionProfile(seed: number): SessionProfile {
   const user = pick(USERS);
   const repo = pick(REPOS);
   const home = user === "ci" ? "/root" : `/home/${user}`;
-  return { seed, runtime: pick(RUNTIMES), user, repo, cwd: `${home}/src/${repo}`, ticketPrefix: pick(TICKETS), topic: pick(TOPICS) };
+  return {
+    seed,
+    runtime: pick(RUNTIMES),
+    user,
+    repo,
+    cwd: `${home}/src/${repo}`,
+    ticketPrefix: pick(TICKETS),
+    topic: pick(TOPICS),
+  };
 }
 
-const DIRS = ["src", "src/routes", "src/services", "src/lib", "lib", "lib/server", "app", "components", "tests", "tests/integration", "scripts", "config", "internal/store", "cmd/api", "packages/core/src", "migrations"];
-const NAMES = ["index", "server", "config", "utils", "handler", "routes", "schema", "client", "worker", "store", "parser", "auth", "billing", "session", "queue", "cache", "orders", "checkout", "webhook", "logger", "ratelimit", "pagination"];
+const DIRS = [
+  "src",
+  "src/routes",
+  "src/services",
+  "src/lib",
+  "lib",
+  "lib/server",
+  "app",
+  "components",
+  "tests",
+  "tests/integration",
+  "scripts",
+  "config",
+  "internal/store",
+  "cmd/api",
+  "packages/core/src",
+  "migrations",
+];
+const NAMES = [
+  "index",
+  "server",
+  "config",
+  "utils",
+  "handler",
+  "routes",
+  "schema",
+  "client",
+  "worker",
+  "store",
+  "parser",
+  "auth",
+  "billing",
+  "session",
+  "queue",
+  "cache",
+  "orders",
+  "checkout",
+  "webhook",
+  "logger",
+  "ratelimit",
+  "pagination",
+];
 const EXTS = [".ts", ".ts", ".ts", ".tsx", ".py", ".go", ".json", ".yaml", ".md", ".sql"];
 const VOCAB =
   "the a to of and in that is for it with as on this be are was by at or from which but have has can will we function value file test error config module request response server client data type return import export const async update change check run build handler route query cache user session token retry timeout field schema migration parser result output input state logic branch case path option default".split(
     " ",
   );
-const NPM_PKGS = ["zod@4.1.0", "lodash@4.17.21", "vitest@4.1.12", "pino@9.4.0", "date-fns@4.1.0", "undici@7.2.0", "@types/node@20.19.0"];
+const NPM_PKGS = [
+  "zod@4.1.0",
+  "lodash@4.17.21",
+  "vitest@4.1.12",
+  "pino@9.4.0",
+  "date-fns@4.1.0",
+  "undici@7.2.0",
+  "@types/node@20.19.0",
+];
 const PIP_PKGS = ["requests==2.32.3", "pydantic==2.9.2", "pytest==8.3.3", "sqlalchemy==2.0.36", "httpx==0.27.2"];
 const APT_PKGS = ["nginx", "jq", "postgresql-client", "ripgrep", "redis-server", "build-essential"];
 const SERVICES = ["nginx", "postgresql", "redis-server", "app-worker", "docker"];
-const SYSTEM_FILES = ["/etc/nginx/conf.d/app.conf", "/etc/hosts", "/etc/app/conf.yaml", "/etc/systemd/system/app-worker.service", "/usr/local/bin/deploy.sh", "/etc/cron.d/cleanup", "/var/lib/app/state.json"];
+const SYSTEM_FILES = [
+  "/etc/nginx/conf.d/app.conf",
+  "/etc/hosts",
+  "/etc/app/conf.yaml",
+  "/etc/systemd/system/app-worker.service",
+  "/usr/local/bin/deploy.sh",
+  "/etc/cron.d/cleanup",
+  "/var/lib/app/state.json",
+];
 const DOTFILES = ["~/.bashrc", "~/.zshrc", "~/.gitconfig", "~/.npmrc", "~/.ssh/config", "~/.profile"];
 
 /** A session's transcript, span by span, without holding it all in memory. */
@@ -143,7 +226,8 @@ export class TranscriptGenerator {
     for (let i = 0; i < n; i++) {
       const x = this.r();
       if (x < density * 0.5) ws.push(this.rel());
-      else if (x < density * 0.8) ws.push(`${this.int(2, 900)} ${this.pick(["ms", "MB", "files", "tests", "lines", "requests"])}`);
+      else if (x < density * 0.8)
+        ws.push(`${this.int(2, 900)} ${this.pick(["ms", "MB", "files", "tests", "lines", "requests"])}`);
       else if (x < density) ws.push(`\`${this.ident()}()\``);
       else ws.push(this.pick(VOCAB));
     }
@@ -160,7 +244,8 @@ export class TranscriptGenerator {
     if (x < 0.2) return "}";
     if (x < 0.3) return `  // ${this.prose(1, 0).slice(0, 70)}`;
     if (x < 0.4) return `import { ${this.ident()}, ${this.ident()} } from "./${this.pick(NAMES)}";`;
-    if (x < 0.55) return `  const ${this.ident()} = await ${this.pick(NAMES)}.${this.pick(VOCAB)}(${this.pick(["req", "id", "opts", "ctx"])});`;
+    if (x < 0.55)
+      return `  const ${this.ident()} = await ${this.pick(NAMES)}.${this.pick(VOCAB)}(${this.pick(["req", "id", "opts", "ctx"])});`;
     if (x < 0.65) return `  if (!${this.ident()}) throw new Error("${this.pick(VOCAB)} not found");`;
     if (x < 0.75) return `  return { ${this.pick(VOCAB)}: ${this.int(0, 999)}, ${this.pick(VOCAB)}: ${this.ident()} };`;
     if (x < 0.85) return `export async function ${this.ident()}(${this.pick(VOCAB)}: string): Promise<void> {`;
@@ -183,7 +268,8 @@ export class TranscriptGenerator {
 
   private userMessage(): Omit<GeneratedSpan, "seq" | "offsetMs"> {
     const body = this.pick([
-      () => `Please ${this.p.topic} (${this.ticket()}). The failing run is https://ci.example.com/${this.p.repo}/runs/${this.int(10000, 99999)}.`,
+      () =>
+        `Please ${this.p.topic} (${this.ticket()}). The failing run is https://ci.example.com/${this.p.repo}/runs/${this.int(10000, 99999)}.`,
       () => `Can you also check ${this.rel()}? It started failing after ${this.hex(7)} was merged on ${this.iso()}.`,
       () => `Looks good. Don't touch the migrations in migrations/ and do not push to main yet.`,
       () => `The staging box needs nginx and the app config under /etc/app/. Keep the TTL at 300 seconds.`,
@@ -198,9 +284,12 @@ export class TranscriptGenerator {
       () => this.prose(this.int(1, 4), 0),
       () => this.prose(this.int(2, 6), 0),
       () => this.prose(this.int(2, 6)),
-      () => `I updated ${this.rel()} and ${this.rel()}: the timeout is now ${this.int(2, 30)}s and the retry limit ${this.int(2, 9)}. All ${this.int(20, 400)} tests pass (${this.ticket()}).`,
-      () => `I did not change ${this.rel()}; the failure comes from ${this.rel()}:${this.int(10, 400)}. No files were changed in migrations/.`,
-      () => `Summary so far: ${this.int(2, 12)} files touched, commit ${this.hex(12)}, run ${this.uuid()} took ${this.int(1, 90)}.${this.int(10, 99)}s. Next I will look at ${this.rel()}.`,
+      () =>
+        `I updated ${this.rel()} and ${this.rel()}: the timeout is now ${this.int(2, 30)}s and the retry limit ${this.int(2, 9)}. All ${this.int(20, 400)} tests pass (${this.ticket()}).`,
+      () =>
+        `I did not change ${this.rel()}; the failure comes from ${this.rel()}:${this.int(10, 400)}. No files were changed in migrations/.`,
+      () =>
+        `Summary so far: ${this.int(2, 12)} files touched, commit ${this.hex(12)}, run ${this.uuid()} took ${this.int(1, 90)}.${this.int(10, 99)}s. Next I will look at ${this.rel()}.`,
       () => `I skipped the e2e suite because it needs the staging database; the unit suite took ${this.int(3, 120)}s.`,
     ])();
     return { kind: "MESSAGE", role: "assistant", body };
@@ -229,13 +318,17 @@ export class TranscriptGenerator {
       return this.pick([
         () => `sed -i 's/${this.pick(VOCAB)}/${this.pick(VOCAB)}/g' ${this.rel()}`,
         () => `mkdir -p build/${this.pick(NAMES)} && cp ${this.rel()} build/`,
-        () => `git add -A && git commit -m "${this.prose(1, 0).slice(0, 50).replace(/["?:.]/g, "")} (${this.ticket()})"`,
+        () =>
+          `git add -A && git commit -m "${this.prose(1, 0)
+            .slice(0, 50)
+            .replace(/["?:.]/g, "")} (${this.ticket()})"`,
         () => `rm -f ${this.rel()}`,
         () => `mv ${this.rel()} ${this.rel()}`,
         () => `echo "${this.pick(VOCAB)}=${this.int(1, 99)}" >> .env.local`,
         () => `chmod +x scripts/${this.pick(NAMES)}.sh`,
         () => `npx prisma migrate dev --name ${this.pick(NAMES)}_${this.pick(VOCAB)}`,
-        () => `psql "$DATABASE_URL" -c "update ${this.pick(NAMES)} set ${this.pick(VOCAB)} = ${this.int(1, 9)} where id = ${this.int(1, 9999)}"`,
+        () =>
+          `psql "$DATABASE_URL" -c "update ${this.pick(NAMES)} set ${this.pick(VOCAB)} = ${this.int(1, 9)} where id = ${this.int(1, 9999)}"`,
         () => `curl -s -X POST https://api.example.com/v1/${this.pick(NAMES)} -d '{"id":"${this.uuid()}"}'`,
         () => `docker compose up -d ${this.pick(["db", "redis", "worker"])}`,
       ])();
@@ -285,7 +378,11 @@ export class TranscriptGenerator {
     if (x < 0.9) {
       const rare = this.r();
       const file_path =
-        rare < 0.003 ? this.pick(SYSTEM_FILES) : rare < 0.006 ? this.pick(DOTFILES).replace("~", this.p.cwd.split("/src/")[0]!) : this.abs();
+        rare < 0.003
+          ? this.pick(SYSTEM_FILES)
+          : rare < 0.006
+            ? this.pick(DOTFILES).replace("~", this.p.cwd.split("/src/")[0]!)
+            : this.abs();
       const toolInput = this.chance(0.7)
         ? { file_path, old_string: this.code(this.int(1, 4)), new_string: this.code(this.int(1, 6)) }
         : { file_path, content: this.code(this.int(5, 40)) };
@@ -296,7 +393,12 @@ export class TranscriptGenerator {
       const toolInput = { url: `https://docs.example.com/${this.pick(NAMES)}/${this.pick(VOCAB)}`, prompt: this.prose(1, 0) };
       return { kind: "TOOL_CALL", role: "assistant", toolName: "WebFetch", toolInput, body: JSON.stringify(toolInput) };
     }
-    const toolName = this.pick(["mcp__github__create_pull_request", "mcp__linear__update_issue", "mcp__github__add_comment", "mcp__sentry__resolve_issue"]);
+    const toolName = this.pick([
+      "mcp__github__create_pull_request",
+      "mcp__linear__update_issue",
+      "mcp__github__add_comment",
+      "mcp__sentry__resolve_issue",
+    ]);
     const toolInput = { issue: this.ticket(), title: this.prose(1, 0).slice(0, 60), body: this.prose(this.int(1, 3)) };
     return { kind: "TOOL_CALL", role: "assistant", toolName, toolInput, body: JSON.stringify(toolInput) };
   }
@@ -307,16 +409,30 @@ export class TranscriptGenerator {
       let body: string;
       let exitCode: number | undefined;
       if (toolName === "Read") body = this.numberedFile(this.int(10, this.chance(0.03) ? 600 : 90));
-      else if (toolName === "Grep") body = this.lines(this.int(2, 25), () => `${this.rel()}:${this.int(1, 900)}:  ${this.codeLine().trim()}`);
+      else if (toolName === "Grep")
+        body = this.lines(this.int(2, 25), () => `${this.rel()}:${this.int(1, 900)}:  ${this.codeLine().trim()}`);
       else if (toolName === "Glob") body = this.lines(this.int(3, 40), () => this.abs());
-      else if (toolName === "Edit" || toolName === "Write") body = `The file ${(call.toolInput as { file_path: string }).file_path} has been updated.`;
+      else if (toolName === "Edit" || toolName === "Write")
+        body = `The file ${(call.toolInput as { file_path: string }).file_path} has been updated.`;
       else if (toolName === "WebFetch") body = this.jsonDoc(this.int(1, 6));
-      else if (toolName?.startsWith("mcp__")) body = JSON.stringify({ id: this.uuid(), url: `https://github.com/acme/${this.p.repo}/pull/${this.int(10, 3000)}`, state: "open", created_at: this.iso() });
+      else if (toolName?.startsWith("mcp__"))
+        body = JSON.stringify({
+          id: this.uuid(),
+          url: `https://github.com/acme/${this.p.repo}/pull/${this.int(10, 3000)}`,
+          state: "open",
+          created_at: this.iso(),
+        });
       else {
         exitCode = this.chance(0.12) ? 1 : 0;
         body = this.commandOutput(exitCode);
       }
-      return { kind: "TOOL_RESULT", role: "tool", ...(toolName ? { toolName } : {}), ...(exitCode !== undefined ? { exitCode } : {}), body };
+      return {
+        kind: "TOOL_RESULT",
+        role: "tool",
+        ...(toolName ? { toolName } : {}),
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        body,
+      };
     };
   }
 
@@ -327,7 +443,10 @@ export class TranscriptGenerator {
   }
 
   private numberedFile(n: number) {
-    return this.lines(n, () => this.codeLine()).split("\n").map((l, i) => `${String(i + 1).padStart(5)}\t${l}`).join("\n");
+    return this.lines(n, () => this.codeLine())
+      .split("\n")
+      .map((l, i) => `${String(i + 1).padStart(5)}\t${l}`)
+      .join("\n");
   }
 
   private jsonDoc(items: number) {
@@ -349,11 +468,17 @@ export class TranscriptGenerator {
       return `Error: ${this.pick(VOCAB)} ${this.pick(VOCAB)} failed\n    at ${this.ident()} (${this.abs()}:${this.int(1, 400)}:${this.int(1, 80)})\n    at ${this.ident()} (${this.abs()}:${this.int(1, 400)}:${this.int(1, 80)})\nexit status 1`;
     if (y < 0.25)
       return `${this.lines(this.int(3, 20), () => ` \u2713 ${this.rel()} (${this.int(1, 40)} tests) ${this.int(2, 900)}ms`)}\n\n Test Files  ${this.int(3, 40)} passed\n      Tests  ${this.int(20, 900)} passed\n   Duration  ${this.int(1, 60)}.${this.int(10, 99)}s`;
-    if (y < 0.45) return `total ${this.int(10, 900)}\n${this.lines(this.int(3, 25), () => `-rw-r--r--  1 ${this.p.user} staff ${this.int(100, 90000)} Nov ${this.int(1, 28)} 12:${this.int(10, 59)} ${this.pick(NAMES)}${this.pick(EXTS)}`)}`;
+    if (y < 0.45)
+      return `total ${this.int(10, 900)}\n${this.lines(this.int(3, 25), () => `-rw-r--r--  1 ${this.p.user} staff ${this.int(100, 90000)} Nov ${this.int(1, 28)} 12:${this.int(10, 59)} ${this.pick(NAMES)}${this.pick(EXTS)}`)}`;
     if (y < 0.6) return this.lines(this.int(2, 10), () => `${this.hex(7)} ${this.prose(1, 0).slice(0, 60)} (${this.ticket()})`);
-    if (y < 0.72) return `On branch main\nChanges not staged for commit:\n${this.lines(this.int(1, 10), () => `\tmodified:   ${this.rel()}`)}\n`;
+    if (y < 0.72)
+      return `On branch main\nChanges not staged for commit:\n${this.lines(this.int(1, 10), () => `\tmodified:   ${this.rel()}`)}\n`;
     if (y < 0.85)
       return `[main ${this.hex(7)}] ${this.prose(1, 0).slice(0, 50)}\n ${this.int(1, 12)} files changed, ${this.int(1, 400)} insertions(+), ${this.int(0, 200)} deletions(-)`;
-    return this.lines(this.int(3, 15), () => `${this.iso()} INFO [${this.pick(NAMES)}] ${this.pick(["request completed", "job finished", "cache miss", "retrying"])} in ${this.int(1, 900)}ms id=${this.uuid()}`);
+    return this.lines(
+      this.int(3, 15),
+      () =>
+        `${this.iso()} INFO [${this.pick(NAMES)}] ${this.pick(["request completed", "job finished", "cache miss", "retrying"])} in ${this.int(1, 900)}ms id=${this.uuid()}`,
+    );
   }
 }

@@ -32,10 +32,15 @@ export async function runGateAction(_: RunGateResult | null, form: FormData): Pr
       where: { sessionId: input.sessionId, seq: { gte: input.fromSeq, lte: input.toSeq } },
       select: { id: true },
     });
-    const summary = await candidateSummaryFor(input.sessionId, spans.map((s) => s.id), input.text, {
-      pointers: input.pointers === "on",
-      honest: input.honest === "on",
-    });
+    const summary = await candidateSummaryFor(
+      input.sessionId,
+      spans.map((s) => s.id),
+      input.text,
+      {
+        pointers: input.pointers === "on",
+        honest: input.honest === "on",
+      },
+    );
     const outcome = await reclaim({
       projectId: session?.projectId ?? "",
       sessionId: input.sessionId,

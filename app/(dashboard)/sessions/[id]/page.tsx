@@ -30,7 +30,9 @@ export default async function SessionPage({
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
   const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;
-  const overview = await orNotFound(getSessionOverview(id, { class: cls, provenance, page: Number.isFinite(requestedPage) ? requestedPage : 1 }));
+  const overview = await orNotFound(
+    getSessionOverview(id, { class: cls, provenance, page: Number.isFinite(requestedPage) ? requestedPage : 1 }),
+  );
   const { session, spans, grid, total, page, pages, pageSize, cellSpanIds, maxSeq } = overview;
   const pageHref = (n: number) => {
     const params = new URLSearchParams();
@@ -55,18 +57,17 @@ export default async function SessionPage({
       </p>
       <h2>Evidence grid</h2>
       <ProvenanceGrid counts={grid} hrefFor={(c, p) => `/sessions/${session.id}?class=${c}&provenance=${p}#spans`} />
-      <h2 id="spans">
-        {cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}
-      </h2>
+      <h2 id="spans">{cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}</h2>
       {cls && provenance && can(user.role, "originals:pin") ? (
-        <CellBulkActions
-          spanIds={cellSpanIds}
-          label={`${cls} × ${provenance}`}
-          action={bulkRetentionAction}
-        />
+        <CellBulkActions spanIds={cellSpanIds} label={`${cls} × ${provenance}`} action={bulkRetentionAction} />
       ) : null}
       <SpanTimeline spans={spans} />
-      <Pager label="Transcript pages" noun="Spans" window={{ page, pages, start: (page - 1) * pageSize, end: Math.min(total, page * pageSize), total }} hrefFor={pageHref} />
+      <Pager
+        label="Transcript pages"
+        noun="Spans"
+        window={{ page, pages, start: (page - 1) * pageSize, end: Math.min(total, page * pageSize), total }}
+        hrefFor={pageHref}
+      />
       {can(user.role, "gate:run") ? (
         <>
           <h2>Run the gate</h2>

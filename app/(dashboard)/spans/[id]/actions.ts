@@ -45,10 +45,19 @@ export async function setExpiryAction(_: ActionResult | null, form: FormData): P
     const { user, actor } = await authorize("originals:extend");
     const input = parseWith(ExpiryForm, fields(form), "The form");
     const projectId = await projectOfSpan(input.spanId);
-    const result = await setOriginalExpiry({ projectId, spanId: input.spanId }, actor, new Date(Date.now() + input.days * DAY_MS), input.reason, new Date(), {
-      allowShorten: can(user.role, "originals:shorten"),
-    });
+    const result = await setOriginalExpiry(
+      { projectId, spanId: input.spanId },
+      actor,
+      new Date(Date.now() + input.days * DAY_MS),
+      input.reason,
+      new Date(),
+      {
+        allowShorten: can(user.role, "originals:shorten"),
+      },
+    );
     revalidatePath(`/spans/${input.spanId}`);
-    return result.shortened ? `Shortened: the original now expires in ${input.days} days.` : `Extended: the original now expires in ${input.days} days.`;
+    return result.shortened
+      ? `Shortened: the original now expires in ${input.days} days.`
+      : `Extended: the original now expires in ${input.days} days.`;
   });
 }

@@ -44,10 +44,12 @@ export default async function SpanPage({
   return (
     <>
       <p className="subtitle" style={{ marginBottom: 4 }}>
-        <Link href={`/sessions/${span.sessionId}`}>{span.session.title ?? span.session.externalId}</Link> · project {detail.projectSlug}
+        <Link href={`/sessions/${span.sessionId}`}>{span.session.title ?? span.session.externalId}</Link> · project{" "}
+        {detail.projectSlug}
       </p>
       <h1>
-        {humanize(span.kind)} {span.seq !== null ? `#${span.seq}` : ""} {span.toolName ? <span className="mono">{span.toolName}</span> : null}
+        {humanize(span.kind)} {span.seq !== null ? `#${span.seq}` : ""}{" "}
+        {span.toolName ? <span className="mono">{span.toolName}</span> : null}
       </h1>
       <p className="subtitle">
         <span className={`badge ${cellSafety(span.class, detail.provenance)}`}>
@@ -61,7 +63,14 @@ export default async function SpanPage({
         <SpanBody bytes={detail.bytes} atoms={detail.atoms} cited={cited} />
       ) : (
         <div className="panel empty-state">
-          The original is gone{detail.deletedAt ? <> (deleted <Time value={detail.deletedAt} />)</> : null}: its {span.byteLength} bytes cannot be shown.
+          The original is gone
+          {detail.deletedAt ? (
+            <>
+              {" "}
+              (deleted <Time value={detail.deletedAt} />)
+            </>
+          ) : null}
+          : its {span.byteLength} bytes cannot be shown.
         </div>
       )}
 
@@ -82,7 +91,11 @@ export default async function SpanPage({
               )}
             </dd>
             <dt>Pointer</dt>
-            <dd>{span.hasPointer ? "a provenance pointer links the transcript to these bytes" : "no pointer: the summary that replaced it did not carry one"}</dd>
+            <dd>
+              {span.hasPointer
+                ? "a provenance pointer links the transcript to these bytes"
+                : "no pointer: the summary that replaced it did not carry one"}
+            </dd>
             <dt>Expires</dt>
             <dd data-testid="expires">
               {detail.pinned ? (
@@ -119,23 +132,36 @@ export default async function SpanPage({
           ) : null}
           <h2>Why {humanize(span.class)}</h2>
           <ul>
-            {detail.classReasons.map((reason, i) => (
-              <li key={i}>
-                {reason.detail} <span className="mono" style={{ color: "var(--muted)" }}>({reason.rule})</span>
+            {detail.classReasons.map((reason) => (
+              <li key={`${reason.rule}:${reason.detail}`}>
+                {reason.detail}{" "}
+                <span className="mono" style={{ color: "var(--muted)" }}>
+                  ({reason.rule})
+                </span>
               </li>
             ))}
           </ul>
           <h2>Atoms ({detail.atoms.length})</h2>
           <table className="data" aria-label="Atoms">
             <thead>
-              <tr><th>Kind</th><th>Value</th><th>Bytes</th><th>Effect</th></tr>
+              <tr>
+                <th>Kind</th>
+                <th>Value</th>
+                <th>Bytes</th>
+                <th>Effect</th>
+              </tr>
             </thead>
             <tbody>
-              {detail.atoms.map((atom, i) => (
-                <tr key={i}>
+              {detail.atoms.map((atom) => (
+                <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
                   <td>{humanize(atom.kind)}</td>
-                  <td className="mono">{atom.normalized}{atom.negated ? " (negated)" : ""}</td>
-                  <td className="mono">{atom.byteStart}–{atom.byteEnd}</td>
+                  <td className="mono">
+                    {atom.normalized}
+                    {atom.negated ? " (negated)" : ""}
+                  </td>
+                  <td className="mono">
+                    {atom.byteStart}–{atom.byteEnd}
+                  </td>
                   <td>{atom.effect ? humanize(atom.effect) : ""}</td>
                 </tr>
               ))}
@@ -148,11 +174,18 @@ export default async function SpanPage({
         <section aria-label="Lineage">
           <h2>Lineage</h2>
           <p>
-            Generation {detail.lineage.generation} summary over {detail.lineage.roots.length} original spans; class {humanize(detail.lineage.class)}, provenance{" "}
-            {humanize(detail.lineage.provenance)}; keeps or names {(detail.lineage.fidelity * 100).toFixed(0)}% of its roots' atoms.
+            Generation {detail.lineage.generation} summary over {detail.lineage.roots.length} original spans; class{" "}
+            {humanize(detail.lineage.class)}, provenance {humanize(detail.lineage.provenance)}; keeps or names{" "}
+            {(detail.lineage.fidelity * 100).toFixed(0)}% of its roots' atoms.
           </p>
           <table className="data" aria-label="Fidelity per generation">
-            <thead><tr><th className="num">Generation</th><th className="num">Fidelity</th><th className="num">Summaries</th></tr></thead>
+            <thead>
+              <tr>
+                <th className="num">Generation</th>
+                <th className="num">Fidelity</th>
+                <th className="num">Summaries</th>
+              </tr>
+            </thead>
             <tbody>
               {detail.lineage.fidelityByGeneration.map((g) => (
                 <tr key={g.generation}>
@@ -166,8 +199,12 @@ export default async function SpanPage({
           <ul>
             {span.replaces.map((link) => (
               <li key={link.replacedSpanId}>
-                replaces <Link href={`/spans/${link.replacedSpanId}`} className="mono">{link.replacedSpanId.slice(0, 8)}</Link>{" "}
-                {link.pointerSha256 ? "with a pointer" : "without a pointer"}; its text lacks {formatKindCounts(link.dropped as unknown as KindCount[])}
+                replaces{" "}
+                <Link href={`/spans/${link.replacedSpanId}`} className="mono">
+                  {link.replacedSpanId.slice(0, 8)}
+                </Link>{" "}
+                {link.pointerSha256 ? "with a pointer" : "without a pointer"}; its text lacks{" "}
+                {formatKindCounts(link.dropped as unknown as KindCount[])}
               </li>
             ))}
           </ul>
@@ -182,9 +219,13 @@ export default async function SpanPage({
         <p>
           Replaced by summary{" "}
           {span.replacedBy.map((l) => (
-            <Link key={l.summarySpanId} href={`/spans/${l.summarySpanId}`} className="mono">{l.summarySpanId.slice(0, 8)}</Link>
+            <Link key={l.summarySpanId} href={`/spans/${l.summarySpanId}`} className="mono">
+              {l.summarySpanId.slice(0, 8)}
+            </Link>
           ))}{" "}
-          {span.replacedBy.some((l) => l.pointerSha256) ? "carrying a pointer to these bytes." : "that carries no pointer to these bytes."}
+          {span.replacedBy.some((l) => l.pointerSha256)
+            ? "carrying a pointer to these bytes."
+            : "that carries no pointer to these bytes."}
         </p>
       ) : null}
 
@@ -193,13 +234,29 @@ export default async function SpanPage({
         <div className="panel empty-state">The gate has not been asked about this span.</div>
       ) : (
         <table className="data" aria-label="Gate decisions">
-          <thead><tr><th>When</th><th>Verdict</th><th>Cell</th><th>Reason</th><th>Requested by</th></tr></thead>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Verdict</th>
+              <th>Cell</th>
+              <th>Reason</th>
+              <th>Requested by</th>
+            </tr>
+          </thead>
           <tbody>
             {span.gateDecisions.map((d) => (
               <tr key={d.id}>
-                <td><Time value={d.decidedAt} /></td>
-                <td><span className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}>{humanize(d.verdict)}</span></td>
-                <td>{humanize(d.cellClass)} × {humanize(d.cellProvenance)}</td>
+                <td>
+                  <Time value={d.decidedAt} />
+                </td>
+                <td>
+                  <span className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}>
+                    {humanize(d.verdict)}
+                  </span>
+                </td>
+                <td>
+                  {humanize(d.cellClass)} × {humanize(d.cellProvenance)}
+                </td>
                 <td>{d.reason}</td>
                 <td className="mono">{d.requester}</td>
               </tr>

@@ -15,10 +15,15 @@ export const POST = apiRoute({
   handler: async ({ caller, request }) => {
     const format = new URL(request.url).searchParams.get("format") ?? undefined;
     if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new AppError("VALIDATION_FAILED", `Unknown format "${format}"`, { fields: [{ path: "format", message: `one of ${IMPORT_FORMATS.join(", ")}` }] });
+      throw new AppError("VALIDATION_FAILED", `Unknown format "${format}"`, {
+        fields: [{ path: "format", message: `one of ${IMPORT_FORMATS.join(", ")}` }],
+      });
     }
     const bytes = await readBodyBytes(request, LIMITS.maxImportBytes);
-    if (bytes.byteLength === 0) throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", { fields: [{ path: "(body)", message: "empty" }] });
+    if (bytes.byteLength === 0)
+      throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
+        fields: [{ path: "(body)", message: "empty" }],
+      });
     // Overridable so that tests can exercise the background path with a small file.
     const syncLimit = Number(process.env.CUSTODIAN_SYNC_IMPORT_BYTES) || LIMITS.syncImportBytes;
     if (bytes.byteLength > syncLimit) {
@@ -28,6 +33,11 @@ export const POST = apiRoute({
         { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
       );
     }
-    return NextResponse.json(await importTranscriptFile(caller.projectId, bytes, { format: format as ImportFormat | undefined, requester: caller.label }));
+    return NextResponse.json(
+      await importTranscriptFile(caller.projectId, bytes, {
+        format: format as ImportFormat | undefined,
+        requester: caller.label,
+      }),
+    );
   },
 });

@@ -20,7 +20,15 @@ const READS: Record<string, (args: Word[]) => Word[]> = {
   filemap: (a) => a.slice(0, 1),
 };
 
-export const AGENT_COMMANDS = new Set([...Object.keys(READS), "create", "edit", "insert", "append", "submit", "str_replace_editor"]);
+export const AGENT_COMMANDS = new Set([
+  ...Object.keys(READS),
+  "create",
+  "edit",
+  "insert",
+  "append",
+  "submit",
+  "str_replace_editor",
+]);
 
 export const agentCommand: Handler = (c) => {
   const read = own(READS, c.name);
@@ -43,7 +51,10 @@ export const agentCommand: Handler = (c) => {
       const [verb, path] = c.args;
       const rest = c.args.slice(2);
       if (verb?.value === "view") return { findings: [], reads: path ? [path] : [], consumed: [verb, ...rest] };
-      return { findings: [effect("FILE_WRITE", "tool.edit", path ? [path] : undefined)], consumed: [...(verb ? [verb] : []), ...rest] };
+      return {
+        findings: [effect("FILE_WRITE", "tool.edit", path ? [path] : undefined)],
+        consumed: [...(verb ? [verb] : []), ...rest],
+      };
     }
     default:
       return { findings: [effect("SHELL_MUTATION", "shell.unknown-command")] };

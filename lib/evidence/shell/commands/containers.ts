@@ -10,10 +10,47 @@ const DOCKER_SPAWN = new Set(["run", "exec", "create", "start", "restart", "up",
 const DOCKER_READ = new Set(
   "ps images logs inspect version info stats top history port diff search events config ls df show --version help".split(" "),
 );
-const DOCKER_GROUPS = new Set(["container", "image", "network", "volume", "system", "compose", "context", "builder", "buildx", "plugin", "node", "service", "stack", "secret", "swarm", "trust", "manifest"]);
-const DOCKER_GLOBAL_WITH_VALUE = new Set(["-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile"]);
+const DOCKER_GROUPS = new Set([
+  "container",
+  "image",
+  "network",
+  "volume",
+  "system",
+  "compose",
+  "context",
+  "builder",
+  "buildx",
+  "plugin",
+  "node",
+  "service",
+  "stack",
+  "secret",
+  "swarm",
+  "trust",
+  "manifest",
+]);
+const DOCKER_GLOBAL_WITH_VALUE = new Set([
+  "-H",
+  "--host",
+  "-c",
+  "--context",
+  "--config",
+  "-l",
+  "--log-level",
+  "-f",
+  "--file",
+  "-p",
+  "--project-name",
+  "--project-directory",
+  "--env-file",
+  "--profile",
+]);
 
-function verbs(args: Word[], globalsWithValue: Set<string>, groups: Set<string>): { verb: string | undefined; rest: Word[]; head: Word[] } {
+function verbs(
+  args: Word[],
+  globalsWithValue: Set<string>,
+  groups: Set<string>,
+): { verb: string | undefined; rest: Word[]; head: Word[] } {
   let i = 0;
   const head: Word[] = [];
   while (i < args.length && args[i]!.value.startsWith("-")) {
@@ -54,7 +91,11 @@ export const docker: Handler = (c) => {
   const { verb, rest, head } = verbs(c.args, DOCKER_GLOBAL_WITH_VALUE, DOCKER_GROUPS);
   if (verb === undefined || DOCKER_READ.has(verb)) return { findings: [], consumed: c.args };
   const consumed = [...head, ...rest.filter((w) => !w.value.startsWith("/") && !w.value.startsWith("."))];
-  if (DOCKER_SPAWN.has(verb)) return { findings: [effect("PROCESS_SPAWN", "shell.container")], consumed: consumed.filter((w) => !mounts(rest).includes(w)) };
+  if (DOCKER_SPAWN.has(verb))
+    return {
+      findings: [effect("PROCESS_SPAWN", "shell.container")],
+      consumed: consumed.filter((w) => !mounts(rest).includes(w)),
+    };
   return { findings: [effect("SHELL_MUTATION", "shell.container")], consumed };
 };
 
@@ -67,17 +108,29 @@ const KUBECTL_READ = new Set(
 const KUBECTL_SPAWN = new Set(["exec", "run", "debug", "attach", "port-forward", "proxy", "cp"]);
 
 export const kubectl: Handler = (c) => {
-  const { verb, rest, head } = verbs(c.args, new Set(["-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user"]), new Set());
+  const { verb, rest, head } = verbs(
+    c.args,
+    new Set(["-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user"]),
+    new Set(),
+  );
   const consumed = [...head];
   if (verb === undefined || KUBECTL_READ.has(verb)) return { findings: [], consumed: c.args };
   const first = rest.find((w) => !w.value.startsWith("-"))?.value;
-  if ((verb === "config" && /^(?:view|get-\w+|current-context)$/.test(first ?? "")) || (verb === "auth" && first === "can-i") || (verb === "rollout" && (first === "status" || first === "history"))) {
+  if (
+    (verb === "config" && /^(?:view|get-\w+|current-context)$/.test(first ?? "")) ||
+    (verb === "auth" && first === "can-i") ||
+    (verb === "rollout" && (first === "status" || first === "history"))
+  ) {
     return { findings: [], consumed: c.args };
   }
   const files = rest.filter((_, i) => rest[i - 1]?.value === "-f" || rest[i - 1]?.value === "--filename");
   const result: CommandResult = KUBECTL_SPAWN.has(verb)
     ? { findings: [effect("PROCESS_SPAWN", "shell.cluster")], consumed: [...consumed, ...rest] }
-    : { findings: [effect("SHELL_MUTATION", "shell.cluster")], consumed: [...consumed, ...rest.filter((w) => !files.includes(w))], reads: files };
+    : {
+        findings: [effect("SHELL_MUTATION", "shell.cluster")],
+        consumed: [...consumed, ...rest.filter((w) => !files.includes(w))],
+        reads: files,
+      };
   return result;
 };
 

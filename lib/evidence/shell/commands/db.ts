@@ -28,7 +28,22 @@ interface ClientSpec {
 
 const PSQL: ClientSpec = {
   short: "cdfhpUvoPFRTLSW",
-  long: ["command", "dbname", "file", "host", "port", "username", "set", "variable", "output", "pset", "field-separator", "record-separator", "table-attr", "log-file"],
+  long: [
+    "command",
+    "dbname",
+    "file",
+    "host",
+    "port",
+    "username",
+    "set",
+    "variable",
+    "output",
+    "pset",
+    "field-separator",
+    "record-separator",
+    "table-attr",
+    "log-file",
+  ],
   sql: ["c", "command"],
   file: ["f", "file"],
   list: ["l", "list", "V", "version"],
@@ -94,14 +109,20 @@ export const sqlite3: Handler = (c) => {
   return judge(c, sql, stmts, db ? [db] : []);
 };
 
-const MONGO_WRITE = /\.(?:insert\w*|update\w*|delete\w*|drop\w*|create\w*|replace\w*|save|remove|rename\w*|bulkWrite|findOneAnd\w+)\s*\(/;
+const MONGO_WRITE =
+  /\.(?:insert\w*|update\w*|delete\w*|drop\w*|create\w*|replace\w*|save|remove|rename\w*|bulkWrite|findOneAnd\w+)\s*\(/;
 
 export const mongosh: Handler = (c) => {
-  const p = parseArgs(c.args, { short: "hpu", long: ["eval", "host", "port", "username", "password", "file", "authenticationDatabase"] });
+  const p = parseArgs(c.args, {
+    short: "hpu",
+    long: ["eval", "host", "port", "username", "password", "file", "authenticationDatabase"],
+  });
   const code = p.all.filter((o) => o.name === "eval" && o.value).map((o) => o.value!.value);
-  if (p.opts.has("file") || p.operands.some((w) => w.value.endsWith(".js"))) return { findings: [effect("DB_WRITE", "shell.db-script")] };
+  if (p.opts.has("file") || p.operands.some((w) => w.value.endsWith(".js")))
+    return { findings: [effect("DB_WRITE", "shell.db-script")] };
   const stdin = stdinSql(c);
-  if (stdin === null || [...code, stdin ?? ""].some((s) => MONGO_WRITE.test(s))) return { findings: [effect("DB_WRITE", "shell.db-write")], consumed: c.args };
+  if (stdin === null || [...code, stdin ?? ""].some((s) => MONGO_WRITE.test(s)))
+    return { findings: [effect("DB_WRITE", "shell.db-write")], consumed: c.args };
   return { findings: [], consumed: c.args };
 };
 
@@ -120,5 +141,7 @@ export const redisCli: Handler = (c) => {
     const writes = stdin === null || stdin.split("\n").some((l) => REDIS_WRITES.has(l.trim().split(/\s+/)[0]!.toUpperCase()));
     return writes ? { findings: [effect("DB_WRITE", "shell.db-write")], consumed: c.args } : { findings: [], consumed: c.args };
   }
-  return REDIS_WRITES.has(cmd) ? { findings: [effect("DB_WRITE", "shell.db-write")], consumed: c.args } : { findings: [], consumed: c.args };
+  return REDIS_WRITES.has(cmd)
+    ? { findings: [effect("DB_WRITE", "shell.db-write")], consumed: c.args }
+    : { findings: [], consumed: c.args };
 };

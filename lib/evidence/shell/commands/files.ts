@@ -11,7 +11,16 @@ export function isSinkPath(v: string): boolean {
 }
 
 function writes(rule: string, targets: Word[], reads: Word[] = []): CommandResult {
-  return { findings: [effect("FILE_WRITE", rule, targets.filter((w) => !isSinkPath(w.value)))], reads };
+  return {
+    findings: [
+      effect(
+        "FILE_WRITE",
+        rule,
+        targets.filter((w) => !isSinkPath(w.value)),
+      ),
+    ],
+    reads,
+  };
 }
 
 /** Commands that only read their operands (the operands that look like paths become PATH atoms). */
@@ -73,8 +82,38 @@ function copyLike(rule: string, spec: { short?: string; long?: string[] }): Hand
 }
 
 export const cp = copyLike("shell.file-write", { short: "tS", long: ["target-directory", "suffix", "backup"] });
-export const install = copyLike("shell.file-write", { short: "tmogS", long: ["target-directory", "mode", "owner", "group", "suffix"] });
-export const rsync = copyLike("shell.file-write", { short: "efT", long: ["exclude", "include", "filter", "rsh", "rsync-path", "temp-dir", "exclude-from", "include-from", "files-from", "chmod", "chown", "log-file", "backup-dir", "partial-dir", "link-dest", "compare-dest", "copy-dest", "password-file", "port", "timeout", "bwlimit", "max-size", "min-size"] });
+export const install = copyLike("shell.file-write", {
+  short: "tmogS",
+  long: ["target-directory", "mode", "owner", "group", "suffix"],
+});
+export const rsync = copyLike("shell.file-write", {
+  short: "efT",
+  long: [
+    "exclude",
+    "include",
+    "filter",
+    "rsh",
+    "rsync-path",
+    "temp-dir",
+    "exclude-from",
+    "include-from",
+    "files-from",
+    "chmod",
+    "chown",
+    "log-file",
+    "backup-dir",
+    "partial-dir",
+    "link-dest",
+    "compare-dest",
+    "copy-dest",
+    "password-file",
+    "port",
+    "timeout",
+    "bwlimit",
+    "max-size",
+    "min-size",
+  ],
+});
 export const scp = copyLike("shell.file-write", { short: "cFiJloPS", long: [] });
 
 export const ln: Handler = (c) => {
@@ -183,7 +222,10 @@ export const awk: Handler = (c) => {
 
 /** sort -o and uniq IN OUT write; otherwise they read. */
 export const sort: Handler = (c) => {
-  const p = parseArgs(c.args, { short: "oktST", long: ["output", "key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from"] });
+  const p = parseArgs(c.args, {
+    short: "oktST",
+    long: ["output", "key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from"],
+  });
   const out = p.opts.get("o") ?? p.opts.get("output");
   if (!out) return { findings: [], reads: p.operands };
   const v = optionValue(out, "o")!;
@@ -221,7 +263,11 @@ export const find: Handler = (c) => {
       const target = c.args[i + 1];
       if (target) findings.push(effect("FILE_WRITE", "shell.file-write", [target]));
       i += v === "-fprintf" ? 2 : 1;
-    } else if (/^-(?:i?name|i?path|i?wholename|i?regex|newer|type|size|perm|user|group|mtime|mmin|atime|amin|ctime|cmin|maxdepth|mindepth|printf|fstype|links|inum|samefile|context)$/.test(v)) {
+    } else if (
+      /^-(?:i?name|i?path|i?wholename|i?regex|newer|type|size|perm|user|group|mtime|mmin|atime|amin|ctime|cmin|maxdepth|mindepth|printf|fstype|links|inum|samefile|context)$/.test(
+        v,
+      )
+    ) {
       const arg = c.args[i + 1];
       if (arg) consumed.push(arg);
       i++;
@@ -238,7 +284,22 @@ export const tar: Handler = (c) => {
   if (first && !first.value.startsWith("-") && /^[A-Za-z]+$/.test(first.value)) {
     args[0] = relabel(first, `-${first.value}`);
   }
-  const p = parseArgs(args, { short: "fCTXbgHKLNV", long: ["file", "directory", "files-from", "exclude-from", "exclude", "format", "transform", "owner", "group", "mode", "strip-components"] });
+  const p = parseArgs(args, {
+    short: "fCTXbgHKLNV",
+    long: [
+      "file",
+      "directory",
+      "files-from",
+      "exclude-from",
+      "exclude",
+      "format",
+      "transform",
+      "owner",
+      "group",
+      "mode",
+      "strip-components",
+    ],
+  });
   const archive = p.opts.get("f") ?? p.opts.get("file");
   const dir = p.opts.get("C") ?? p.opts.get("directory");
   const archiveWord = archive ? optionValue(archive, "f")?.word : undefined;
@@ -247,7 +308,10 @@ export const tar: Handler = (c) => {
     return { findings: [f], reads: archiveWord ? [archiveWord] : [], consumed: p.operands };
   }
   if (has(p, "c", "create", "r", "append", "u", "update", "A", "catenate", "delete")) {
-    return { findings: [effect("FILE_WRITE", "shell.archive-create", archiveWord ? [archiveWord] : undefined)], reads: p.operands };
+    return {
+      findings: [effect("FILE_WRITE", "shell.archive-create", archiveWord ? [archiveWord] : undefined)],
+      reads: p.operands,
+    };
   }
   return { findings: [], reads: archiveWord ? [archiveWord] : [] };
 };

@@ -40,7 +40,9 @@ export const shell: Handler = (c) => {
 
 /** `eval "..."` with one argument runs that argument as a script. */
 export const evalCmd: Handler = (c) =>
-  c.args.length === 1 ? { findings: c.nested(c.args[0]!.text()), consumed: c.args } : { findings: [effect("SHELL_MUTATION", "shell.runs-code")], consumed: c.args };
+  c.args.length === 1
+    ? { findings: c.nested(c.args[0]!.text()), consumed: c.args }
+    : { findings: [effect("SHELL_MUTATION", "shell.runs-code")], consumed: c.args };
 
 /** Version and help probes of any program are read-only. */
 export function isProbe(args: Word[]): boolean {
@@ -49,7 +51,11 @@ export function isProbe(args: Word[]): boolean {
 
 export const runsCode: Handler = (c) => {
   const first = c.args.find((w) => !w.value.startsWith("-"));
-  return { findings: [effect("SHELL_MUTATION", "shell.runs-code")], reads: first && /\.\w+$/.test(first.value) ? [first] : [], consumed: c.args.filter((w) => w !== first) };
+  return {
+    findings: [effect("SHELL_MUTATION", "shell.runs-code")],
+    reads: first && /\.\w+$/.test(first.value) ? [first] : [],
+    consumed: c.args.filter((w) => w !== first),
+  };
 };
 
 /** python: -m pip is a package manager, -m venv writes a directory, the rest runs code. */
@@ -64,10 +70,15 @@ export function python(pip: Handler): Handler {
         const dir = rest.find((w) => !w.value.startsWith("-"));
         return { findings: [effect("FILE_WRITE", "shell.file-write", dir ? [dir] : undefined)], consumed: [mod] };
       }
-      if (mod.value === "json.tool" || mod.value === "pydoc" || mod.value === "site") return { findings: [], consumed: [mod], reads: rest };
+      if (mod.value === "json.tool" || mod.value === "pydoc" || mod.value === "site")
+        return { findings: [], consumed: [mod], reads: rest };
     }
     const code = p.opts.get("c");
-    return { findings: [effect("SHELL_MUTATION", "shell.runs-code")], reads: mod || code ? [] : p.operands.slice(0, 1), consumed: [...(code ? [code] : []), ...(mod ? [mod] : [])] };
+    return {
+      findings: [effect("SHELL_MUTATION", "shell.runs-code")],
+      reads: mod || code ? [] : p.operands.slice(0, 1),
+      consumed: [...(code ? [code] : []), ...(mod ? [mod] : [])],
+    };
   };
 }
 

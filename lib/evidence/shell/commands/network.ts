@@ -30,7 +30,54 @@ function mutation(method: string | null, urls: Word[]): Finding {
 export const curl: Handler = (c) => {
   const p = parseArgs(c.args, {
     short: "XdFTouAebcKmwxEreDHPQCzYy",
-    long: ["request", "data", "data-raw", "data-binary", "data-urlencode", "data-ascii", "json", "form", "form-string", "upload-file", "output", "user", "user-agent", "referer", "cookie", "cookie-jar", "config", "url", "max-time", "connect-timeout", "write-out", "proxy", "cert", "cacert", "key", "range", "continue-at", "retry", "resolve", "limit-rate", "header", "dump-header", "trace", "trace-ascii", "stderr", "output-dir", "quote", "oauth2-bearer", "time-cond", "max-filesize", "interface", "local-port", "unix-socket", "aws-sigv4", "variable", "expand-data"],
+    long: [
+      "request",
+      "data",
+      "data-raw",
+      "data-binary",
+      "data-urlencode",
+      "data-ascii",
+      "json",
+      "form",
+      "form-string",
+      "upload-file",
+      "output",
+      "user",
+      "user-agent",
+      "referer",
+      "cookie",
+      "cookie-jar",
+      "config",
+      "url",
+      "max-time",
+      "connect-timeout",
+      "write-out",
+      "proxy",
+      "cert",
+      "cacert",
+      "key",
+      "range",
+      "continue-at",
+      "retry",
+      "resolve",
+      "limit-rate",
+      "header",
+      "dump-header",
+      "trace",
+      "trace-ascii",
+      "stderr",
+      "output-dir",
+      "quote",
+      "oauth2-bearer",
+      "time-cond",
+      "max-filesize",
+      "interface",
+      "local-port",
+      "unix-socket",
+      "aws-sigv4",
+      "variable",
+      "expand-data",
+    ],
   });
   const urls = [...p.operands.filter(isUrl), ...p.all.filter((o) => o.name === "url" && o.value).map((o) => o.value!)];
   const explicit = p.all.find((o) => (o.name === "X" || o.name === "request") && o.value);
@@ -39,30 +86,76 @@ export const curl: Handler = (c) => {
   const sendsData = p.all.some((o) => /^(?:d|data.*|json|F|form.*|T|upload-file)$/.test(o.name));
   const get = p.opts.has("G") || p.opts.has("get");
   const head = p.opts.has("I") || p.opts.has("head");
-  const method = explicitMethod ?? (head ? "HEAD" : sendsData && !get ? (p.opts.has("T") || p.opts.has("upload-file") ? "PUT" : "POST") : "GET");
+  const method =
+    explicitMethod ??
+    (head ? "HEAD" : sendsData && !get ? (p.opts.has("T") || p.opts.has("upload-file") ? "PUT" : "POST") : "GET");
   const findings: Finding[] = [];
   if (!SAFE_METHODS.has(method)) findings.push(mutation(method, urls));
   for (const o of p.all) {
     if (!o.value) continue;
-    if (o.name === "o" || o.name === "output" || o.name === "c" || o.name === "cookie-jar" || o.name === "D" || o.name === "dump-header" || o.name === "trace" || o.name === "trace-ascii" || o.name === "stderr") {
+    if (
+      o.name === "o" ||
+      o.name === "output" ||
+      o.name === "c" ||
+      o.name === "cookie-jar" ||
+      o.name === "D" ||
+      o.name === "dump-header" ||
+      o.name === "trace" ||
+      o.name === "trace-ascii" ||
+      o.name === "stderr"
+    ) {
       const f = writeTarget(o.value, o.name, "shell.download");
       if (f) findings.push(f);
     }
   }
-  if (p.opts.has("O") || p.opts.has("remote-name") || p.opts.has("remote-name-all")) findings.push(effect("FILE_WRITE", "shell.download"));
-  const consumed = p.all.filter((o) => o.value && /^(?:d|data.*|json|H|header|A|user-agent|u|user|w|write-out|X|request)$/.test(o.name)).map((o) => o.value!);
+  if (p.opts.has("O") || p.opts.has("remote-name") || p.opts.has("remote-name-all"))
+    findings.push(effect("FILE_WRITE", "shell.download"));
+  const consumed = p.all
+    .filter((o) => o.value && /^(?:d|data.*|json|H|header|A|user-agent|u|user|w|write-out|X|request)$/.test(o.name))
+    .map((o) => o.value!);
   return { findings, consumed: [...consumed, ...urls] };
 };
 
 export const wget: Handler = (c) => {
   const p = parseArgs(c.args, {
     short: "OoPaiUTtwQeBlADRIXnh",
-    long: ["output-document", "output-file", "directory-prefix", "post-data", "post-file", "body-data", "body-file", "method", "header", "user", "password", "user-agent", "tries", "timeout", "wait", "input-file", "base", "level", "accept", "reject", "domains", "execute", "limit-rate", "quota", "load-cookies", "save-cookies"],
+    long: [
+      "output-document",
+      "output-file",
+      "directory-prefix",
+      "post-data",
+      "post-file",
+      "body-data",
+      "body-file",
+      "method",
+      "header",
+      "user",
+      "password",
+      "user-agent",
+      "tries",
+      "timeout",
+      "wait",
+      "input-file",
+      "base",
+      "level",
+      "accept",
+      "reject",
+      "domains",
+      "execute",
+      "limit-rate",
+      "quota",
+      "load-cookies",
+      "save-cookies",
+    ],
   });
   const urls = p.operands.filter(isUrl);
   const findings: Finding[] = [];
   const m = p.all.find((o) => o.name === "method" && o.value);
-  const method = m ? m.value!.value.replace(/^--method=/, "").toUpperCase() : p.all.some((o) => /^(?:post|body)-(?:data|file)$/.test(o.name)) ? "POST" : "GET";
+  const method = m
+    ? m.value!.value.replace(/^--method=/, "").toUpperCase()
+    : p.all.some((o) => /^(?:post|body)-(?:data|file)$/.test(o.name))
+      ? "POST"
+      : "GET";
   if (!SAFE_METHODS.has(method)) findings.push(mutation(method, urls));
   const out = p.all.find((o) => (o.name === "O" || o.name === "output-document") && o.value);
   if (p.opts.has("spider")) return { findings, consumed: urls };
@@ -86,7 +179,10 @@ export const wget: Handler = (c) => {
 
 /** httpie and xh: `http POST url a=b`; data items imply POST. */
 export const httpie: Handler = (c) => {
-  const p = parseArgs(c.args, { short: "oavA", long: ["output", "auth", "auth-type", "session", "session-read-only", "verify", "cert", "cert-key", "timeout", "proxy"] });
+  const p = parseArgs(c.args, {
+    short: "oavA",
+    long: ["output", "auth", "auth-type", "session", "session-read-only", "verify", "cert", "cert-key", "timeout", "proxy"],
+  });
   const ops = p.operands;
   const methodWord = ops[0] && /^[A-Z]+$/.test(ops[0].value) ? ops[0] : null;
   const url = ops[methodWord ? 1 : 0];
@@ -122,18 +218,31 @@ export const gh: Handler = (c) => {
   const [group, verb] = vals.filter((v) => !v.startsWith("-"));
   if (group === "api") {
     const i = vals.findIndex((v) => v === "-X" || v === "--method");
-    const method = i >= 0 ? (vals[i + 1] ?? "GET").toUpperCase() : vals.some((v) => /^(?:-f|-F|--field|--raw-field|--input)$/.test(v)) ? "POST" : "GET";
-    return SAFE_METHODS.has(method) ? { findings: [], consumed: c.args } : { findings: [effect("NETWORK_MUTATION", "shell.http-mutation")], consumed: c.args };
+    const method =
+      i >= 0
+        ? (vals[i + 1] ?? "GET").toUpperCase()
+        : vals.some((v) => /^(?:-f|-F|--field|--raw-field|--input)$/.test(v))
+          ? "POST"
+          : "GET";
+    return SAFE_METHODS.has(method)
+      ? { findings: [], consumed: c.args }
+      : { findings: [effect("NETWORK_MUTATION", "shell.http-mutation")], consumed: c.args };
   }
   if (group === "repo" && verb === "clone") return { findings: [effect("FILE_WRITE", "shell.vcs-clone")], consumed: c.args };
   const writes = group !== undefined && verb !== undefined && own(GH_WRITES, group)?.test(verb);
-  return writes ? { findings: [effect("NETWORK_MUTATION", "shell.forge")], consumed: c.args } : { findings: [], consumed: c.args };
+  return writes
+    ? { findings: [effect("NETWORK_MUTATION", "shell.forge")], consumed: c.args }
+    : { findings: [], consumed: c.args };
 };
 
 /** aws, gcloud, az, gsutil: describe/list/get are reads; the rest change cloud state. */
 export const cloud: Handler = (c) => {
   const ops = c.args.map((w) => w.value).filter((v) => !v.startsWith("-"));
-  const reads = ops.some((v) => /^(?:describe|list|get|show|ls|cat|wait|help|version|whoami|info|du|stat|logs|tail|read|search|query|lookup|check|validate|print-access-token|configure)(?:-|$)/.test(v));
+  const reads = ops.some((v) =>
+    /^(?:describe|list|get|show|ls|cat|wait|help|version|whoami|info|du|stat|logs|tail|read|search|query|lookup|check|validate|print-access-token|configure)(?:-|$)/.test(
+      v,
+    ),
+  );
   if (reads || ops.length === 0) return { findings: [], consumed: c.args };
   return { findings: [effect("NETWORK_MUTATION", "shell.cloud")], consumed: c.args };
 };

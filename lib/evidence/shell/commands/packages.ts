@@ -44,7 +44,8 @@ const JS: Manager = {
   verbs: verbs({
     install: "install i add ci isntall update up upgrade audit-fix link",
     remove: "uninstall un remove rm r unlink prune dedupe",
-    mutate: "init create version publish unpublish deprecate dist-tag cache config set pack login logout adduser owner team token star unstar",
+    mutate:
+      "init create version publish unpublish deprecate dist-tag cache config set pack login logout adduser owner team token star unstar",
     read: "ls list ll la view v info show outdated search s find root prefix bin help doctor whoami ping explain why query audit fund docs repo bugs home config-get get licenses",
     code: "run run-script test t tst start stop restart exec x dlx create-react-app",
   }),
@@ -61,7 +62,29 @@ const PIP: Manager = {
     read: "list show freeze check search debug inspect index hash help completion",
   }),
   short: "rceitf",
-  long: ["requirement", "constraint", "editable", "index-url", "extra-index-url", "target", "find-links", "prefix", "root", "src", "python", "platform", "implementation", "abi", "trusted-host", "cert", "proxy", "timeout", "retries", "log", "cache-dir"],
+  long: [
+    "requirement",
+    "constraint",
+    "editable",
+    "index-url",
+    "extra-index-url",
+    "target",
+    "find-links",
+    "prefix",
+    "root",
+    "src",
+    "python",
+    "platform",
+    "implementation",
+    "abi",
+    "trusted-host",
+    "cert",
+    "proxy",
+    "timeout",
+    "retries",
+    "log",
+    "cache-dir",
+  ],
   fileOptions: ["r", "requirement", "c", "constraint"],
 };
 
@@ -69,34 +92,195 @@ const MANAGERS: Record<string, Manager> = {
   apt: APT,
   "apt-get": APT,
   aptitude: APT,
-  yum: { verbs: verbs({ install: "install reinstall update upgrade groupinstall localinstall downgrade", remove: "remove erase autoremove groupremove", mutate: "makecache clean", read: "list info search provides whatprovides repolist check-update history deplist help" }), short: "cdex", long: ["enablerepo", "disablerepo", "installroot", "releasever"] },
-  dnf: { verbs: verbs({ install: "install reinstall update upgrade downgrade group distro-sync", remove: "remove erase autoremove", mutate: "makecache clean", read: "list info search provides repolist repoquery check-update history deplist help" }), short: "cdex", long: ["enablerepo", "disablerepo", "installroot", "releasever"] },
-  microdnf: { verbs: verbs({ install: "install reinstall update upgrade", remove: "remove", mutate: "clean makecache", read: "repoquery" }) },
-  zypper: { verbs: verbs({ install: "install in update up dist-upgrade dup patch", remove: "remove rm", mutate: "refresh ref addrepo ar removerepo rr clean", read: "search se info if list-updates lu repos lr packages pa patches" }) },
-  apk: { verbs: verbs({ install: "add upgrade fix", remove: "del", mutate: "update cache", read: "info search list policy dot stats audit verify" }), short: "X", long: ["repository", "root", "virtual", "t"] },
-  brew: { verbs: verbs({ install: "install reinstall upgrade link tap", remove: "uninstall remove rm unlink untap autoremove", mutate: "update cleanup services pin unpin", read: "list ls info search doctor config deps uses outdated leaves desc home --version --prefix --cellar" }) },
-  port: { verbs: verbs({ install: "install upgrade", remove: "uninstall", mutate: "selfupdate clean", read: "search info installed outdated deps" }) },
-  snap: { verbs: verbs({ install: "install refresh revert", remove: "remove", mutate: "enable disable connect disconnect set", read: "list find info version changes services" }) },
-  flatpak: { verbs: verbs({ install: "install update", remove: "uninstall", mutate: "remote-add remote-delete repair", read: "list info search remotes" }) },
+  yum: {
+    verbs: verbs({
+      install: "install reinstall update upgrade groupinstall localinstall downgrade",
+      remove: "remove erase autoremove groupremove",
+      mutate: "makecache clean",
+      read: "list info search provides whatprovides repolist check-update history deplist help",
+    }),
+    short: "cdex",
+    long: ["enablerepo", "disablerepo", "installroot", "releasever"],
+  },
+  dnf: {
+    verbs: verbs({
+      install: "install reinstall update upgrade downgrade group distro-sync",
+      remove: "remove erase autoremove",
+      mutate: "makecache clean",
+      read: "list info search provides repolist repoquery check-update history deplist help",
+    }),
+    short: "cdex",
+    long: ["enablerepo", "disablerepo", "installroot", "releasever"],
+  },
+  microdnf: {
+    verbs: verbs({ install: "install reinstall update upgrade", remove: "remove", mutate: "clean makecache", read: "repoquery" }),
+  },
+  zypper: {
+    verbs: verbs({
+      install: "install in update up dist-upgrade dup patch",
+      remove: "remove rm",
+      mutate: "refresh ref addrepo ar removerepo rr clean",
+      read: "search se info if list-updates lu repos lr packages pa patches",
+    }),
+  },
+  apk: {
+    verbs: verbs({
+      install: "add upgrade fix",
+      remove: "del",
+      mutate: "update cache",
+      read: "info search list policy dot stats audit verify",
+    }),
+    short: "X",
+    long: ["repository", "root", "virtual", "t"],
+  },
+  brew: {
+    verbs: verbs({
+      install: "install reinstall upgrade link tap",
+      remove: "uninstall remove rm unlink untap autoremove",
+      mutate: "update cleanup services pin unpin",
+      read: "list ls info search doctor config deps uses outdated leaves desc home --version --prefix --cellar",
+    }),
+  },
+  port: {
+    verbs: verbs({
+      install: "install upgrade",
+      remove: "uninstall",
+      mutate: "selfupdate clean",
+      read: "search info installed outdated deps",
+    }),
+  },
+  snap: {
+    verbs: verbs({
+      install: "install refresh revert",
+      remove: "remove",
+      mutate: "enable disable connect disconnect set",
+      read: "list find info version changes services",
+    }),
+  },
+  flatpak: {
+    verbs: verbs({
+      install: "install update",
+      remove: "uninstall",
+      mutate: "remote-add remote-delete repair",
+      read: "list info search remotes",
+    }),
+  },
   pip: PIP,
   pip3: PIP,
-  pipx: { verbs: verbs({ install: "install inject upgrade upgrade-all reinstall reinstall-all", remove: "uninstall uninstall-all uninject", read: "list environment", code: "run" }) },
-  conda: { verbs: verbs({ install: "install update upgrade create", remove: "remove uninstall", mutate: "clean config env init", read: "list info search", code: "run" }), short: "ncp", long: ["name", "channel", "prefix", "file"] },
-  mamba: { verbs: verbs({ install: "install update upgrade create", remove: "remove uninstall", mutate: "clean", read: "list info search" }), short: "ncp", long: ["name", "channel", "prefix"] },
-  micromamba: { verbs: verbs({ install: "install update create", remove: "remove", read: "list info search" }), short: "ncp", long: ["name", "channel", "prefix"] },
-  poetry: { verbs: verbs({ install: "add install update lock", remove: "remove", mutate: "init new build publish version config", read: "show check search env about list", code: "run shell" }) },
-  pipenv: { verbs: verbs({ install: "install update sync lock", remove: "uninstall clean", read: "graph check requirements --where --venv", code: "run shell" }) },
-  uv: { verbs: verbs({ install: "add sync lock", remove: "remove", mutate: "init venv build publish cache", read: "tree version", code: "run" }) },
-  gem: { verbs: verbs({ install: "install update", remove: "uninstall cleanup", mutate: "build push", read: "list search info query specification contents dependency environment help" }) },
-  bundle: { verbs: verbs({ install: "install update add", remove: "remove clean", read: "list show outdated check info", code: "exec" }), bare: "install" },
+  pipx: {
+    verbs: verbs({
+      install: "install inject upgrade upgrade-all reinstall reinstall-all",
+      remove: "uninstall uninstall-all uninject",
+      read: "list environment",
+      code: "run",
+    }),
+  },
+  conda: {
+    verbs: verbs({
+      install: "install update upgrade create",
+      remove: "remove uninstall",
+      mutate: "clean config env init",
+      read: "list info search",
+      code: "run",
+    }),
+    short: "ncp",
+    long: ["name", "channel", "prefix", "file"],
+  },
+  mamba: {
+    verbs: verbs({
+      install: "install update upgrade create",
+      remove: "remove uninstall",
+      mutate: "clean",
+      read: "list info search",
+    }),
+    short: "ncp",
+    long: ["name", "channel", "prefix"],
+  },
+  micromamba: {
+    verbs: verbs({ install: "install update create", remove: "remove", read: "list info search" }),
+    short: "ncp",
+    long: ["name", "channel", "prefix"],
+  },
+  poetry: {
+    verbs: verbs({
+      install: "add install update lock",
+      remove: "remove",
+      mutate: "init new build publish version config",
+      read: "show check search env about list",
+      code: "run shell",
+    }),
+  },
+  pipenv: {
+    verbs: verbs({
+      install: "install update sync lock",
+      remove: "uninstall clean",
+      read: "graph check requirements --where --venv",
+      code: "run shell",
+    }),
+  },
+  uv: {
+    verbs: verbs({
+      install: "add sync lock",
+      remove: "remove",
+      mutate: "init venv build publish cache",
+      read: "tree version",
+      code: "run",
+    }),
+  },
+  gem: {
+    verbs: verbs({
+      install: "install update",
+      remove: "uninstall cleanup",
+      mutate: "build push",
+      read: "list search info query specification contents dependency environment help",
+    }),
+  },
+  bundle: {
+    verbs: verbs({ install: "install update add", remove: "remove clean", read: "list show outdated check info", code: "exec" }),
+    bare: "install",
+  },
   npm: JS,
   pnpm: JS,
   yarn: { ...JS, bare: "install" },
   bun: { ...JS, other: "code" },
-  cargo: { verbs: verbs({ install: "install add update", remove: "uninstall remove", mutate: "new init publish fix fmt clean generate-lockfile vendor", read: "tree metadata search version --version help verify-project read-manifest locate-project pkgid", code: "run test build b t r check c bench doc clippy" }), other: "code" },
-  go: { verbs: verbs({ install: "install get", mutate: "generate fmt mod work clean", read: "version env list doc vet help", code: "run test build tool" }), other: "code" },
-  composer: { verbs: verbs({ install: "require install update upgrade", remove: "remove", mutate: "create-project dump-autoload", read: "show info search outdated validate diagnose", code: "run-script run exec" }) },
-  dotnet: { verbs: verbs({ install: "add restore", remove: "remove", mutate: "new publish pack clean", read: "list --info --version --list-sdks --list-runtimes", code: "run test build" }), other: "code" },
+  cargo: {
+    verbs: verbs({
+      install: "install add update",
+      remove: "uninstall remove",
+      mutate: "new init publish fix fmt clean generate-lockfile vendor",
+      read: "tree metadata search version --version help verify-project read-manifest locate-project pkgid",
+      code: "run test build b t r check c bench doc clippy",
+    }),
+    other: "code",
+  },
+  go: {
+    verbs: verbs({
+      install: "install get",
+      mutate: "generate fmt mod work clean",
+      read: "version env list doc vet help",
+      code: "run test build tool",
+    }),
+    other: "code",
+  },
+  composer: {
+    verbs: verbs({
+      install: "require install update upgrade",
+      remove: "remove",
+      mutate: "create-project dump-autoload",
+      read: "show info search outdated validate diagnose",
+      code: "run-script run exec",
+    }),
+  },
+  dotnet: {
+    verbs: verbs({
+      install: "add restore",
+      remove: "remove",
+      mutate: "new publish pack clean",
+      read: "list --info --version --list-sdks --list-runtimes",
+      code: "run test build",
+    }),
+    other: "code",
+  },
   nix: { verbs: verbs({ install: "profile", read: "search eval show-config", code: "run develop shell build" }), other: "code" },
   "nix-env": { verbs: verbs({}), other: "mutate" },
   cpanm: { verbs: verbs({}), bare: "install", other: "install" },
@@ -117,7 +301,7 @@ export const packageManager: Handler = (c) => {
   const m = own(MANAGERS, c.name);
   if (!m) return NONE;
   const p = parseArgs(c.args, { short: m.short, long: m.long, stopAtOperand: true });
-  let subWord = p.operands[0];
+  const subWord = p.operands[0];
   let rest = p.operands.slice(1);
   // "uv pip install x": a nested manager.
   if ((c.name === "uv" || c.name === "conda") && subWord?.value === "pip") {
@@ -178,7 +362,8 @@ function flagDriven(name: string, args: Word[]): CommandResult {
     else if (flags.has("r") || flags.has("P") || flags.has("remove") || flags.has("purge")) kind = "PACKAGE_REMOVE";
   } else if (name === "rpm") {
     if (flags.has("q") || flags.has("query") || flags.has("V") || flags.has("verify")) kind = null;
-    else if (flags.has("i") || flags.has("U") || flags.has("F") || flags.has("install") || flags.has("upgrade")) kind = "PACKAGE_INSTALL";
+    else if (flags.has("i") || flags.has("U") || flags.has("F") || flags.has("install") || flags.has("upgrade"))
+      kind = "PACKAGE_INSTALL";
     else if (flags.has("e") || flags.has("erase")) kind = "PACKAGE_REMOVE";
   } else if (flags.has("S") || flags.has("U") || flags.has("sync") || flags.has("upgrade")) {
     kind = flags.has("s") || flags.has("i") || flags.has("search") || flags.has("info") ? null : "PACKAGE_INSTALL";

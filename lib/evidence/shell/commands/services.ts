@@ -14,13 +14,18 @@ const SYSTEMCTL_READ = new Set(
 
 function control(services: Word[], consumed: Word[] = []): CommandResult {
   return {
-    findings: [{ effect: "SERVICE_CONTROL", rule: "shell.service", args: services.map((word) => ({ word, argName: "service" })) }],
+    findings: [
+      { effect: "SERVICE_CONTROL", rule: "shell.service", args: services.map((word) => ({ word, argName: "service" })) },
+    ],
     consumed: [...consumed, ...services],
   };
 }
 
 export const systemctl: Handler = (c) => {
-  const p = parseArgs(c.args, { short: "tpsnHMo", long: ["type", "state", "property", "signal", "lines", "host", "machine", "output", "root", "kill-whom", "job-mode"] });
+  const p = parseArgs(c.args, {
+    short: "tpsnHMo",
+    long: ["type", "state", "property", "signal", "lines", "host", "machine", "output", "root", "kill-whom", "job-mode"],
+  });
   const verb = p.operands[0];
   if (!verb || SYSTEMCTL_READ.has(verb.value)) return { findings: [], consumed: p.operands };
   return control(p.operands.slice(1), [verb]);
@@ -43,14 +48,24 @@ export function verbThenServices(readVerbs: string): Handler {
     const p = parseArgs(c.args, { stopAtOperand: true });
     const verb = p.operands[0];
     if (!verb || reads.has(verb.value)) return { findings: [], consumed: p.operands };
-    return control(p.operands.slice(1).filter((w) => !w.value.startsWith("-")), [verb]);
+    return control(
+      p.operands.slice(1).filter((w) => !w.value.startsWith("-")),
+      [verb],
+    );
   };
 }
 
 /** nginx -s reload, apachectl graceful: signals a running server (or starts one). */
 export const serverSignal: Handler = (c) => {
   const v = c.args.map((w) => w.value);
-  if (v.includes("-t") || v.includes("-T") || v.includes("-v") || v.includes("-V") || v.includes("configtest") || v.includes("-S")) {
+  if (
+    v.includes("-t") ||
+    v.includes("-T") ||
+    v.includes("-v") ||
+    v.includes("-V") ||
+    v.includes("configtest") ||
+    v.includes("-S")
+  ) {
     return { findings: [], consumed: c.args };
   }
   return { findings: [effect("SERVICE_CONTROL", "shell.service")], consumed: c.args };
@@ -63,12 +78,18 @@ export const accounts: Handler = (c) => ({ findings: [effect("PERMISSION_CHANGE"
 /** Firewall tools: listing is read-only, anything else changes the rules. */
 export const firewall: Handler = (c) => {
   const v = c.args.map((w) => w.value);
-  const listing = v.some((x) => /^(?:-L|-S|--list(?:-\w+)?|--list-rules|status|show|list|--state|--get-\w+|--query-\w+)$/.test(x)) || v.length === 0;
-  return listing ? { findings: [], consumed: c.args } : { findings: [effect("SHELL_MUTATION", "shell.firewall")], consumed: c.args };
+  const listing =
+    v.some((x) => /^(?:-L|-S|--list(?:-\w+)?|--list-rules|status|show|list|--state|--get-\w+|--query-\w+)$/.test(x)) ||
+    v.length === 0;
+  return listing
+    ? { findings: [], consumed: c.args }
+    : { findings: [effect("SHELL_MUTATION", "shell.firewall")], consumed: c.args };
 };
 
 export const sysctl: Handler = (c) => {
-  const writes = c.args.some((w) => w.value === "-w" || w.value === "--write" || w.value === "-p" || w.value === "--load" || /^[\w.]+=/.test(w.value));
+  const writes = c.args.some(
+    (w) => w.value === "-w" || w.value === "--write" || w.value === "-p" || w.value === "--load" || /^[\w.]+=/.test(w.value),
+  );
   return writes ? { findings: [effect("SHELL_MUTATION", "shell.kernel")], consumed: c.args } : { findings: [], consumed: c.args };
 };
 

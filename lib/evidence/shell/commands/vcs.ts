@@ -20,7 +20,16 @@ const READ = new Set(
 const COMMITS = new Set(["commit", "merge", "rebase", "cherry-pick", "revert", "am", "pull"]);
 
 /** git's own options before the sub-command, and which take a value. */
-const GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"]);
+const GLOBAL_WITH_VALUE = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--super-prefix",
+  "--config-env",
+]);
 
 export const git: Handler = (c) => {
   let i = 0;
@@ -41,7 +50,23 @@ export const git: Handler = (c) => {
 
   if (READ.has(sub)) return { findings: [], consumed, reads: pathspecs(rest) };
   if (sub === "commit") {
-    const p = parseArgs(rest, { short: "mFCctS", long: ["message", "file", "reuse-message", "reedit-message", "author", "date", "template", "fixup", "squash", "trailer", "cleanup", "pathspec-from-file"] });
+    const p = parseArgs(rest, {
+      short: "mFCctS",
+      long: [
+        "message",
+        "file",
+        "reuse-message",
+        "reedit-message",
+        "author",
+        "date",
+        "template",
+        "fixup",
+        "squash",
+        "trailer",
+        "cleanup",
+        "pathspec-from-file",
+      ],
+    });
     const messages = p.all.filter((o) => (o.name === "m" || o.name === "message") && o.value).map((o) => o.value!);
     return { findings: [effect("VCS_COMMIT", "shell.vcs-commit", p.operands)], consumed: [...consumed, ...messages] };
   }
@@ -65,9 +90,15 @@ export const git: Handler = (c) => {
     return { findings: [effect("FILE_WRITE", "shell.patch")], reads: p.operands, consumed };
   }
   if (sub === "clone") {
-    const p = parseArgs(rest, { short: "bobcju", long: ["branch", "origin", "depth", "config", "reference", "template", "separate-git-dir", "filter", "jobs", "upload-pack"] });
+    const p = parseArgs(rest, {
+      short: "bobcju",
+      long: ["branch", "origin", "depth", "config", "reference", "template", "separate-git-dir", "filter", "jobs", "upload-pack"],
+    });
     const dest = p.operands[1];
-    return { findings: [effect("FILE_WRITE", "shell.vcs-clone", dest ? [dest] : undefined)], consumed: [...consumed, ...p.operands.slice(0, 1)] };
+    return {
+      findings: [effect("FILE_WRITE", "shell.vcs-clone", dest ? [dest] : undefined)],
+      consumed: [...consumed, ...p.operands.slice(0, 1)],
+    };
   }
   if (readOnlyVariant(sub, rest)) return { findings: [], consumed: [...consumed, ...rest] };
   return { findings: [effect("SHELL_MUTATION", "shell.vcs-worktree")], consumed, reads: sub === "add" ? pathspecs(rest) : [] };
@@ -79,7 +110,10 @@ function readOnlyVariant(sub: string, rest: Word[]): boolean {
   const operands = vals.filter((v) => !v.startsWith("-"));
   switch (sub) {
     case "branch":
-      return operands.length === 0 && !vals.some((v) => /^-(?:[dDmMcC]|-delete|-move|-copy|-set-upstream-to|-unset-upstream|u)$/.test(v));
+      return (
+        operands.length === 0 &&
+        !vals.some((v) => /^-(?:[dDmMcC]|-delete|-move|-copy|-set-upstream-to|-unset-upstream|u)$/.test(v))
+      );
     case "tag":
       return operands.length === 0 || vals.some((v) => /^-(?:l|n\d*|-list|v|-verify|-contains|-points-at)$/.test(v));
     case "remote":
@@ -107,5 +141,7 @@ function readOnlyVariant(sub: string, rest: Word[]): boolean {
 function pathspecs(rest: Word[]): Word[] {
   const dd = rest.findIndex((w) => w.value === "--");
   if (dd >= 0) return rest.slice(dd + 1);
-  return rest.filter((w) => !w.value.startsWith("-") && !/^[A-Za-z0-9_.-]*(?:\.\.\.?|[~^@])/.test(w.value) && /[/.]/.test(w.value));
+  return rest.filter(
+    (w) => !w.value.startsWith("-") && !/^[A-Za-z0-9_.-]*(?:\.\.\.?|[~^@])/.test(w.value) && /[/.]/.test(w.value),
+  );
 }

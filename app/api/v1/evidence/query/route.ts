@@ -12,9 +12,13 @@ export const POST = apiRoute({
   body: EvidenceQuerySchema,
   response: EvidenceAnswerSchema,
   handler: async ({ caller, body }) => {
-    const result = await askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope }, new Date(), {
-      keepVerdicts: afterResponse,
-    });
+    const result = await askEvidenceQuestion(
+      { projectId: caller.projectId, question: body.question, scope: body.scope },
+      new Date(),
+      {
+        keepVerdicts: afterResponse,
+      },
+    );
     const page = <T>(list: T[], window: { offset: number; limit: number } = { offset: 0, limit: LIMITS.evidenceListDefault }) =>
       list.slice(window.offset, window.offset + window.limit);
     return {
