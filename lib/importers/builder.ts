@@ -3,8 +3,17 @@
  * draft afterwards (an exit code arriving later) or drop it (a fallback made redundant), so seq
  * numbers, compaction seqs and missing times are settled only in `finish`.
  */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
-import type { ImportFormat, ImportIssue, ImportResult, ImportedCompaction, ImportedSession, ImportedSpan } from "./types";
+import type {
+  ImportFormat,
+  ImportIssue,
+  ImportRecords,
+  ImportResult,
+  ImportedCompaction,
+  ImportedSession,
+  ImportedSpan,
+} from "./types";
 import { parseTimestamp } from "./text";
 
 export interface DraftSpan {
@@ -13,6 +22,10 @@ export interface DraftSpan {
   toolName?: string;
   toolInput?: unknown;
   exitCode?: number;
+  /** TOOL_CALL only; a call still without one at `finish` is UNKNOWN. */
+  outcome?: ToolOutcome;
+  agentId?: string;
+  agentType?: string;
   cwd?: string;
   /** Undefined until finish when no record before it had a time. */
   occurredAt?: Date;
@@ -36,9 +49,16 @@ export class SessionDraft {
   /** Spans since the last compaction (or compact boundary): what the next one replaces by default. */
   private window: DraftSpan[] = [];
 
-  constructor(readonly externalId: string) {}
+  /** Records skipped while reading this session (see ImportedSession.skipped). */
+  readonly skipped: ImportIssue[] = [];
+
+  constructor(
+    readonly externalId: string,
+    private readonly collector?: ImportCollector,
+  ) {}
 
   add(span: DraftSpan): DraftSpan {
+    this.collector?.use(span.sourceLine);
     this.spans.push(span);
     this.window.push(span);
     return span;
@@ -58,6 +78,7 @@ export class SessionDraft {
 
   /** Adds a SUMMARY span that replaced `replaced` (default: everything since the last compaction). */
   addSummary(span: Omit<DraftSpan, "kind">, replaced: DraftSpan[] = this.window): DraftSpan {
+    this.collector?.use(span.sourceLine);
     const summary: DraftSpan = { ...span, kind: "SUMMARY" };
     const taken = [...replaced];
     this.spans.push(summary);
@@ -70,7 +91,7 @@ export class SessionDraft {
     return this.spans.every((s) => s.dropped);
   }
 
-  finish(runtime: ImportFormat): ImportedSession {
+  finish(runtime: ImportFormat, fileSkips: readonly ImportIssue[] = []): ImportedSession {
     const kept = this.spans.filter((s) => !s.dropped);
     const seqOf = new Map<DraftSpan, number>();
     kept.forEach((s, i) => seqOf.set(s, i));
@@ -81,6 +102,9 @@ export class SessionDraft {
       if (s.toolName !== undefined) out.toolName = s.toolName;
       if (s.toolInput !== undefined) out.toolInput = s.toolInput;
       if (s.exitCode !== undefined) out.exitCode = s.exitCode;
+      if (s.kind === "TOOL_CALL") out.outcome = s.outcome ?? "UNKNOWN";
+      if (s.agentId !== undefined) out.agentId = s.agentId;
+      if (s.agentType !== undefined) out.agentType = s.agentType;
       if (s.cwd !== undefined) out.cwd = s.cwd;
       if (s.sourceId !== undefined) out.sourceId = s.sourceId;
       return out;
@@ -94,7 +118,8 @@ export class SessionDraft {
         .sort((a, b) => a - b);
       compactions.push({ summarySeq, replacedSeqs, occurredAt: times[summarySeq]! });
     }
-    const session: ImportedSession = { externalId: this.externalId, runtime, spans, compactions };
+    const skipped = [...this.skipped, ...fileSkips].sort((a, b) => a.line - b.line);
+    const session: ImportedSession = { externalId: this.externalId, runtime, spans, compactions, skipped };
     if (this.title !== undefined) session.title = this.title;
     if (this.cwd !== undefined) session.cwd = this.cwd;
     const startedAt = this.startedAt ?? spans[0]?.occurredAt;
@@ -114,13 +139,55 @@ function fillTimes(spans: DraftSpan[]): Date[] {
   return out;
 }
 
-/** Sessions by external id, in the order they first appear, plus the file's issues. */
-export class ImportCollector {
+type Disposition = { state: "used" } | { state: "ignored"; type: string } | { state: "skipped" };
+
+/** Where a reader reports each record it reads and each one it cannot use. */
+export interface RecordSink {
+  read(line: number): void;
+  skip(line: number, reason: string): void;
+}
+
+/**
+ * Sessions by external id, in the order they first appear, plus the file's accounting: every
+ * record read gets exactly one disposition (used, ignored or skipped), so nothing is lost silently.
+ * A record that gave any span is used, even when a part of it was skipped (the part still makes
+ * its session incomplete). A record read and never accounted for is reported as skipped.
+ */
+export class ImportCollector implements RecordSink {
   readonly issues: ImportIssue[] = [];
   private readonly sessions = new Map<string, SessionDraft>();
+  private readonly records = new Map<number, Disposition | undefined>();
+  private readonly fileSkips: ImportIssue[] = [];
 
   constructor(readonly format: ImportFormat) {}
 
+  /** A record exists at `line` (JSON Lines readers call this; document readers for each element). */
+  read(line: number): void {
+    if (!this.records.has(line)) this.records.set(line, undefined);
+  }
+
+  /** The record became, or merged into, a span or a session's metadata. */
+  use(line: number): void {
+    this.records.set(line, { state: "used" });
+  }
+
+  /** The record is of a type on the format's documented list of non-evidence records. */
+  ignore(line: number, type: string): void {
+    if (this.records.get(line)?.state !== "used") this.records.set(line, { state: "ignored", type });
+  }
+
+  /**
+   * The record (or a part of it) could not be used. It makes `draft` incomplete, or every session
+   * of the file when it cannot be tied to one.
+   */
+  skip(line: number, reason: string, draft?: SessionDraft): void {
+    const issue = { line, message: reason };
+    this.issues.push(issue);
+    if (this.records.get(line)?.state !== "used") this.records.set(line, { state: "skipped" });
+    (draft ? draft.skipped : this.fileSkips).push(issue);
+  }
+
+  /** A warning about a record that was still used (a missing time, a field it had to drop). */
   issue(line: number, message: string): void {
     this.issues.push({ line, message });
   }
@@ -128,7 +195,7 @@ export class ImportCollector {
   session(externalId: string): SessionDraft {
     let draft = this.sessions.get(externalId);
     if (!draft) {
-      draft = new SessionDraft(externalId);
+      draft = new SessionDraft(externalId, this);
       this.sessions.set(externalId, draft);
     }
     return draft;
@@ -140,9 +207,24 @@ export class ImportCollector {
 
   /** Sessions with no spans (a file holding only titles or metadata) are left out. */
   result(): ImportResult {
-    const sessions = [...this.sessions.values()].filter((d) => !d.isEmpty).map((d) => d.finish(this.format));
+    for (const [line, disposition] of this.records) {
+      if (disposition === undefined) this.skip(line, "record not accounted for by the importer; skipped");
+    }
+    const sessions = [...this.sessions.values()].filter((d) => !d.isEmpty).map((d) => d.finish(this.format, this.fileSkips));
     const issues = [...this.issues].sort((a, b) => a.line - b.line);
-    return { format: this.format, sessions, issues };
+    return { format: this.format, sessions, issues, records: this.tally() };
+  }
+
+  private tally(): ImportRecords {
+    const records: ImportRecords = { read: this.records.size, used: 0, ignored: 0, skipped: 0, ignoredByType: {} };
+    for (const disposition of this.records.values()) {
+      if (disposition === undefined) continue;
+      records[disposition.state] += 1;
+      if (disposition.state === "ignored") {
+        records.ignoredByType[disposition.type] = (records.ignoredByType[disposition.type] ?? 0) + 1;
+      }
+    }
+    return records;
   }
 }
 
@@ -162,7 +244,12 @@ export class Clock {
       return own;
     }
     if (this.last) return this.last;
-    this.collector.issue(line, raw === undefined ? "no timestamp and no earlier one; using the next known time" : `unreadable timestamp ${JSON.stringify(raw)} and no earlier one; using the next known time`);
+    this.collector.issue(
+      line,
+      raw === undefined
+        ? "no timestamp and no earlier one; using the next known time"
+        : `unreadable timestamp ${JSON.stringify(raw)} and no earlier one; using the next known time`,
+    );
     return undefined;
   }
 

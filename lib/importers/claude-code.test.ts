@@ -21,10 +21,20 @@ describe("Claude Code importer: a full session", () => {
 
   it("maps messages, reasoning, calls, results and the compact summary in file order", () => {
     expect(kinds(s)).toEqual([
-      "MESSAGE", "MESSAGE", "MESSAGE",
-      "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT",
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
       "SUMMARY",
-      "MESSAGE", "TOOL_CALL", "TOOL_RESULT", "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
     ]);
     expect(s.spans.map((x) => x.role ?? null).slice(0, 3)).toEqual(["user", "reasoning", "assistant"]);
     expect(text(s.spans[0])).toContain("merci, ça presse ! 🚀");
@@ -35,8 +45,13 @@ describe("Claude Code importer: a full session", () => {
     expect(call.toolName).toBe("Bash");
     expect(call.sourceId).toBe("toolu_01AbCdEf01");
     // The file escapes é as \u00e9; re-serialising would have lost that.
-    expect(text(call)).toBe('{"command":"cat /etc/nginx/nginx.conf && echo \\"lu: caf\\u00e9\\"","description":"Show the nginx config"}');
-    expect(call.toolInput).toEqual({ command: 'cat /etc/nginx/nginx.conf && echo "lu: café"', description: "Show the nginx config" });
+    expect(text(call)).toBe(
+      '{"command":"cat /etc/nginx/nginx.conf && echo \\"lu: caf\\u00e9\\"","description":"Show the nginx config"}',
+    );
+    expect(call.toolInput).toEqual({
+      command: 'cat /etc/nginx/nginx.conf && echo "lu: café"',
+      description: "Show the nginx config",
+    });
   });
 
   it("records the write to a system path with its arguments and cwd", () => {
@@ -59,7 +74,9 @@ describe("Claude Code importer: a full session", () => {
   });
 
   it("turns the compact boundary and summary into a compaction over the spans before it", () => {
-    expect(s.compactions).toEqual([{ summarySeq: 9, replacedSeqs: [0, 1, 2, 3, 4, 5, 6, 7, 8], occurredAt: new Date("2025-09-14T08:19:40.011Z") }]);
+    expect(s.compactions).toEqual([
+      { summarySeq: 9, replacedSeqs: [0, 1, 2, 3, 4, 5, 6, 7, 8], occurredAt: new Date("2025-09-14T08:19:40.011Z") },
+    ]);
     expect(text(s.spans[9])).toMatch(/^This session is being continued/);
   });
 
@@ -106,9 +123,12 @@ describe("Claude Code importer: damaged input", () => {
       type: "assistant",
       sessionId: "s1",
       timestamp: "2025-01-01T00:00:00Z",
-      message: { role: "assistant", content: [{ type: "text", text: "ok" }, { type: "tool_use", name: "Bash" }, { type: "hologram" }] },
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }, { type: "tool_use", name: "Bash" }, { type: "hologram" }],
+      },
     });
-    const result = parseClaudeCode(utf8(line + "\n"));
+    const result = parseClaudeCode(utf8(`${line}\n`));
     expect(only(result).spans.map((s) => text(s))).toEqual(["ok"]);
     expect(result.issues.map((i) => i.message)).toEqual([
       expect.stringMatching(/^message\.content\[1\]: id: /),
@@ -117,7 +137,9 @@ describe("Claude Code importer: damaged input", () => {
   });
 
   it("reports a record whose message has the wrong shape", () => {
-    const result = parseClaudeCode(utf8('{"type":"user","sessionId":"s1","timestamp":"2025-01-01T00:00:00Z","message":{"content":42}}\n'));
+    const result = parseClaudeCode(
+      utf8('{"type":"user","sessionId":"s1","timestamp":"2025-01-01T00:00:00Z","message":{"content":42}}\n'),
+    );
     expect(result.sessions).toEqual([]);
     expect(result.issues[0]).toMatchObject({ line: 1, message: expect.stringMatching(/^message\.content: /) });
   });
@@ -137,7 +159,7 @@ describe("Claude Code importer: damaged input", () => {
       '{"type":"user","sessionId":"s1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}',
       '{"type":"system","subtype":"compact_boundary","sessionId":"s1","timestamp":"2025-01-01T00:00:01Z","compactMetadata":{"trigger":"auto","preTokens":1}}',
     ];
-    const result = parseClaudeCode(utf8(lines.join("\n") + "\n"));
+    const result = parseClaudeCode(utf8(`${lines.join("\n")}\n`));
     expect(only(result).compactions).toEqual([]);
     expect(result.issues).toEqual([{ line: 2, message: expect.stringMatching(/no compact summary/) }]);
   });

@@ -80,7 +80,10 @@ class ClaudeReader {
   read(lines: JsonLine[]): ImportResult {
     for (const line of lines) this.record(line);
     for (const [, pending] of this.boundaries) {
-      this.collector.issue(pending.line, "compact boundary with no compact summary after it in the file; nothing recorded for it");
+      this.collector.issue(
+        pending.line,
+        "compact boundary with no compact summary after it in the file; nothing recorded for it",
+      );
     }
     this.applyTitles();
     return this.collector.result();
@@ -89,7 +92,8 @@ class ClaudeReader {
   private session(record: Record<string, unknown>): SessionDraft {
     if (typeof record.sessionId === "string" && record.sessionId !== "") this.currentSessionId = record.sessionId;
     const id = this.currentSessionId ?? `claude-code:${this.fileId}`;
-    const agent = record.isSidechain === true && typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : undefined;
+    const agent =
+      record.isSidechain === true && typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : undefined;
     return this.collector.session(agent ? `${id}/agent-${agent}` : id);
   }
 
@@ -106,7 +110,10 @@ class ClaudeReader {
       return;
     }
     if (typeof type === "string" && type in CLAUDE_IGNORED_RECORD_TYPES) return this.clock.see(r.timestamp);
-    this.collector.issue(line.line, typeof type === "string" ? `unknown record type "${type}"; skipped` : "record without a type; skipped");
+    this.collector.issue(
+      line.line,
+      typeof type === "string" ? `unknown record type "${type}"; skipped` : "record without a type; skipped",
+    );
   }
 
   private system(line: JsonLine): void {
@@ -118,7 +125,11 @@ class ClaudeReader {
     const draft = this.session(r);
     this.noteCwd(draft, r.cwd);
     const previous = this.boundaries.get(draft);
-    if (previous) this.collector.issue(previous.line, "compact boundary with no compact summary before the next boundary; its window joins the next one");
+    if (previous)
+      this.collector.issue(
+        previous.line,
+        "compact boundary with no compact summary before the next boundary; its window joins the next one",
+      );
     this.boundaries.set(draft, { line: line.line, replaced: [...(previous?.replaced ?? []), ...draft.cut()] });
   }
 
@@ -151,13 +162,15 @@ class ClaudeReader {
     base: { occurredAt: Date | undefined; sourceLine: number; sourceId?: string },
   ): void {
     const where = `message.content[${index}]`;
-    if (!isRecord(block) || typeof block.type !== "string") return this.collector.issue(line.line, `${where}: not a content block; skipped`);
+    if (!isRecord(block) || typeof block.type !== "string")
+      return this.collector.issue(line.line, `${where}: not a content block; skipped`);
     switch (block.type) {
       case "text":
         if (typeof block.text !== "string") return this.collector.issue(line.line, `${where}: text block without text; skipped`);
         return this.addText(draft, role, block.text, base, r.isMeta);
       case "thinking":
-        if (typeof block.thinking !== "string") return this.collector.issue(line.line, `${where}: thinking block without text; skipped`);
+        if (typeof block.thinking !== "string")
+          return this.collector.issue(line.line, `${where}: thinking block without text; skipped`);
         draft.add({ ...base, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
         return;
       case "tool_use": {
@@ -215,7 +228,10 @@ class ClaudeReader {
     this.boundaries.delete(draft);
     // Without a boundary record the summary still replaced what came since the last compaction.
     const replaced = pending ? pending.replaced : [...draft.sinceLastCompaction()];
-    draft.addSummary({ occurredAt: at, sourceLine: line.line, body: utf8(text), ...(r.uuid ? { sourceId: r.uuid } : {}) }, replaced);
+    draft.addSummary(
+      { occurredAt: at, sourceLine: line.line, body: utf8(text), ...(r.uuid ? { sourceId: r.uuid } : {}) },
+      replaced,
+    );
   }
 
   private noteCwd(draft: SessionDraft, cwd: unknown): void {
@@ -255,7 +271,7 @@ function exitCodeOf(text: string, isError: boolean): number {
 
 export function parseClaudeCode(bytes: Uint8Array): ImportResult {
   const reader = new ClaudeReader(contentId(bytes));
-  const lines = readJsonLines(bytes, reader.collector.issues);
+  const lines = readJsonLines(bytes, reader.collector);
   return reader.read(lines);
 }
 
@@ -265,7 +281,7 @@ export const claudeCodeImporter: TranscriptImporter = {
     const conversational = /"type"\s*:\s*"(user|assistant|system)"/.test(head) && /"(sessionId|parentUuid)"\s*:/.test(head);
     const titleOnly = /"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head);
     const snapshot = /"type"\s*:\s*"file-history-snapshot"/.test(head);
-    return conversational || titleOnly || snapshot;
+    return conversational || titleOnly || snapshot ? 0.8 : 0;
   },
   parse: parseClaudeCode,
 };

@@ -24,10 +24,21 @@ describe("Codex importer: a rollout with a compaction", () => {
 
   it("maps items in order and drops event messages that repeat message items", () => {
     expect(kinds(s)).toEqual([
-      "MESSAGE", "MESSAGE", "MESSAGE",
-      "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT",
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
       "SUMMARY",
-      "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
     ]);
     expect(s.spans[2]!.role).toBe("reasoning");
     expect(text(s.spans[1])).toContain("¡gracias! 请确认数据库正常。");
@@ -65,11 +76,15 @@ describe("Codex importer: a rollout with a compaction", () => {
   });
 
   it("records the write to /etc through tee", () => {
-    expect(s.spans[12]!.toolInput).toMatchObject({ command: ["bash", "-lc", expect.stringContaining("sudo tee -a /etc/postgresql/16/main/postgresql.conf")] });
+    expect(s.spans[12]!.toolInput).toMatchObject({
+      command: ["bash", "-lc", expect.stringContaining("sudo tee -a /etc/postgresql/16/main/postgresql.conf")],
+    });
   });
 
   it("replaces the spans before the compaction except the messages its replacement history keeps", () => {
-    expect(s.compactions).toEqual([{ summarySeq: 9, replacedSeqs: [2, 3, 4, 5, 6, 7, 8], occurredAt: new Date("2025-10-21T09:31:44.725Z") }]);
+    expect(s.compactions).toEqual([
+      { summarySeq: 9, replacedSeqs: [2, 3, 4, 5, 6, 7, 8], occurredAt: new Date("2025-10-21T09:31:44.725Z") },
+    ]);
     expect(text(s.spans[9])).toMatch(/^Progress:/);
   });
 
@@ -100,10 +115,19 @@ describe("Codex importer: a rollout that opens with its compaction", () => {
 
 describe("Codex importer: line handling", () => {
   it("ignores the documented noise without issues", () => {
-    const lines = [meta, ...Object.keys(CODEX_IGNORED_EVENT_TYPES).map((type) => line("2025-01-01T00:00:01Z", "event_msg", { type }))];
+    const lines = [
+      meta,
+      ...Object.keys(CODEX_IGNORED_EVENT_TYPES).map((type) => line("2025-01-01T00:00:01Z", "event_msg", { type })),
+    ];
     lines.push(line("2025-01-01T00:00:02Z", "response_item", { type: "ghost_snapshot", ghost_commit: { id: "abc" } }));
     lines.push(line("2025-01-01T00:00:03Z", "response_item", { type: "reasoning", summary: [], encrypted_content: "gAAAA" }));
-    lines.push(line("2025-01-01T00:00:04Z", "response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] }));
+    lines.push(
+      line("2025-01-01T00:00:04Z", "response_item", {
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: "hi" }],
+      }),
+    );
     const result = parseCodex(utf8(lines.join("\n")));
     expect(result.issues).toEqual([]);
     expect(only(result).spans).toHaveLength(1);
@@ -118,7 +142,7 @@ describe("Codex importer: line handling", () => {
       JSON.stringify({ timestamp: "2025-01-01T00:00:04Z", type: "response_item", payload: "oops" }),
       "[1,2,3]",
     ];
-    const result = parseCodex(utf8(lines.join("\n") + "\n"));
+    const result = parseCodex(utf8(`${lines.join("\n")}\n`));
     expect(result.issues).toEqual([
       { line: 2, message: 'unknown rollout line type "telepathy"; skipped' },
       { line: 3, message: 'unknown response item type "hologram_call"; skipped' },
@@ -129,7 +153,10 @@ describe("Codex importer: line handling", () => {
   });
 
   it("keeps arguments that are not JSON as the string the model wrote", () => {
-    const lines = [meta, line("2025-01-01T00:00:01Z", "response_item", { type: "function_call", name: "shell", arguments: "ls -la", call_id: "c1" })];
+    const lines = [
+      meta,
+      line("2025-01-01T00:00:01Z", "response_item", { type: "function_call", name: "shell", arguments: "ls -la", call_id: "c1" }),
+    ];
     const s = only(parseCodex(utf8(lines.join("\n"))));
     expect(s.spans[0]).toMatchObject({ toolInput: "ls -la", kind: "TOOL_CALL" });
   });
@@ -139,14 +166,27 @@ describe("Codex importer: line handling", () => {
       JSON.stringify({ id: "legacy-1", timestamp: "2025-04-20T10:00:00.000Z", instructions: null }),
       JSON.stringify({ type: "message", role: "user", content: [{ type: "input_text", text: "rm the temp dir" }] }),
       JSON.stringify({ record_type: "state" }),
-      JSON.stringify({ type: "local_shell_call", call_id: "c9", status: "completed", action: { type: "exec", command: ["rm", "-rf", "/tmp/build"], working_directory: "/tmp" } }),
-      JSON.stringify({ type: "function_call_output", call_id: "c9", output: '{"output":"","metadata":{"exit_code":0,"duration_seconds":0.01}}' }),
+      JSON.stringify({
+        type: "local_shell_call",
+        call_id: "c9",
+        status: "completed",
+        action: { type: "exec", command: ["rm", "-rf", "/tmp/build"], working_directory: "/tmp" },
+      }),
+      JSON.stringify({
+        type: "function_call_output",
+        call_id: "c9",
+        output: '{"output":"","metadata":{"exit_code":0,"duration_seconds":0.01}}',
+      }),
     ];
     const result = parseCodex(utf8(lines.join("\n")));
     const s = only(result);
     expect(s.externalId).toBe("legacy-1");
     expect(kinds(s)).toEqual(["MESSAGE", "TOOL_CALL", "TOOL_RESULT"]);
-    expect(s.spans[1]).toMatchObject({ toolName: "local_shell", cwd: "/tmp", toolInput: { command: ["rm", "-rf", "/tmp/build"] } });
+    expect(s.spans[1]).toMatchObject({
+      toolName: "local_shell",
+      cwd: "/tmp",
+      toolInput: { command: ["rm", "-rf", "/tmp/build"] },
+    });
     expect(text(s.spans[1])).toBe('{"type":"exec","command":["rm","-rf","/tmp/build"],"working_directory":"/tmp"}');
     expect(s.spans[2]).toMatchObject({ exitCode: 0, toolName: "local_shell" });
     expect(s.spans.every((x) => x.occurredAt.toISOString() === "2025-04-20T10:00:00.000Z")).toBe(true);

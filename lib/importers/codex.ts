@@ -147,7 +147,10 @@ class CodexReader {
       case "compacted":
         return this.compacted(line, r.payload);
       default:
-        this.collector.issue(line.line, typeof r.type === "string" ? `unknown rollout line type "${r.type}"; skipped` : "rollout line without a type; skipped");
+        this.collector.issue(
+          line.line,
+          typeof r.type === "string" ? `unknown rollout line type "${r.type}"; skipped` : "rollout line without a type; skipped",
+        );
     }
   }
 
@@ -161,7 +164,8 @@ class CodexReader {
   }
 
   private meta(line: JsonLine, payload: Record<string, unknown> | undefined): void {
-    if (!payload || typeof payload.id !== "string") return this.collector.issue(line.line, "session_meta without a string id; skipped");
+    if (!payload || typeof payload.id !== "string")
+      return this.collector.issue(line.line, "session_meta without a string id; skipped");
     this.clock.see(line.value.timestamp ?? payload.timestamp);
     const draft = this.collector.session(payload.id);
     this.draft = draft;
@@ -188,7 +192,14 @@ class CodexReader {
         if (typeof p.call_id !== "string" || typeof p.name !== "string" || typeof p.input !== "string") {
           return this.collector.issue(line.line, "custom_tool_call without string call_id, name and input; skipped");
         }
-        return this.addCall(draft, p.call_id, { ...base, kind: "TOOL_CALL", toolName: p.name, toolInput: p.input, body: utf8(p.input), ...this.cwdHint(undefined) });
+        return this.addCall(draft, p.call_id, {
+          ...base,
+          kind: "TOOL_CALL",
+          toolName: p.name,
+          toolInput: p.input,
+          body: utf8(p.input),
+          ...this.cwdHint(undefined),
+        });
       }
       case "local_shell_call":
       case "web_search_call": {
@@ -212,7 +223,10 @@ class CodexReader {
       case "custom_tool_call_output":
         return this.output(line, draft, p, base);
       default:
-        this.collector.issue(line.line, type ? `unknown response item type "${type}"; skipped` : "response item without a type; skipped");
+        this.collector.issue(
+          line.line,
+          type ? `unknown response item type "${type}"; skipped` : "response item without a type; skipped",
+        );
     }
   }
 
@@ -220,7 +234,8 @@ class CodexReader {
     if (typeof p.role !== "string") return this.collector.issue(line.line, "message without a role; skipped");
     const role = p.role;
     const texts = contentTexts(p.content);
-    if (texts === undefined) return this.collector.issue(line.line, "message content is neither text nor a list of content items; skipped");
+    if (texts === undefined)
+      return this.collector.issue(line.line, "message content is neither text nor a list of content items; skipped");
     this.hasMessageItems.add(draft);
     for (const t of texts.unknown) this.collector.issue(line.line, `message content item of unknown type "${t}"; skipped`);
     for (const text of texts.texts) {
@@ -249,7 +264,14 @@ class CodexReader {
       // Arguments that are not JSON are kept as the string the model produced.
     }
     const workdir = isRecord(input) ? (str(input.workdir) ?? str(input.cwd)) : undefined;
-    this.addCall(draft, p.call_id, { ...base, kind: "TOOL_CALL", toolName: p.name, toolInput: input, body: utf8(p.arguments), ...this.cwdHint(workdir) });
+    this.addCall(draft, p.call_id, {
+      ...base,
+      kind: "TOOL_CALL",
+      toolName: p.name,
+      toolInput: input,
+      body: utf8(p.arguments),
+      ...this.cwdHint(workdir),
+    });
   }
 
   private addCall(draft: SessionDraft, callId: string, span: DraftSpan): void {
@@ -262,7 +284,8 @@ class CodexReader {
   private output(line: JsonLine, draft: SessionDraft, p: Record<string, unknown>, base: Base): void {
     if (typeof p.call_id !== "string") return this.collector.issue(line.line, `${str(p.type)} without a string call_id; skipped`);
     const out = outputOf(p.output);
-    if (out === undefined) return this.collector.issue(line.line, `${str(p.type)} output is neither text nor content items; skipped`);
+    if (out === undefined)
+      return this.collector.issue(line.line, `${str(p.type)} output is neither text nor content items; skipped`);
     const call = this.calls.get(p.call_id);
     const known = this.outcomes.get(p.call_id);
     const span = draft.add({
@@ -304,7 +327,13 @@ class CodexReader {
     if (text === undefined) return this.collector.issue(line.line, `${type} event without text; skipped`);
     const draft = this.session();
     const role = type === "user_message" ? "user" : type === "agent_message" ? "assistant" : "reasoning";
-    const span = draft.add({ kind: "MESSAGE", role, body: utf8(text), occurredAt: this.clock.at(line.line, line.value.timestamp), sourceLine: line.line });
+    const span = draft.add({
+      kind: "MESSAGE",
+      role,
+      body: utf8(text),
+      occurredAt: this.clock.at(line.line, line.value.timestamp),
+      sourceLine: line.line,
+    });
     if (draft.title === undefined && role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
     const list = this.eventMessages.get(draft) ?? [];
     list.push(span);
@@ -316,7 +345,10 @@ class CodexReader {
     const occurredAt = this.clock.at(line.line, line.value.timestamp);
     if (typeof p.call_id !== "string") return this.collector.issue(line.line, `${type} without a string call_id; skipped`);
     const end = endOutcome(type, p);
-    const outcome: ExecOutcome = { ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}), ...(end.cwd ? { cwd: end.cwd } : {}) };
+    const outcome: ExecOutcome = {
+      ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}),
+      ...(end.cwd ? { cwd: end.cwd } : {}),
+    };
     this.outcomes.set(p.call_id, outcome);
     const draft = this.session();
     let call = this.calls.get(p.call_id);
@@ -330,7 +362,15 @@ class CodexReader {
     if (!call && type === "exec_command_end" && Array.isArray(p.command)) {
       // A command the user ran directly, with no call item: still an action to keep.
       const raw = rawValue(line.bytes, ["payload", "command"]);
-      call = { kind: "TOOL_CALL", toolName: "shell", toolInput: { command: p.command, ...(outcome.cwd ? { workdir: outcome.cwd } : {}) }, body: raw ? raw.slice() : utf8(JSON.stringify(p.command)), occurredAt, sourceLine: line.line, ...(outcome.cwd ? { cwd: outcome.cwd } : {}) };
+      call = {
+        kind: "TOOL_CALL",
+        toolName: "shell",
+        toolInput: { command: p.command, ...(outcome.cwd ? { workdir: outcome.cwd } : {}) },
+        body: raw ? raw.slice() : utf8(JSON.stringify(p.command)),
+        occurredAt,
+        sourceLine: line.line,
+        ...(outcome.cwd ? { cwd: outcome.cwd } : {}),
+      };
       this.addCall(draft, p.call_id, call);
     }
     const standIn = draft.add({
@@ -406,7 +446,8 @@ function statedExitCode(text: string): number | undefined {
   if (text.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(text);
-      if (isRecord(parsed) && isRecord(parsed.metadata) && typeof parsed.metadata.exit_code === "number") return parsed.metadata.exit_code;
+      if (isRecord(parsed) && isRecord(parsed.metadata) && typeof parsed.metadata.exit_code === "number")
+        return parsed.metadata.exit_code;
     } catch {
       // Not the JSON wrapper: read it as text.
     }
@@ -418,7 +459,11 @@ function statedExitCode(text: string): number | undefined {
 function endOutcome(type: string, p: Record<string, unknown>): { exitCode?: number; cwd?: string; output: string } {
   if (type === "exec_command_end") {
     const output = str(p.aggregated_output) ?? [str(p.stdout), str(p.stderr)].filter(Boolean).join("");
-    return { output, ...withExit(typeof p.exit_code === "number" ? p.exit_code : undefined), ...(str(p.cwd) ? { cwd: str(p.cwd) } : {}) };
+    return {
+      output,
+      ...withExit(typeof p.exit_code === "number" ? p.exit_code : undefined),
+      ...(str(p.cwd) ? { cwd: str(p.cwd) } : {}),
+    };
   }
   if (type === "patch_apply_end") {
     const output = [str(p.stdout), str(p.stderr)].filter(Boolean).join("");
@@ -444,16 +489,16 @@ function keptTexts(history: unknown): Set<string> {
 
 export function parseCodex(bytes: Uint8Array): ImportResult {
   const reader = new CodexReader(contentId(bytes));
-  return reader.read(readJsonLines(bytes, reader.collector.issues));
+  return reader.read(readJsonLines(bytes, reader.collector));
 }
 
 export const codexImporter: TranscriptImporter = {
   format: "codex",
   detect(head) {
-    if (/"type"\s*:\s*"session_meta"/.test(head)) return true;
-    if (/"type"\s*:\s*"(response_item|event_msg|turn_context|compacted)"/.test(head) && /"payload"\s*:/.test(head)) return true;
+    if (/"type"\s*:\s*"session_meta"/.test(head)) return 0.95;
+    if (/"type"\s*:\s*"(response_item|event_msg|turn_context|compacted)"/.test(head) && /"payload"\s*:/.test(head)) return 0.9;
     // The legacy layout opens with a bare meta object: id, timestamp, instructions.
-    return /^\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"instructions"\s*:/.test(head);
+    return /^\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"instructions"\s*:/.test(head) ? 0.8 : 0;
   },
   parse: parseCodex,
 };

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectFormat, IMPORTERS, importTranscript, UnknownTranscriptFormatError } from "./index";
+import { detectFormat, IMPORTERS, importTranscript, TranscriptImportError } from "./index";
 import { expectWellFormed, fixture } from "./testkit";
 import { IMPORT_FORMATS, type ImportFormat } from "./types";
 import { utf8 } from "./text";
@@ -22,7 +22,12 @@ describe("format detection", () => {
   });
 
   it("detects from the start of a file whose first line is longer than the detection window", () => {
-    const long = JSON.stringify({ type: "user", sessionId: "s", timestamp: "2025-01-01T00:00:00Z", message: { role: "user", content: "x".repeat(20_000) } });
+    const long = JSON.stringify({
+      type: "user",
+      sessionId: "s",
+      timestamp: "2025-01-01T00:00:00Z",
+      message: { role: "user", content: "x".repeat(20_000) },
+    });
     expect(detectFormat(utf8(long))).toBe("claude-code");
   });
 
@@ -50,16 +55,23 @@ describe("importTranscript", () => {
     expect(importTranscript(fixture("codex-rollout.jsonl"), "codex").format).toBe("codex");
   });
 
-  it("throws a clear error when the format cannot be told", () => {
-    expect(() => importTranscript(utf8("just some notes\n"))).toThrow(UnknownTranscriptFormatError);
-    expect(() => importTranscript(utf8("just some notes\n"))).toThrow(/Could not tell the transcript format.*claude-code, codex, openhands, otel-genai/);
+  it("refuses an unsupported file, naming the supported formats and what the file looked like", () => {
+    expect(() => importTranscript(utf8("just some notes\n"))).toThrow(TranscriptImportError);
+    expect(() => importTranscript(utf8("just some notes\n"))).toThrow(
+      /text beginning "just some notes".*Supported formats: claude-code, codex, openhands, otel-genai/,
+    );
+    expect(() => importTranscript(utf8('{"name":"package","version":"1.0.0"}'))).toThrow(/keys name, version/);
     expect(() => importTranscript(utf8("{}"), "gemini" as ImportFormat)).toThrow(/Unknown transcript format "gemini"/);
   });
 
-  it("reports every line of a file in another format instead of failing", () => {
-    const result = importTranscript(fixture("codex-rollout.jsonl"), "claude-code");
-    expect(result.sessions).toEqual([]);
-    expect(result.issues.length).toBeGreaterThan(10);
+  it("refuses a forced format that finds no session in the file", () => {
+    try {
+      importTranscript(fixture("codex-rollout.jsonl"), "claude-code");
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(TranscriptImportError);
+      expect((error as TranscriptImportError).code).toBe("NO_SESSIONS_FOUND");
+    }
   });
 });
 
@@ -79,11 +91,14 @@ describe("damaged files", () => {
   it.each(FIXTURES)("%s with random bytes overwritten still imports without throwing", (name, format) => {
     const bytes = fixture(name);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (edits) => {
-        const copy = bytes.slice();
-        for (const [at, value] of edits) copy[at] = value;
-        expectWellFormed(IMPORTERS[format].parse(copy));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        (edits) => {
+          const copy = bytes.slice();
+          for (const [at, value] of edits) copy[at] = value;
+          expectWellFormed(IMPORTERS[format].parse(copy));
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -4,7 +4,7 @@
  */
 import { claudeCodeImporter } from "./claude-code";
 import { codexImporter } from "./codex";
-import { detectFormat } from "./detect";
+import { describeHead, detectWith } from "./detect";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
 import { IMPORT_FORMATS, type ImportFormat, type ImportResult, type TranscriptImporter } from "./types";
@@ -16,30 +16,59 @@ export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
   "otel-genai": otelGenAiImporter,
 };
 
-/** Thrown when no format is given and the file matches none; callers can map it to a 4xx. */
-export class UnknownTranscriptFormatError extends Error {
-  readonly code = "UNKNOWN_TRANSCRIPT_FORMAT";
-
-  constructor(message: string) {
+/** Why a file could not be imported; `code` is the API's error code for it. */
+export class TranscriptImportError extends Error {
+  constructor(
+    readonly code: "UNSUPPORTED_FORMAT" | "UNKNOWN_TRANSCRIPT_FORMAT" | "NO_SESSIONS_FOUND",
+    message: string,
+  ) {
     super(message);
-    this.name = "UnknownTranscriptFormatError";
+    this.name = "TranscriptImportError";
   }
 }
 
-/** Imports with the given format, or the detected one; throws when neither is known. */
+export function detectFormat(bytes: Uint8Array): ImportFormat | null {
+  return detectWith(Object.values(IMPORTERS), bytes).format;
+}
+
+/**
+ * Imports with the given format, or the detected one. Throws UNKNOWN_TRANSCRIPT_FORMAT for a format
+ * name that does not exist, UNSUPPORTED_FORMAT when no format was given and the file matches none
+ * (naming the supported ones and what the file looked like), and NO_SESSIONS_FOUND when a forced
+ * format finds no session in the file.
+ */
 export function importTranscript(bytes: Uint8Array, format?: ImportFormat): ImportResult {
   if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format)) {
-    throw new UnknownTranscriptFormatError(`Unknown transcript format "${String(format)}"; expected one of ${IMPORT_FORMATS.join(", ")}`);
+    throw new TranscriptImportError(
+      "UNKNOWN_TRANSCRIPT_FORMAT",
+      `Unknown transcript format "${String(format)}"; expected one of ${IMPORT_FORMATS.join(", ")}`,
+    );
   }
   const chosen = format ?? detectFormat(bytes);
   if (chosen === null) {
-    throw new UnknownTranscriptFormatError(
-      `Could not tell the transcript format from the start of the file; pass one of ${IMPORT_FORMATS.join(", ")} explicitly`,
+    throw new TranscriptImportError(
+      "UNSUPPORTED_FORMAT",
+      `Not a supported transcript: the file is ${describeHead(bytes)}. Supported formats: ${IMPORT_FORMATS.join(", ")}`,
     );
   }
-  return IMPORTERS[chosen].parse(bytes);
+  const result = IMPORTERS[chosen].parse(bytes);
+  if (format !== undefined && result.sessions.length === 0) {
+    throw new TranscriptImportError(
+      "NO_SESSIONS_FOUND",
+      `No ${format} session found in the file (${result.records.read} records read, ${result.records.skipped} skipped); is it really ${format}?`,
+    );
+  }
+  return result;
 }
 
-export { detectFormat } from "./detect";
 export { IMPORT_FORMATS } from "./types";
-export type { ImportFormat, ImportIssue, ImportResult, ImportedCompaction, ImportedSession, ImportedSpan, TranscriptImporter } from "./types";
+export type {
+  ImportFormat,
+  ImportIssue,
+  ImportRecords,
+  ImportResult,
+  ImportedCompaction,
+  ImportedSession,
+  ImportedSpan,
+  TranscriptImporter,
+} from "./types";

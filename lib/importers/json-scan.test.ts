@@ -5,7 +5,9 @@ import { utf8 } from "./text";
 const decode = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
 describe("rawValue", () => {
-  const doc = utf8('{"a": 1, "message": {"content": [{"type":"text"}, {"input": {"p": "caf\\u00e9", "n": 1.50}} ]}, "z": "\\"}"}');
+  const doc = utf8(
+    '{"a": 1, "message": {"content": [{"type":"text"}, {"input": {"p": "caf\\u00e9", "n": 1.50}} ]}, "z": "\\"}"}',
+  );
 
   it("returns a nested value's exact bytes, escapes and number spellings included", () => {
     expect(decode(rawValue(doc, ["message", "content", 1, "input"]))).toBe('{"p": "caf\\u00e9", "n": 1.50}');
@@ -41,7 +43,14 @@ describe("splitArray", () => {
   };
 
   it("splits at top-level commas only", () => {
-    expect(parts('[{"a": [1, 2]}, "x,y", 3 ]')).toEqual({ closed: true, items: [['{"a": [1, 2]}', true], ['"x,y"', true], ["3", true]] });
+    expect(parts('[{"a": [1, 2]}, "x,y", 3 ]')).toEqual({
+      closed: true,
+      items: [
+        ['{"a": [1, 2]}', true],
+        ['"x,y"', true],
+        ["3", true],
+      ],
+    });
     expect(parts("[ ]")).toEqual({ closed: true, items: [] });
   });
 

@@ -183,7 +183,11 @@ export function splitArray(bytes: Uint8Array, open: number): { elements: ArrayEl
 }
 
 /** 1-based line number of byte `offset`, counting forward from a known (offset, line) pair. */
-export function lineAt(bytes: Uint8Array, offset: number, from: { offset: number; line: number } = { offset: 0, line: 1 }): number {
+export function lineAt(
+  bytes: Uint8Array,
+  offset: number,
+  from: { offset: number; line: number } = { offset: 0, line: 1 },
+): number {
   let line = from.line;
   for (let i = from.offset; i < offset && i < bytes.length; i++) if (bytes[i] === 0x0a) line++;
   return line;

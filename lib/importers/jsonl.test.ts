@@ -5,20 +5,30 @@ import { utf8 } from "./text";
 
 function read(bytes: Uint8Array) {
   const issues: ImportIssue[] = [];
-  const lines = readJsonLines(bytes, issues);
+  const sink = { read: () => {}, skip: (line: number, message: string) => issues.push({ line, message }) };
+  const lines = readJsonLines(bytes, sink);
   return { lines: lines.map((l) => [l.line, l.value]), issues };
 }
 
 describe("readJsonLines", () => {
   it("numbers lines from 1, passes over blank lines and tolerates CRLF and a byte order mark", () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":1}\r\n\n   \n{"b":2}\n')]);
-    expect(read(bytes)).toEqual({ lines: [[1, { a: 1 }], [4, { b: 2 }]], issues: [] });
+    expect(read(bytes)).toEqual({
+      lines: [
+        [1, { a: 1 }],
+        [4, { b: 2 }],
+      ],
+      issues: [],
+    });
   });
 
   it("reports invalid UTF-8, bad JSON, non-objects and a truncated final line by line", () => {
     const bytes = new Uint8Array([...utf8('{"ok":1}\n{"x":"'), 0xc3, 0x28, ...utf8('"}\n{oops}\n42\n{"ok":2}\n{"cut":')]);
     const { lines, issues } = read(bytes);
-    expect(lines).toEqual([[1, { ok: 1 }], [5, { ok: 2 }]]);
+    expect(lines).toEqual([
+      [1, { ok: 1 }],
+      [5, { ok: 2 }],
+    ]);
     expect(issues.map((i) => i.line)).toEqual([2, 3, 4, 6]);
     expect(issues[0]!.message).toMatch(/invalid UTF-8/);
     expect(issues[1]!.message).toMatch(/malformed JSON/);
@@ -27,8 +37,7 @@ describe("readJsonLines", () => {
   });
 
   it("keeps each line's bytes for verbatim slicing", () => {
-    const issues: ImportIssue[] = [];
-    const [line] = readJsonLines(utf8('{"t":"caf\\u00e9"}\n'), issues);
+    const [line] = readJsonLines(utf8('{"t":"caf\\u00e9"}\n'), { read: () => {}, skip: () => {} });
     expect(new TextDecoder().decode(line!.bytes)).toBe('{"t":"caf\\u00e9"}');
   });
 });

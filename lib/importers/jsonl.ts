@@ -3,7 +3,7 @@
  * own, and a line that cannot be (invalid UTF-8, bad JSON, a final line cut off mid-write, a
  * value that is not an object) becomes an issue with its 1-based line number.
  */
-import type { ImportIssue } from "./types";
+import type { RecordSink } from "./builder";
 import { bomLength, decodeUtf8, isRecord } from "./text";
 
 export interface JsonLine {
@@ -14,8 +14,11 @@ export interface JsonLine {
   value: Record<string, unknown>;
 }
 
-/** Splits on LF (tolerating CRLF); blank lines are not records and are passed over. */
-export function readJsonLines(bytes: Uint8Array, issues: ImportIssue[]): JsonLine[] {
+/**
+ * Splits on LF (tolerating CRLF); blank lines are not records and are passed over. Every other
+ * line is reported to `sink` as read, and as skipped when it cannot be parsed.
+ */
+export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
   const out: JsonLine[] = [];
   let start = 0;
   let line = 1;
@@ -25,7 +28,7 @@ export function readJsonLines(bytes: Uint8Array, issues: ImportIssue[]): JsonLin
     if (last) end = bytes.length;
     let stop = end;
     if (stop > start && bytes[stop - 1] === 0x0d) stop--;
-    const parsed = parseLine(bytes.subarray(start, stop), line, last, issues);
+    const parsed = parseLine(bytes.subarray(start, stop), line, last, sink);
     if (parsed) out.push(parsed);
     start = end + 1;
     line++;
@@ -33,28 +36,30 @@ export function readJsonLines(bytes: Uint8Array, issues: ImportIssue[]): JsonLin
   return out;
 }
 
-function parseLine(raw: Uint8Array, line: number, last: boolean, issues: ImportIssue[]): JsonLine | undefined {
+function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSink): JsonLine | undefined {
   // A UTF-8 byte order mark may open the file; it is not part of the record.
   const bytes = line === 1 ? raw.subarray(bomLength(raw)) : raw;
   const text = decodeUtf8(bytes);
   if (text === undefined) {
-    issues.push({ line, message: "invalid UTF-8; line skipped" });
+    sink.read(line);
+    sink.skip(line, "invalid UTF-8; line skipped");
     return undefined;
   }
   if (text.trim() === "") return undefined;
+  sink.read(line);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    issues.push({
+    sink.skip(
       line,
-      message: last ? `truncated final line (not complete JSON: ${detail}); line skipped` : `malformed JSON (${detail}); line skipped`,
-    });
+      last ? `truncated final line (not complete JSON: ${detail}); line skipped` : `malformed JSON (${detail}); line skipped`,
+    );
     return undefined;
   }
   if (!isRecord(value)) {
-    issues.push({ line, message: `expected a JSON object, found ${Array.isArray(value) ? "an array" : typeof value}; line skipped` });
+    sink.skip(line, `expected a JSON object, found ${Array.isArray(value) ? "an array" : typeof value}; line skipped`);
     return undefined;
   }
   return { line, bytes, value };

@@ -21,12 +21,38 @@ describe("OpenHands importer: a trajectory array", () => {
 
   it("maps actions to calls and observations to results, skipping the runtime's bookkeeping", () => {
     expect(kinds(s)).toEqual([
-      "MESSAGE", "MESSAGE",
-      "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
       "SUMMARY",
-      "TOOL_CALL", "TOOL_RESULT", "MESSAGE", "TOOL_CALL", "TOOL_RESULT", "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
     ]);
-    expect(s.spans.map((x) => x.toolName).filter(Boolean)).toEqual(["run", "run", "write", "write", "run", "run", "edit", "edit", "run", "run", "browse", "browse"]);
+    expect(s.spans.map((x) => x.toolName).filter(Boolean)).toEqual([
+      "run",
+      "run",
+      "write",
+      "write",
+      "run",
+      "run",
+      "edit",
+      "edit",
+      "run",
+      "run",
+      "browse",
+      "browse",
+    ]);
     expect(text(s.spans[1])).toContain("Ünïcødé ✓ — 日本語もOK");
     expect(s.spans[16]).toMatchObject({ role: "assistant" });
     expect(text(s.spans[16])).toMatch(/^nginx installed and serving/);
@@ -55,7 +81,9 @@ describe("OpenHands importer: a trajectory array", () => {
 
   it("turns the condensation into a compaction over the forgotten events present", () => {
     // Events 4..9 were forgotten: the install, the write and the failed nginx -t.
-    expect(s.compactions).toEqual([{ summarySeq: 10, replacedSeqs: [2, 3, 4, 5, 6, 7], occurredAt: new Date("2025-08-30T13:09:12.004Z") }]);
+    expect(s.compactions).toEqual([
+      { summarySeq: 10, replacedSeqs: [2, 3, 4, 5, 6, 7], occurredAt: new Date("2025-08-30T13:09:12.004Z") },
+    ]);
     expect(text(s.spans[10])).toMatch(/^USER_CONTEXT: serve \/srv\/www/);
   });
 
@@ -89,7 +117,15 @@ describe("OpenHands importer: JSON Lines from the middle of a run", () => {
 
 describe("OpenHands importer: shapes", () => {
   const run = { id: 1, timestamp: "2025-01-01T00:00:00", source: "agent", action: "run", args: { command: "ls" } };
-  const obs = { id: 2, timestamp: "2025-01-01T00:00:01", source: "agent", cause: 1, observation: "run", content: "a\n", extras: { metadata: { exit_code: 0 } } };
+  const obs = {
+    id: 2,
+    timestamp: "2025-01-01T00:00:01",
+    source: "agent",
+    cause: 1,
+    observation: "run",
+    content: "a\n",
+    extras: { metadata: { exit_code: 0 } },
+  };
 
   it("reads an export object with a history array and takes its id", () => {
     const doc = JSON.stringify({ instance_id: "django__django-11099", history: [run, obs], metrics: {} }, null, 2);
@@ -99,7 +135,10 @@ describe("OpenHands importer: shapes", () => {
   });
 
   it("reads JSON Lines of export objects as one session each", () => {
-    const lines = [JSON.stringify({ instance_id: "a", history: [run, obs] }), JSON.stringify({ instance_id: "b", history: [run] })];
+    const lines = [
+      JSON.stringify({ instance_id: "a", history: [run, obs] }),
+      JSON.stringify({ instance_id: "b", history: [run] }),
+    ];
     const result = parseOpenHands(utf8(lines.join("\n")));
     expect(result.sessions.map((x) => [x.externalId, x.spans.length])).toEqual([
       ["a", 2],
@@ -113,15 +152,34 @@ describe("OpenHands importer: shapes", () => {
   });
 
   it("uses the condensation action and ignores the observation it caused", () => {
-    const cond = { id: 3, timestamp: "2025-01-01T00:00:02", source: "agent", action: "condensation", args: { forgotten_event_ids: [1, 2], summary: "listed files" } };
-    const condObs = { id: 4, timestamp: "2025-01-01T00:00:02", source: "agent", cause: 3, observation: "agent_condensation", content: "listed files" };
+    const cond = {
+      id: 3,
+      timestamp: "2025-01-01T00:00:02",
+      source: "agent",
+      action: "condensation",
+      args: { forgotten_event_ids: [1, 2], summary: "listed files" },
+    };
+    const condObs = {
+      id: 4,
+      timestamp: "2025-01-01T00:00:02",
+      source: "agent",
+      cause: 3,
+      observation: "agent_condensation",
+      content: "listed files",
+    };
     const s = only(parseOpenHands(utf8(JSON.stringify([run, obs, cond, condObs]))));
     expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "SUMMARY"]);
     expect(s.compactions[0]!.replacedSeqs).toEqual([0, 1]);
   });
 
   it("names MCP calls after the MCP tool and reports events that are neither action nor observation", () => {
-    const mcp = { id: 5, timestamp: "2025-01-01T00:00:03", source: "agent", action: "call_tool_mcp", args: { name: "github_create_issue", arguments: { title: "x" } } };
+    const mcp = {
+      id: 5,
+      timestamp: "2025-01-01T00:00:03",
+      source: "agent",
+      action: "call_tool_mcp",
+      args: { name: "github_create_issue", arguments: { title: "x" } },
+    };
     const result = parseOpenHands(utf8(JSON.stringify([mcp, { id: 6, message: "?" }])));
     expect(only(result).spans[0]!.toolName).toBe("github_create_issue");
     expect(result.issues).toEqual([{ line: 2, message: "event with neither an action nor an observation; skipped" }]);

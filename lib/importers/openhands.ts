@@ -85,7 +85,11 @@ class StreamReader {
   }
 
   private base(e: EventRecord, id: string | undefined): { occurredAt: Date | undefined; sourceLine: number; sourceId?: string } {
-    return { occurredAt: this.clock.at(e.position, e.value.timestamp), sourceLine: e.position, ...(id !== undefined ? { sourceId: id } : {}) };
+    return {
+      occurredAt: this.clock.at(e.position, e.value.timestamp),
+      sourceLine: e.position,
+      ...(id !== undefined ? { sourceId: id } : {}),
+    };
   }
 
   private remember(id: string | undefined, span: DraftSpan): void {
@@ -106,10 +110,26 @@ class StreamReader {
         return;
       }
       case "system":
-        this.remember(id, this.draft.add({ ...this.base(e, id), kind: "MESSAGE", role: "system", body: utf8(str(args.content) ?? message ?? "") }));
+        this.remember(
+          id,
+          this.draft.add({
+            ...this.base(e, id),
+            kind: "MESSAGE",
+            role: "system",
+            body: utf8(str(args.content) ?? message ?? ""),
+          }),
+        );
         return;
       case "think":
-        this.remember(id, this.draft.add({ ...this.base(e, id), kind: "MESSAGE", role: "reasoning", body: utf8(str(args.thought) ?? message ?? "") }));
+        this.remember(
+          id,
+          this.draft.add({
+            ...this.base(e, id),
+            kind: "MESSAGE",
+            role: "reasoning",
+            body: utf8(str(args.thought) ?? message ?? ""),
+          }),
+        );
         return;
       case "finish": {
         const text = str(args.final_thought) ?? str(args.thought) ?? message ?? "";
@@ -196,7 +216,12 @@ function forgottenIds(fields: Record<string, unknown>): string[] {
 }
 
 /** Elements of the array opening at `open`, each parsed on its own; failures become issues. */
-function arrayEvents(bytes: Uint8Array, open: number, collector: ImportCollector, position: (index: number) => number): EventRecord[] {
+function arrayEvents(
+  bytes: Uint8Array,
+  open: number,
+  collector: ImportCollector,
+  position: (index: number) => number,
+): EventRecord[] {
   const { elements } = splitArray(bytes, open);
   const events: EventRecord[] = [];
   elements.forEach((el, index) => {
@@ -209,7 +234,10 @@ function arrayEvents(bytes: Uint8Array, open: number, collector: ImportCollector
       value = JSON.parse(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      return collector.issue(at, el.complete ? `malformed event JSON (${detail}); skipped` : "truncated event at the end of the file; skipped");
+      return collector.issue(
+        at,
+        el.complete ? `malformed event JSON (${detail}); skipped` : "truncated event at the end of the file; skipped",
+      );
     }
     if (!isRecord(value)) return collector.issue(at, "event is not a JSON object; skipped");
     events.push({ position: at, bytes: slice, value });
@@ -245,7 +273,10 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
   const fileId = contentId(bytes);
   const start = skipWs(bytes, bomLength(bytes));
   if (bytes[start] === 0x5b) {
-    reader.session(`openhands:${fileId}`, arrayEvents(bytes, start, collector, (i) => i + 1));
+    reader.session(
+      `openhands:${fileId}`,
+      arrayEvents(bytes, start, collector, (i) => i + 1),
+    );
     return collector.result();
   }
   if (looksLikeJsonLines(bytes, start)) return parseLines(bytes, reader, fileId);
@@ -263,14 +294,17 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
   } catch {
     // A damaged export still yields its readable events; only its id is lost.
   }
-  reader.session(id ?? `openhands:${fileId}`, arrayEvents(bytes, open, collector, (i) => i + 1));
+  reader.session(
+    id ?? `openhands:${fileId}`,
+    arrayEvents(bytes, open, collector, (i) => i + 1),
+  );
   return collector.result();
 }
 
 /** JSON Lines: each line an event, or an export object with its own event array (one session each). */
 function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string): ImportResult {
   const { collector } = reader;
-  const lines = readJsonLines(bytes, collector.issues);
+  const lines = readJsonLines(bytes, collector);
   const loose: EventRecord[] = [];
   for (const line of lines) {
     if (typeof line.value.action === "string" || typeof line.value.observation === "string") {
@@ -283,7 +317,10 @@ function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string):
       continue;
     }
     const id = exportId(line.value) ?? `openhands:${contentId(line.bytes)}`;
-    reader.session(id, arrayEvents(line.bytes, open, collector, () => line.line));
+    reader.session(
+      id,
+      arrayEvents(line.bytes, open, collector, () => line.line),
+    );
   }
   if (loose.length > 0) reader.session(`openhands:${fileId}`, loose);
   return collector.result();
@@ -315,7 +352,7 @@ export const openHandsImporter: TranscriptImporter = {
   detect(head) {
     const typed = /"(action|observation)"\s*:\s*"[a-z_]+"/.test(head);
     const shaped = /"source"\s*:\s*"(user|agent|environment)"/.test(head) || /"(args|extras|cause)"\s*:/.test(head);
-    return typed && shaped;
+    return typed && shaped ? 0.7 : 0;
   },
   parse: parseOpenHands,
 };

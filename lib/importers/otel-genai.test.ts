@@ -29,9 +29,17 @@ describe("OTel GenAI importer: an OTLP/JSON document", () => {
 
   it("keeps each chat message once although every request repeats the history", () => {
     expect(kinds(main!)).toEqual([
-      "MESSAGE", "MESSAGE", "MESSAGE",
-      "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT",
-      "SUMMARY", "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "SUMMARY",
+      "MESSAGE",
     ]);
     expect(main!.spans.slice(0, 3).map((x) => x.role)).toEqual(["system", "user", "assistant"]);
     expect(text(main!.spans[1])).toContain("s'il te plaît 🙏");
@@ -58,7 +66,9 @@ describe("OTel GenAI importer: an OTLP/JSON document", () => {
   });
 
   it("turns the compact span into a compaction over everything before it", () => {
-    expect(main!.compactions).toEqual([{ summarySeq: 9, replacedSeqs: [0, 1, 2, 3, 4, 5, 6, 7, 8], occurredAt: new Date(Number(T0 / 1_000_000n) + 9000) }]);
+    expect(main!.compactions).toEqual([
+      { summarySeq: 9, replacedSeqs: [0, 1, 2, 3, 4, 5, 6, 7, 8], occurredAt: new Date(Number(T0 / 1_000_000n) + 9000) },
+    ]);
     expect(text(main!.spans[9])).toMatch(/^Rotated the TLS certificate on web-01/);
     // The summary fed back as the next request's input is not a new message.
     expect(main!.spans.filter((x) => x.kind === "MESSAGE" && text(x).startsWith("Rotated"))).toEqual([]);
@@ -66,7 +76,10 @@ describe("OTel GenAI importer: an OTLP/JSON document", () => {
 
   it("reads the older event conventions and a compaction event whose replaced spans are absent", () => {
     expect(kinds(old!)).toEqual(["MESSAGE", "TOOL_CALL", "TOOL_RESULT", "SUMMARY"]);
-    expect(old!.spans[1]).toMatchObject({ toolName: "edit_file", toolInput: { path: "/etc/hosts", append: "10.0.0.7 db.internal\n" } });
+    expect(old!.spans[1]).toMatchObject({
+      toolName: "edit_file",
+      toolInput: { path: "/etc/hosts", append: "10.0.0.7 db.internal\n" },
+    });
     expect(old!.compactions).toEqual([{ summarySeq: 3, replacedSeqs: [], occurredAt: old!.spans[3]!.occurredAt }]);
   });
 
@@ -97,11 +110,19 @@ describe("OTel GenAI importer: conventions", () => {
   it("falls back to the trace id, and keeps tool calls inside messages when no tool span has them", () => {
     const chat = span("a1", 1, 2, [
       s("gen_ai.operation.name", "chat"),
-      s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "rm", arguments: { path: "/var/lib/app" } }] }])),
+      s(
+        "gen_ai.output.messages",
+        JSON.stringify([
+          { role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "rm", arguments: { path: "/var/lib/app" } }] },
+        ]),
+      ),
     ]);
     const next = span("a2", 3, 4, [
       s("gen_ai.operation.name", "chat"),
-      s("gen_ai.input.messages", JSON.stringify([{ role: "tool", parts: [{ type: "tool_call_response", id: "c1", response: "removed" }] }])),
+      s(
+        "gen_ai.input.messages",
+        JSON.stringify([{ role: "tool", parts: [{ type: "tool_call_response", id: "c1", response: "removed" }] }]),
+      ),
     ]);
     const result = parseOtelGenAi(doc([chat, next]));
     const conv = result.sessions[0]!;
@@ -114,12 +135,23 @@ describe("OTel GenAI importer: conventions", () => {
   });
 
   it("replaces exactly the listed spans when a compaction names them", () => {
-    const one = span("s1", 1, 2, [s("gen_ai.operation.name", "chat"), s("gen_ai.conversation.id", "c"), s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "one" }] }]))]);
-    const two = span("s2", 3, 4, [s("gen_ai.operation.name", "chat"), s("gen_ai.conversation.id", "c"), s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "two" }] }]))]);
+    const one = span("s1", 1, 2, [
+      s("gen_ai.operation.name", "chat"),
+      s("gen_ai.conversation.id", "c"),
+      s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "one" }] }])),
+    ]);
+    const two = span("s2", 3, 4, [
+      s("gen_ai.operation.name", "chat"),
+      s("gen_ai.conversation.id", "c"),
+      s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "two" }] }])),
+    ]);
     const compact = span("s3", 5, 6, [
       s("gen_ai.operation.name", "compact"),
       s("gen_ai.conversation.id", "c"),
-      { key: "gen_ai.compaction.replaced_span_ids", value: { arrayValue: { values: [{ stringValue: "s1" }, { stringValue: "gone" }] } } },
+      {
+        key: "gen_ai.compaction.replaced_span_ids",
+        value: { arrayValue: { values: [{ stringValue: "s1" }, { stringValue: "gone" }] } },
+      },
       s("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "said one" }] }])),
     ]);
     const conv = parseOtelGenAi(doc([two, compact, one])).sessions[0]!;
@@ -133,11 +165,17 @@ describe("OTel GenAI importer: conventions", () => {
     const emb = span("e1", 3, 4, [s("gen_ai.operation.name", "embeddings")]);
     const result = parseOtelGenAi(doc([http, odd, emb]));
     expect(result.sessions).toEqual([]);
-    expect(result.issues).toEqual([{ line: 2, message: 'gen_ai operation "teleport" with no messages maps to nothing; skipped' }]);
+    expect(result.issues).toEqual([
+      { line: 2, message: 'gen_ai operation "teleport" with no messages maps to nothing; skipped' },
+    ]);
   });
 
   it("reads indexed prompt and completion attributes", () => {
-    const chat = span("p1", 1, 2, [s("gen_ai.prompt.0.role", "user"), s("gen_ai.prompt.0.content", "hello"), s("gen_ai.completion.0.content", "hi there")]);
+    const chat = span("p1", 1, 2, [
+      s("gen_ai.prompt.0.role", "user"),
+      s("gen_ai.prompt.0.content", "hello"),
+      s("gen_ai.completion.0.content", "hi there"),
+    ]);
     const conv = parseOtelGenAi(doc([chat])).sessions[0]!;
     expect(conv.spans.map((x) => [x.role, text(x)])).toEqual([
       ["user", "hello"],
@@ -151,7 +189,15 @@ describe("OTel GenAI importer: conventions", () => {
     const result = parseOtelGenAi(utf8(cut));
     expect(result.issues[0]).toMatchObject({ line: 0, message: expect.stringMatching(/not valid JSON.*read 5 spans/) });
     expect(result.issues.at(-1)?.message).toMatch(/truncated span/);
-    expect(kinds(result.sessions[0]!)).toEqual(["MESSAGE", "MESSAGE", "MESSAGE", "TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT"]);
+    expect(kinds(result.sessions[0]!)).toEqual([
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+    ]);
     expectWellFormed(result);
   });
 });

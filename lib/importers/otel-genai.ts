@@ -23,7 +23,15 @@
  * - Order: by time, then by position in the file.
  */
 import { ImportCollector, type DraftSpan } from "./builder";
-import { eventMessages, IGNORED_PART_TYPES, indexedMessages, messageKey, messagesOf, systemInstructionsOf, type Message } from "./otel-messages";
+import {
+  eventMessages,
+  IGNORED_PART_TYPES,
+  indexedMessages,
+  messageKey,
+  messagesOf,
+  systemInstructionsOf,
+  type Message,
+} from "./otel-messages";
 import { jsonAttribute } from "./otel-values";
 import { readOtlp, type OtlpSpan } from "./otlp-read";
 import type { ImportResult, TranscriptImporter } from "./types";
@@ -73,7 +81,11 @@ class ConversationMapper {
     this.emit(externalId);
   }
 
-  private push(source: OtlpSpan, time: bigint | undefined, item: { span: Omit<DraftSpan, "occurredAt"> } | { summary: string; replacedSpanIds?: string[] }): void {
+  private push(
+    source: OtlpSpan,
+    time: bigint | undefined,
+    item: { span: Omit<DraftSpan, "occurredAt"> } | { summary: string; replacedSpanIds?: string[] },
+  ): void {
     this.items.push({ time: time ?? source.start ?? source.end ?? 0n, order: this.order++, source, ...item });
   }
 
@@ -106,7 +118,9 @@ class ConversationMapper {
     const stated = s.attrs.get("process.exit.code");
     const exitCode = typeof stated === "number" && Number.isInteger(stated) ? stated : s.failed ? 1 : 0;
     const body = result !== undefined ? textOf(result) : (s.statusMessage ?? str(s.attrs.get("error.type")) ?? "");
-    this.push(s, s.end, { span: { kind: "TOOL_RESULT", toolName, exitCode, body: utf8(body), sourceLine: s.position, sourceId } });
+    this.push(s, s.end, {
+      span: { kind: "TOOL_RESULT", toolName, exitCode, body: utf8(body), sourceLine: s.position, sourceId },
+    });
   }
 
   private compaction(s: OtlpSpan, attrs: Map<string, unknown>, time: bigint | undefined, outputsOf: OtlpSpan | undefined): void {
@@ -175,19 +189,33 @@ class ConversationMapper {
           if (part.id && this.toolSpanCallIds.has(part.id)) continue;
           if (part.id) this.messageCallNames.set(part.id, part.name);
           this.push(s, time, {
-            span: { ...base, kind: "TOOL_CALL", toolName: part.name, ...inputOf(part.arguments), body: utf8(textOf(part.arguments)), ...(part.id ? { sourceId: part.id } : {}) },
+            span: {
+              ...base,
+              kind: "TOOL_CALL",
+              toolName: part.name,
+              ...inputOf(part.arguments),
+              body: utf8(textOf(part.arguments)),
+              ...(part.id ? { sourceId: part.id } : {}),
+            },
           });
           break;
         case "tool_call_response": {
           if (part.id && this.toolSpanCallIds.has(part.id)) continue;
           const toolName = part.id ? this.messageCallNames.get(part.id) : undefined;
           this.push(s, time, {
-            span: { ...base, kind: "TOOL_RESULT", body: utf8(textOf(part.response)), ...(toolName ? { toolName } : {}), ...(part.id ? { sourceId: part.id } : {}) },
+            span: {
+              ...base,
+              kind: "TOOL_RESULT",
+              body: utf8(textOf(part.response)),
+              ...(toolName ? { toolName } : {}),
+              ...(part.id ? { sourceId: part.id } : {}),
+            },
           });
           break;
         }
         case "other":
-          if (!IGNORED_PART_TYPES.has(part.name)) this.collector.issue(s.position, `message part of unknown type "${part.name}"; skipped`);
+          if (!IGNORED_PART_TYPES.has(part.name))
+            this.collector.issue(s.position, `message part of unknown type "${part.name}"; skipped`);
       }
     }
   }
@@ -218,8 +246,13 @@ class ConversationMapper {
         }
         continue;
       }
-      const replaced = item.replacedSpanIds ? item.replacedSpanIds.flatMap((id) => bySpan.get(id) ?? []) : [...draft.sinceLastCompaction()];
-      const summary = draft.addSummary({ occurredAt, sourceLine: item.source.position, sourceId: item.source.spanId, body: utf8(item.summary) }, replaced);
+      const replaced = item.replacedSpanIds
+        ? item.replacedSpanIds.flatMap((id) => bySpan.get(id) ?? [])
+        : [...draft.sinceLastCompaction()];
+      const summary = draft.addSummary(
+        { occurredAt, sourceLine: item.source.position, sourceId: item.source.spanId, body: utf8(item.summary) },
+        replaced,
+      );
       remember(item.source.spanId, summary);
     }
     if (draft.title === undefined) {
@@ -235,7 +268,13 @@ function operation(s: OtlpSpan): string | undefined {
 
 function hasMessages(s: OtlpSpan): boolean {
   for (const key of s.attrs.keys()) {
-    if (key === "gen_ai.input.messages" || key === "gen_ai.output.messages" || key.startsWith("gen_ai.prompt.") || key.startsWith("gen_ai.completion.")) return true;
+    if (
+      key === "gen_ai.input.messages" ||
+      key === "gen_ai.output.messages" ||
+      key.startsWith("gen_ai.prompt.") ||
+      key.startsWith("gen_ai.completion.")
+    )
+      return true;
   }
   return s.events.some((e) => e.name.startsWith("gen_ai.") && e.name !== COMPACTION_EVENT);
 }
@@ -299,7 +338,8 @@ export function parseOtelGenAi(bytes: Uint8Array): ImportResult {
 export const otelGenAiImporter: TranscriptImporter = {
   format: "otel-genai",
   detect(head) {
-    return /^\s*\{\s*"resourceSpans"\s*:/.test(head.replace(/^\uFEFF/, "")) || (/"resourceSpans"\s*:/.test(head) && /"gen_ai\./.test(head));
+    if (/^\s*\{\s*"resourceSpans"\s*:/.test(head.replace(/^\uFEFF/, ""))) return 0.95;
+    return /"resourceSpans"\s*:/.test(head) && /"gen_ai\./.test(head) ? 0.9 : 0;
   },
   parse: parseOtelGenAi,
 };

@@ -30,8 +30,10 @@ function partOf(p: unknown): Part | undefined {
   if (!isRecord(p)) return undefined;
   const type = str(p.type) ?? "text";
   const text = str(p.content) ?? str(p.text);
-  if ((type === "text" || type === "reasoning" || type === "thinking") && text !== undefined) return { type: type === "thinking" ? "reasoning" : type, text };
-  if (type === "tool_call" && typeof p.name === "string") return { type, name: p.name, arguments: p.arguments, ...(str(p.id) ? { id: str(p.id) } : {}) };
+  if ((type === "text" || type === "reasoning" || type === "thinking") && text !== undefined)
+    return { type: type === "thinking" ? "reasoning" : type, text };
+  if (type === "tool_call" && typeof p.name === "string")
+    return { type, name: p.name, arguments: p.arguments, ...(str(p.id) ? { id: str(p.id) } : {}) };
   if (type === "tool_call_response") return { type, response: p.response ?? p.result, ...(str(p.id) ? { id: str(p.id) } : {}) };
   return { type: "other", name: type };
 }
@@ -90,7 +92,8 @@ export function messagesOf(value: unknown): { messages: Message[] } | { error: s
 export function systemInstructionsOf(value: unknown): Message | undefined {
   if (typeof value === "string") {
     const parsed = jsonAttribute(value);
-    if (parsed.ok && Array.isArray(parsed.value)) return { role: "system", parts: parsed.value.map(partOf).filter((p): p is Part => p !== undefined) };
+    if (parsed.ok && Array.isArray(parsed.value))
+      return { role: "system", parts: parsed.value.map(partOf).filter((p): p is Part => p !== undefined) };
     return { role: "system", parts: [{ type: "text", text: value }] };
   }
   if (Array.isArray(value)) return { role: "system", parts: value.map(partOf).filter((p): p is Part => p !== undefined) };
@@ -146,7 +149,10 @@ export function indexedMessages(attrs: Map<string, unknown>, prefix: "gen_ai.pro
   return [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .filter(([, e]) => e.content !== undefined)
-    .map(([, e]) => ({ role: e.role ?? (prefix === "gen_ai.prompt" ? "user" : "assistant"), parts: [{ type: "text" as const, text: e.content! }] }));
+    .map(([, e]) => ({
+      role: e.role ?? (prefix === "gen_ai.prompt" ? "user" : "assistant"),
+      parts: [{ type: "text" as const, text: e.content! }],
+    }));
 }
 
 /** A stable key for recognising the same message repeated in a later request's history. */

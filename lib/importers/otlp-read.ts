@@ -34,7 +34,12 @@ export interface OtlpSpan {
 
 const STATUS_ERROR = new Set<unknown>([2, "2", "STATUS_CODE_ERROR"]);
 
-function spanOf(value: unknown, position: number, resource: Map<string, unknown>, collector: ImportCollector): OtlpSpan | undefined {
+function spanOf(
+  value: unknown,
+  position: number,
+  resource: Map<string, unknown>,
+  collector: ImportCollector,
+): OtlpSpan | undefined {
   if (!isRecord(value)) {
     collector.issue(position, "span is not a JSON object; skipped");
     return undefined;
@@ -78,7 +83,11 @@ function walkRequest(doc: Record<string, unknown>, position: () => number, colle
     if (!isRecord(rs)) continue;
     const resource = attributeMap(isRecord(rs.resource) ? rs.resource.attributes : undefined);
     // `instrumentationLibrarySpans` is the pre-1.0 name of `scopeSpans`.
-    const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
+    const scopes = Array.isArray(rs.scopeSpans)
+      ? rs.scopeSpans
+      : Array.isArray(rs.instrumentationLibrarySpans)
+        ? rs.instrumentationLibrarySpans
+        : [];
     for (const scope of scopes) {
       if (!isRecord(scope) || !Array.isArray(scope.spans)) continue;
       for (const s of scope.spans) {
@@ -124,7 +133,7 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpa
   }
   if (firstLineIsRequest(bytes, start)) {
     // Several requests, one per line: spans are numbered by their line.
-    for (const line of readJsonLines(bytes, collector.issues)) {
+    for (const line of readJsonLines(bytes, collector)) {
       if (!("resourceSpans" in line.value)) {
         collector.issue(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
         continue;
@@ -134,7 +143,10 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpa
     return spans;
   }
   const recovered = recoverSpans(bytes, next, collector, spans);
-  collector.issue(0, `the document is not valid JSON (${failure}); read ${recovered} spans from its span lists, without resource attributes`);
+  collector.issue(
+    0,
+    `the document is not valid JSON (${failure}); read ${recovered} spans from its span lists, without resource attributes`,
+  );
   return spans;
 }
 
@@ -167,7 +179,10 @@ function recoverSpans(bytes: Uint8Array, next: () => number, collector: ImportCo
         if (span) out.push(span);
       } catch (error) {
         const detail = error instanceof Error ? error.message : String(error);
-        collector.issue(position, el.complete ? `malformed span JSON (${detail}); skipped` : "truncated span at the end of the file; skipped");
+        collector.issue(
+          position,
+          el.complete ? `malformed span JSON (${detail}); skipped` : "truncated span at the end of the file; skipped",
+        );
       }
     }
     from = elements.at(-1)?.end ?? from;
@@ -177,7 +192,11 @@ function recoverSpans(bytes: Uint8Array, next: () => number, collector: ImportCo
 
 function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0]!;
-  for (let i = haystack.indexOf(first, from); i >= 0 && i <= haystack.length - needle.length; i = haystack.indexOf(first, i + 1)) {
+  for (
+    let i = haystack.indexOf(first, from);
+    i >= 0 && i <= haystack.length - needle.length;
+    i = haystack.indexOf(first, i + 1)
+  ) {
     let match = true;
     for (let j = 1; j < needle.length; j++) {
       if (haystack[i + j] !== needle[j]) {

@@ -2,6 +2,7 @@
  * What every transcript importer produces: sessions of normalised spans, ready for the same ingest
  * path runtimes use, plus the compactions the transcript records, and the lines it could not read.
  */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
 
 export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai"] as const;
@@ -16,6 +17,17 @@ export interface ImportedSpan {
   /** The tool's arguments as parsed JSON, when the format has them. */
   toolInput?: unknown;
   exitCode?: number;
+  /**
+   * TOOL_CALL spans only: what became of the call, from its paired result and the format's own
+   * fields (exit codes, error flags, approval decisions). A call with nothing to go on is UNKNOWN.
+   */
+  outcome?: ToolOutcome;
+  /**
+   * Which agent produced the span: absent for the session's main agent; a subagent's id (and its
+   * type, e.g. Claude Code's Task `subagent_type`) when a subagent did the work.
+   */
+  agentId?: string;
+  agentType?: string;
   /** Working directory the record reports for this call (for making relative paths absolute). */
   cwd?: string;
   occurredAt: Date;
@@ -50,6 +62,11 @@ export interface ImportedSession {
   startedAt?: Date;
   spans: ImportedSpan[];
   compactions: ImportedCompaction[];
+  /**
+   * Records of the file skipped while reading this session (or the whole file, when the record
+   * could not be tied to a session): the session is incomplete, so no question may answer NO over it.
+   */
+  skipped: ImportIssue[];
 }
 
 /** A line (or record) the importer skipped, and why. Never silent, never fatal to the rest. */
@@ -59,15 +76,36 @@ export interface ImportIssue {
   message: string;
 }
 
+/**
+ * Every record of a file is used (became or merged into a span or a session's metadata), ignored
+ * (its type is on the format's documented list of non-evidence records) or skipped (with its line
+ * and reason in `issues`): read == used + ignored + skipped. For JSON Lines a record is a non-blank
+ * line; for a JSON document, an element of its record array; for text formats, a block the format
+ * defines (see each importer).
+ */
+export interface ImportRecords {
+  read: number;
+  used: number;
+  ignored: number;
+  skipped: number;
+  /** Ignored records by type, e.g. `{"file-history-snapshot": 12}`. */
+  ignoredByType: Record<string, number>;
+}
+
 export interface ImportResult {
   format: ImportFormat;
   sessions: ImportedSession[];
+  /** Skipped records and warnings about records that were still used, by line. */
   issues: ImportIssue[];
+  records: ImportRecords;
 }
 
 export interface TranscriptImporter {
   format: ImportFormat;
-  /** True when the start of the file looks like this format. */
-  detect(head: string): boolean;
+  /**
+   * How strongly the start of the file looks like this format, from 0 (not at all) to 1
+   * (unmistakable). Detection asks every importer and takes the highest score of at least 0.5.
+   */
+  detect(head: string): number;
   parse(bytes: Uint8Array): ImportResult;
 }

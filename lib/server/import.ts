@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/api/errors";
-import { importTranscript, UnknownTranscriptFormatError } from "@/lib/importers";
+import { importTranscript, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportResult, ImportedSession } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { appendSpans, unstorableFields, upsertSession, type IngestedSpan } from "./ingest";
@@ -89,12 +89,11 @@ function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
   try {
     return importTranscript(bytes, format);
   } catch (error) {
-    if (error instanceof UnknownTranscriptFormatError) {
-      throw new AppError("VALIDATION_FAILED", error.message, {
-        fields: [{ path: "format", message: "not recognised; pass one explicitly" }],
-      });
+    if (!(error instanceof TranscriptImportError)) throw error;
+    if (error.code === "UNKNOWN_TRANSCRIPT_FORMAT") {
+      throw new AppError("VALIDATION_FAILED", error.message, { fields: [{ path: "format", message: "not a known format" }] });
     }
-    throw error;
+    throw new AppError(error.code, error.message, { fields: [{ path: "format", message: error.message }] });
   }
 }
 
