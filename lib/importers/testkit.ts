@@ -4,6 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
+import { analyzeSpan } from "@/lib/evidence/analyze";
+import type { SpanAnalysis } from "@/lib/evidence/types";
 import type { ImportResult, ImportedSession, ImportedSpan } from "./types";
 
 export function fixture(name: string): Uint8Array {
@@ -26,6 +28,7 @@ export function kinds(session: ImportedSession): string[] {
 
 /** seq 0..n-1, valid times, compactions pointing at SUMMARY spans and at existing, distinct spans. */
 export function expectWellFormed(result: ImportResult): void {
+  expectAccounted(result);
   for (const session of result.sessions) {
     expect(session.spans.length).toBeGreaterThan(0);
     session.spans.forEach((span, i) => {
@@ -60,4 +63,49 @@ export function lineStart(bytes: Uint8Array, line: number): number {
   let offset = 0;
   for (let l = 1; l < line; l++) offset = bytes.indexOf(0x0a, offset) + 1;
   return offset;
+}
+
+/** What an evidence question over an import could answer, as far as the import decides it. */
+export type ImportVerdict = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
+
+/**
+ * The answer a question whose evidence is "a span for which `matches` holds" would get over this
+ * import alone: YES when a span matches (analysed as ingest analyses it), NO only when nothing
+ * matches and nothing was skipped, else INSUFFICIENT_EVIDENCE. A property test corrupts records of
+ * a real file and asserts the full file's YES never becomes NO.
+ */
+export function verdictOf(
+  result: ImportResult,
+  matches: (span: ImportedSpan, analysis: SpanAnalysis, session: ImportedSession) => boolean,
+): ImportVerdict {
+  for (const session of result.sessions) {
+    for (const span of session.spans) {
+      const analysis = analyzeSpan({
+        body: span.body,
+        kind: span.kind,
+        ...(span.role !== undefined ? { role: span.role } : {}),
+        ...(span.toolName !== undefined ? { toolName: span.toolName } : {}),
+        ...(span.toolInput !== undefined ? { toolInput: span.toolInput } : {}),
+        ...(span.exitCode !== undefined ? { exitCode: span.exitCode } : {}),
+        ...((span.cwd ?? session.cwd) !== undefined ? { cwd: span.cwd ?? session.cwd } : {}),
+      });
+      if (matches(span, analysis, session)) return "YES";
+    }
+  }
+  const incomplete = result.records.skipped > 0 || result.sessions.some((s) => s.skipped.length > 0);
+  return incomplete ? "INSUFFICIENT_EVIDENCE" : "NO";
+}
+
+/** A side-effect atom (write, delete, install...) whose normalised value starts with `prefix`. */
+export function effectOn(prefix: string) {
+  return (_span: ImportedSpan, analysis: SpanAnalysis) =>
+    analysis.atoms.some((a) => a.effect !== undefined && !a.negated && a.normalized.startsWith(prefix));
+}
+
+/** The accounting identity every import must satisfy. */
+export function expectAccounted(result: ImportResult): void {
+  const r = result.records;
+  expect(r.read).toBe(r.used + r.ignored + r.skipped);
+  expect(Object.values(r.ignoredByType).reduce((n, c) => n + c, 0)).toBe(r.ignored);
+  expect(result.issues.filter((i) => /not accounted for/.test(i.message))).toEqual([]);
 }
