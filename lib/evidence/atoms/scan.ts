@@ -8,6 +8,7 @@
  * words instead, see shell/analyze.ts).
  */
 import type { Atom } from "../types";
+import type { ScanContext } from "./context";
 import * as patterns from "./patterns";
 import type { AtomShape } from "./patterns";
 import { applyNegationScopes, collectNegations, type QuoteRange } from "./negation";
@@ -20,10 +21,7 @@ export type ScanMode = "prose" | "data" | "shell";
 // Module-local bindings: some loaders turn imported constants into getter calls on a hot path.
 const { ANCHOR_RE, SHELL_ANCHOR_RE, SHAPE, SHAPE_ORDER, SHELL_SHAPE_ORDER } = patterns;
 
-export interface ScanContext {
-  cwd?: string;
-  home: string;
-}
+export type { ScanContext } from "./context";
 
 // Character classes for walking back from an anchor to where its token starts.
 const WORD = 1; // [A-Za-z0-9_]

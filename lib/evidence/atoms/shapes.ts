@@ -8,7 +8,7 @@ import type { QuoteRange } from "./negation";
 import { normalizeCurrency, normalizeExitCode, normalizeNumberWithUnit } from "./numbers";
 import type { AtomShape } from "./patterns";
 import { looksLikePath, normalizePath, plausibleAbsolute, plausibleBareFile, plausibleRelative, trimPathEnd } from "./paths";
-import type { ScanContext } from "./scan";
+import type { ScanContext } from "./context";
 import { valueOf, type AtomSink } from "./sink";
 import type { Text } from "./text";
 import { CTIME_PREFIX, RFC_PREFIX, normalizeClf, normalizeCtime, normalizeEpoch, normalizeIso, normalizeRfc } from "./timestamps";
