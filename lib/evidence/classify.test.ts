@@ -126,3 +126,50 @@ describe("hinted tool calls", () => {
     expect(atoms.filter((a) => a.kind === "TOOL_ARG").map((a) => a.argName)).toEqual(["name", "input"]);
   });
 });
+
+describe("tool calls the first measured corpus misjudged", () => {
+  const call = (toolName: string, toolInput: Record<string, unknown>, body = JSON.stringify(toolInput)) =>
+    analyzeSpan({ kind: "TOOL_CALL", body: enc.encode(body), toolName, toolInput }).classification;
+
+  it("an empty Codex write_stdin only polls the running process: not side-effecting", () => {
+    const poll = { session_id: 72266, chars: "", yield_time_ms: 1000, max_output_tokens: 30000 };
+    expect(call("write_stdin", poll).class).toBe("STRUCTURED");
+    expect(call("write_stdin", { session_id: 7 }).class).toBe("STRUCTURED");
+    // From the runtime's report alone (the body does not hold the arguments).
+    expect(call("write_stdin", poll, "(rendered elsewhere)").effects).toEqual([]);
+    // Writing to the process is still a mutation, with or without the body's arguments.
+    expect(call("write_stdin", { session_id: 7, chars: "yes\n" }).class).toBe("SIDE_EFFECTING");
+    expect(call("write_stdin", { session_id: 7, chars: "\u0003" }, "(rendered elsewhere)").effects).toEqual(["SHELL_MUTATION"]);
+  });
+
+  it("an escalated Codex command is a privilege escalation, however read-only the command", () => {
+    const a = call("exec_command", { cmd: "ls -la", with_escalated_permissions: true, justification: "list" });
+    expect(a.class).toBe("SIDE_EFFECTING");
+    expect(a.effects).toEqual(["PRIVILEGE_ESCALATION"]);
+    expect(a.reasons.map((r) => r.rule)).toContain("tool.escalation");
+    const b = call("shell", { command: ["bash", "-lc", "cat x"], sandbox_permissions: "require_escalated" });
+    expect(b.effects).toEqual(["PRIVILEGE_ESCALATION"]);
+    const hinted = call(
+      "shell",
+      { command: ["bash", "-lc", "cat x"], sandbox_permissions: "require_escalated" },
+      "(rendered elsewhere)",
+    );
+    expect(hinted.effects).toEqual(["PRIVILEGE_ESCALATION"]);
+    // Asking for the default sandbox is no escalation.
+    expect(call("exec_command", { cmd: "ls", sandbox_permissions: "use_default", with_escalated_permissions: false }).class).toBe(
+      "STRUCTURED",
+    );
+  });
+
+  it("tools that only look or report are not side-effecting; sub-agents and page interactions are", () => {
+    expect(call("exit_plan_mode", { plan: "## Plan\n1. edit /w/a.ts" }).class).toBe("STRUCTURED");
+    expect(call("complete_task", { result: { success: true, summary: "done" } }).class).toBe("STRUCTURED");
+    expect(call("google_web_search", { query: "fun fact" }).class).toBe("STRUCTURED");
+    expect(call("grep_search", { pattern: "MemoryMonitor", path: "." }).class).toBe("STRUCTURED");
+    expect(call("navigate_page", { url: "https://example.com" }).class).toBe("STRUCTURED");
+    expect(call("read_mcp_resource", { uri: "test://resource1" }).class).toBe("STRUCTURED");
+    expect(call("invoke_agent", { agent_name: "browser_agent", prompt: "open a page" }).effects).toEqual(["PROCESS_SPAWN"]);
+    expect(call("click", { selector: "#submit-btn" }).class).toBe("SIDE_EFFECTING");
+    expect(call("take_screenshot", {}).class).toBe("SIDE_EFFECTING");
+  });
+});

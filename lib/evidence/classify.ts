@@ -31,6 +31,7 @@ const RULE_TEXT: Record<string, string> = {
   "tool.sql": "the tool runs SQL that writes",
   "tool.code": "the tool runs code, which is not known to be read-only",
   "tool.process": "the tool signals or feeds a running process",
+  "tool.escalation": "the call asks to run outside the sandbox (privilege escalation)",
   "tool.subagent": "the tool starts a sub-agent, whose acts are not known to be read-only",
   "tool.submit": "the tool submits the run's changes",
   "tool.unknown": "the tool is not known to be read-only",

@@ -10,7 +10,7 @@ import { analyzeCommand, analyzeScript } from "./shell/analyze";
 import { sqlWrites } from "./shell/commands/db";
 import { wordOfText, type Word } from "./shell/tokenize";
 import type { Finding } from "./shell/types";
-import { KIND_EFFECT, toolKnowledge } from "./tools";
+import { KIND_EFFECT, isEscalationValue, isStdinPoll, toolKnowledge } from "./tools";
 import type { SpanInput } from "./types";
 import { stringToBinary } from "./atoms/bytes";
 
@@ -24,16 +24,22 @@ export function hintFindings(input: SpanInput): Finding[] {
   ) as Record<string, unknown>;
   const pick = (names: readonly string[] | undefined) => (names ?? []).map((n) => args[n]).find((v) => v !== undefined);
 
+  const escalation: Finding[] = (k.escalationArgs ?? []).some((n) => isEscalationValue(args[n]))
+    ? [{ effect: "PRIVILEGE_ESCALATION", rule: "tool.escalation" }]
+    : [];
   switch (k.kind) {
     case "read":
     case "internal":
       return [];
     case "shell": {
       const cmd = pick(k.commandArgs);
-      if (typeof cmd === "string") return scratch(cmd, (t, env) => analyzeScript(t, env, true));
-      if (Array.isArray(cmd) && cmd.every((x) => typeof x === "string")) return scratchArgv(cmd as string[]);
-      return [{ effect: "SHELL_MUTATION", rule: "shell.unknown-command" }];
+      if (typeof cmd === "string") return [...escalation, ...scratch(cmd, (t, env) => analyzeScript(t, env, true))];
+      if (Array.isArray(cmd) && cmd.every((x) => typeof x === "string")) return [...escalation, ...scratchArgv(cmd as string[])];
+      return [...escalation, { effect: "SHELL_MUTATION", rule: "shell.unknown-command" }];
     }
+    case "process":
+      if (isStdinPoll(k, (n) => args[n])) return [];
+      return [{ effect: KIND_EFFECT.process!.effect, rule: KIND_EFFECT.process!.rule }];
     case "editor": {
       const sub = k.editorCommandArg ? args[k.editorCommandArg] : undefined;
       if (typeof sub === "string" && (k.readOnlyCommands ?? []).includes(sub)) return [];

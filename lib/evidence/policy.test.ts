@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { homeRelative, isHomeDotfile, isPathUnder, pathMatchesAnyPrefix, pathMatchesPrefix } from "./path-prefix";
+import {
+  HOME_DOTFILES_TOKEN,
+  homeRelative,
+  isHomeDotfile,
+  isPathUnder,
+  pathMatchesAnyPrefix,
+  pathMatchesPrefix,
+} from "./path-prefix";
 import { DAY_MS, DEFAULT_POLICY, DEFAULT_SYSTEM_CONFIG_PREFIXES, expiresAtFor, horizonFor, validatePolicy } from "./policy";
 import { T0 } from "./testkit";
 
@@ -89,6 +96,23 @@ describe("system-config path prefixes", () => {
       "/home/bob/.ssh/authorized_keys",
       "/Users/carol/.gitconfig",
       "/home/dave/.npmrc",
+      "/lib/x86_64-linux-gnu/libc.so.6",
+      "/lib64/ld-linux-x86-64.so.2",
+      "/opt/app/bin/run",
+      "/var/lib/apt/lists/lock",
+      "/var/lib/rpm/Packages",
+      "/var/spool/cron/crontabs/root",
+      "/etc/systemd/system/app.service",
+      "/home/u/.config/systemd/user/sync.service",
+      "/home/u/.bash_profile",
+      "/home/u/.zprofile",
+      "/home/u/.config/fish/config.fish",
+      "/home/u/.config/git/config",
+      "/home/u/.claude/settings.json",
+      "/home/u/.claude/settings.local.json",
+      "/home/u/.codex/config.toml",
+      "/home/u/.gemini/settings.json",
+      "/home/u/.aider.conf.yml",
     ]) {
       expect(sys(p), p).toBe(true);
     }
@@ -103,6 +127,12 @@ describe("system-config path prefixes", () => {
       "/var/log/syslog",
       "/home/.bashrc",
       "relative/.bashrc",
+      // Agent runtimes' plans, sessions and caches are not configuration.
+      "/home/u/.claude/plans/refactor.md",
+      "/home/u/.claude/projects/-w/0e7c9a52.jsonl",
+      "/home/u/.codex/sessions/2025/11/17/rollout.jsonl",
+      "/home/u/.cache/pip/http/x",
+      "/var/lib/postgresql/16/main/base/1",
     ]) {
       expect(sys(p), p).toBe(false);
     }
@@ -114,6 +144,14 @@ describe("system-config path prefixes", () => {
     expect(pathMatchesPrefix("/etc/sshd_config", "/etc/ssh")).toBe(false);
     expect(pathMatchesPrefix("/home/u/.bashrc.bak", "~/.bashrc")).toBe(false);
     expect(pathMatchesPrefix("/home/u/.ssh", "~/.ssh/")).toBe(true);
+  });
+
+  it("are a named list: no catch-all for every dot-folder in a home directory", () => {
+    expect(DEFAULT_SYSTEM_CONFIG_PREFIXES).not.toContain(HOME_DOTFILES_TOKEN);
+    // A policy owner may still opt into the catch-all.
+    expect(pathMatchesAnyPrefix("/home/u/.claude/plans/x.md", [...DEFAULT_SYSTEM_CONFIG_PREFIXES, HOME_DOTFILES_TOKEN])).toBe(
+      true,
+    );
   });
 
   it("homeRelative and isHomeDotfile", () => {

@@ -1,30 +1,71 @@
 /**
  * Retention policy: defaults, the dates it implies, and validation (DESIGN.md, "Retention").
  */
-import { HOME_DOTFILES_TOKEN } from "./path-prefix";
 import { EVIDENTIAL_CLASSES, type EvidentialClass, type RetentionPolicy } from "./types";
 
 /** Days are fixed 24 h spans in UTC: retention must not shift with daylight-saving changes. */
 export const DAY_MS = 86_400_000;
 
 /**
- * What counts as "system config" for the canned question (prefix syntax in path-prefix.ts).
- * The explicit home entries keep the common files visible and editable in the UI even though
- * "~/.*" already covers them; a policy owner who drops "~/.*" still keeps these.
+ * What counts as "system config" for the canned question (prefix syntax in path-prefix.ts): a
+ * named list, not every dot-folder of a home directory (writing a plan or a cache under ~/.claude/
+ * or ~/.cache/ is not configuring the system). Policy owners edit it per project.
  */
 export const DEFAULT_SYSTEM_CONFIG_PREFIXES: readonly string[] = [
+  // The system's own configuration, programs and libraries.
   "/etc/",
   "/usr/",
   "/boot/",
-  "/lib/systemd/",
-  "/var/lib/",
+  "/lib/",
+  "/lib64/",
+  "/opt/",
+  // Package managers' state.
+  "/var/lib/dpkg/",
+  "/var/lib/apt/",
+  "/var/lib/rpm/",
+  "/var/lib/yum/",
+  "/var/lib/dnf/",
+  "/var/lib/pacman/",
+  // Scheduled jobs (systemd units are under /etc/ and /lib/ above).
+  "/var/spool/cron/",
+  "~/.config/systemd/user/",
+  // Shell start-up files.
   "~/.bashrc",
   "~/.bash_profile",
+  "~/.bash_login",
+  "~/.bash_logout",
   "~/.profile",
   "~/.zshrc",
+  "~/.zshenv",
+  "~/.zprofile",
+  "~/.zlogin",
+  "~/.config/fish/config.fish",
+  "~/.config/fish/conf.d/",
+  // Credentials and identities.
   "~/.ssh/",
+  "~/.gnupg/",
+  "~/.netrc",
+  "~/.aws/config",
+  "~/.aws/credentials",
+  "~/.kube/config",
+  "~/.docker/config.json",
+  // Tools' user-wide configuration.
   "~/.gitconfig",
-  HOME_DOTFILES_TOKEN,
+  "~/.config/git/config",
+  "~/.npmrc",
+  "~/.pypirc",
+  "~/.config/pip/pip.conf",
+  "~/.pip/pip.conf",
+  "~/.cargo/config.toml",
+  // Agent runtimes' own settings (what the agent may do next time), not their plans or logs.
+  "~/.claude/settings.json",
+  "~/.claude/settings.local.json",
+  "~/.claude.json",
+  "~/.codex/config.toml",
+  "~/.gemini/settings.json",
+  "~/.aider.conf.yml",
+  "~/.openhands/settings.json",
+  "~/.config/openhands/settings.json",
 ];
 
 /**

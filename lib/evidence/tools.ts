@@ -54,6 +54,16 @@ export interface ToolProfile {
   /** Editors: the argument naming the sub-command, and the sub-commands that only read. */
   editorCommandArg?: string;
   readOnlyCommands?: readonly string[];
+  /**
+   * Process tools: the arguments holding what is written to the process's stdin. A call that
+   * writes nothing (absent or empty) only polls the running process for output: a read.
+   */
+  stdinArgs?: readonly string[];
+  /**
+   * Arguments by which a call asks to run outside the sandbox (Codex: with_escalated_permissions,
+   * sandbox_permissions): a true or "require_escalated" value is a privilege escalation.
+   */
+  escalationArgs?: readonly string[];
   /** Rule id when it differs from the kind's default ("tool.edit" for an edit tool that writes). */
   rule?: string;
 }
@@ -100,6 +110,9 @@ const CONTENT = [
   "old_content",
 ];
 
+/** Codex's sandbox escalation arguments (see ToolProfile.escalationArgs). */
+const ESCALATION_ARGS = ["with_escalated_permissions", "sandbox_permissions"];
+
 const P: Record<string, ToolProfile> = {};
 function def(names: string, profile: ToolProfile): void {
   for (const n of names.split(" ")) P[n] = profile;
@@ -127,7 +140,8 @@ def("BashOutput TaskOutput", { kind: "read", family: "claude-code" });
 def("KillShell KillBash", { kind: "process", family: "claude-code" });
 def("Glob Grep LS", { kind: "read", family: "claude-code", pathArgs: ["path"] });
 def("WebFetch WebSearch", { kind: "read", family: "claude-code", urlArgs: ["url"] });
-def("TodoWrite TodoRead ExitPlanMode EnterPlanMode AskUserQuestion", { kind: "internal", family: "claude-code" });
+// exit_plan_mode: the name older Claude Code versions wrote.
+def("TodoWrite TodoRead ExitPlanMode EnterPlanMode AskUserQuestion exit_plan_mode", { kind: "internal", family: "claude-code" });
 def("Task Agent", { kind: "spawn", family: "claude-code" });
 
 // Codex CLI.
@@ -136,8 +150,10 @@ def("shell container.exec local_shell shell_command exec_command unified_exec", 
   family: "codex",
   commandArgs: ["command", "cmd"],
   cwdArgs: ["workdir", "working_directory", "cwd"],
+  escalationArgs: ESCALATION_ARGS,
 });
-def("write_stdin", { kind: "process", family: "codex" });
+// Empty `chars` polls the running session for output (what Codex writes while it waits).
+def("write_stdin", { kind: "process", family: "codex", stdinArgs: ["chars"] });
 def("apply_patch", { kind: "patch", family: "codex", patchArgs: ["input", "patch"] });
 def("update_plan", { kind: "internal", family: "codex" });
 def("list_dir grep_files view_image", { kind: "read", family: "codex", pathArgs: ["path", "dir_path"] });
@@ -175,6 +191,24 @@ def("open goto scroll_up scroll_down search_file search_dir find_file filemap", 
 def("create", { kind: "write", family: "swe-agent", pathArgs: ["filename", "path", "file"] });
 def("insert append", { kind: "editor", family: "swe-agent", pathArgs: ["path"], contentArgs: ["text", "content"] });
 def("submit", { kind: "submit", family: "swe-agent" });
+
+// Gemini CLI (names not already generic below), its sub-agents and its MCP resource tools.
+def("google_web_search grep_search list_mcp_resources read_mcp_resource list_background_processes read_background_output", {
+  kind: "read",
+  family: "gemini-cli",
+  pathArgs: ["path", "dir_path"],
+});
+def("invoke_agent", { kind: "spawn", family: "gemini-cli" });
+// A sub-agent's final report to its parent.
+def("complete_task", { kind: "internal", family: "gemini-cli" });
+// Browser tools (Chrome DevTools MCP, Gemini CLI's browser agent) that only load or look at a
+// page: loading a URL is a GET. Clicking, filling forms, running scripts and screenshots (which
+// can save to a file) stay unknown, so side-effecting.
+def("navigate_page new_page list_pages select_page take_snapshot wait_for", {
+  kind: "read",
+  family: "browser",
+  urlArgs: ["url"],
+});
 
 // Generic and MCP server names.
 def(
@@ -324,6 +358,24 @@ function lookup(name: string): { profile: ToolProfile; canonical: string } | nul
     .toLowerCase();
   const hit = own(P, n) ?? own(P, snake);
   return hit ? { profile: hit, canonical: own(P, n) ? n : snake } : null;
+}
+
+/** True when a sandbox-escalation argument's value asks for escalation (true, "require_escalated"). */
+export function isEscalationValue(v: unknown): boolean {
+  if (v === true) return true;
+  return typeof v === "string" && /^(?:true|require_escalated|escalated)$/i.test(v.trim());
+}
+
+/**
+ * True when a process tool's call writes nothing to the process (its stdin arguments absent or
+ * empty): it only reads the output the process produced since. `value` gives an argument's value.
+ */
+export function isStdinPoll(k: ToolProfile, value: (name: string) => unknown): boolean {
+  if (k.kind !== "process" || k.stdinArgs === undefined) return false;
+  return k.stdinArgs.every((n) => {
+    const v = value(n);
+    return v === undefined || v === null || v === "";
+  });
 }
 
 /** The effect a tool kind has on its own (before looking at its arguments). */

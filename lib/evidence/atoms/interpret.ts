@@ -10,7 +10,7 @@ import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "..
 import { wordOfText, type Word } from "../shell/tokenize";
 import type { Finding } from "../shell/types";
 import { patchTargets, stripDiffPrefix } from "../patch";
-import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
+import { KIND_EFFECT, isEscalationValue, isStdinPoll, toolKnowledge, type ToolKnowledge } from "../tools";
 import type { Atom, SideEffectKind, SpanInput } from "../types";
 import type { ArgSite, CallSite } from "./calls";
 import type { JNode } from "./json";
@@ -54,6 +54,8 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
     const sub = cmdArg ? stringOf(cmdArg) : null;
     if (sub && (k.readOnlyCommands ?? []).includes(sub.s)) mutates = false;
   }
+  // A process tool that writes nothing to the process only reads its output.
+  if (isStdinPoll(k, (n) => argValue(site.args.find((a) => a.name === n)))) mutates = false;
   const method = httpMethod(site, k);
   const httpMutation = k.kind === "http" && !SAFE_METHODS.has(method);
   const rule = k.rule ?? base?.rule ?? "tool.unknown";
@@ -67,6 +69,10 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
       // The statement is what writes: its argument carries DB_WRITE.
       const t = stringOf(a);
       if (t && sqlWrites(t.s)) targetExtras = { effect: "DB_WRITE", rule: "tool.sql" };
+    }
+    if (has(k.escalationArgs, a.name) && isEscalationValue(argValue(a))) {
+      targetExtras = { effect: "PRIVILEGE_ESCALATION", rule: "tool.escalation" };
+      findings.push({ effect: "PRIVILEGE_ESCALATION", rule: "tool.escalation" });
     }
     emitToolArg(a, env.sink, targetExtras);
 
@@ -164,6 +170,15 @@ export function stringOf(a: ArgSite): Text | null {
   if (a.text) return a.text;
   if (a.node && a.doc && a.node.k === "s") return a.doc.text(a.node);
   return null;
+}
+
+/** An argument's value: a string's value (its raw text when not UTF-8), or a literal's JSON text ("true", "12"). */
+function argValue(a: ArgSite | undefined): string | undefined {
+  if (!a) return undefined;
+  const t = stringOf(a);
+  if (t) return valueOf(t.s) ?? t.s;
+  if (a.node && a.doc) return a.doc.t.s.slice(a.node.a, a.node.b);
+  return undefined;
 }
 
 /** The string, or each string of an array of strings. */

@@ -269,3 +269,79 @@ describe("hostile names", () => {
     },
   );
 });
+
+describe("read-only subcommands", () => {
+  const cls = (command: string) => bash(command).classification.class;
+
+  it("issue trackers: reading is structured, changing is side-effecting", () => {
+    for (const c of [
+      "bd show cu-12",
+      "bd ready --json",
+      "bd list --status open",
+      "jira view ABC-1",
+      "jira issue list",
+      "glab mr view 3",
+    ]) {
+      expect(cls(c), c).toBe("STRUCTURED");
+    }
+    for (const c of [
+      "bd update cu-12 --status done",
+      "bd create 'x'",
+      "bd close cu-1",
+      "bd dep add a b",
+      "jira issue create",
+      "bd",
+    ]) {
+      expect(cls(c), c).toBe("SIDE_EFFECTING");
+    }
+  });
+
+  it("make only prints or checks under -n, --dry-run, -q; otherwise it runs the recipes", () => {
+    for (const c of [
+      "make -n",
+      "make -n build",
+      "make --dry-run install",
+      "make -C sub --just-print",
+      "make -q all",
+      "make -nB",
+    ]) {
+      expect(cls(c), c).toBe("STRUCTURED");
+    }
+    for (const c of ["make", "make build", "make -j4 test", "make -f Makefile.n", "make -C n"])
+      expect(cls(c), c).toBe("SIDE_EFFECTING");
+  });
+
+  it("git, kubectl, forge and package-manager queries stay read-only", () => {
+    for (const c of [
+      "git status --short && git log --oneline -5 && git diff HEAD~1 && git show HEAD && git branch -a && git remote -v && git rev-parse HEAD && git blame x.ts",
+      "kubectl get pods -n x && kubectl describe pod a && kubectl logs a",
+      "gh issue view 12 && gh issue list && gh pr view 3 && gh pr list && gh pr diff 3",
+      "npm ls && npm view react && npm outdated",
+      "pip list && pip show x && pip freeze",
+      "apt list --installed && apt show x && apt policy x && apt-cache policy x && dpkg -l && dpkg -s x",
+      "brew list && brew info x && cargo tree",
+    ]) {
+      expect(cls(c), c).toBe("STRUCTURED");
+    }
+    for (const c of [
+      "git branch feature",
+      "kubectl apply -f x.yaml",
+      "gh pr merge 3",
+      "npm install",
+      "pip install x",
+      "apt-get install x",
+    ]) {
+      expect(cls(c), c).toBe("SIDE_EFFECTING");
+    }
+  });
+
+  it("test runners count as side-effecting: they run the project's code, which writes caches and may write anything", () => {
+    for (const c of ["npm test", "pytest -q", "cargo test", "go test ./...", "npx vitest run"])
+      expect(cls(c), c).toBe("SIDE_EFFECTING");
+  });
+
+  it("packet tools read unless they write a capture", () => {
+    expect(cls("tshark -n -r networking.pcap -q -z io,phs")).toBe("STRUCTURED");
+    expect(effects("tcpdump -i eth0 -w /tmp/cap.pcap")).toEqual(["FILE_WRITE"]);
+  });
+});

@@ -18,10 +18,19 @@ const READS: Record<string, (args: Word[]) => Word[]> = {
   search_dir: (a) => a.slice(1, 2),
   find_file: (a) => a.slice(1, 2),
   filemap: (a) => a.slice(0, 1),
+  // The cursor editor's selection, and the CTF tools that print a binary's disassembly or
+  // decompilation (their Ghidra project lives in a scratch directory, not in the task's state).
+  set_cursors: () => [],
+  decompile: (a) => a.filter((w) => !w.value.startsWith("-")).slice(-1),
+  disassemble: (a) => a.filter((w) => !w.value.startsWith("-")).slice(-1),
 };
+
+/** The CTF tools that open, feed and close a connection to a remote service. */
+const CONNECT = new Set(["connect_start", "connect_sendline", "connect_exec", "connect_stop"]);
 
 export const AGENT_COMMANDS = new Set([
   ...Object.keys(READS),
+  ...CONNECT,
   "create",
   "edit",
   "insert",
@@ -36,6 +45,7 @@ export const agentCommand: Handler = (c) => {
     const reads = read(c.args);
     return { findings: [], reads, consumed: c.args.filter((w) => !reads.includes(w)) };
   }
+  if (CONNECT.has(c.name)) return { findings: [effect("NETWORK_MUTATION", "shell.network")], consumed: c.args };
   switch (c.name) {
     case "create":
       return { findings: [effect("FILE_WRITE", "agent.create", c.args.slice(0, 1))] };

@@ -49,6 +49,37 @@ const echo: Handler = (c) => ({ findings: [], consumed: c.args });
 /** `command -v docker` looks a program up; `command docker ...` is unwrapped before this. */
 const commandLookup: Handler = (c) => ({ findings: [], consumed: c.args });
 
+/**
+ * Issue trackers' command-line clients: reading an issue (show, view, list...) changes nothing;
+ * any other verb (create, update, close, comment, sync...) is not known to be read-only. The verb
+ * is the first operand, or the second after a noun ("jira issue view").
+ */
+function issueTracker(reads: string, nouns = ""): Handler {
+  const read = new Set(reads.split(" "));
+  const noun = new Set(nouns.split(" ").filter(Boolean));
+  return (c) => {
+    const ops = c.args.filter((w) => !w.value.startsWith("-")).map((w) => w.value);
+    const verb = ops[0] !== undefined && noun.has(ops[0]) ? ops[1] : ops[0];
+    return verb !== undefined && read.has(verb) ? { findings: [], consumed: c.args } : unknownCommand(c);
+  };
+}
+
+/**
+ * make -n/--dry-run/--just-print/--recon prints the recipes without running them, and -q/--question
+ * only answers whether targets are up to date. (A recipe line marked "+" still runs under -n; such
+ * lines are rare and are taken as the Makefile's own business.) Anything else runs the recipes.
+ */
+const MAKE_DRY = /^(?:--dry-run|--just-print|--recon|--question|-[BbdeikLprRsStvw]*[nq][BbdeikLprRsStvw]*)$/;
+const make: Handler = (c) => (c.args.some((w) => MAKE_DRY.test(w.value)) ? { findings: [], consumed: c.args } : runsCode(c));
+
+/** Packet tools read a capture file or the wire; only -w writes (a capture file). */
+const packetTool: Handler = (c) => {
+  const w = c.args.findIndex((a) => a.value === "-w");
+  if (w < 0) return { findings: [], consumed: c.args };
+  const target = c.args[w + 1];
+  return { findings: [effect("FILE_WRITE", "shell.file-write", target ? [target] : undefined)] };
+};
+
 const table: Record<string, Handler> = {
   echo,
   printf: echo,
@@ -214,7 +245,14 @@ const table: Record<string, Handler> = {
   ruby: runsCode,
   php: runsCode,
   java: runsCode,
-  make: runsCode,
+  make,
+  gmake: make,
+  tshark: packetTool,
+  tcpdump: packetTool,
+  // beads (bd), and the Jira and GitLab command-line clients.
+  bd: issueTracker("show ready list search stats blocked status count info version help"),
+  jira: issueTracker("view list ls show me serverinfo version help", "issue issues sprint epic project board"),
+  glab: issueTracker("view list diff status", "issue mr ci"),
   cmake: runsCode,
   ninja: runsCode,
   gradle: runsCode,
