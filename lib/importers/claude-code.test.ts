@@ -1,7 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseClaudeCode } from "./claude-code";
-import { expectWellFormed, fixture, kinds, lineStart, only, text, withByte } from "./testkit";
+import { detectFormat, importTranscript } from "./index";
+import { expectAccounted, expectWellFormed, fixture, kinds, lineStart, only, text, verdictOf, withByte } from "./testkit";
 import { utf8 } from "./text";
+import type { ImportedSpan } from "./types";
 
 const session = fixture("claude-code-session.jsonl");
 const continued = fixture("claude-code-continued.jsonl");
@@ -35,7 +38,9 @@ describe("Claude Code importer: a full session", () => {
       "TOOL_CALL",
       "TOOL_RESULT",
       "MESSAGE",
+      "MESSAGE",
     ]);
+    expect(s.spans[13]!.role).toBe("system");
     expect(s.spans.map((x) => x.role ?? null).slice(0, 3)).toEqual(["user", "reasoning", "assistant"]);
     expect(text(s.spans[0])).toContain("merci, ça presse ! 🚀");
   });
@@ -61,13 +66,20 @@ describe("Claude Code importer: a full session", () => {
     expect(write.cwd).toBe("/home/ines/projects/edge-proxy");
   });
 
-  it("pairs results with their calls and reads exit codes", () => {
+  it("pairs results with their calls and reads exit codes (a shell's success is exit 0; other tools state none)", () => {
     const results = s.spans.filter((x) => x.kind === "TOOL_RESULT");
     expect(results.map((r) => [r.toolName, r.exitCode])).toEqual([
       ["Bash", 0],
-      ["Write", 0],
+      ["Write", undefined],
       ["Bash", 1],
       ["Bash", 0],
+    ]);
+    const calls = s.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((c) => [c.toolName, c.outcome, c.exitCode])).toEqual([
+      ["Bash", "SUCCEEDED", 0],
+      ["Write", "SUCCEEDED", undefined],
+      ["Bash", "FAILED", 1],
+      ["Bash", "SUCCEEDED", 0],
     ]);
     expect(text(results[2])).toMatch(/^Exit code 1\nnginx: \[emerg\]/);
     expect(text(results[3])).toBe("/var/log/nginx/*.log {\n  daily\n  rotate 14\n  compress\n}");
@@ -115,7 +127,7 @@ describe("Claude Code importer: damaged input", () => {
     const damaged = withByte(session, at, 0xff);
     const result = parseClaudeCode(damaged);
     expect(result.issues.find((i) => i.line === 5)?.message).toMatch(/invalid UTF-8/);
-    expect(only(result).spans).toHaveLength(13);
+    expect(only(result).spans).toHaveLength(14);
   });
 
   it("reports a block of the wrong shape without dropping the line's other blocks", () => {
@@ -188,5 +200,329 @@ describe("Claude Code importer: damaged input", () => {
       ["a", 2],
       ["a/agent-f00d", 1],
     ]);
+  });
+});
+
+// Real sessions (see fixtures/claude-code/SOURCES.md).
+const progressFile = fixture("claude-code/spotter-subagent-progress.jsonl");
+const toolHeavy = fixture("claude-code/spotter-tool-heavy.jsonl");
+const agentFile = fixture("claude-code/spotter-agent-aac57f5.jsonl");
+const PARENT = "491e126e-1e71-469c-ade2-fcc8af567c74";
+/** The subagent's `ls -la …/.beads/` call (line 50): only the subagent ran it. */
+const beadsListing = (span: ImportedSpan) =>
+  span.kind === "TOOL_CALL" && JSON.stringify(span.toolInput ?? null).includes("ls -la /home/marco/projects/spotter/.beads/");
+
+describe("Claude Code importer: a real session whose Task subagent reports through progress records", () => {
+  const result = importTranscript(progressFile);
+  const s = only(result);
+  const subagent = s.spans.filter((x) => x.agentId !== undefined);
+
+  it("imports by detection with every record accounted for", () => {
+    expect(detectFormat(progressFile)).toBe("claude-code");
+    expectWellFormed(result);
+    expect(result.records).toEqual({
+      read: 96,
+      used: 67,
+      ignored: 29,
+      skipped: 0,
+      ignoredByType: { "file-history-snapshot": 3, "progress:hook_progress": 25, "system:stop_hook_summary": 1 },
+    });
+    expect(result.issues).toEqual([]);
+    expect(s.externalId).toBe(PARENT);
+  });
+
+  it("keeps the subagent's 19 progress records as spans of the parent session, with its agent id and type", () => {
+    expect(new Set(subagent.map((x) => x.sourceLine)).size).toBe(19);
+    expect(new Set(subagent.map((x) => `${x.agentId}/${x.agentType}`))).toEqual(new Set(["afb92ff/Plan"]));
+    const calls = subagent.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((c) => [c.sourceLine, c.toolName, c.outcome, c.exitCode ?? null])).toEqual([
+      [38, "Read", "FAILED", null],
+      [40, "Read", "NOT_RUN", null],
+      [42, "Bash", "NOT_RUN", null],
+      [44, "Bash", "SUCCEEDED", 0],
+      [46, "Bash", "SUCCEEDED", 0],
+      [48, "Read", "SUCCEEDED", null],
+      [50, "Bash", "SUCCEEDED", 0],
+      [52, "Read", "SUCCEEDED", null],
+      [54, "Read", "SUCCEEDED", null],
+    ]);
+    // The nested message's uuid and the tool_use id: the ids the subagent's own file holds.
+    expect(calls[6]!.sourceId).toBe("toolu_015JLaKRmvYneJjpKF3G8pZn");
+    const prompt = subagent.find((x) => x.sourceLine === 37)!;
+    expect([prompt.kind, prompt.role, prompt.sourceId]).toEqual(["MESSAGE", "user", "a2bb9623-3017-492e-b392-36b3dcaac2e3"]);
+    // In file order, between the Task call and its result.
+    const task = s.spans.find((x) => x.toolName === "Task")!;
+    expect(task.outcome).toBe("SUCCEEDED");
+    expect(subagent.every((x) => x.seq > task.seq)).toBe(true);
+  });
+
+  it("answers YES to a question only the subagent's work matches (it answered NO while progress was dropped)", () => {
+    expect(verdictOf(result, beadsListing)).toBe("YES");
+    expect(s.spans.find(beadsListing)?.agentId).toBe("afb92ff");
+  });
+
+  it("does not take the interrupt notice for the session's title", () => {
+    expect(s.title).not.toMatch(/^\[Request interrupted/);
+  });
+});
+
+describe("Claude Code importer: more real files", () => {
+  it("a session with a background command: its call stays UNKNOWN, queue operations are ignored", () => {
+    const result = importTranscript(toolHeavy);
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 39, used: 24, ignored: 15, skipped: 0 });
+    expect(result.records.ignoredByType).toEqual({
+      "file-history-snapshot": 3,
+      "progress:hook_progress": 10,
+      "queue-operation": 2,
+    });
+    const calls = only(result).spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.slice(0, 2).map((c) => [c.toolName, c.outcome, c.exitCode ?? null])).toEqual([
+      ["Bash", "UNKNOWN", null],
+      ["Bash", "SUCCEEDED", 0],
+    ]);
+  });
+
+  it("a subagent's own file is its own session, every span naming the agent", () => {
+    const result = importTranscript(agentFile);
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 40, used: 28, ignored: 12, skipped: 0 });
+    const s = only(result);
+    expect(s.externalId).toBe("ae4a77f8-aedd-4bc1-888f-c94edc91af04/agent-aac57f5");
+    expect(s.spans.every((x) => x.agentId === "aac57f5")).toBe(true);
+    const calls = s.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls).toHaveLength(12);
+    expect(calls.every((c) => c.outcome === "SUCCEEDED")).toBe(true);
+  });
+});
+
+/** One JSON line of a hand-written record (edge cases only). */
+const rec = (fields: Record<string, unknown>) =>
+  JSON.stringify({ sessionId: "s1", timestamp: "2025-01-01T00:00:00Z", ...fields });
+const call = (id: string, name: string, input: unknown, extra: Record<string, unknown> = {}) =>
+  rec({ type: "assistant", ...extra, message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] } });
+const answer = (id: string, content: unknown, extra: Record<string, unknown> = {}, isError?: boolean) =>
+  rec({
+    type: "user",
+    ...extra,
+    message: {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: id, content, ...(isError === undefined ? {} : { is_error: isError }) }],
+    },
+  });
+
+describe("Claude Code importer: outcomes (hand-written edge cases)", () => {
+  const lines = [
+    call("t1", "Edit", { file_path: "/etc/hosts" }),
+    answer(
+      "t1",
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+      {},
+      true,
+    ),
+    call("t2", "Bash", { command: "rm -rf build" }),
+    answer("t2", [{ type: "text", text: "[Request interrupted by user for tool use]" }], {}, true),
+    call("t3", "Bash", { command: "sudo systemctl restart nginx" }),
+    answer("t3", "Permission to use Bash with command sudo systemctl restart nginx has been denied.", {}, true),
+    call("t4", "Bash", { command: "sleep 100" }),
+    answer("t4", "partial output", { toolUseResult: { stdout: "partial output", stderr: "", interrupted: true } }),
+    call("t5", "mcp__db__query", { sql: "delete from t" }),
+    answer("t5", "done", { toolUseResult: { exitCode: 3 } }),
+    call("t6", "Write", { file_path: "/etc/motd" }),
+    call("t7", "Bash", { command: "make" }),
+    answer("t7", "[Tool result missing due to internal error]", {}, true),
+    call("t8", "Bash", { command: "false" }),
+    answer("t8", "Exit code 1", {}, true),
+  ];
+  const result = parseClaudeCode(utf8(lines.join("\n")));
+  const calls = only(result).spans.filter((x) => x.kind === "TOOL_CALL");
+
+  it("reads rejections, denials, interruptions, stated exit codes and missing results", () => {
+    expectWellFormed(result);
+    expect(calls.map((c) => [c.sourceId, c.outcome, c.exitCode ?? null])).toEqual([
+      ["t1", "DECLINED", null],
+      ["t2", "DECLINED", null],
+      ["t3", "DECLINED", null],
+      ["t4", "FAILED", null],
+      ["t5", "FAILED", 3],
+      ["t6", "UNKNOWN", null],
+      ["t7", "UNKNOWN", null],
+      ["t8", "FAILED", 1],
+    ]);
+  });
+});
+
+describe("Claude Code importer: accounting (hand-written edge cases)", () => {
+  it("ignores listed system subtypes and progress types by name, skips others against their session", () => {
+    const lines = [
+      rec({ type: "user", message: { role: "user", content: "hi" } }),
+      rec({ type: "system", subtype: "api_error", level: "error", retryAttempt: 1 }),
+      rec({ type: "system", subtype: "turn_duration", durationMs: 5 }),
+      rec({ type: "system", subtype: "local_command", content: "<local-command-stdout>ok</local-command-stdout>" }),
+      rec({ type: "system", subtype: "hologram", content: "?" }),
+      rec({ type: "progress", data: { type: "bash_progress", output: "x" }, toolUseID: "t", parentToolUseID: "t" }),
+      rec({ type: "progress", data: { type: "repl_tool_call", phase: "start", toolName: "Bash", toolInput: {} } }),
+      rec({ type: "attachment", attachment: { type: "edited_text_file", filename: "/etc/hosts", snippet: "10.0.0.7 db" } }),
+      rec({ type: "permission-mode", permissionMode: "default" }),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.records).toEqual({
+      read: 9,
+      used: 3,
+      ignored: 4,
+      skipped: 2,
+      ignoredByType: { "system:api_error": 1, "system:turn_duration": 1, "progress:bash_progress": 1, "permission-mode": 1 },
+    });
+    const s = only(result);
+    expect(s.skipped.map((i) => i.line)).toEqual([5, 7]);
+    expect(s.spans.map((x) => [x.role, text(x)])).toEqual([
+      ["user", "hi"],
+      ["system", "<local-command-stdout>ok</local-command-stdout>"],
+      ["attachment", '{"type":"edited_text_file","filename":"/etc/hosts","snippet":"10.0.0.7 db"}'],
+    ]);
+  });
+
+  it("takes the subagent's type from the Task call and does not add a sidechain copy of a progress message twice", () => {
+    const nested = {
+      type: "assistant",
+      uuid: "n1",
+      timestamp: "2025-01-01T00:00:02Z",
+      message: {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "s1", name: "Write", input: { file_path: "/etc/cron.d/job" } }],
+      },
+    };
+    const lines = [
+      call(
+        "task1",
+        "Task",
+        { description: "d", prompt: "p", subagent_type: "general-purpose" },
+        { uuid: "u1", parentUuid: null },
+      ),
+      rec({
+        type: "progress",
+        uuid: "p1",
+        parentUuid: "u1",
+        parentToolUseID: "task1",
+        toolUseID: "agent_msg_1",
+        data: { type: "agent_progress", agentId: "abc", prompt: "p", message: nested },
+      }),
+      rec({ type: "assistant", isSidechain: true, agentId: "abc", uuid: "n1", parentUuid: null, message: nested.message }),
+      answer("task1", "done", { uuid: "u2", parentUuid: "p1" }),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 4, used: 4, skipped: 0 });
+    expect(result.sessions.map((x) => x.externalId)).toEqual(["s1"]);
+    const write = only(result).spans.find((x) => x.toolName === "Write")!;
+    expect([write.agentId, write.agentType, write.sourceId, write.outcome]).toEqual(["abc", "general-purpose", "s1", "UNKNOWN"]);
+  });
+});
+
+describe("Claude Code importer: parent chain", () => {
+  it("skips against the session a record whose parent was deleted", () => {
+    const lines = new TextDecoder().decode(progressFile).split("\n");
+    lines.splice(49, 1); // line 50: the subagent's `ls -la …/.beads/` call
+    const result = importTranscript(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.issues).toEqual([
+      { line: 50, message: expect.stringMatching(/^parentUuid c02dbf0e-\S+ names no record in the file/) },
+    ]);
+    expect(only(result).skipped).toHaveLength(1);
+    expect(verdictOf(result, beadsListing)).toBe("INSUFFICIENT_EVIDENCE");
+  });
+
+  it("does not flag a file that starts mid-chain, a compact boundary's logical parent, or a subagent's root", () => {
+    const lines = [
+      rec({ type: "user", uuid: "a", parentUuid: "from-an-earlier-file", message: { role: "user", content: "go on" } }),
+      rec({
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: "b",
+        parentUuid: null,
+        logicalParentUuid: "gone",
+        content: "Conversation compacted",
+        compactMetadata: { trigger: "auto", preTokens: 1 },
+      }),
+      rec({ type: "user", uuid: "c", parentUuid: "b", isCompactSummary: true, message: { role: "user", content: "Summary" } }),
+      rec({
+        type: "user",
+        uuid: "d",
+        parentUuid: null,
+        isSidechain: true,
+        agentId: "x1",
+        message: { role: "user", content: "sub" },
+      }),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.issues).toEqual([]);
+    expect(result.records.skipped).toBe(0);
+  });
+});
+
+describe("Claude Code importer: corrupting a real file never turns YES into NO", () => {
+  const lines = new TextDecoder().decode(progressFile).split("\n");
+  const records = lines.map((_line, i) => i).filter((i) => lines[i]!.trim() !== "");
+  const FIELDS = ["type", "uuid", "parentUuid", "sessionId", "message", "data", "timestamp", "isSidechain", "agentId"];
+  const WRONG: unknown[] = [42, [], {}, true, null];
+  // Not covered, because no reader can detect them: a value changed into another valid value of
+  // the same type (a command rewritten), and deleting records nothing names (see ParentChain).
+  const corruption = fc.oneof(
+    fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.constantFrom(0xff, 0xc3, 0x00, 0x22, 0x7b) }),
+    fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant("break" as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant("retype" as const), field: fc.constantFrom(...FIELDS), value: fc.constantFrom(...WRONG) }),
+    fc.record({ kind: fc.constant("delete" as const) }),
+  );
+
+  it("holds for byte flips, cut records, broken JSON, wrong field types and deleted records", () => {
+    expect(verdictOf(parseClaudeCode(progressFile), beadsListing)).toBe("YES");
+    const lastChained = Math.max(...records.filter((i) => lines[i]!.includes('"uuid"')));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...records), corruption), { minLength: 1, maxLength: 4 }), (edits) => {
+        const copy: Array<string | Uint8Array | null> = [...lines];
+        for (const [index, c] of edits) {
+          const current = copy[index];
+          if (current === null || current === undefined) continue;
+          const bytes = typeof current === "string" ? utf8(current) : current;
+          if (c.kind === "delete") {
+            if (index === lastChained) continue; // nothing names the last record: not detectable
+            copy[index] = null;
+          } else if (c.kind === "flip") {
+            const at = c.at % Math.max(1, bytes.length);
+            copy[index] = withByte(bytes, at, c.byte);
+          } else if (c.kind === "truncate") {
+            copy[index] = bytes.subarray(0, c.at % Math.max(1, bytes.length));
+          } else if (c.kind === "break") {
+            const at = c.at % Math.max(1, bytes.length);
+            copy[index] = new Uint8Array([...bytes.subarray(0, at), 0x2c, 0x7d, ...bytes.subarray(at)]);
+          } else {
+            let value: Record<string, unknown>;
+            try {
+              value = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+            } catch {
+              continue; // already broken by an earlier edit
+            }
+            if (!(c.field in value)) continue;
+            value[c.field] = c.value;
+            copy[index] = JSON.stringify(value);
+          }
+        }
+        const parts = copy.filter((x) => x !== null).map((x) => (typeof x === "string" ? utf8(x) : x!));
+        const joined = new Uint8Array(parts.reduce((n, p) => n + p.length + 1, 0));
+        let offset = 0;
+        for (const p of parts) {
+          joined.set(p, offset);
+          joined[offset + p.length] = 0x0a;
+          offset += p.length + 1;
+        }
+        const result = parseClaudeCode(joined);
+        expectAccounted(result);
+        expect(verdictOf(result, beadsListing)).not.toBe("NO");
+      }),
+      { numRuns: 150 },
+    );
   });
 });

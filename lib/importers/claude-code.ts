@@ -1,88 +1,91 @@
 /**
- * Claude Code session JSONL (one file per session under the user's projects folder).
+ * Claude Code session JSONL (one file per session under the user's projects folder, and one per
+ * subagent: `agent-<id>.jsonl`, in newer versions under `<session>/subagents/`).
  *
- * Mapping:
- * - `user` / `assistant` records: each `text` block (or string content) is a MESSAGE with the
- *   record's role; `thinking` blocks are MESSAGEs with role "reasoning"; each `tool_use` is a
- *   TOOL_CALL (toolName = name, toolInput = input, body = the input's JSON exactly as the line
- *   holds it); each `tool_result` is a TOOL_RESULT paired with its call by `tool_use_id` (toolName
- *   copied from the call; exit code from a leading "Exit code N" in an error result, else 1 for
- *   `is_error`, 0 otherwise).
- * - Compaction: a `system` record with subtype `compact_boundary` ends the current window; the
- *   following user record with `isCompactSummary: true` is a SUMMARY replacing the window's spans
- *   that are present in the file (none when the file starts at the boundary).
- * - `summary` and `ai-title` records title the session; they are not spans.
- * - Sessions are keyed by `sessionId`; `cwd` comes from the records. A subagent's sidechain records
- *   that name their `agentId` (written to their own file, but under the parent's sessionId) form
- *   their own session, `<sessionId>/agent-<agentId>`, so importing both files never mixes their seqs.
+ * - `user` / `assistant` records: `text` blocks (or string content) are MESSAGEs with the record's
+ *   role, `thinking` blocks MESSAGEs with role "reasoning", `tool_use` a TOOL_CALL (body = the input's
+ *   JSON exactly as the line holds it), `tool_result` a TOOL_RESULT paired by `tool_use_id`; the
+ *   result sets the call's outcome and exit code (resultFacts); a call with no result stays UNKNOWN.
+ * - Subagents: a Task/Agent call's subagent reports to the parent file as `progress` records with
+ *   `data.type` "agent_progress" ("skill_progress" for a forked skill), each holding one subagent
+ *   message in `data.message`. Those become spans of the parent session, in file order, with
+ *   `agentId` and `agentType` (the calling tool_use's `subagent_type`, by `parentToolUseID`) and the
+ *   nested uuid as sourceId, the ids the subagent's own file holds. That file's sidechain records
+ *   (`isSidechain`, `agentId`, the parent's sessionId) form the session `<sessionId>/agent-<agentId>`,
+ *   so importing both files never mixes seqs; a sidechain record whose message the same file holds
+ *   as progress is not added twice.
+ * - Compaction: a `system` compact_boundary ends the window; the next user record with
+ *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file.
+ * - `attachment` records (context the runtime attached: file contents, hook output) are MESSAGEs
+ *   with role "attachment", body = the attachment object as the line holds it.
+ * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES), ignored
+ *   (CLAUDE_IGNORED_SYSTEM_SUBTYPES) or skipped; `progress` data types likewise
+ *   (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`, `ai-title`, `custom-title` title the session.
+ * - Parent chain: a record whose parentUuid names no record of the file is skipped against its
+ *   session, a record before it being missing (see ParentChain for what is not a gap).
  */
-import { z } from "zod";
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
+import {
+  CLAUDE_IGNORED_BLOCK_TYPES,
+  CLAUDE_IGNORED_PROGRESS_TYPES,
+  CLAUDE_IGNORED_RECORD_TYPES,
+  CLAUDE_IGNORED_SYSTEM_SUBTYPES,
+  CLAUDE_SUBAGENT_PROGRESS_TYPES,
+  CLAUDE_SYSTEM_MESSAGE_SUBTYPES,
+  INTERRUPTED,
+  type Base,
+  MessageRecord,
+  type Origin,
+  ParentChain,
+  type PendingBoundary,
+  resultFacts,
+  resultText,
+  sidechainAgent,
+  subagentType,
+  ToolResult,
+  ToolUse,
+} from "./claude-code-blocks";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { contentId, isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
 
-/** Record types that carry no transcript content, each ignored on purpose. */
-export const CLAUDE_IGNORED_RECORD_TYPES: Readonly<Record<string, string>> = {
-  "file-history-snapshot": "the runtime's file-backup bookkeeping for undo",
-  "queue-operation": "prompts queued while the agent was busy; the prompt itself is recorded as a user record",
-  "last-prompt": "a pointer to the last prompt, for resuming",
-  progress: "live progress of a running tool or hook, superseded by its result",
-};
-
-/** Content blocks that hold no text an evidence question could use. */
-export const CLAUDE_IGNORED_BLOCK_TYPES: Readonly<Record<string, string>> = {
-  image: "binary image data",
-  document: "an attached document's binary data",
-  redacted_thinking: "encrypted reasoning with no readable text",
-};
-
-const MessageRecord = z.looseObject({
-  type: z.enum(["user", "assistant"]),
-  sessionId: z.string().optional(),
-  uuid: z.string().optional(),
-  cwd: z.string().optional(),
-  isCompactSummary: z.boolean().optional(),
-  isMeta: z.boolean().optional(),
-  message: z.looseObject({
-    role: z.string().optional(),
-    content: z.union([z.string(), z.array(z.unknown())]),
-  }),
-});
-type MessageRecord = z.infer<typeof MessageRecord>;
-
-const ToolUse = z.looseObject({ id: z.string(), name: z.string(), input: z.unknown() });
-const ToolResult = z.looseObject({
-  tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.unknown())]).optional(),
-  is_error: z.boolean().optional(),
-});
-
-interface PendingBoundary {
-  line: number;
-  replaced: DraftSpan[];
-}
-
 class ClaudeReader {
   readonly collector = new ImportCollector("claude-code");
   private readonly clock = new Clock(this.collector);
   private readonly calls = new Map<string, DraftSpan>();
+  /** Task/Agent/Skill calls by tool_use id: what a subagent's progress names as its parent. */
+  private readonly agentCalls = new Map<string, { name: string; input: unknown }>();
+  private readonly agentTypes = new Map<string, string>();
   private readonly boundaries = new Map<SessionDraft, PendingBoundary>();
   /** uuid -> session, so a `summary` record's leafUuid can find the session it titles. */
   private readonly sessionOfUuid = new Map<string, SessionDraft>();
   private readonly titles: Array<{ leafUuid?: string; title: string }> = [];
+  private readonly chain = new ParentChain<SessionDraft>();
+  /** uuids of the subagent messages progress records hold, so sidechain copies are not added twice. */
+  private readonly progressUuids = new Set<string>();
   private currentSessionId: string | undefined;
 
   constructor(private readonly fileId: string) {}
 
   read(lines: JsonLine[]): ImportResult {
-    for (const line of lines) this.record(line);
-    for (const [, pending] of this.boundaries) {
-      this.collector.issue(
+    for (const { value } of lines) {
+      this.chain.note(value.uuid);
+      const data = value.data;
+      if (value.type === "progress" && isRecord(data) && isRecord(data.message) && typeof data.message.uuid === "string") {
+        this.progressUuids.add(data.message.uuid);
+      }
+    }
+    for (const line of lines) {
+      this.record(line);
+      this.checkParent(line);
+    }
+    for (const [draft, pending] of this.boundaries) {
+      this.collector.skip(
         pending.line,
-        "compact boundary with no compact summary after it in the file; nothing recorded for it",
+        "compact boundary with no compact summary after it in the file: what it replaced is not recorded",
+        draft,
       );
     }
     this.applyTitles();
@@ -92,8 +95,7 @@ class ClaudeReader {
   private session(record: Record<string, unknown>): SessionDraft {
     if (typeof record.sessionId === "string" && record.sessionId !== "") this.currentSessionId = record.sessionId;
     const id = this.currentSessionId ?? `claude-code:${this.fileId}`;
-    const agent =
-      record.isSidechain === true && typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : undefined;
+    const agent = sidechainAgent(record);
     return this.collector.session(agent ? `${id}/agent-${agent}` : id);
   }
 
@@ -102,28 +104,59 @@ class ClaudeReader {
     const type = r.type;
     if (type === "user" || type === "assistant") return this.message(line);
     if (type === "system") return this.system(line);
-    if (type === "summary" || type === "ai-title") {
+    if (type === "progress") return this.progress(line);
+    if (type === "attachment") return this.attachment(line);
+    if (type === "summary" || type === "ai-title" || type === "custom-title") return this.title(line);
+    if (typeof type === "string" && type in CLAUDE_IGNORED_RECORD_TYPES) {
       this.clock.see(r.timestamp);
-      const title = str(r.summary) ?? str(r.aiTitle);
-      if (title === undefined) return this.collector.issue(line.line, `${type} record without its text; skipped`);
-      this.titles.push({ leafUuid: str(r.leafUuid), title });
-      return;
+      return this.collector.ignore(line.line, type);
     }
-    if (typeof type === "string" && type in CLAUDE_IGNORED_RECORD_TYPES) return this.clock.see(r.timestamp);
-    this.collector.issue(
+    this.collector.skip(
       line.line,
       typeof type === "string" ? `unknown record type "${type}"; skipped` : "record without a type; skipped",
+      this.sessionOf(r),
     );
+  }
+
+  /** The session a record names, without creating one for a record that names none. */
+  private sessionOf(r: Record<string, unknown>): SessionDraft | undefined {
+    return typeof r.sessionId === "string" && r.sessionId !== "" ? this.session(r) : undefined;
+  }
+
+  private title(line: JsonLine): void {
+    const r = line.value;
+    this.clock.see(r.timestamp);
+    const title = str(r.summary) ?? str(r.aiTitle) ?? str(r.customTitle);
+    if (title === undefined) return this.collector.skip(line.line, `${String(r.type)} record without its text; skipped`);
+    this.collector.use(line.line);
+    this.titles.push({ leafUuid: str(r.leafUuid), title });
   }
 
   private system(line: JsonLine): void {
     const r = line.value;
+    const subtype = typeof r.subtype === "string" ? r.subtype : undefined;
+    if (subtype === "compact_boundary") return this.boundary(line);
+    if (subtype !== undefined && subtype in CLAUDE_IGNORED_SYSTEM_SUBTYPES) {
+      this.clock.see(r.timestamp);
+      return this.collector.ignore(line.line, `system:${subtype}`);
+    }
+    const draft = this.session(r);
+    if (subtype === undefined || !CLAUDE_SYSTEM_MESSAGE_SUBTYPES.includes(subtype) || typeof r.content !== "string") {
+      this.clock.see(r.timestamp);
+      const what = subtype === undefined ? "system record without a subtype" : `system record of subtype "${subtype}"`;
+      return this.collector.skip(line.line, `${what} not supported; skipped`, draft);
+    }
+    const at = this.clock.at(line.line, r.timestamp);
+    this.noteCwd(draft, r.cwd);
+    draft.add({ ...this.base(line, r, at), kind: "MESSAGE", role: "system", body: utf8(r.content) });
+  }
+
+  private boundary(line: JsonLine): void {
+    const r = line.value;
     this.clock.see(r.timestamp);
-    // Other subtypes are runtime notices (API errors, hook output, command output, turn durations)
-    // that record nothing the agent did.
-    if (r.subtype !== "compact_boundary") return;
     const draft = this.session(r);
     this.noteCwd(draft, r.cwd);
+    this.collector.use(line.line);
     const previous = this.boundaries.get(draft);
     if (previous)
       this.collector.issue(
@@ -133,50 +166,132 @@ class ClaudeReader {
     this.boundaries.set(draft, { line: line.line, replaced: [...(previous?.replaced ?? []), ...draft.cut()] });
   }
 
-  private message(line: JsonLine): void {
-    const parsed = MessageRecord.safeParse(line.value);
-    if (!parsed.success) return this.collector.issue(line.line, `${describeZodError(parsed.error)}; skipped`);
-    const r = parsed.data;
-    const at = this.clock.at(line.line, line.value.timestamp);
-    const draft = this.session(line.value);
+  private attachment(line: JsonLine): void {
+    const r = line.value;
+    const draft = this.session(r);
+    const raw = rawValue(line.bytes, ["attachment"]);
+    if (!isRecord(r.attachment) || !raw)
+      return this.collector.skip(line.line, "attachment record without its attachment; skipped", draft);
+    const at = this.clock.at(line.line, r.timestamp);
     this.noteCwd(draft, r.cwd);
-    if (r.uuid) this.sessionOfUuid.set(r.uuid, draft);
-    if (r.isCompactSummary) return this.compactSummary(line, r, draft, at);
+    draft.add({ ...this.base(line, r, at), kind: "MESSAGE", role: "attachment", body: raw.slice() });
+  }
 
+  private progress(line: JsonLine): void {
+    const r = line.value;
+    const data = isRecord(r.data) ? r.data : undefined;
+    const dataType = typeof data?.type === "string" ? data.type : undefined;
+    if (dataType !== undefined && dataType in CLAUDE_IGNORED_PROGRESS_TYPES) {
+      this.clock.see(r.timestamp);
+      return this.collector.ignore(line.line, `progress:${dataType}`);
+    }
+    const draft = this.session(r);
+    if (data === undefined || dataType === undefined || !CLAUDE_SUBAGENT_PROGRESS_TYPES.includes(dataType)) {
+      this.clock.see(r.timestamp);
+      const what = dataType === undefined ? "progress record without a data type" : `progress record of type "${dataType}"`;
+      return this.collector.skip(line.line, `${what} not supported; skipped`, draft);
+    }
+    const agentId = str(data.agentId);
+    const parentToolUseId = str(r.parentToolUseID);
+    const agentType = subagentType(dataType, data, parentToolUseId ? this.agentCalls.get(parentToolUseId) : undefined);
+    if (agentId && agentType) this.agentTypes.set(agentId, agentType);
+    const origin: Origin = {
+      line,
+      path: ["data", "message"],
+      ...(agentId ? { agentId } : {}),
+      ...(agentType ? { agentType } : {}),
+    };
+    const parsed = MessageRecord.safeParse(data.message);
+    if (!parsed.success) {
+      this.clock.see(r.timestamp);
+      return this.collector.skip(line.line, `data.message: ${describeZodError(parsed.error)}; skipped`, draft);
+    }
+    const nested = data.message as Record<string, unknown>;
+    const at = this.clock.at(line.line, nested.timestamp ?? r.timestamp);
+    this.noteCwd(draft, r.cwd);
+    this.content(origin, draft, parsed.data, at, str(r.cwd), nested.toolUseResult);
+  }
+
+  private message(line: JsonLine): void {
+    const r = line.value;
+    const parsed = MessageRecord.safeParse(r);
+    if (!parsed.success) {
+      this.clock.see(r.timestamp);
+      return this.collector.skip(line.line, `${describeZodError(parsed.error)}; skipped`, this.sessionOf(r));
+    }
+    const draft = this.session(r);
+    const agentId = sidechainAgent(r);
+    if (agentId && typeof r.uuid === "string" && this.progressUuids.has(r.uuid)) {
+      // The same subagent message is already imported from the parent's progress record.
+      this.clock.see(r.timestamp);
+      return this.collector.use(line.line);
+    }
+    const at = this.clock.at(line.line, r.timestamp);
+    this.noteCwd(draft, parsed.data.cwd);
+    if (parsed.data.uuid) this.sessionOfUuid.set(parsed.data.uuid, draft);
+    const agentType = agentId ? this.agentTypes.get(agentId) : undefined;
+    const origin: Origin = { line, path: [], ...(agentId ? { agentId } : {}), ...(agentType ? { agentType } : {}) };
+    this.content(origin, draft, parsed.data, at, parsed.data.cwd, r.toolUseResult);
+  }
+
+  private content(
+    origin: Origin,
+    draft: SessionDraft,
+    r: MessageRecord,
+    at: Date | undefined,
+    cwd: string | undefined,
+    toolUseResult: unknown,
+  ): void {
+    if (r.isCompactSummary && origin.path.length === 0) return this.compactSummary(origin.line, r, draft, at);
     const role = r.message.role ?? r.type;
-    const base = { occurredAt: at, sourceLine: line.line, ...(r.uuid ? { sourceId: r.uuid } : {}) };
+    const base = this.base(origin.line, r, at, origin, cwd);
     if (typeof r.message.content === "string") {
       this.addText(draft, role, r.message.content, base, r.isMeta);
       return;
     }
-    r.message.content.forEach((block, index) => this.block(line, draft, r, role, block, index, base));
+    if (r.message.content.length === 0) return this.collector.use(origin.line.line);
+    r.message.content.forEach((block, index) => this.block(origin, draft, r, role, block, index, base, toolUseResult));
+  }
+
+  private base(line: JsonLine, r: { uuid?: unknown }, at: Date | undefined, origin?: Origin, cwd?: string): Base {
+    return {
+      occurredAt: at,
+      sourceLine: line.line,
+      ...(typeof r.uuid === "string" ? { sourceId: r.uuid } : {}),
+      ...(origin?.agentId ? { agentId: origin.agentId } : {}),
+      ...(origin?.agentType ? { agentType: origin.agentType } : {}),
+      ...(cwd ? { cwd } : {}),
+    };
   }
 
   private block(
-    line: JsonLine,
+    origin: Origin,
     draft: SessionDraft,
     r: MessageRecord,
     role: string,
     block: unknown,
     index: number,
-    base: { occurredAt: Date | undefined; sourceLine: number; sourceId?: string },
+    base: Base,
+    toolUseResult: unknown,
   ): void {
-    const where = `message.content[${index}]`;
-    if (!isRecord(block) || typeof block.type !== "string")
-      return this.collector.issue(line.line, `${where}: not a content block; skipped`);
+    const line = origin.line.line;
+    const where = `${origin.path.length > 0 ? "data.message." : ""}message.content[${index}]`;
+    const skip = (reason: string) => this.collector.skip(line, `${where}: ${reason}; skipped`, draft);
+    if (!isRecord(block) || typeof block.type !== "string") return skip("not a content block");
+    const { cwd: _cwd, ...plain } = base;
     switch (block.type) {
       case "text":
-        if (typeof block.text !== "string") return this.collector.issue(line.line, `${where}: text block without text; skipped`);
-        return this.addText(draft, role, block.text, base, r.isMeta);
+        if (typeof block.text !== "string") return skip("text block without text");
+        return this.addText(draft, role, block.text, plain, r.isMeta);
       case "thinking":
-        if (typeof block.thinking !== "string")
-          return this.collector.issue(line.line, `${where}: thinking block without text; skipped`);
-        draft.add({ ...base, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
+        if (typeof block.thinking !== "string") return skip("thinking block without text");
+        draft.add({ ...plain, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
         return;
       case "tool_use": {
         const use = ToolUse.safeParse(block);
-        if (!use.success) return this.collector.issue(line.line, `${where}: ${describeZodError(use.error)}; skipped`);
-        const raw = rawValue(line.bytes, ["message", "content", index, "input"]);
+        if (!use.success) return skip(describeZodError(use.error));
+        if (!("input" in block)) return skip("tool_use block without its input");
+        const raw = rawValue(origin.line.bytes, [...origin.path, "message", "content", index, "input"]);
         const call = draft.add({
           ...base,
           kind: "TOOL_CALL",
@@ -184,42 +299,51 @@ class ClaudeReader {
           toolInput: use.data.input,
           body: raw ? raw.slice() : utf8(JSON.stringify(use.data.input ?? null)),
           sourceId: use.data.id,
-          ...(r.cwd ? { cwd: r.cwd } : {}),
         });
         this.calls.set(use.data.id, call);
+        if (["Task", "Agent", "Skill"].includes(use.data.name)) {
+          this.agentCalls.set(use.data.id, { name: use.data.name, input: use.data.input });
+        }
         return;
       }
       case "tool_result": {
         const result = ToolResult.safeParse(block);
-        if (!result.success) return this.collector.issue(line.line, `${where}: ${describeZodError(result.error)}; skipped`);
+        if (!result.success) return skip(describeZodError(result.error));
         const text = resultText(result.data.content);
         const call = this.calls.get(result.data.tool_use_id);
+        const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName);
+        if (call) {
+          call.outcome = facts.outcome;
+          if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
+        }
         draft.add({
           ...base,
           kind: "TOOL_RESULT",
           body: utf8(text),
-          exitCode: exitCodeOf(text, result.data.is_error === true),
+          ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
           sourceId: result.data.tool_use_id,
           ...(call?.toolName ? { toolName: call.toolName } : {}),
-          ...(r.cwd ? { cwd: r.cwd } : {}),
         });
         return;
       }
       default:
-        if (block.type in CLAUDE_IGNORED_BLOCK_TYPES) return;
-        this.collector.issue(line.line, `${where}: unknown content block type "${block.type}"; skipped`);
+        if (block.type in CLAUDE_IGNORED_BLOCK_TYPES) return this.collector.ignore(line, `block:${block.type}`);
+        skip(`unknown content block type "${block.type}"`);
     }
   }
 
-  private addText(
-    draft: SessionDraft,
-    role: string,
-    text: string,
-    base: { occurredAt: Date | undefined; sourceLine: number; sourceId?: string },
-    isMeta: boolean | undefined,
-  ): void {
+  private addText(draft: SessionDraft, role: string, text: string, base: Base, isMeta: boolean | undefined): void {
     draft.add({ ...base, kind: "MESSAGE", role, body: utf8(text) });
-    if (draft.title === undefined && role === "user" && !isMeta && !looksInjected(text)) draft.title = titleFrom(text);
+    if (
+      draft.title === undefined &&
+      base.agentId === undefined &&
+      role === "user" &&
+      !isMeta &&
+      !looksInjected(text) &&
+      !INTERRUPTED.test(text)
+    ) {
+      draft.title = titleFrom(text);
+    }
   }
 
   private compactSummary(line: JsonLine, r: MessageRecord, draft: SessionDraft, at: Date | undefined): void {
@@ -232,6 +356,19 @@ class ClaudeReader {
       { occurredAt: at, sourceLine: line.line, body: utf8(text), ...(r.uuid ? { sourceId: r.uuid } : {}) },
       replaced,
     );
+  }
+
+  private checkParent(line: JsonLine): void {
+    const r = line.value;
+    if (!("parentUuid" in r) || typeof r.uuid !== "string") return;
+    const draft = this.session(r);
+    const missing = this.chain.missingParent(draft, r.parentUuid);
+    if (missing)
+      this.collector.skip(
+        line.line,
+        `parentUuid ${missing} names no record in the file: a record before this one is missing`,
+        draft,
+      );
   }
 
   private noteCwd(draft: SessionDraft, cwd: unknown): void {
@@ -252,23 +389,6 @@ class ClaudeReader {
   }
 }
 
-/** A tool result's text: the string, or its text blocks joined by newlines. */
-function resultText(content: string | unknown[] | undefined): string {
-  if (content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content
-    .map((b) => (isRecord(b) && b.type === "text" && typeof b.text === "string" ? b.text : undefined))
-    .filter((t): t is string => t !== undefined)
-    .join("\n");
-}
-
-/** The shell's exit code when the result states it ("Exit code 2"), else 1 for an error, 0 otherwise. */
-function exitCodeOf(text: string, isError: boolean): number {
-  const stated = /^Exit code (-?\d+)/.exec(text);
-  if (stated) return Number(stated[1]);
-  return isError ? 1 : 0;
-}
-
 export function parseClaudeCode(bytes: Uint8Array): ImportResult {
   const reader = new ClaudeReader(contentId(bytes));
   const lines = readJsonLines(bytes, reader.collector);
@@ -278,7 +398,8 @@ export function parseClaudeCode(bytes: Uint8Array): ImportResult {
 export const claudeCodeImporter: TranscriptImporter = {
   format: "claude-code",
   detect(head) {
-    const conversational = /"type"\s*:\s*"(user|assistant|system)"/.test(head) && /"(sessionId|parentUuid)"\s*:/.test(head);
+    const conversational =
+      /"type"\s*:\s*"(user|assistant|system|progress|attachment)"/.test(head) && /"(sessionId|parentUuid)"\s*:/.test(head);
     const titleOnly = /"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head);
     const snapshot = /"type"\s*:\s*"file-history-snapshot"/.test(head);
     return conversational || titleOnly || snapshot ? 0.8 : 0;

@@ -1,0 +1,243 @@
+/**
+ * Claude Code's record vocabulary, as its runtime writes it: which records, progress data types,
+ * system subtypes and content blocks carry no evidence (each ignored on purpose, with the reason),
+ * and how a tool_result says what became of its call.
+ */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import { z } from "zod";
+import type { DraftSpan } from "./builder";
+import type { JsonLine } from "./jsonl";
+import { isRecord } from "./text";
+
+/** Record types that carry no transcript content, each ignored on purpose. */
+export const CLAUDE_IGNORED_RECORD_TYPES: Readonly<Record<string, string>> = {
+  "file-history-snapshot": "the runtime's file-backup bookkeeping for undo (paths and backup names, no content)",
+  "queue-operation": "prompts queued while the agent was busy; the prompt itself is recorded as a user record",
+  "last-prompt": "a pointer to the last prompt, for resuming",
+  "permission-mode": "the session's permission mode setting",
+  tag: "a tag the user gave the session in /resume",
+  "agent-name": "a display name for the session's agent",
+  "agent-color": "a display colour for the session's agent",
+  "agent-setting": "the agent definition the session was started with",
+  "pr-link": "a link from the session to a pull request",
+  mode: "coordinator or normal session mode",
+  "worktree-state": "whether the session is inside a git worktree, for resuming",
+  "attribution-snapshot": "character counts of Claude's contributions to files, for commit attribution",
+  "speculation-accept": "time saved by an accepted speculative response",
+  "content-replacement": "which tool results the runtime shortened in the model's context (the transcript keeps them)",
+};
+
+/**
+ * `progress` records by `data.type`. These are live progress of a running tool or hook, superseded
+ * by the call's tool_result (or recording a hook the user configured, not an agent action); a
+ * subagent's progress (SUBAGENT_PROGRESS_TYPES) is not on this list: it carries the subagent's work.
+ */
+export const CLAUDE_IGNORED_PROGRESS_TYPES: Readonly<Record<string, string>> = {
+  bash_progress: "live output of a running shell command; its tool_result holds the final output",
+  powershell_progress: "live output of a running PowerShell command; its tool_result holds the final output",
+  mcp_progress: "status of a running MCP tool call; its tool_result holds the outcome",
+  hook_progress: "a hook the user configured is about to run (the hook's command line), not an agent action",
+  query_update: "a web search's live query text; the query is the call's input",
+  search_results_received: "a web search's live result count; the results are its tool_result",
+  waiting_for_task: "waiting on a background task; the task's output arrives as a tool_result",
+  task_output_progress: "waiting on a background task; the task's output arrives as a tool_result",
+  sleep_progress: "a running sleep's elapsed time",
+  repl_progress: "live output of the REPL tool; its tool_result holds the final output",
+};
+
+/** `progress` data types that carry a subagent's (or forked skill's) own messages, tool calls and results. */
+export const CLAUDE_SUBAGENT_PROGRESS_TYPES: readonly string[] = ["agent_progress", "skill_progress"];
+
+/** `system` records by subtype: runtime notices that record nothing the agent did. */
+export const CLAUDE_IGNORED_SYSTEM_SUBTYPES: Readonly<Record<string, string>> = {
+  api_error: "a failed API request the runtime retried (status, retry count)",
+  api_metrics: "API latency and throughput figures",
+  turn_duration: "how long a turn took",
+  stop_hook_summary: "which hooks the user configured ran at the end of a turn (their command lines), not agent actions",
+  bridge_status: "remote-control connection status",
+  agents_killed: "the user stopped running background agents",
+  thinking: "a spinner notice while the model thinks; the reasoning is in the assistant record",
+  microcompact_boundary: "tool results cleared from the model's context; the transcript keeps them",
+};
+
+/** `system` subtypes whose `content` text is kept as a MESSAGE with role "system". */
+export const CLAUDE_SYSTEM_MESSAGE_SUBTYPES: readonly string[] = [
+  "informational",
+  "local_command",
+  "away_summary",
+  "scheduled_task_fire",
+  "permission_retry",
+];
+
+/** Content blocks that hold no text an evidence question could use. */
+export const CLAUDE_IGNORED_BLOCK_TYPES: Readonly<Record<string, string>> = {
+  image: "binary image data",
+  document: "an attached document's binary data",
+  redacted_thinking: "encrypted reasoning with no readable text",
+};
+
+/** Tool names whose successful result means exit code 0 (the runtime reports any other code as an error). */
+const SHELL_TOOLS = new Set(["Bash", "PowerShell"]);
+
+/**
+ * Tool results the runtime writes when a person or policy refused the call: the user rejected it
+ * at the permission prompt (or pressed Esc on it), a permission rule or mode denied it, a plan was
+ * rejected. Texts as the runtime's messages define them.
+ */
+const DECLINED_PATTERNS: readonly RegExp[] = [
+  /^The user doesn't want to proceed with this tool use\./,
+  /^The user doesn't want to take this action right now\./,
+  /^Permission for this tool use was denied\./,
+  /^Permission for this action has been denied\./,
+  /^Permission to use \S+ (with command [\s\S]* )?has been denied/,
+  /^The agent proposed a plan that was rejected by the user\./,
+  /^\[Request interrupted by user for tool use\]/,
+];
+
+/** Results the runtime writes for a call it never started (a parallel call failed first, a discarded stream). */
+const NOT_RUN_PATTERNS: readonly RegExp[] = [
+  /^<tool_use_error>Sibling tool call errored<\/tool_use_error>/,
+  /^<tool_use_error>Cancelled: parallel tool call\b/,
+  /^<tool_use_error>Error: Streaming fallback - tool execution discarded<\/tool_use_error>/,
+];
+
+/** A result the runtime made up to keep calls and results paired: it says nothing about the call. */
+const PLACEHOLDER_RESULT = "[Tool result missing due to internal error]";
+
+export interface ResultFacts {
+  outcome: ToolOutcome;
+  exitCode?: number;
+}
+
+/**
+ * What a tool_result says became of its call: its text, `is_error`, and the record's
+ * `toolUseResult` (the tool's own output object: `interrupted`, `stderr`, `exitCode`/`returnCode`,
+ * `backgroundTaskId`, or the string "User rejected tool use").
+ */
+export function resultFacts(text: string, isError: boolean, toolUseResult: unknown, toolName: string | undefined): ResultFacts {
+  const trimmed = text.trimStart();
+  if (toolUseResult === "User rejected tool use" || DECLINED_PATTERNS.some((p) => p.test(trimmed))) {
+    return { outcome: "DECLINED" };
+  }
+  if (NOT_RUN_PATTERNS.some((p) => p.test(trimmed))) return { outcome: "NOT_RUN" };
+  if (trimmed === PLACEHOLDER_RESULT) return { outcome: "UNKNOWN" };
+  const fields = isRecord(toolUseResult) ? toolUseResult : {};
+  const exitCode = statedExitCode(trimmed, fields);
+  if (fields.interrupted === true) return { outcome: "FAILED", ...(exitCode !== undefined ? { exitCode } : {}) };
+  if (isError) return { outcome: "FAILED", ...(exitCode !== undefined ? { exitCode } : {}) };
+  if (exitCode !== undefined && exitCode !== 0) return { outcome: "FAILED", exitCode };
+  // Sent to the background: the call started and its end is not in this result.
+  if (typeof fields.backgroundTaskId === "string" || /^Command running in background with ID:/.test(trimmed)) {
+    return { outcome: "UNKNOWN" };
+  }
+  const code = exitCode ?? (toolName !== undefined && SHELL_TOOLS.has(toolName) ? 0 : undefined);
+  return { outcome: "SUCCEEDED", ...(code !== undefined ? { exitCode: code } : {}) };
+}
+
+/** The exit code a result states: "Exit code N" opening its text, or the tool output's own field. */
+function statedExitCode(text: string, fields: Record<string, unknown>): number | undefined {
+  const stated = /^Exit code (-?\d+)/.exec(text);
+  if (stated) return Number(stated[1]);
+  for (const key of ["exitCode", "returnCode"]) {
+    const value = fields[key];
+    if (typeof value === "number" && Number.isInteger(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A subagent's type: the progress record's own field, else the calling Task/Agent tool_use's
+ * `subagent_type` (a Task call naming none runs the general-purpose agent), or the forked skill.
+ */
+export function subagentType(
+  dataType: string,
+  data: Record<string, unknown>,
+  call: { name: string; input: unknown } | undefined,
+): string | undefined {
+  const own = typeof data.agentType === "string" ? data.agentType : data.subagent_type;
+  if (typeof own === "string" && own !== "") return own;
+  const input = isRecord(call?.input) ? call.input : {};
+  if (typeof input.subagent_type === "string") return input.subagent_type;
+  if (dataType === "skill_progress") return typeof input.skill === "string" ? `skill:${input.skill}` : "skill";
+  return call ? "general-purpose" : undefined;
+}
+
+/** A tool result's text: the string, or its text blocks joined by newlines. */
+export function resultText(content: string | unknown[] | undefined): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content
+    .map((b) => (isRecord(b) && b.type === "text" && typeof b.text === "string" ? b.text : undefined))
+    .filter((t): t is string => t !== undefined)
+    .join("\n");
+}
+
+/**
+ * The file's parent chain: every record names its parent by `parentUuid`, so a parent that is not
+ * in the file means a record is missing. Not a gap: a record with no parent (a chain's root, a
+ * compact boundary, whose `logicalParentUuid` points before the compaction on purpose, a
+ * subagent's first record) and the first chained record of each session in the file (a file that
+ * continues another starts with a parent outside it). Undetectable, then: deleting a session's
+ * first record or the last records of a chain (nothing names them), and records without a uuid.
+ */
+export class ParentChain<S> {
+  private readonly uuids = new Set<string>();
+  private readonly started = new Set<S>();
+
+  /** A record uuid of the file (all are noted before any record is checked). */
+  note(uuid: unknown): void {
+    if (typeof uuid === "string") this.uuids.add(uuid);
+  }
+
+  /** The parent uuid a record of `session` names that the file lacks, if any. */
+  missingParent(session: S, parent: unknown): string | undefined {
+    const started = this.started.has(session);
+    this.started.add(session);
+    if (typeof parent !== "string" || parent === "" || this.uuids.has(parent) || !started) return undefined;
+    return parent;
+  }
+}
+
+export const MessageRecord = z.looseObject({
+  type: z.enum(["user", "assistant"]),
+  uuid: z.string().optional(),
+  cwd: z.string().optional(),
+  isCompactSummary: z.boolean().optional(),
+  isMeta: z.boolean().optional(),
+  message: z.looseObject({
+    role: z.string().optional(),
+    content: z.union([z.string(), z.array(z.unknown())]),
+  }),
+});
+export type MessageRecord = z.infer<typeof MessageRecord>;
+
+export const ToolUse = z.looseObject({ id: z.string(), name: z.string(), input: z.unknown() });
+export const ToolResult = z.looseObject({
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(z.unknown())]).optional(),
+  is_error: z.boolean().optional(),
+});
+
+/** The runtime's note that the user interrupted a turn: not a prompt, so not a title. */
+export const INTERRUPTED = /^\[Request interrupted by user/;
+
+/** The agentId of a subagent's sidechain record (its own file), if the record is one. */
+export function sidechainAgent(record: Record<string, unknown>): string | undefined {
+  return record.isSidechain === true && typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : undefined;
+}
+
+export interface PendingBoundary {
+  line: number;
+  replaced: DraftSpan[];
+}
+
+/** Where a message's spans come from: its line, the JSON path of the message record, the agent. */
+export interface Origin {
+  line: JsonLine;
+  /** Path from the line's root to the message record ([] for a top-level record). */
+  path: Array<string | number>;
+  agentId?: string;
+  agentType?: string;
+}
+
+export type Base = Pick<DraftSpan, "occurredAt" | "sourceLine" | "sourceId" | "agentId" | "agentType" | "cwd">;
