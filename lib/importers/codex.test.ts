@@ -1,10 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CODEX_IGNORED_EVENT_TYPES, parseCodex } from "./codex";
-import { expectWellFormed, fixture, kinds, only, text } from "./testkit";
+import { detectFormat, importTranscript, type ImportedSpan } from "./index";
+import { effectOn, expectAccounted, expectWellFormed, fixture, kinds, lineStart, only, text, verdictOf } from "./testkit";
 import { utf8 } from "./text";
 
-const rollout = fixture("codex-rollout.jsonl");
-const forked = fixture("codex-forked.jsonl");
+const rollout = fixture("codex/rollout-sample.jsonl");
+const forked = fixture("codex/forked-sample.jsonl");
 
 const line = (timestamp: string, type: string, payload: unknown) => JSON.stringify({ timestamp, type, payload });
 const meta = line("2025-01-01T00:00:00Z", "session_meta", { id: "s1", timestamp: "2025-01-01T00:00:00Z", cwd: "/w" });
@@ -191,5 +193,271 @@ describe("Codex importer: line handling", () => {
     expect(s.spans[2]).toMatchObject({ exitCode: 0, toolName: "local_shell" });
     expect(s.spans.every((x) => x.occurredAt.toISOString() === "2025-04-20T10:00:00.000Z")).toBe(true);
     expect(result.issues).toEqual([]);
+  });
+});
+
+const real = fixture("codex/real-exec-0.135.jsonl");
+const at = (n: number) => `2025-01-01T00:00:${String(n).padStart(2, "0")}Z`;
+const ev = (n: number, payload: unknown) => line(at(n), "event_msg", payload);
+const ri = (n: number, payload: unknown) => line(at(n), "response_item", payload);
+const userItem = (n: number, text: string) => ri(n, { type: "message", role: "user", content: [{ type: "input_text", text }] });
+const shell = (n: number, id: string, cmd: string) =>
+  ri(n, { type: "function_call", name: "shell", call_id: id, arguments: JSON.stringify({ command: ["bash", "-lc", cmd] }) });
+const out = (n: number, id: string, output: unknown) => ri(n, { type: "function_call_output", call_id: id, output });
+const parseLines = (lines: string[]) => parseCodex(utf8(`${[meta, ...lines].join("\n")}\n`));
+const callsOf = (result: ReturnType<typeof parseCodex>) => only(result).spans.filter((s) => s.kind === "TOOL_CALL");
+
+describe("Codex importer: a real rollout (codex exec 0.135.0)", () => {
+  const result = importTranscript(real);
+  const s = only(result);
+
+  it("is detected and every line is accounted for", () => {
+    expect(detectFormat(real)).toBe("codex");
+    expect(result.format).toBe("codex");
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 11, used: 9, skipped: 0, ignored: 2 });
+    expect(result.records.ignoredByType).toEqual({ task_started: 1, token_count: 1 });
+    expect(result.issues).toEqual([]);
+  });
+
+  it("keeps the user's prompt once, as a user MESSAGE, besides the injected context", () => {
+    const users = s.spans.filter((x) => x.role === "user").map(text);
+    expect(users).toEqual([expect.stringMatching(/^<environment_context>/), "[REDACTED_PROMPT]"]);
+    expect(s.spans.filter((x) => x.role === "assistant").map(text)).toEqual(["[REDACTED_ASSISTANT_TEXT]"]);
+    expect(s.spans.filter((x) => x.role === "developer")).toHaveLength(1);
+    expect(s.externalId).toBe("019e9625-802f-7e91-840a-cfe88d14117a");
+    expect(s.title).toBe("[REDACTED_PROMPT]");
+  });
+});
+
+describe("Codex importer: user prompts", () => {
+  it("keeps prompts recorded only as user_message events when the rollout has other message items", () => {
+    const result = parseLines([
+      userItem(1, "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"),
+      ev(2, { type: "user_message", message: "first prompt", images: [] }),
+      ri(3, { type: "message", role: "assistant", content: [{ type: "output_text", text: "ok" }] }),
+      ev(4, { type: "user_message", message: "second prompt" }),
+      ev(5, { type: "agent_message", message: "ok again" }),
+      ri(6, { type: "message", role: "assistant", content: [{ type: "output_text", text: "ok again" }] }),
+      userItem(7, "third prompt"),
+      ev(8, { type: "user_message", message: "third prompt" }),
+    ]);
+    const s = only(result);
+    expect(s.spans.filter((x) => x.role === "user").map(text)).toEqual([
+      "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>",
+      "first prompt",
+      "second prompt",
+      "third prompt",
+    ]);
+    expect(s.spans.filter((x) => x.role === "assistant").map(text)).toEqual(["ok", "ok again"]);
+    expect(s.title).toBe("first prompt");
+    expectWellFormed(result);
+  });
+});
+
+describe("Codex importer: approvals and outcomes", () => {
+  it("keeps a command known only from its approval request", () => {
+    const result = parseLines([
+      ev(1, { type: "exec_approval_request", call_id: "c1", command: ["bash", "-lc", "rm -rf /etc/nginx"], cwd: "/w" }),
+    ]);
+    const [call] = callsOf(result);
+    expect(call).toMatchObject({ toolName: "shell", outcome: "UNKNOWN", sourceId: "c1" });
+    expect(verdictOf(result, effectOn("/etc/nginx"))).toBe("YES");
+    expectWellFormed(result);
+  });
+
+  it("merges an approval request into the call item it asks about, and a refusal is DECLINED", () => {
+    const result = parseLines([
+      shell(1, "c1", "rm -rf /etc/nginx"),
+      ev(2, { type: "exec_approval_request", call_id: "c1", command: ["bash", "-lc", "rm -rf /etc/nginx"], cwd: "/w" }),
+      out(3, "c1", "exec command rejected by user"),
+      ri(4, {
+        type: "custom_tool_call",
+        name: "apply_patch",
+        call_id: "p1",
+        input: "*** Begin Patch\n*** Add File: /etc/x\n+y\n*** End Patch",
+      }),
+      ev(5, {
+        type: "patch_apply_end",
+        call_id: "p1",
+        stdout: "",
+        stderr: "patch rejected by user",
+        success: false,
+        status: "declined",
+      }),
+      shell(6, "c2", "touch /etc/motd"),
+      ev(7, {
+        type: "exec_command_end",
+        call_id: "c2",
+        exit_code: -1,
+        stderr: "exec command rejected by user",
+        status: "declined",
+      }),
+    ]);
+    expect(callsOf(result).map((c) => [c.sourceId, c.outcome])).toEqual([
+      ["c1", "DECLINED"],
+      ["p1", "DECLINED"],
+      ["c2", "DECLINED"],
+    ]);
+    expect(result.records.skipped).toBe(0);
+    expectWellFormed(result);
+  });
+
+  it("gives a patch its result and outcome from patch_apply_end", () => {
+    const result = parseLines([
+      ri(1, {
+        type: "custom_tool_call",
+        name: "apply_patch",
+        call_id: "p1",
+        input: "*** Begin Patch\n*** Update File: a.ts\n*** End Patch",
+      }),
+      ev(2, {
+        type: "patch_apply_end",
+        call_id: "p1",
+        stdout: "",
+        stderr: "Failed to find context",
+        success: false,
+        changes: {},
+      }),
+      ev(3, {
+        type: "patch_apply_end",
+        call_id: "p2",
+        stdout: "Success. Updated the following files:\nA /etc/cron.d/job\n",
+        stderr: "",
+        success: true,
+        changes: { "/etc/cron.d/job": { type: "add", content: "* * * * * root true\n" } },
+      }),
+    ]);
+    const s = only(result);
+    expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT"]);
+    expect(s.spans.map((x) => x.outcome ?? null)).toEqual(["FAILED", null, "SUCCEEDED", null]);
+    expect(text(s.spans[1])).toBe("Failed to find context");
+    expect(s.spans[2]).toMatchObject({ toolName: "apply_patch", toolInput: { changes: { "/etc/cron.d/job": { type: "add" } } } });
+    expectWellFormed(result);
+  });
+
+  it("reads exit codes, timeouts, sessions still running, MCP results and searches", () => {
+    const result = parseLines([
+      shell(1, "a", "make"),
+      out(2, "a", "Exit code: 2\nWall time: 1.2 seconds\nOutput:\nmake: *** [all] Error 2"),
+      shell(3, "b", "sleep 999"),
+      out(4, "b", "Exit code: 124\nWall time: 10 seconds\nOutput:\ncommand timed out after 10000 milliseconds\n"),
+      shell(5, "c", "sleep 999"),
+      out(6, "c", '{"output":"command timed out after 10000 milliseconds; process group killed","metadata":{"exit_code":124}}'),
+      ri(7, { type: "function_call", name: "exec_command", call_id: "d", arguments: '{"cmd":"npm run dev"}' }),
+      out(8, "d", "Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID 7\nOutput:\nready"),
+      ri(9, { type: "function_call", name: "github__create_issue", call_id: "e", arguments: "{}" }),
+      ev(10, {
+        type: "mcp_tool_call_end",
+        call_id: "e",
+        invocation: { server: "github", tool: "create_issue" },
+        result: { Err: "boom" },
+      }),
+      ri(11, { type: "function_call", name: "fs__read", call_id: "f", arguments: "{}" }),
+      ev(12, {
+        type: "mcp_tool_call_end",
+        call_id: "f",
+        result: { Ok: { content: [{ type: "text", text: "hi" }], isError: false } },
+      }),
+      ri(13, { type: "web_search_call", status: "completed", action: { type: "search", query: "codex rollout" } }),
+      ev(14, { type: "web_search_end", call_id: "ws", query: "codex rollout" }),
+      shell(15, "g", "echo never answered"),
+      out(16, "h", "Process exited with code 0"),
+      shell(17, "h", "true"),
+    ]);
+    expect(callsOf(result).map((c) => [c.sourceId ?? c.toolName, c.outcome, c.exitCode ?? null])).toEqual([
+      ["a", "FAILED", 2],
+      ["b", "UNKNOWN", 124],
+      ["c", "FAILED", 124],
+      ["d", "UNKNOWN", null],
+      ["e", "FAILED", null],
+      ["f", "SUCCEEDED", null],
+      ["web_search", "SUCCEEDED", null],
+      ["g", "UNKNOWN", null],
+      ["h", "SUCCEEDED", 0],
+    ]);
+    expectWellFormed(result);
+  });
+
+  it("reports an output whose call is not in the file against the session", () => {
+    const result = parseLines([out(1, "lost", "Exit code: 0\nOutput:\nwrote /etc/hosts")]);
+    const s = only(result);
+    expect(s.skipped).toEqual([{ line: 2, message: expect.stringMatching(/call record is not in the file/) }]);
+    expect(verdictOf(result, effectOn("/etc/"))).toBe("INSUFFICIENT_EVIDENCE");
+    expectWellFormed(result);
+  });
+
+  it("counts each ignored line by type and reports unknown events against the session", () => {
+    const result = parseLines([
+      ev(1, { type: "token_count", info: null }),
+      ri(2, { type: "ghost_snapshot", ghost_commit: {} }),
+      ev(3, { type: "teleport_begin" }),
+      userItem(4, "hi"),
+    ]);
+    expect(result.records).toMatchObject({ read: 5, used: 2, ignored: 2, skipped: 1 });
+    expect(result.records.ignoredByType).toEqual({ token_count: 1, ghost_snapshot: 1 });
+    expect(only(result).skipped).toEqual([{ line: 4, message: 'unknown event type "teleport_begin"; skipped' }]);
+  });
+});
+
+describe("Codex importer: damaged records never turn YES into NO", () => {
+  // Detectable: a corrupted line is skipped (INSUFFICIENT_EVIDENCE at worst); a deleted call item whose
+  // output or end event remains is reported. Not detectable: deleting a line that is the only record
+  // of a message, or a call with no output and no end event (nothing else names it).
+  const corrupt = (bytes: Uint8Array, lineNo: number, how: number, seed: number): Uint8Array => {
+    const start = lineStart(bytes, lineNo);
+    const end = bytes.indexOf(0x0a, start) < 0 ? bytes.length : bytes.indexOf(0x0a, start);
+    const body = new TextDecoder().decode(bytes.subarray(start, end));
+    let changed: string;
+    if (how === 0) changed = body.slice(0, Math.max(1, seed % Math.max(1, body.length)));
+    else if (how === 1) changed = body.replace(/[{}[\]]/, "");
+    else if (how === 2) changed = body.replace(/"payload":\{/, '"payload":7,"x":{');
+    else changed = body.replace(/"(call_id|type|role|arguments|message)":"/, '"$1":42,"y":"');
+    const prefix = bytes.subarray(0, start);
+    const suffix = bytes.subarray(end);
+    const enc = utf8(changed);
+    const outBytes = new Uint8Array(prefix.length + enc.length + suffix.length);
+    outBytes.set(prefix);
+    outBytes.set(enc, prefix.length);
+    outBytes.set(suffix, prefix.length + enc.length);
+    if (how === 4) outBytes[start + (seed % Math.max(1, end - start))] ^= 0x80;
+    return outBytes;
+  };
+  const lines = (bytes: Uint8Array) =>
+    new TextDecoder()
+      .decode(bytes)
+      .split("\n")
+      .filter((l) => l.trim()).length;
+
+  it.each([
+    ["the real rollout", real, (s: ImportedSpan) => s.role === "user" && text(s).includes("[REDACTED_PROMPT]")],
+    ["the sample rollout", rollout, effectOn("/etc/")],
+  ] as const)("%s", (_name, bytes, predicate) => {
+    expect(verdictOf(parseCodex(bytes), predicate)).toBe("YES");
+    const n = lines(bytes);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: n }), fc.integer({ min: 0, max: 4 }), fc.nat()), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (edits) => {
+          let copy = bytes;
+          for (const [l, how, seed] of edits) copy = corrupt(copy, l, how, seed);
+          const result = parseCodex(copy);
+          expectAccounted(result);
+          expect(verdictOf(result, predicate)).not.toBe("NO");
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("deleting a call item whose output remains is detected", () => {
+    const lines = new TextDecoder().decode(rollout).split("\n");
+    const callLine = lines.findIndex((l) => l.includes('"type":"function_call"') && l.includes("tee -a /etc"));
+    expect(callLine).toBeGreaterThan(0);
+    const without = utf8(lines.filter((_, i) => i !== callLine).join("\n"));
+    expect(verdictOf(parseCodex(without), effectOn("/etc/postgresql"))).not.toBe("NO");
   });
 });

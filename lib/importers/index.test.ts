@@ -8,10 +8,13 @@ import { utf8 } from "./text";
 const FIXTURES: Array<[string, ImportFormat]> = [
   ["claude-code-session.jsonl", "claude-code"],
   ["claude-code-continued.jsonl", "claude-code"],
-  ["codex-rollout.jsonl", "codex"],
-  ["codex-forked.jsonl", "codex"],
-  ["openhands-trajectory.json", "openhands"],
-  ["openhands-events.jsonl", "openhands"],
+  ["codex/rollout-sample.jsonl", "codex"],
+  ["codex/forked-sample.jsonl", "codex"],
+  ["openhands/handwritten-trajectory.json", "openhands"],
+  ["openhands/classic-basic-gui-mode.json", "openhands"],
+  ["openhands/sdk-goal-events.jsonl", "openhands"],
+  ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands"],
+  ["openhands/handwritten-events.jsonl", "openhands"],
   ["otel-genai-traces.json", "otel-genai"],
   ["otel-genai-collector.jsonl", "otel-genai"],
 ];
@@ -52,7 +55,7 @@ describe("importTranscript", () => {
   });
 
   it("uses the format it is given", () => {
-    expect(importTranscript(fixture("codex-rollout.jsonl"), "codex").format).toBe("codex");
+    expect(importTranscript(fixture("codex/rollout-sample.jsonl"), "codex").format).toBe("codex");
   });
 
   it("refuses an unsupported file, naming the supported formats and what the file looked like", () => {
@@ -66,7 +69,7 @@ describe("importTranscript", () => {
 
   it("refuses a forced format that finds no session in the file", () => {
     try {
-      importTranscript(fixture("codex-rollout.jsonl"), "claude-code");
+      importTranscript(fixture("codex/rollout-sample.jsonl"), "claude-code");
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(TranscriptImportError);

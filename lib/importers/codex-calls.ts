@@ -1,0 +1,277 @@
+/**
+ * Tool calls in a Codex rollout and everything the rollout keeps about each, paired by `call_id`:
+ * the call item, its output item, the runtime's begin/approval/end events. A call recorded only by
+ * an event (a user's own shell command, an approval request, a patch whose call item is missing)
+ * still becomes a TOOL_CALL; the stand-in is dropped when the call item turns up. Outcomes are
+ * settled once the whole file is read (./codex-outcomes), and an output whose call is not in the
+ * file makes its session incomplete.
+ */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
+import { type EndFacts, endFacts, itemStatusOutcome, type OutputFacts, outputFacts, settle } from "./codex-outcomes";
+import { rawValue } from "./json-scan";
+import type { JsonLine } from "./jsonl";
+import { isRecord, str, utf8 } from "./text";
+
+type Base = { occurredAt: Date | undefined; sourceLine: number };
+
+interface CallState {
+  call?: DraftSpan;
+  /** A call made from an event, until (unless) the call item appears. */
+  standIn?: DraftSpan;
+  results: DraftSpan[];
+  /** A result made from an end event, dropped if the output item appears. */
+  standInResult?: DraftSpan;
+  out?: OutputFacts;
+  end?: EndFacts;
+  /** web_search_call / image_generation_call: the item's own status. */
+  itemOutcome?: ToolOutcome;
+  outputLines: number[];
+  draft: SessionDraft;
+}
+
+export class CodexCalls {
+  private readonly states = new Map<string, CallState>();
+  private readonly searchQueries = new Set<string>();
+  private readonly searchStandIns: Array<{ span: DraftSpan; query: string }> = [];
+  private readonly linkedLines: Array<{ line: number; type: string; callId: string }> = [];
+
+  constructor(
+    private readonly collector: ImportCollector,
+    private readonly cwdHint: (explicit: string | undefined) => { cwd?: string },
+  ) {}
+
+  private state(draft: SessionDraft, callId: string): CallState {
+    let s = this.states.get(callId);
+    if (!s) {
+      s = { results: [], outputLines: [], draft };
+      this.states.set(callId, s);
+    }
+    return s;
+  }
+
+  /** A call item: function_call, custom_tool_call, local_shell_call, web_search_call, ... */
+  call(
+    draft: SessionDraft,
+    line: JsonLine,
+    p: Record<string, unknown>,
+    type: string,
+    path: ReadonlyArray<string>,
+    base: Base,
+  ): void {
+    const skip = (reason: string) => this.collector.skip(line.line, reason, draft);
+    let span: DraftSpan;
+    let callId: string | undefined;
+    if (type === "function_call") {
+      if (typeof p.call_id !== "string" || typeof p.name !== "string" || typeof p.arguments !== "string") {
+        return skip("function_call without string call_id, name and arguments; skipped");
+      }
+      let input: unknown = p.arguments;
+      try {
+        input = JSON.parse(p.arguments);
+      } catch {
+        // Arguments that are not JSON are kept as the string the model produced.
+      }
+      const workdir = isRecord(input) ? (str(input.workdir) ?? str(input.cwd)) : undefined;
+      callId = p.call_id;
+      span = {
+        ...base,
+        kind: "TOOL_CALL",
+        toolName: p.name,
+        toolInput: input,
+        body: utf8(p.arguments),
+        ...this.cwdHint(workdir),
+      };
+    } else if (type === "custom_tool_call") {
+      if (typeof p.call_id !== "string" || typeof p.name !== "string" || typeof p.input !== "string") {
+        return skip("custom_tool_call without string call_id, name and input; skipped");
+      }
+      callId = p.call_id;
+      span = {
+        ...base,
+        kind: "TOOL_CALL",
+        toolName: p.name,
+        toolInput: p.input,
+        body: utf8(p.input),
+        ...this.cwdHint(undefined),
+      };
+    } else {
+      const action = isRecord(p.action) ? p.action : undefined;
+      if (type === "local_shell_call" && !action) return skip("local_shell_call without an action; skipped");
+      callId = str(p.call_id) ?? str(p.id);
+      const field = action ? "action" : undefined;
+      const raw = rawValue(line.bytes, field ? [...path, field] : path);
+      const input = action ?? p;
+      span = {
+        ...base,
+        kind: "TOOL_CALL",
+        toolName: type.replace(/_call$/, ""),
+        toolInput: input,
+        body: raw ? raw.slice() : utf8(JSON.stringify(input)),
+        ...this.cwdHint(action ? str(action.working_directory) : undefined),
+      };
+      const query = action
+        ? (str(action.query) ?? (Array.isArray(action.queries) ? str(action.queries[0]) : undefined))
+        : undefined;
+      if (type === "web_search_call" && query) this.searchQueries.add(query);
+      if (type === "web_search_call" || type === "image_generation_call") span.outcome = itemStatusOutcome(p.status);
+    }
+    draft.add(span);
+    if (callId === undefined) return;
+    span.sourceId = callId;
+    const s = this.state(draft, callId);
+    s.call = span;
+    if (s.standIn) s.standIn.dropped = true;
+    if (span.outcome !== undefined) s.itemOutcome = span.outcome;
+    if (s.end?.cwd) span.cwd = s.end.cwd;
+  }
+
+  /** function_call_output / custom_tool_call_output / tool_search_output: the call's result. */
+  output(draft: SessionDraft, line: JsonLine, p: Record<string, unknown>, base: Base): void {
+    const type = str(p.type);
+    if (typeof p.call_id !== "string") return this.collector.skip(line.line, `${type} without a string call_id; skipped`, draft);
+    let facts = outputFacts(p.output);
+    if (facts === undefined && type === "tool_search_output") {
+      const raw = rawValue(line.bytes, ["payload"]) ?? line.bytes;
+      facts = { text: new TextDecoder().decode(raw) };
+    }
+    if (facts === undefined) {
+      return this.collector.skip(line.line, `${type} output is neither text nor content items; skipped`, draft);
+    }
+    const s = this.state(draft, p.call_id);
+    const call = s.call ?? s.standIn;
+    const span = draft.add({
+      ...base,
+      kind: "TOOL_RESULT",
+      body: utf8(facts.text),
+      sourceId: p.call_id,
+      ...(call?.toolName ? { toolName: call.toolName } : {}),
+      ...(call?.cwd ? { cwd: call.cwd } : {}),
+    });
+    s.results.push(span);
+    s.out = facts;
+    s.outputLines.push(line.line);
+    if (s.standInResult) s.standInResult.dropped = true;
+  }
+
+  /** exec_command_end / patch_apply_end / mcp_tool_call_end: the runtime's record of how it ended. */
+  end(draft: SessionDraft, line: JsonLine, type: string, p: Record<string, unknown>, base: Base): void {
+    if (typeof p.call_id !== "string") return this.collector.skip(line.line, `${type} without a string call_id; skipped`, draft);
+    const facts = endFacts(type, p);
+    const s = this.state(draft, p.call_id);
+    s.end = facts;
+    if (facts.cwd) for (const span of [s.call, s.standIn, ...s.results]) if (span) span.cwd = facts.cwd;
+    if (s.results.length > 0) return this.collector.use(line.line);
+    if (!s.call && !s.standIn) this.standInCall(draft, line, type, p, p.call_id, base);
+    const call = s.call ?? s.standIn;
+    s.standInResult = draft.add({
+      ...base,
+      kind: "TOOL_RESULT",
+      body: utf8(facts.output),
+      sourceId: p.call_id,
+      ...(call?.toolName ? { toolName: call.toolName } : {}),
+      ...(facts.cwd ? { cwd: facts.cwd } : {}),
+    });
+  }
+
+  /** A proposed call the runtime announced (approval requests, begin events). */
+  proposal(draft: SessionDraft, line: JsonLine, type: string, p: Record<string, unknown>, base: Base): void {
+    const callId = str(p.call_id) ?? str(p.approval_id);
+    const s = callId !== undefined ? this.states.get(callId) : undefined;
+    if (s?.call || s?.standIn) return this.collector.use(line.line);
+    if (!this.standInCall(draft, line, type, p, callId, base)) {
+      this.collector.skip(line.line, `${type} without a command, changes or invocation; skipped`, draft);
+    }
+  }
+
+  /** A call known only from an event; false when the event holds nothing to make one from. */
+  private standInCall(
+    draft: SessionDraft,
+    line: JsonLine,
+    type: string,
+    p: Record<string, unknown>,
+    callId: string | undefined,
+    base: Base,
+  ): boolean {
+    const raw = (field: string) => rawValue(line.bytes, ["payload", field]);
+    let span: DraftSpan | undefined;
+    const cwd = str(p.cwd);
+    if ((Array.isArray(p.command) || typeof p.command === "string") && raw("command")) {
+      const toolName = "shell";
+      const toolInput = { command: p.command, ...(cwd ? { workdir: cwd } : {}) };
+      // A proposal's whole event is the body (the command with its cwd, verbatim); an end event's
+      // is its command only, since the rest of it is the result.
+      const whole = type === "exec_command_end" ? undefined : rawValue(line.bytes, ["payload"]);
+      const body = (whole ?? raw("command")!).slice();
+      span = { ...base, kind: "TOOL_CALL", toolName, toolInput, body, ...this.cwdHint(cwd) };
+    } else if (isRecord(p.changes) && raw("changes")) {
+      span = {
+        ...base,
+        kind: "TOOL_CALL",
+        toolName: "apply_patch",
+        toolInput: { changes: p.changes },
+        body: raw("changes")!.slice(),
+        ...this.cwdHint(cwd),
+      };
+    } else if (isRecord(p.invocation) && raw("invocation")) {
+      const inv = p.invocation;
+      const toolName = [str(inv.server), str(inv.tool)].filter(Boolean).join(".") || "mcp";
+      span = { ...base, kind: "TOOL_CALL", toolName, toolInput: inv.arguments ?? null, body: raw("invocation")!.slice() };
+    }
+    if (!span) return false;
+    draft.add(span);
+    if (callId !== undefined) {
+      span.sourceId = callId;
+      this.state(draft, callId).standIn = span;
+    }
+    return true;
+  }
+
+  /** web_search_end (or a completed WebSearch turn item): a search, unless a search call item has it. */
+  webSearchEnd(draft: SessionDraft, line: JsonLine, p: Record<string, unknown>, base: Base): void {
+    const action = isRecord(p.action) ? p.action : undefined;
+    const query = str(p.query) ?? (action ? str(action.query) : undefined);
+    if (query === undefined || query === "")
+      return this.collector.skip(line.line, "web search record without a query; skipped", draft);
+    const span = draft.add({
+      ...base,
+      kind: "TOOL_CALL",
+      toolName: "web_search",
+      toolInput: { query },
+      body: utf8(query),
+      ...((str(p.call_id) ?? str(p.id)) ? { sourceId: str(p.call_id) ?? str(p.id) } : {}),
+    });
+    this.searchStandIns.push({ span, query });
+  }
+
+  /** Another event tied to a call (view_image, collab and dynamic tool events): merged into it. */
+  linked(line: JsonLine, type: string, callId: string): void {
+    this.linkedLines.push({ line: line.line, type, callId });
+  }
+
+  finish(draft: SessionDraft | undefined): void {
+    for (const { span, query } of this.searchStandIns) if (this.searchQueries.has(query)) span.dropped = true;
+    for (const [callId, s] of this.states) {
+      const call = s.call ?? s.standIn;
+      if (!call) {
+        for (const line of s.outputLines) {
+          this.collector.skip(
+            line,
+            `output for call ${callId}, whose call record is not in the file; the session is incomplete`,
+            s.draft,
+          );
+        }
+        continue;
+      }
+      const settled = s.end || s.out ? settle(s.end, s.out) : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
+      call.outcome = settled.outcome;
+      if (settled.exitCode !== undefined) call.exitCode = settled.exitCode;
+      for (const r of [...s.results, s.standInResult]) if (r && settled.exitCode !== undefined) r.exitCode = settled.exitCode;
+    }
+    for (const l of this.linkedLines) {
+      const s = this.states.get(l.callId);
+      if (s?.call || s?.standIn) this.collector.use(l.line);
+      else this.collector.skip(l.line, `${l.type} for call ${l.callId}, whose call record is not in the file; skipped`, draft);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The Codex rollout records read as non-evidence, with why. Each entry was checked against the
+ * runtime's own definitions (codex-rs protocol `EventMsg`, `ResponseItem` and the rollout recorder's
+ * persistence policy): none of them carries a message, a tool call, a tool result or a summary.
+ * Everything else is either read or reported as skipped.
+ */
+
+/** response_item payload types that hold nothing readable an evidence question could use. */
+export const CODEX_IGNORED_ITEM_TYPES: Readonly<Record<string, string>> = {
+  ghost_snapshot: "a git snapshot the runtime takes for undo",
+  compaction: "the encrypted form of a server-side compaction; its readable summary is the `compacted` line",
+  context_compaction: "the encrypted form of a server-side compaction; its readable summary is the `compacted` line",
+  compaction_trigger: "a request to compact, not the compaction",
+  additional_tools: "tool definitions offered to the model",
+  other: "an item the runtime itself could not classify",
+  "reasoning:encrypted": "reasoning with only encrypted content: no readable text",
+};
+
+/** event_msg payload types ignored on purpose, with why. */
+export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
+  token_count: "token usage and rate limits",
+  task_started: "turn lifecycle",
+  turn_started: "turn lifecycle",
+  task_complete: "turn lifecycle without a last message (one with a last message is read as a message)",
+  turn_complete: "turn lifecycle without a last message (one with a last message is read as a message)",
+  turn_aborted: "turn lifecycle (an interruption); calls it cut short keep no result and stay UNKNOWN",
+  context_compacted: "a compaction notice; the summary is the `compacted` line",
+  thread_rolled_back: "an undo notice (turns dropped from the model's context, not from the file)",
+  undo_started: "an undo notice",
+  undo_completed: "an undo notice",
+  thread_goal_updated: "goal bookkeeping; the goal's text is the user's own message",
+  item_started: "item lifecycle; the completed item is what is read",
+  agent_reasoning_section_break: "reasoning formatting",
+  image_generation_begin: "the start of an image generation; the call item records it",
+  image_generation_end: "a generated image (binary); the image_generation_call item records the call",
+  web_search_begin: "the start of a search; its end or the search call item records it",
+  session_configured: "runtime configuration",
+  shutdown_complete: "runtime lifecycle",
+  background_event: "runtime notice",
+  deprecation_notice: "runtime notice",
+  warning: "runtime notice",
+  error: "a runtime error talking to the model, not an agent action",
+  stream_error: "a runtime error talking to the model, not an agent action",
+  model_reroute: "runtime notice",
+  mcp_startup_update: "runtime lifecycle",
+  mcp_startup_complete: "runtime lifecycle",
+  skills_update_available: "runtime notice",
+  guardian_assessment: "a safety review of a proposed action; the action is its own call record, a denial reaches its output",
+};
+
+/** item_completed item types that carry nothing to read. */
+export const CODEX_IGNORED_TURN_ITEMS: ReadonlySet<string> = new Set(["ContextCompaction", "Sleep"]);
