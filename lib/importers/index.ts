@@ -7,6 +7,7 @@ import { codexImporter } from "./codex";
 import { describeHead, detectWith } from "./detect";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
+import { sweAgentImporter } from "./swe-agent";
 import { IMPORT_FORMATS, type ImportFormat, type ImportResult, type TranscriptImporter } from "./types";
 
 export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
@@ -14,6 +15,7 @@ export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
   codex: codexImporter,
   openhands: openHandsImporter,
   "otel-genai": otelGenAiImporter,
+  "swe-agent": sweAgentImporter,
 };
 
 /** Why a file could not be imported; `code` is the API's error code for it. */
