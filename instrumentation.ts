@@ -4,6 +4,6 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
-  const { startBackgroundWork } = await import("./lib/server/background");
+  const { startBackgroundWork } = await import("@/lib/server/background");
   startBackgroundWork();
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, type ReactNode } from "react";
-import type { ActionResult } from "@/lib/auth/action-result";
+import type { ActionResult } from "@/lib/core/action-result";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 

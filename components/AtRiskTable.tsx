@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import type { ActionResult } from "@/lib/auth/action-result";
+import type { ActionResult } from "@/lib/core/action-result";
 import { formatTime, humanize } from "./format";
 
 export interface AtRiskRow {

@@ -6,7 +6,7 @@ import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { formatTime, humanize } from "./format";
 import { refusalKeys } from "./query-keys";
-import type { RefusalFeed as Feed } from "@/lib/server/refusal-feed";
+import type { RefusalFeed as Feed } from "@/lib/server/dashboard";
 
 const POLL_MS = 5_000;
 

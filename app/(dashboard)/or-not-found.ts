@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 
 /** Loads a page's resource; an unknown id renders the 404 page instead of an error. */
 export async function orNotFound<T>(load: Promise<T>): Promise<T> {

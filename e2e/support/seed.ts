@@ -10,7 +10,7 @@ export async function seedSession(
   spans: Array<{ kind: "MESSAGE" | "TOOL_CALL" | "TOOL_RESULT"; body: string; toolName?: string }>,
 ) {
   process.env.DATABASE_URL = e2eDatabase().url;
-  const { createProject } = await import("@/lib/server/projects");
+  const { createProject } = await import("@/lib/server/admin");
   const { upsertSession, appendSpans } = await import("@/lib/server/ingest");
   const suffix = randomBytes(3).toString("hex");
   const project = await createProject({ slug: `${label}-${suffix}`, name: `E2E ${label}` });

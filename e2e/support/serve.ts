@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import pg from "pg";
 import { applyMigrations } from "@/lib/db/migrations";
 import { disconnectDb } from "@/lib/db/client";
-import { loadDemoIfEmpty } from "@/lib/server/demo/load";
+import { loadDemoIfEmpty } from "@/lib/demo/load";
 import { e2eDatabase } from "./e2e-database";
 
 async function main() {

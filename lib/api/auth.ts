@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
-import { hashApiKey } from "@/lib/server/api-keys";
-import { AppError } from "./errors";
-import type { RoleName } from "./permissions";
+import { hashApiKey } from "@/lib/server/admin";
+import { AppError } from "@/lib/core/errors";
+import type { RoleName } from "@/lib/core/permissions";
 
 export interface ApiCaller {
   projectId: string;

@@ -1,4 +1,4 @@
-import { AppError } from "./errors";
+import { AppError } from "@/lib/core/errors";
 
 /** Largest request body accepted, in bytes. Documented in the README and returned in 413 errors. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { AppError } from "./errors";
+import { AppError } from "@/lib/core/errors";
 
 /**
  * A token bucket per API key, in this process. Protects the server from one runaway runtime; with

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { AppError, toAppError } from "./errors";
+import { AppError, toAppError } from "@/lib/core/errors";
 
 /** The one place errors become HTTP responses: `{error:{code,message,fields?}}`, never a stack trace. */
 export function errorResponse(error: unknown): NextResponse {

@@ -2,10 +2,10 @@ import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { authenticate, type ApiCaller } from "./auth";
 import { readJson } from "./body";
-import { requirePermission, type Permission } from "./permissions";
+import { requirePermission, type Permission } from "@/lib/core/permissions";
 import { takeToken } from "./rate-limit";
 import { errorResponse } from "./respond";
-import { parseWith } from "./validation";
+import { parseWith } from "@/lib/core/validation";
 
 /** Dynamic route segments, e.g. `{ id }` for `sessions/[id]/spans`. */
 type Params = Record<string, string>;

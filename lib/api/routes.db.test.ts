@@ -8,8 +8,8 @@ import { POST as createSession } from "@/app/api/v1/sessions/route";
 import { POST as appendSpans } from "@/app/api/v1/sessions/[id]/spans/route";
 import { GET as readOriginal } from "@/app/api/v1/spans/[id]/original/route";
 import { db } from "@/lib/db/client";
-import { createApiKey } from "@/lib/server/api-keys";
-import { makeTestProject } from "@/lib/server/test-project";
+import { createApiKey } from "@/lib/server/admin/api-keys";
+import { makeTestProject } from "@/lib/server/admin/test-project";
 import { MAX_BODY_BYTES } from "./body";
 import { LIMITS } from "./schemas";
 

@@ -1,9 +1,8 @@
-import { AppError, toAppError, type ErrorCode } from "@/lib/api/errors";
+import { AppError, toAppError } from "@/lib/core/errors";
 
-/** What a server action returns to its form: a message to show, or the one error shape. */
-export type ActionResult =
-  | { ok: true; message: string /** A secret shown once (a new API key or password). */; secret?: string }
-  | { ok: false; error: { code: ErrorCode; message: string } };
+import type { ActionResult } from "@/lib/core/action-result";
+
+export type { ActionResult } from "@/lib/core/action-result";
 
 export async function runAction(act: () => Promise<string | { message: string; secret: string }>): Promise<ActionResult> {
   try {

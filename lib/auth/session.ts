@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { AppError } from "@/lib/api/errors";
-import { requirePermission, ROLES, type Permission, type RoleName } from "@/lib/api/permissions";
+import { AppError } from "@/lib/core/errors";
+import { requirePermission, ROLES, type Permission, type RoleName } from "@/lib/core/permissions";
 import type { Actor } from "@/lib/server/audit";
 import { getAuth } from "./server";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
-import { importTranscriptFile, type ImportOutcome } from "@/lib/server/import";
-import { findProjectBySlug } from "@/lib/server/projects";
+import { importTranscriptFile, type ImportOutcome } from "@/lib/server/imports";
+import { findProjectBySlug } from "@/lib/server/admin";
 import { progressBar } from "./progress";
 
 export interface ImportOptions {

@@ -3,15 +3,15 @@
  * (DATABASE_URL, or the embedded one — shared with a running `npm start`).
  */
 import { parseArgs } from "node:util";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { db, disconnectDb } from "@/lib/db/client";
-import { createApiKey } from "@/lib/server/api-keys";
-import { createProject, findProjectBySlug } from "@/lib/server/projects";
-import { sweep } from "@/lib/server/sweeper";
-import { createUser, listUsers } from "@/lib/server/users";
+import { createApiKey } from "@/lib/server/admin";
+import { createProject, findProjectBySlug } from "@/lib/server/admin";
+import { runMaintenance } from "@/lib/server/background";
+import { createUser, listUsers } from "@/lib/server/admin";
 import { importLocally, importViaServer, printOutcome } from "./import-command";
-import { runMain } from "./run-main";
+import { runMain } from "@/lib/runner/run-main";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
 
@@ -114,7 +114,7 @@ async function run(group: string, action: string | undefined, values: Record<str
       return;
     }
     case "sweep": {
-      const result = await sweep();
+      const result = await runMaintenance();
       console.log(
         `Swept ${result.deleted} originals; ${result.lostSpanIds.length} spans moved to LOST; ` +
           `scrub verified ${result.verified} originals (${result.damaged} damaged); ${result.verdictsForgotten} stored verdicts no question reads deleted.`,

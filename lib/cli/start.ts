@@ -4,12 +4,12 @@
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { ensureBuilt } from "./build";
-import { assertPortFree } from "./port";
-import { runMain } from "./run-main";
+import { ensureBuilt } from "@/lib/runner/build";
+import { assertPortFree } from "@/lib/runner/port";
+import { runMain } from "@/lib/runner/run-main";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { disconnectDb } from "@/lib/db/client";
-import { DEMO_PASSWORD, DEMO_USERS, hasDemoUsers, loadDemoIfEmpty } from "@/lib/server/demo/load";
+import { DEMO_PASSWORD, DEMO_USERS, hasDemoUsers, loadDemoIfEmpty } from "@/lib/demo/load";
 
 async function main() {
   const dev = process.argv.includes("--dev");

@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { PrismaClient } from "./generated/client";
 import { createPool, parseDatabaseUrl } from "./pg-pool";
 

@@ -28,19 +28,26 @@ import {
   type ProvenanceStatus,
   type RetentionPolicy,
 } from "@/lib/evidence/types";
-import { SWEEPER } from "./audit";
-import { candidateSummaryFor } from "./candidate-summary";
-import { sha256Hex } from "./hash";
-import { askEvidenceQuestion, type EvidenceQueryInput } from "./evidence";
-import { appendSpans, upsertSession, type SpanSubmission } from "./ingest";
-import { loadAtoms, reclaim } from "./reclaim";
-import { policyToRow } from "./policy";
-import { pinOriginal } from "./retention";
-import { listSessionPage } from "./session-list";
-import { getSpanDetail } from "./span-detail";
-import { countGrid, sessionGrid, sessionSpanStatuses, sessionTimeline, spanStatusOf, timelineTotal } from "./span-status";
-import { sweep } from "./sweeper";
-import { makeTestProject } from "./test-project";
+import { SWEEPER } from "@/lib/server/audit/write";
+import { candidateSummaryFor } from "@/lib/server/gate/candidate-summary";
+import { sha256Hex } from "@/lib/core/hash";
+import { askEvidenceQuestion, type EvidenceQueryInput } from "@/lib/server/questions/ask";
+import { appendSpans, upsertSession, type SpanSubmission } from "@/lib/server/ingest/append";
+import { loadAtoms, reclaim } from "@/lib/server/gate/reclaim";
+import { policyToRow } from "@/lib/server/retention/policy";
+import { pinOriginal } from "@/lib/server/provenance/operator-acts";
+import { listSessionPage } from "@/lib/server/dashboard/session-list";
+import { getSpanDetail } from "@/lib/server/dashboard/span-detail";
+import {
+  countGrid,
+  sessionGrid,
+  sessionSpanStatuses,
+  sessionTimeline,
+  spanStatusOf,
+  timelineTotal,
+} from "@/lib/server/provenance/span-status";
+import { sweep } from "@/lib/server/retention/sweeper";
+import { makeTestProject } from "@/lib/server/admin/test-project";
 
 const T = new Date("2026-01-01T00:00:00.000Z");
 const at = (minutes: number) => new Date(T.getTime() + minutes * 60_000);

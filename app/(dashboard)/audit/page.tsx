@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
-import { listAuditLog } from "@/lib/server/audit-log";
+import { listAuditLog } from "@/lib/server/audit";
 
 export const metadata = { title: "Audit log" };
 

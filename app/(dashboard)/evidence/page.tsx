@@ -3,15 +3,15 @@ import { afterResponse } from "@/app/after-response";
 import { ActionForm } from "@/components/ActionForm";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
-import { AppError } from "@/lib/api/errors";
-import { can } from "@/lib/api/permissions";
+import { AppError } from "@/lib/core/errors";
+import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
 import { formatKindCounts } from "@/lib/evidence/manifest";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
-import { askEvidenceQuestion } from "@/lib/server/evidence";
-import { evidenceQueryFromParams } from "@/lib/server/evidence-params";
+import { evidencePicker } from "@/lib/server/dashboard";
+import { askEvidenceQuestion } from "@/lib/server/questions";
+import { evidenceQueryFromParams } from "@/lib/server/questions";
 import { pinAction } from "../spans/[id]/actions";
 
 export const metadata = { title: "Evidence" };
@@ -34,16 +34,7 @@ export default async function EvidencePage({
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(raw)) for (const v of [value].flat()) if (v !== undefined) params.append(key, v);
 
-  const projects = await db().project.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, slug: true } });
-  const project = projects.find((p) => p.slug === params.get("project")) ?? projects[0];
-  const sessions = project
-    ? await db().session.findMany({
-        where: { projectId: project.id },
-        orderBy: { lastActivityAt: "desc" },
-        take: 500,
-        select: { id: true, title: true, externalId: true },
-      })
-    : [];
+  const { projects, project, sessions } = await evidencePicker(params.get("project"));
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 

@@ -1,8 +1,8 @@
 import { RefusalFeed } from "@/components/RefusalFeed";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { humanize } from "@/components/format";
-import { refusalFeed } from "@/lib/server/refusal-feed";
+import { refusalFeed } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Refusals" };
 

@@ -2,13 +2,13 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { AppError } from "@/lib/api/errors";
-import { parseWith } from "@/lib/api/validation";
+import { AppError } from "@/lib/core/errors";
+import { parseWith } from "@/lib/core/validation";
 import { runAction, type ActionResult } from "@/lib/auth/action-result";
 import { authorize } from "@/lib/auth/session";
 import { DAY_MS } from "@/lib/evidence/policy";
-import { pinOriginal, setOriginalExpiry } from "@/lib/server/retention";
-import { projectOfSpan } from "@/lib/server/span-project";
+import { pinOriginal, setOriginalExpiry } from "@/lib/server/provenance";
+import { projectOfSpan } from "@/lib/server/dashboard";
 
 const BulkForm = z.object({
   act: z.enum(["pin", "extend"]),

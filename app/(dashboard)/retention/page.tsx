@@ -1,9 +1,9 @@
 import { AtRiskTable } from "@/components/AtRiskTable";
 import { ExpiryChart } from "@/components/charts/ExpiryChart";
 import { prepareExpirySeries } from "@/components/charts/expiry-series";
-import { can } from "@/lib/api/permissions";
+import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
-import { expiriesByWeek, listAtRiskOriginals } from "@/lib/server/at-risk";
+import { expiriesByWeek, listAtRiskOriginals } from "@/lib/server/retention";
 import { bulkRetentionAction } from "./actions";
 
 export const metadata = { title: "Retention" };

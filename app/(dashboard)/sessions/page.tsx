@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
-import { AppError } from "@/lib/api/errors";
-import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/session-list";
+import { AppError } from "@/lib/core/errors";
+import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Sessions" };
 

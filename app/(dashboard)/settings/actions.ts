@@ -2,14 +2,14 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { ROLES } from "@/lib/api/permissions";
-import { parseWith } from "@/lib/api/validation";
+import { ROLES } from "@/lib/core/permissions";
+import { parseWith } from "@/lib/core/validation";
 import { runAction, type ActionResult } from "@/lib/auth/action-result";
 import { authorize } from "@/lib/auth/session";
-import { createApiKey, revokeApiKey } from "@/lib/server/api-keys";
-import { createUser, setUserRole } from "@/lib/server/users";
-import { updatePolicy } from "@/lib/server/policy";
-import { AppError } from "@/lib/api/errors";
+import { createApiKey, revokeApiKey } from "@/lib/server/admin";
+import { createUser, setUserRole } from "@/lib/server/admin";
+import { updatePolicy } from "@/lib/server/retention";
+import { AppError } from "@/lib/core/errors";
 
 const entries = (form: FormData) => Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string" && v !== ""));
 

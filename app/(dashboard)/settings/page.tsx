@@ -1,10 +1,10 @@
 import { ActionForm } from "@/components/ActionForm";
 import { humanize } from "@/components/format";
 import { Time } from "@/components/Time";
-import { can, ROLES } from "@/lib/api/permissions";
+import { can, ROLES } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
-import { listProjectSettings } from "@/lib/server/settings";
-import { listUsers } from "@/lib/server/users";
+import { listProjectSettings } from "@/lib/server/admin";
+import { listUsers } from "@/lib/server/admin";
 import { createKeyAction, inviteUserAction, revokeKeyAction, setRoleAction, updatePolicyAction } from "./actions";
 
 export const metadata = { title: "Settings" };

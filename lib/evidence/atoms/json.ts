@@ -41,9 +41,9 @@ export interface JArr {
 }
 export type JNode = JStr | JNum | JLit | JObj | JArr;
 
-const MAX_DEPTH = 512;
+export const MAX_DEPTH = 512;
 
-class JsonSyntaxError extends Error {}
+export class JsonSyntaxError extends Error {}
 
 export class JsonDoc {
   constructor(
@@ -95,7 +95,7 @@ export function parseJson(t: Text): JsonDoc | null {
   return new JsonDoc(t, roots);
 }
 
-function skipWs(s: string, i: number): number {
+export function skipWs(s: string, i: number): number {
   for (;;) {
     const c = s.charCodeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
@@ -103,7 +103,7 @@ function skipWs(s: string, i: number): number {
   }
 }
 
-const NUM = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+export const NUM = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 class Parser {
   pos = 0;
@@ -215,141 +215,6 @@ class Parser {
       }
       throw new JsonSyntaxError(`expected , or ] at ${p}`);
     }
-  }
-}
-
-/** Receives the scalar values of a JSON text in document order, with the key they sit under. */
-export interface JsonVisitor {
-  string(a: number, b: number, esc: boolean, key: string | null): void;
-  number(a: number, b: number, key: string | null): void;
-}
-
-/**
- * Visits a JSON (or JSON Lines) text without building a tree: for large bodies that need no
- * structure (tool results), this allocates nothing per value. Returns false when the text is not
- * JSON (the visitor may already have seen a prefix: callers roll back).
- */
-export function visitJson(t: Text, visitor: JsonVisitor): boolean {
-  const s = t.s;
-  let i = skipWs(s, 0);
-  const c = s.charCodeAt(i);
-  if (c !== 0x7b && c !== 0x5b) return false;
-  const p = new StreamParser(s, t, visitor);
-  try {
-    while (i < s.length) {
-      p.pos = i;
-      p.value(0, null);
-      i = skipWs(s, p.pos);
-    }
-  } catch (e) {
-    if (e instanceof JsonSyntaxError || e instanceof RangeError) return false;
-    throw e;
-  }
-  return true;
-}
-
-class StreamParser {
-  pos = 0;
-  private nextBs = -2;
-
-  constructor(
-    private readonly s: string,
-    private readonly t: Text,
-    private readonly v: JsonVisitor,
-  ) {}
-
-  value(depth: number, key: string | null): void {
-    if (depth > MAX_DEPTH) throw new JsonSyntaxError("too deep");
-    const s = this.s;
-    let i = skipWs(s, this.pos);
-    const c = s.charCodeAt(i);
-    if (c === 0x22) {
-      const j = this.stringEnd(i + 1);
-      this.v.string(i + 1, j, this.hasEscape(i + 1, j), key);
-      this.pos = j + 1;
-      return;
-    }
-    if (c === 0x7b) {
-      i = skipWs(s, i + 1);
-      if (s.charCodeAt(i) === 0x7d) {
-        this.pos = i + 1;
-        return;
-      }
-      for (;;) {
-        if (s.charCodeAt(i) !== 0x22) throw new JsonSyntaxError(`expected key at ${i}`);
-        const ke = this.stringEnd(i + 1);
-        const k = this.hasEscape(i + 1, ke) ? unescapeJson(this.t, i + 1, ke).s : s.slice(i + 1, ke);
-        i = skipWs(s, ke + 1);
-        if (s.charCodeAt(i) !== 0x3a) throw new JsonSyntaxError(`expected : at ${i}`);
-        this.pos = i + 1;
-        this.value(depth + 1, k);
-        i = skipWs(s, this.pos);
-        const d = s.charCodeAt(i);
-        if (d === 0x2c) {
-          i = skipWs(s, i + 1);
-          continue;
-        }
-        if (d === 0x7d) {
-          this.pos = i + 1;
-          return;
-        }
-        throw new JsonSyntaxError(`expected , or } at ${i}`);
-      }
-    }
-    if (c === 0x5b) {
-      i = skipWs(s, i + 1);
-      if (s.charCodeAt(i) === 0x5d) {
-        this.pos = i + 1;
-        return;
-      }
-      for (;;) {
-        this.pos = i;
-        this.value(depth + 1, key);
-        i = skipWs(s, this.pos);
-        const d = s.charCodeAt(i);
-        if (d === 0x2c) {
-          i = skipWs(s, i + 1);
-          continue;
-        }
-        if (d === 0x5d) {
-          this.pos = i + 1;
-          return;
-        }
-        throw new JsonSyntaxError(`expected , or ] at ${i}`);
-      }
-    }
-    if ((c === 0x74 && s.startsWith("true", i)) || (c === 0x6e && s.startsWith("null", i))) {
-      this.pos = i + 4;
-      return;
-    }
-    if (c === 0x66 && s.startsWith("false", i)) {
-      this.pos = i + 5;
-      return;
-    }
-    NUM.lastIndex = i;
-    const m = NUM.exec(s);
-    if (m === null) throw new JsonSyntaxError(`unexpected character at ${i}`);
-    this.pos = i + m[0].length;
-    this.v.number(i, this.pos, key);
-  }
-
-  /** Index of the closing quote of a string whose content starts at `a`. */
-  private stringEnd(a: number): number {
-    const s = this.s;
-    let j = a;
-    for (;;) {
-      j = s.indexOf('"', j);
-      if (j < 0) throw new JsonSyntaxError("unterminated string");
-      let k = 0;
-      while (s.charCodeAt(j - 1 - k) === 0x5c) k++;
-      if ((k & 1) === 0) return j;
-      j++;
-    }
-  }
-
-  private hasEscape(a: number, b: number): boolean {
-    if (this.nextBs !== -1 && this.nextBs < a) this.nextBs = this.s.indexOf("\\", a);
-    return this.nextBs !== -1 && this.nextBs < b;
   }
 }
 

@@ -4,7 +4,8 @@
  * spaces), and a few numeric fields are atoms by their key ("timestamp": 1700000000 is a time,
  * "duration_ms": 200 is "200 ms", "exit_code": 1 is an exit code).
  */
-import { unescapeJson, visitJson, type JNode, type JsonDoc, type JsonVisitor } from "./json";
+import { unescapeJson, type JNode, type JsonDoc } from "./json";
+import { type JsonVisitor, visitJson } from "./json-stream";
 import { normalizeExitCode, canonicalValue } from "./numbers";
 import { looksLikePath, normalizePath } from "./paths";
 import { scanText, type ScanContext, type ScanMode } from "./scan";

@@ -1,12 +1,12 @@
 import { NextResponse } from "next/server";
 import { afterResponse } from "@/app/after-response";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { errorResponse } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
-import { askEvidenceQuestion } from "@/lib/server/evidence";
-import { answerAsCsv, answerAsJson } from "@/lib/server/evidence-export";
-import { evidenceQueryFromParams } from "@/lib/server/evidence-params";
+import { findProjectBySlug } from "@/lib/server/admin";
+import { askEvidenceQuestion } from "@/lib/server/questions";
+import { answerAsCsv, answerAsJson } from "@/lib/server/questions";
+import { evidenceQueryFromParams } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +15,7 @@ export async function GET(request: Request) {
   try {
     if (!(await currentUser())) throw new AppError("UNAUTHENTICATED", "Sign in first");
     const params = new URL(request.url).searchParams;
-    const project = await db().project.findUnique({ where: { slug: params.get("project") ?? "" } });
-    if (!project) throw new AppError("NOT_FOUND", "No such project");
+    const project = await findProjectBySlug(params.get("project") ?? "");
     const input = evidenceQueryFromParams(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
     const result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });

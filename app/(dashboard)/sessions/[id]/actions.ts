@@ -2,13 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { parseWith } from "@/lib/api/validation";
+import { parseWith } from "@/lib/core/validation";
 import type { RunGateResult } from "@/components/RunGateForm";
-import { toAppError } from "@/lib/api/errors";
+import { toAppError } from "@/lib/core/errors";
 import { authorize } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
-import { candidateSummaryFor } from "@/lib/server/candidate-summary";
-import { reclaim } from "@/lib/server/reclaim";
+import { reclaimSeqRange } from "@/lib/server/gate";
 
 const RunGateForm = z
   .object({
@@ -27,25 +25,13 @@ export async function runGateAction(_: RunGateResult | null, form: FormData): Pr
   try {
     const { user } = await authorize("gate:run");
     const input = parseWith(RunGateForm, Object.fromEntries(form.entries()), "The form");
-    const session = await db().session.findUnique({ where: { id: input.sessionId }, select: { projectId: true } });
-    const spans = await db().span.findMany({
-      where: { sessionId: input.sessionId, seq: { gte: input.fromSeq, lte: input.toSeq } },
-      select: { id: true },
-    });
-    const summary = await candidateSummaryFor(
-      input.sessionId,
-      spans.map((s) => s.id),
-      input.text,
-      {
-        pointers: input.pointers === "on",
-        honest: input.honest === "on",
-      },
-    );
-    const outcome = await reclaim({
-      projectId: session?.projectId ?? "",
+    const outcome = await reclaimSeqRange({
       sessionId: input.sessionId,
-      selection: { fromSeq: input.fromSeq, toSeq: input.toSeq },
-      summary,
+      fromSeq: input.fromSeq,
+      toSeq: input.toSeq,
+      text: input.text,
+      pointers: input.pointers === "on",
+      honest: input.honest === "on",
       dryRun: input.commit !== "on",
       requester: `user:${user.email}`,
     });

@@ -3,12 +3,12 @@ import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
 import { Pager } from "@/components/Pager";
-import { can } from "@/lib/api/permissions";
+import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { bulkRetentionAction } from "../../retention/actions";
 import { RunGateForm } from "@/components/RunGateForm";
 import { runGateAction } from "./actions";
-import { getSessionOverview } from "@/lib/server/sessions";
+import { getSessionOverview } from "@/lib/server/dashboard";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
 
 export const metadata = { title: "Session" };

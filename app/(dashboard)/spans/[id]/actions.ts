@@ -2,13 +2,13 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { can } from "@/lib/api/permissions";
-import { parseWith } from "@/lib/api/validation";
+import { can } from "@/lib/core/permissions";
+import { parseWith } from "@/lib/core/validation";
 import { runAction, type ActionResult } from "@/lib/auth/action-result";
 import { authorize } from "@/lib/auth/session";
 import { DAY_MS } from "@/lib/evidence/policy";
-import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/retention";
-import { projectOfSpan } from "@/lib/server/span-project";
+import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/provenance";
+import { projectOfSpan } from "@/lib/server/dashboard";
 
 const SpanForm = z.object({ spanId: z.uuid(), reason: z.string().max(1000).optional() });
 const ExpiryForm = SpanForm.extend({ days: z.coerce.number().int().min(1).max(36_500) });

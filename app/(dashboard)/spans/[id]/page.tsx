@@ -5,9 +5,9 @@ import { SpanBody } from "@/components/SpanBody";
 import { Time } from "@/components/Time";
 import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import { cellSafety } from "@/lib/evidence/safety";
-import { getSpanDetail } from "@/lib/server/span-detail";
+import { getSpanDetail } from "@/lib/server/dashboard";
 import { RetentionControls } from "@/components/RetentionControls";
-import { can } from "@/lib/api/permissions";
+import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { pinAction, setExpiryAction, unpinAction } from "./actions";
 

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { errorResponse } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
-import { refusalFeed } from "@/lib/server/refusal-feed";
+import { refusalFeed } from "@/lib/server/dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 import { NextResponse } from "next/server";
 import { readBodyBytes } from "@/lib/api/body";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/core/errors";
 import { apiRoute } from "@/lib/api/route";
 import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
-import { importTranscriptFile } from "@/lib/server/import";
-import { startImportJob } from "@/lib/server/import-jobs";
+import { importTranscriptFile } from "@/lib/server/imports";
+import { startImportJob } from "@/lib/server/imports";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { apiRoute } from "@/lib/api/route";
 import { ReclamationResultSchema, ReclamationSchema } from "@/lib/api/schemas";
-import { decisionJson } from "@/lib/server/decision-json";
-import { reclaim } from "@/lib/server/reclaim";
+import { decisionJson } from "@/lib/server/gate";
+import { reclaim } from "@/lib/server/gate";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { afterResponse } from "@/app/after-response";
 import { apiRoute } from "@/lib/api/route";
 import { EvidenceAnswerSchema, EvidenceQuerySchema, LIMITS } from "@/lib/api/schemas";
-import { askEvidenceQuestion } from "@/lib/server/evidence";
-import { citationJson } from "@/lib/server/evidence-export";
+import { askEvidenceQuestion } from "@/lib/server/questions";
+import { citationJson } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/api/route";
 import { GateEvaluateResultSchema, GateEvaluateSchema } from "@/lib/api/schemas";
-import { evaluateGateRequest } from "@/lib/server/gate-service";
+import { evaluateGateRequest } from "@/lib/server/gate";
 
 export const dynamic = "force-dynamic";
 

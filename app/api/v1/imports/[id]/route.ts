@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { getImportJob } from "@/lib/server/import-jobs";
+import { getImportJob } from "@/lib/server/imports";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { AppError } from "@/lib/api/errors";
-import { isUuid } from "@/lib/api/ids";
+import { AppError } from "@/lib/core/errors";
+import { isUuid } from "@/lib/core/ids";
 import { apiRoute } from "@/lib/api/route";
 import { SpanBatchResultSchema, SpanBatchSchema } from "@/lib/api/schemas";
 import { decodeSpanBody } from "@/lib/api/span-body";

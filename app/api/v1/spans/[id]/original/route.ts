@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { readOriginal } from "@/lib/server/originals";
+import { readOriginal } from "@/lib/server/provenance";
 
 export const dynamic = "force-dynamic";
 

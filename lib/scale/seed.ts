@@ -1,0 +1,216 @@
+/**
+ * `npm run seed:scale`: loads a realistic data set at scale into DATABASE_URL, for the page and
+ * question benchmarks: 1,000 sessions, 1,000,000 transcript spans (one session of 100,000), every
+ * span analysed by the real analyzer and every compaction judged by the real gate, written with
+ * COPY. Refuses a database that already holds projects unless --force.
+ *
+ * Options: --force, --slug <project> (default "scale"), --sessions N, --spans N, --big N (spans of
+ * the long session), --seed N.
+ */
+import { randomUUID } from "node:crypto";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { runMain } from "@/lib/runner/run-main";
+import { applyMigrations } from "@/lib/db/migrations";
+import { parseDatabaseUrl } from "@/lib/db/pg-pool";
+import { StartupError } from "@/lib/db/startup-error";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import type { BuildContext, BuiltChunk } from "./build";
+import { COLUMNS, TABLES } from "./columns";
+import { copyLines } from "@/lib/db/copy";
+import { planSessions } from "./plan";
+import type { WorkerReply, WorkerRequest } from "./worker";
+
+interface Options {
+  force: boolean;
+  slug: string;
+  sessions: number;
+  spans: number;
+  big: number;
+  seed: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const options: Options = { force: false, slug: "scale", sessions: 1000, spans: 1_000_000, big: 100_000, seed: 7 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new StartupError(`${arg} needs a value`);
+      return v;
+    };
+    const count = () => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new StartupError(`${arg} needs a positive whole number`);
+      return n;
+    };
+    if (arg === "--force") options.force = true;
+    else if (arg === "--slug") options.slug = value();
+    else if (arg === "--sessions") options.sessions = count();
+    else if (arg === "--spans") options.spans = count();
+    else if (arg === "--big") options.big = count();
+    else if (arg === "--seed") options.seed = count();
+    else throw new StartupError(`unknown option ${arg}`);
+  }
+  if (options.big >= options.spans) throw new StartupError("--big must be smaller than --spans");
+  return options;
+}
+
+/** Chunks from the worker, a few requested ahead so generation and COPY overlap. */
+function chunkStream(worker: Worker, prefetch: number) {
+  const ready: WorkerReply[] = [];
+  let waiting: ((reply: WorkerReply) => void) | null = null;
+  worker.on("message", (reply: WorkerReply) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = null;
+      w(reply);
+    } else ready.push(reply);
+  });
+  const request = () => worker.postMessage({ type: "next" } satisfies WorkerRequest);
+  for (let i = 0; i < prefetch; i++) request();
+  return async (): Promise<BuiltChunk | null> => {
+    const reply = ready.shift() ?? (await new Promise<WorkerReply>((resolve) => (waiting = resolve)));
+    if (reply.type === "done") return null;
+    request();
+    return reply.chunk;
+  };
+}
+
+function startWorker(): Worker {
+  const file = new URL("./worker.ts", import.meta.url).href;
+  // The worker is TypeScript too: register the same loader inside it before importing it.
+  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`, {
+    eval: true,
+  });
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new StartupError("DATABASE_URL is required: the scale data set goes into a database you name");
+  const started = performance.now();
+
+  await applyMigrations(url);
+  const client = new pg.Client(parseDatabaseUrl(url));
+  await client.connect();
+  const worker = startWorker();
+  try {
+    const { rows } = await client.query<{ n: string; taken: boolean }>(
+      "select count(*)::text as n, bool_or(slug = $1) as taken from project",
+      [options.slug],
+    );
+    const existing = Number(rows[0]!.n);
+    if (existing > 0 && !options.force) {
+      throw new StartupError(
+        `the database already has ${existing} project(s); pass --force to add the scale project next to them`,
+      );
+    }
+    if (rows[0]!.taken) throw new StartupError(`a project "${options.slug}" exists already; pick another with --slug`);
+
+    const now = new Date();
+    const projectId = randomUUID();
+    const policy = DEFAULT_POLICY;
+    await client.query("insert into project (id, slug, name) values ($1, $2, $3)", [projectId, options.slug, "Scale test"]);
+    await client.query(
+      `insert into retention_policy (project_id, evidence_horizon_days, ttl_narrative_days, ttl_structured_days, ttl_side_effecting_days, evidence_workloads, system_config_prefixes)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        projectId,
+        policy.evidenceHorizonDays,
+        policy.ttlDays.NARRATIVE,
+        policy.ttlDays.STRUCTURED,
+        policy.ttlDays.SIDE_EFFECTING,
+        policy.evidenceWorkloads,
+        policy.systemConfigPrefixes,
+      ],
+    );
+    // A lost tail of a crashed seed is re-run, not recovered: no need to wait for each flush.
+    await client.query("set synchronous_commit = off");
+
+    const plans = planSessions({
+      sessions: options.sessions,
+      spans: options.spans,
+      bigSession: options.big,
+      now,
+      seed: options.seed,
+    });
+    const ctx: BuildContext = { projectId, policy, now };
+    worker.postMessage({ type: "init", plans, ctx } satisfies WorkerRequest);
+    const next = chunkStream(worker, 3);
+
+    console.log(
+      `Loading ${options.sessions} sessions and ${options.spans} spans into project "${options.slug}" (the longest session: ${options.big} spans)`,
+    );
+    const totals = { spans: 0, summaries: 0, atoms: 0, bytes: 0, sessions: 0 };
+    const progress = progressLine(options.spans);
+    let sessionId = "";
+    for (let chunk = await next(); chunk; chunk = await next()) {
+      if (chunk.session) {
+        const s = chunk.session;
+        sessionId = s.id;
+        await client.query("begin");
+        await client.query(
+          `insert into session (id, project_id, external_id, runtime, title, cwd, started_at, last_activity_at, created_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $7, $7)`,
+          [s.id, projectId, s.externalId, s.runtime, s.title, s.cwd, s.startedAt.toISOString().replace("Z", "")],
+        );
+      }
+      for (const table of TABLES) await copyLines(client, table, COLUMNS[table], chunk.tables[table]);
+      totals.spans += chunk.spans;
+      totals.summaries += chunk.summaries;
+      totals.atoms += chunk.atoms;
+      totals.bytes += chunk.bytes;
+      if (chunk.lastActivityAt) {
+        await client.query("update session set last_activity_at = $2 where id = $1", [
+          sessionId,
+          chunk.lastActivityAt.toISOString().replace("Z", ""),
+        ]);
+        await client.query("commit");
+        totals.sessions++;
+      }
+      progress(totals.spans, totals.atoms);
+    }
+    progress.done();
+    const loadedMs = performance.now() - started;
+    console.log(
+      `Loaded ${totals.sessions} sessions, ${totals.spans} spans, ${totals.summaries} summaries, ${totals.atoms} atoms, ` +
+        `${(totals.bytes / 1e6).toFixed(0)} MB of bodies in ${formatDuration(loadedMs)}`,
+    );
+    const vacuumStart = performance.now();
+    console.log("VACUUM ANALYZE (visibility map and statistics for index-only scans)...");
+    for (const table of ["session", ...TABLES]) await client.query(`vacuum (analyze) ${table}`);
+    console.log(
+      `  done in ${formatDuration(performance.now() - vacuumStart)}; total ${formatDuration(performance.now() - started)}`,
+    );
+  } finally {
+    await worker.terminate();
+    await client.end();
+  }
+}
+
+/** Spans and atoms so far, the rate, and the time left. */
+function progressLine(total: number) {
+  const t0 = performance.now();
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  const print = (done: number, atoms: number, force = false) => {
+    const now = performance.now();
+    if (!force && now - lastPrint < (tty ? 500 : 15_000)) return;
+    lastPrint = now;
+    const rate = done / ((now - t0) / 1000);
+    const eta = rate > 0 ? formatDuration(((total - done) / rate) * 1000) : "?";
+    const text = `  ${done.toLocaleString("en")}/${total.toLocaleString("en")} spans, ${atoms.toLocaleString("en")} atoms, ${Math.round(rate).toLocaleString("en")} spans/s, ${eta} left`;
+    process.stderr.write(tty ? `\r${text}   ` : `${text}\n`);
+  };
+  return Object.assign((done: number, atoms: number) => print(done, atoms), {
+    done: () => process.stderr.write(tty ? "\n" : ""),
+  });
+}
+
+runMain(main);

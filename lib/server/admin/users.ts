@@ -1,0 +1,82 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { AppError } from "@/lib/core/errors";
+import { db } from "@/lib/db/client";
+import type { RoleName } from "@/lib/core/permissions";
+import { Prisma } from "@/lib/db/generated/client";
+import { isUuid } from "@/lib/core/ids";
+import { writeAudit, type Actor } from "@/lib/server/audit";
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  role: RoleName;
+  /** The password, when it was generated here: shown once, never stored. */
+  generatedPassword?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Invites a person with a role and a password sign-in (the account record better-auth reads). */
+export async function createUser(input: {
+  email: string;
+  name?: string;
+  role: RoleName;
+  password?: string;
+}): Promise<CreatedUser> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email))
+    throw new AppError("VALIDATION_FAILED", "Invalid email", { fields: [{ path: "email", message: "not an email address" }] });
+  if (input.password !== undefined && input.password.length < 10) {
+    throw new AppError("VALIDATION_FAILED", "Password too short", {
+      fields: [{ path: "password", message: "at least 10 characters" }],
+    });
+  }
+  const password = input.password ?? randomBytes(12).toString("base64url");
+  const id = randomUUID();
+  try {
+    await db().$transaction([
+      db().user.create({ data: { id, email, name: input.name ?? email.split("@")[0]!, role: input.role, emailVerified: true } }),
+      db().authAccount.create({
+        data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: await hashPassword(password) },
+      }),
+    ]);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new AppError("CONFLICT", `A user with email ${email} exists already`, {
+        fields: [{ path: "email", message: "taken" }],
+      });
+    }
+    throw error;
+  }
+  return { id, email, role: input.role, ...(input.password === undefined ? { generatedPassword: password } : {}) };
+}
+
+export async function listUsers() {
+  return db().user.findMany({
+    orderBy: { createdAt: "asc" },
+    select: { id: true, email: true, name: true, role: true, createdAt: true },
+  });
+}
+
+/** Changes a person's role; an admin cannot demote themself (someone must stay able to manage people). */
+export async function setUserRole(userId: string, role: RoleName, actor: Actor): Promise<void> {
+  if (!isUuid(userId)) throw new AppError("NOT_FOUND", "User not found");
+  if (actor.id === userId && role !== "ADMIN")
+    throw new AppError("CONFLICT", "You cannot change your own role; ask another admin");
+  await db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user) throw new AppError("NOT_FOUND", "User not found");
+    if (user.role === role) return;
+    await tx.user.update({ where: { id: userId }, data: { role } });
+    await writeAudit(tx, {
+      projectId: null,
+      actor,
+      act: "user.role",
+      targetType: "user",
+      targetId: userId,
+      before: { role: user.role },
+      after: { role },
+    });
+  });
+}

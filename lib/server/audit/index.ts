@@ -1,0 +1,2 @@
+export { listAuditLog } from "./read";
+export { type Actor, SWEEPER, writeAudit, writeAudits } from "./write";

@@ -1,0 +1,2 @@
+export { startBackgroundWork } from "./schedule";
+export { type MaintenanceResult, runMaintenance } from "./sweep";

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { parseWith } from "@/lib/core/validation";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
+import { listRefusals, refusalCountsByDay, type RefusalDayCount, type RefusalRow } from "./refusals";
+
+const DAY_MS = 86_400_000;
+export const FEED_DAYS = 30;
+
+export const RefusalFeedFilterSchema = z
+  .object({
+    session: z.uuid().optional(),
+    cellClass: z.enum(EVIDENTIAL_CLASSES).optional(),
+    cellProvenance: z.enum(PROVENANCE_STATUSES).optional(),
+    days: z.coerce.number().int().min(1).max(365).default(FEED_DAYS),
+  })
+  .strict();
+
+export type RefusalFeedFilter = z.input<typeof RefusalFeedFilterSchema>;
+
+export interface RefusalFeed {
+  events: RefusalRow[];
+  counts: RefusalDayCount[];
+  days: number;
+  asOf: string;
+}
+
+/** The Refusals page's data: the newest events and per-day counts for the same filter and window. */
+export async function refusalFeed(raw: Record<string, string | undefined>, now = new Date()): Promise<RefusalFeed> {
+  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""));
+  const filter = parseWith(RefusalFeedFilterSchema, cleaned, "The filter");
+  const since = new Date(now.getTime() - filter.days * DAY_MS);
+  const common = { sessionId: filter.session, cellClass: filter.cellClass, cellProvenance: filter.cellProvenance, since };
+  const [events, counts] = await Promise.all([listRefusals({ ...common, limit: 200 }), refusalCountsByDay(common)]);
+  return { events, counts, days: filter.days, asOf: now.toISOString() };
+}

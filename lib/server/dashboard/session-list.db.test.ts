@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
+import { reclaim } from "@/lib/server/gate/reclaim";
+import { listSessionPage } from "./session-list";
+import { makeTestProject } from "@/lib/server/admin/test-project";
+
+describe("the sessions list", () => {
+  it("searches, filters by runtime and state, sorts by refusals and pages", async () => {
+    const project = await makeTestProject("list");
+    const tag = randomBytes(4).toString("hex");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { session } = await upsertSession(project.id, {
+        externalId: `list-${tag}-${i}`,
+        runtime: i === 2 ? `rt-${tag}` : "claude-code",
+        title: `List ${tag} ${i}`,
+      });
+      await appendSpans(project.id, session.id, [
+        {
+          seq: 0,
+          kind: "TOOL_CALL",
+          toolName: "write_file",
+          occurredAt: new Date(),
+          body: new TextEncoder().encode('{"path":"/etc/x.conf"}'),
+        },
+      ]);
+      ids.push(session.id);
+    }
+    // Refuse a pointerless summary in session 1: it gets a refusal.
+    await reclaim({
+      projectId: project.id,
+      sessionId: ids[1]!,
+      selection: { fromSeq: 0, toSeq: 0 },
+      summary: { text: "wrote config", pointers: [] },
+      dryRun: false,
+      requester: "test",
+    });
+
+    const searched = await listSessionPage({ q: tag });
+    expect(searched.total).toBe(3);
+    expect((await listSessionPage({ q: tag, runtime: `rt-${tag}` })).rows.map((r) => r.id)).toEqual([ids[2]]);
+    const refused = await listSessionPage({ q: tag, state: "refused" });
+    expect(refused.rows.map((r) => r.id)).toEqual([ids[1]]);
+    expect(refused.rows[0]!.refusalCount).toBe(1);
+    expect((await listSessionPage({ q: tag, sort: "refusals" })).rows[0]!.id).toBe(ids[1]);
+    expect((await listSessionPage({ q: `${tag} 1%` })).total).toBe(0); // % is literal, not a wildcard
+    expect((await listSessionPage({ q: tag, page: "2" })).rows).toEqual([]);
+    await expect(listSessionPage({ sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+});

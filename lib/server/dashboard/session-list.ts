@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { parseWith } from "@/lib/core/validation";
+import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+
+export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
+export const SESSION_STATES = ["any", "refused", "at-risk", "lost"] as const;
+export const PAGE_SIZE = 25;
+
+export const SessionListQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  runtime: z.string().max(64).optional(),
+  state: z.enum(SESSION_STATES).default("any"),
+  sort: z.enum(SESSION_SORTS).default("activity"),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+
+export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
+
+export interface SessionListRow {
+  id: string;
+  projectSlug: string;
+  externalId: string;
+  runtime: string;
+  title: string | null;
+  lastActivityAt: Date;
+  spanCount: number;
+  refusalCount: number;
+  atRiskCount: number;
+  lostCount: number;
+}
+
+/**
+ * The Sessions page: search, filter, sort and paginate in the database, with per-session counts of
+ * spans, refusals, originals at risk (expiring before their horizon) and originals gone.
+ */
+export async function listSessionPage(
+  raw: Record<string, string | undefined>,
+): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
+  const query = parseWith(
+    SessionListQuerySchema,
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")),
+    "The filter",
+  );
+  const rows = await db().$queryRaw<
+    Array<{
+      id: string;
+      slug: string;
+      external_id: string;
+      runtime: string;
+      title: string | null;
+      last_activity_at: Date;
+      spans: number;
+      refusals: number;
+      at_risk: number;
+      lost: number;
+      total: bigint;
+    }>
+  >(sessionListSql(query));
+  const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      projectSlug: r.slug,
+      externalId: r.external_id,
+      runtime: r.runtime,
+      title: r.title,
+      lastActivityAt: r.last_activity_at,
+      spanCount: r.spans,
+      refusalCount: r.refusals,
+      atRiskCount: r.at_risk,
+      lostCount: r.lost,
+    })),
+    total: Number(rows[0]?.total ?? 0),
+    query,
+    runtimes: runtimes.map((r) => r.runtime),
+  };
+}
+
+/** The page's query: filters, sort and paging over the sessions' kept counts. */
+export function sessionListSql(query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
+  }
+  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  if (query.state === "refused") conditions.push(Prisma.sql`c.refusals > 0`);
+  if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
+  if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
+  const order =
+    query.sort === "refusals"
+      ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
+      : query.sort === "at-risk"
+        ? Prisma.sql`c.at_risk desc, se.last_activity_at desc`
+        : Prisma.sql`se.last_activity_at desc`;
+  return Prisma.sql`
+    with c as (
+      -- Counts kept per session by triggers (migration 20261202122000_scale_read_paths): spans,
+      -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
+      -- (at risk), originals whose bytes are gone (lost). Nothing here scans a session's spans.
+      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, se.lost_count as lost
+        from session se
+    )
+    select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
+           c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total
+      from session se join c on c.id = se.id join project pr on pr.id = se.project_id
+     where ${Prisma.join(conditions, " and ")}
+     order by ${order}
+     limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}`;
+}

@@ -1,0 +1,137 @@
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/core/errors";
+import { importTranscript, TranscriptImportError } from "@/lib/importers";
+import type { ImportFormat, ImportIssue, ImportResult, ImportedSession } from "@/lib/importers/types";
+import type { EvidentialClass } from "@/lib/evidence/types";
+import { appendSpans, unstorableFields, upsertSession, type IngestedSpan } from "@/lib/server/ingest";
+import { reclaim } from "@/lib/server/gate";
+
+/** Spans per ingest transaction: big enough to be fast, small enough to report progress. */
+const CHUNK = 500;
+
+export interface ImportProgress {
+  spansDone: number;
+  spansTotal: number;
+}
+
+export interface ImportOutcome {
+  format: ImportFormat;
+  sessions: Array<{ id: string; externalId: string; spans: number; created: boolean }>;
+  spans: number;
+  classes: Record<EvidentialClass, number>;
+  /** Compactions in the file whose replaced spans the gate would have refused to let go. */
+  wouldRefuse: number;
+  issues: ImportIssue[];
+}
+
+/**
+ * Imports a transcript file through the same ingest path runtimes use, then records the
+ * compactions it contains as ones the runtime did on its own (observed). Importing the same file
+ * again changes nothing: spans are idempotent and a compaction already linked is skipped.
+ */
+export async function importTranscriptFile(
+  projectId: string,
+  bytes: Uint8Array,
+  options: { format?: ImportFormat; requester: string; onProgress?: (p: ImportProgress) => void },
+): Promise<ImportOutcome> {
+  const parsed = parseTranscript(bytes, options.format);
+  keepStorable(parsed);
+  const spansTotal = parsed.sessions.reduce((n, s) => n + s.spans.length, 0);
+  const outcome: ImportOutcome = {
+    format: parsed.format,
+    sessions: [],
+    spans: 0,
+    classes: { NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: 0 },
+    wouldRefuse: 0,
+    issues: parsed.issues,
+  };
+  for (const imported of parsed.sessions) {
+    const { session, created } = await upsertSession(projectId, {
+      externalId: imported.externalId,
+      runtime: imported.runtime,
+      title: imported.title,
+      cwd: imported.cwd,
+      startedAt: imported.startedAt,
+    });
+    const ingested: IngestedSpan[] = [];
+    for (let i = 0; i < imported.spans.length; i += CHUNK) {
+      ingested.push(...(await appendSpans(projectId, session.id, imported.spans.slice(i, i + CHUNK))));
+      options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
+    }
+    for (const span of ingested) outcome.classes[span.class] += 1;
+    outcome.spans += ingested.length;
+    outcome.wouldRefuse += await recordCompactions(projectId, session.id, imported, ingested, options.requester);
+    outcome.sessions.push({ id: session.id, externalId: imported.externalId, spans: ingested.length, created });
+  }
+  return outcome;
+}
+
+/**
+ * A span whose structured fields hold a NUL character (which Postgres text cannot store) keeps its
+ * verbatim bytes, where the NUL stays, and loses those fields, with the line reported.
+ */
+function keepStorable(parsed: ImportResult) {
+  for (const session of parsed.sessions) {
+    for (const span of session.spans) {
+      const fields = unstorableFields(span);
+      if (fields.length === 0) continue;
+      for (const field of fields) delete span[field];
+      parsed.issues.push({
+        line: span.sourceLine,
+        message: `${fields.join(", ")} held a NUL character: kept the span's bytes without ${fields.length > 1 ? "them" : "it"}`,
+      });
+    }
+  }
+  parsed.issues.sort((a, b) => a.line - b.line);
+}
+
+function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
+  try {
+    return importTranscript(bytes, format);
+  } catch (error) {
+    if (!(error instanceof TranscriptImportError)) throw error;
+    if (error.code === "UNKNOWN_TRANSCRIPT_FORMAT") {
+      throw new AppError("VALIDATION_FAILED", error.message, { fields: [{ path: "format", message: "not a known format" }] });
+    }
+    throw new AppError(error.code, error.message, { fields: [{ path: "format", message: error.message }] });
+  }
+}
+
+async function recordCompactions(
+  projectId: string,
+  sessionId: string,
+  imported: ImportedSession,
+  ingested: IngestedSpan[],
+  requester: string,
+): Promise<number> {
+  const bySeq = new Map(ingested.map((s) => [s.seq, s]));
+  const bodyBySeq = new Map(imported.spans.map((s) => [s.seq, s.body]));
+  let refused = 0;
+  for (const compaction of imported.compactions) {
+    const summary = bySeq.get(compaction.summarySeq);
+    const replaced = compaction.replacedSeqs.map((seq) => bySeq.get(seq)).filter((s): s is IngestedSpan => s !== undefined);
+    if (!summary || replaced.length === 0) continue; // Nothing in the file to link: the summary stays without provenance.
+    if ((await db().summaryLink.count({ where: { sessionId, summarySpanId: summary.id } })) > 0) continue;
+    const text = new TextDecoder().decode(bodyBySeq.get(compaction.summarySeq));
+    // The replaced spans are in the file, so Custodian holds them: the pointers resolve.
+    const pointers = replaced.map((s) => ({
+      spanId: s.id,
+      byteStart: 0,
+      byteEnd: bodyBySeq.get(s.seq)?.byteLength ?? 0,
+      sha256: s.sha256,
+    }));
+    const result = await reclaim({
+      projectId,
+      sessionId,
+      selection: { spanIds: replaced.map((s) => s.id) },
+      summary: { text, pointers },
+      dryRun: false,
+      requester,
+      at: compaction.occurredAt,
+      observed: true,
+      summarySpanId: summary.id,
+    });
+    refused += result.decisions.filter((d) => d.verdict === "REFUSE").length;
+  }
+  return refused;
+}

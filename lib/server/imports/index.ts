@@ -1,0 +1,2 @@
+export { type ImportOutcome, importTranscriptFile } from "./import-file";
+export { failInterruptedImports, getImportJob, startImportJob } from "./jobs";

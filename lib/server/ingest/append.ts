@@ -1,0 +1,268 @@
+import { randomUUID } from "node:crypto";
+import { AppError, type FieldError } from "@/lib/core/errors";
+import { databaseMode, db, rawTransaction } from "@/lib/db/client";
+import { analyzeSpan } from "@/lib/evidence/analyze";
+import { expiresAtFor } from "@/lib/evidence/policy";
+import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
+import { atomRowsFor, writeRows, type AtomRow, type BatchRows, type OriginalRow, type SpanRow } from "./bulk-insert";
+import { sha256Hex } from "@/lib/core/hash";
+import { loadPolicy } from "@/lib/server/retention";
+
+export interface SessionInput {
+  externalId: string;
+  runtime: string;
+  title?: string | null;
+  cwd?: string | null;
+  startedAt?: Date | null;
+}
+
+export interface SpanSubmission {
+  seq: number;
+  kind: SpanKind;
+  role?: string | null;
+  toolName?: string | null;
+  toolInput?: unknown;
+  exitCode?: number | null;
+  occurredAt: Date;
+  body: Uint8Array;
+  /** Where a tool call ran, when it differs from the session's working directory. */
+  cwd?: string | null;
+  toolAnnotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}
+
+export interface IngestedSpan {
+  id: string;
+  seq: number;
+  class: EvidentialClass;
+  atomCount: number;
+  sha256: string;
+  /** False when this exact span was already stored: resubmission is a no-op. */
+  created: boolean;
+}
+
+/**
+ * Postgres text and jsonb cannot hold the NUL character. Bodies are bytes and keep it; the fields
+ * stored as text (and tool input, stored as jsonb) are refused with the field at fault.
+ */
+function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
+  const bad = fields
+    .filter(([, value]) => holdsNul(value))
+    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
+  if (bad.length > 0)
+    throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", {
+      fields: bad,
+    });
+}
+
+const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput"] as const;
+
+/** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
+export function unstorableFields(
+  span: Pick<SpanSubmission, (typeof STORED_AS_TEXT)[number]>,
+): Array<(typeof STORED_AS_TEXT)[number]> {
+  return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
+  return false;
+}
+
+/** Creates the session for a runtime's external id, or updates what the runtime now says about it. */
+export async function upsertSession(projectId: string, input: SessionInput) {
+  rejectUnstorableText([
+    ["externalId", input.externalId],
+    ["runtime", input.runtime],
+    ["title", input.title],
+    ["cwd", input.cwd],
+  ]);
+  const existing = await db().session.findUnique({
+    where: { projectId_externalId: { projectId, externalId: input.externalId } },
+  });
+  const fields = {
+    runtime: input.runtime,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+    ...(input.startedAt !== undefined ? { startedAt: input.startedAt } : {}),
+  };
+  const session = await db().session.upsert({
+    where: { projectId_externalId: { projectId, externalId: input.externalId } },
+    create: { id: randomUUID(), projectId, externalId: input.externalId, ...fields },
+    update: fields,
+  });
+  return { session, created: existing === null };
+}
+
+/**
+ * Appends a batch of spans to a session in one transaction: all of it lands or none of it does.
+ * Resubmitting a stored span (same seq, same bytes) returns its stored result; the same seq with
+ * other bytes is a CONFLICT that changes nothing. The transaction runs on a raw connection: a batch
+ * is a few bulk writes with large payloads, which Prisma spent most of the time handling.
+ */
+export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
+  rejectUnstorableText(
+    spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])),
+  );
+  const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
+  rejectInconsistentBatch(hashed);
+  const policy = await loadPolicy(db(), projectId);
+  try {
+    return await writeBatch(projectId, sessionId, policy, hashed);
+  } catch (error) {
+    // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
+    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed);
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+export interface HashedSpan {
+  span: SpanSubmission;
+  sha256: string;
+}
+
+interface StoredSpanRow {
+  id: string;
+  seq: number;
+  sha256: string;
+  class: EvidentialClass;
+  atoms: number;
+}
+
+async function writeBatch(
+  projectId: string,
+  sessionId: string,
+  policy: RetentionPolicy,
+  hashed: HashedSpan[],
+): Promise<IngestedSpan[]> {
+  return rawTransaction(async (client) => {
+    const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [
+      sessionId,
+      projectId,
+    ]);
+    if (session.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
+    const { cwd } = session.rows[0]!;
+
+    const stored = await client.query<StoredSpanRow>(
+      `select s.id::text as id, s.seq, s.sha256, s.class::text as class,
+              (select count(*) from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id)::int as atoms
+         from span s where s.session_id = $1 and s.seq = any($2::int[])`,
+      [sessionId, hashed.map((h) => h.span.seq)],
+    );
+    const storedBySeq = new Map(stored.rows.map((row) => [row.seq, row]));
+    const conflicts: FieldError[] = [];
+    hashed.forEach(({ span, sha256 }, index) => {
+      const row = storedBySeq.get(span.seq);
+      if (row && row.sha256 !== sha256) {
+        conflicts.push({
+          path: `spans.${index}.seq`,
+          message: `seq ${span.seq} is already stored with other bytes (sha256 ${row.sha256})`,
+        });
+      }
+    });
+    if (conflicts.length > 0) {
+      throw new AppError("CONFLICT", "Some spans conflict with spans already stored; nothing was written", { fields: conflicts });
+    }
+
+    const results = new Map<number, IngestedSpan>();
+    for (const row of stored.rows) {
+      results.set(row.seq, {
+        id: row.id,
+        seq: row.seq,
+        class: row.class,
+        atomCount: row.atoms,
+        sha256: row.sha256,
+        created: false,
+      });
+    }
+    const fresh = hashed.filter(({ span }) => !results.has(span.seq));
+    const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
+    const { rows, inserted } = batchRows(sessionId, cwd, policy, uniqueFresh);
+    await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy");
+    for (const result of inserted) results.set(result.seq, result);
+
+    if (uniqueFresh.length > 0) {
+      const latest = uniqueFresh.reduce(
+        (max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max),
+        uniqueFresh[0]!.span.occurredAt,
+      );
+      // An ISO time cast to timestamp keeps its UTC digits, whatever the connection's time zone.
+      await client.query("update session set last_activity_at = greatest(last_activity_at, $2::timestamp) where id = $1", [
+        sessionId,
+        latest.toISOString(),
+      ]);
+    }
+    return hashed.map(({ span }) => results.get(span.seq)!);
+  });
+}
+
+function rejectInconsistentBatch(hashed: HashedSpan[]) {
+  const firstBySeq = new Map<number, string>();
+  const fields: FieldError[] = [];
+  hashed.forEach(({ span, sha256 }, index) => {
+    const seen = firstBySeq.get(span.seq);
+    if (seen === undefined) firstBySeq.set(span.seq, sha256);
+    else if (seen !== sha256)
+      fields.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} appears twice in this batch with different bytes` });
+  });
+  if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
+}
+
+/** The rows a batch of new spans writes: analysis, hashes, TTLs. */
+export function batchRows(
+  sessionId: string,
+  cwd: string | null,
+  policy: RetentionPolicy,
+  batch: HashedSpan[],
+): { rows: BatchRows; inserted: IngestedSpan[] } {
+  const spanRows: SpanRow[] = [];
+  const originalRows: OriginalRow[] = [];
+  const atomRows: AtomRow[] = [];
+  const results: IngestedSpan[] = [];
+
+  for (const { span, sha256 } of batch) {
+    const id = randomUUID();
+    const analysis = analyzeSpan({
+      body: span.body,
+      kind: span.kind,
+      role: span.role ?? undefined,
+      toolName: span.toolName ?? undefined,
+      toolInput: span.toolInput,
+      exitCode: span.exitCode ?? undefined,
+      cwd: span.cwd ?? cwd ?? undefined,
+      toolAnnotations: span.toolAnnotations,
+    });
+    const cls = analysis.classification.class;
+    const expiresAt = expiresAtFor(cls, span.occurredAt, policy);
+    const atoms = atomRowsFor(sessionId, id, analysis.atoms);
+    spanRows.push({
+      sessionId,
+      id,
+      seq: span.seq,
+      kind: span.kind,
+      role: span.role ?? null,
+      toolName: span.toolName ?? null,
+      toolInput: span.toolInput === undefined ? null : JSON.stringify(span.toolInput),
+      exitCode: span.exitCode ?? null,
+      occurredAt: span.occurredAt,
+      class: cls,
+      classReasons: JSON.stringify(analysis.classification.reasons),
+      byteLength: span.body.byteLength,
+      sha256,
+      original: { expiresAt },
+    });
+    originalRows.push({ sessionId, spanId: id, bytes: span.body, sha256, expiresAt });
+    atomRows.push(...atoms);
+    results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
+  }
+
+  return { rows: { spans: spanRows, originals: originalRows, atoms: atomRows }, inserted: results };
+}

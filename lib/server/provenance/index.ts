@@ -1,0 +1,16 @@
+export { pinOriginal, setOriginalExpiry, unpinOriginal } from "./operator-acts";
+export { loadOriginalFacts, recordDamaged } from "./original-facts";
+export { readOriginal } from "./originals";
+export {
+  gridQueries,
+  lineageStatuses,
+  sessionGrid,
+  sessionTimeline,
+  type SpanRowFacts,
+  type SpanStatus,
+  spanStatusOf,
+  type TimelineFilter,
+  timelineQuery,
+  timelineTotal,
+} from "./span-status";
+export { originalFromSpan, retrievableWithPointer, sqlTime } from "./status-sql";

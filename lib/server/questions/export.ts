@@ -1,0 +1,85 @@
+import type { Citation } from "@/lib/evidence/questions";
+import type { EvidenceQueryResult } from "./ask";
+
+/** A citation as JSON, for the API and the download alike: the cited bytes travel as base64. */
+export function citationJson(c: Citation) {
+  return {
+    sessionId: c.sessionId,
+    spanId: c.spanId,
+    seq: c.seq,
+    byteStart: c.byteStart,
+    byteEnd: c.byteEnd,
+    sha256: c.sha256,
+    excerpt: c.excerpt,
+    bytesBase64: Buffer.from(c.bytes ?? new TextEncoder().encode(c.excerpt)).toString("base64"),
+    atomKind: c.atomKind,
+  };
+}
+
+/** An answer with its citations and blockers as JSON. */
+export function answerAsJson(result: EvidenceQueryResult) {
+  return {
+    question: { id: result.question.id, title: result.question.title, anyOf: result.question.anyOf },
+    answer: result.answer,
+    scopeComplete: result.scopeComplete,
+    checkedSpans: result.checkedSpans,
+    sessionsInScope: result.sessionsInScope,
+    citations: result.citations.map(citationJson),
+    blockers: result.blockers,
+    gaps: result.gaps,
+  };
+}
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  // Quote always; a leading formula character is neutralised so a spreadsheet never evaluates transcript text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** One row per citation and per blocker, for reviewers who work in spreadsheets. */
+export function answerAsCsv(result: EvidenceQueryResult): string {
+  const header = [
+    "row",
+    "answer",
+    "question",
+    "session_id",
+    "span_id",
+    "seq",
+    "byte_start",
+    "byte_end",
+    "sha256",
+    "excerpt",
+    "blocker_reason",
+  ];
+  const rows: unknown[][] = [
+    ...result.citations.map((c) => [
+      "citation",
+      result.answer,
+      result.question.title,
+      c.sessionId,
+      c.spanId,
+      c.seq,
+      c.byteStart,
+      c.byteEnd,
+      c.sha256,
+      c.excerpt,
+      "",
+    ]),
+    ...result.blockers.map((b) => [
+      "blocker",
+      result.answer,
+      result.question.title,
+      b.sessionId,
+      b.spanId,
+      b.seq,
+      "",
+      "",
+      "",
+      "",
+      b.reason,
+    ]),
+  ];
+  if (rows.length === 0) rows.push(["answer", result.answer, result.question.title, "", "", "", "", "", "", "", ""]);
+  return `${[header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { evidenceQueryFromParams } from "./params";
+
+const P = "00000000-0000-4000-8000-000000000000";
+
+describe("evidenceQueryFromParams", () => {
+  it("reads a canned question with a session and an inclusive date range", () => {
+    const input = evidenceQueryFromParams(P, new URLSearchParams("q=deleted-files&session=s1&from=2026-11-01&to=2026-11-30"));
+    expect(input).toEqual({
+      projectId: P,
+      question: { canned: "deleted-files" },
+      scope: { sessionIds: ["s1"], from: new Date("2026-11-01T00:00:00Z"), to: new Date("2026-12-01T00:00:00Z") },
+    });
+  });
+
+  it("builds a custom predicate from the builder's fields and ignores unknown kinds", () => {
+    const input = evidenceQueryFromParams(
+      P,
+      new URLSearchParams("q=custom&effect=FILE_WRITE&effect=BOGUS&prefix=/etc/%0A~/.ssh/&tool=write_file&negated=on"),
+    );
+    expect(input?.question).toEqual({
+      predicate: {
+        effectKinds: ["FILE_WRITE"],
+        valuePrefixes: ["/etc/", "~/.ssh/"],
+        toolNames: ["write_file"],
+        includeNegated: true,
+      },
+      title: "Custom question",
+    });
+  });
+
+  it("asks nothing without a question, and refuses an empty custom question or a bad date", () => {
+    expect(evidenceQueryFromParams(P, new URLSearchParams(""))).toBeNull();
+    expect(() => evidenceQueryFromParams(P, new URLSearchParams("q=custom"))).toThrow(/at least one condition/);
+    expect(() => evidenceQueryFromParams(P, new URLSearchParams("q=deleted-files&from=yesterday"))).toThrow(/Invalid date/);
+  });
+});

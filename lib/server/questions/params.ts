@@ -1,0 +1,55 @@
+import { AppError } from "@/lib/core/errors";
+import { ATOM_KINDS, SIDE_EFFECT_KINDS, type AtomKind, type SideEffectKind } from "@/lib/evidence/types";
+import type { EvidencePredicate } from "@/lib/evidence/questions";
+import type { EvidenceQueryInput } from "./ask";
+
+/**
+ * The Evidence page's URL (and its export links) as a question: `q=<canned id>`, or `q=custom`
+ * with builder fields (effects, kinds, prefixes, tools, command pattern, negated), plus a scope of
+ * one session and a date range. The same parsing serves the page and the download.
+ */
+export function evidenceQueryFromParams(projectId: string, params: URLSearchParams): EvidenceQueryInput | null {
+  const q = params.get("q");
+  if (!q) return null;
+  const list = (name: string) =>
+    params
+      .getAll(name)
+      .flatMap((v) => v.split(/[\n,]/))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  const date = (name: string) => {
+    const value = params.get(name);
+    if (!value) return undefined;
+    const parsed = new Date(`${value}T00:00:00Z`);
+    if (Number.isNaN(parsed.getTime()))
+      throw new AppError("VALIDATION_FAILED", `Invalid date in ${name}`, { fields: [{ path: name, message: "use YYYY-MM-DD" }] });
+    return parsed;
+  };
+  const session = params.get("session");
+  const from = date("from");
+  const until = date("to");
+  const scope = {
+    ...(session ? { sessionIds: [session] } : {}),
+    ...(from ? { from } : {}),
+    // The "to" day is inclusive on the page: the scope's end is exclusive, so end at the next midnight.
+    ...(until ? { to: new Date(until.getTime() + 86_400_000) } : {}),
+  };
+  if (q !== "custom") return { projectId, question: { canned: q }, scope };
+
+  const effects = list("effect").filter((e): e is SideEffectKind => (SIDE_EFFECT_KINDS as readonly string[]).includes(e));
+  const kinds = list("kind").filter((k): k is AtomKind => (ATOM_KINDS as readonly string[]).includes(k));
+  const predicate: EvidencePredicate = {
+    ...(effects.length ? { effectKinds: effects } : {}),
+    ...(kinds.length ? { atomKinds: kinds } : {}),
+    ...(list("prefix").length ? { valuePrefixes: list("prefix") } : {}),
+    ...(list("tool").length ? { toolNames: list("tool") } : {}),
+    ...(params.get("command") ? { commandPattern: params.get("command")! } : {}),
+    ...(params.get("negated") === "on" ? { includeNegated: true } : {}),
+  };
+  if (Object.keys(predicate).length === 0) {
+    throw new AppError("VALIDATION_FAILED", "A custom question needs at least one condition", {
+      fields: [{ path: "q", message: "add a condition" }],
+    });
+  }
+  return { projectId, question: { predicate, title: "Custom question" }, scope };
+}

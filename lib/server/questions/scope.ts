@@ -1,0 +1,170 @@
+/**
+ * What the parts of an indexed evidence question share: the scope as SQL, span and atom rows, and
+ * how a row becomes the span the question engine judges and where it sits in the engine's walk.
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import { isRetrievable, provenanceStatus } from "@/lib/evidence/provenance";
+import type { Blocker, Citation, QuestionSpan } from "@/lib/evidence/questions";
+import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
+import { originalFromSpan, sqlTime } from "@/lib/server/provenance";
+import type { SpanRowFacts } from "@/lib/server/provenance";
+
+export interface ScopeSessionRow {
+  id: string;
+  cwd: string | null;
+  non_summary_count: number;
+  unchecked_count: number;
+  seq_count: number;
+  seq_min: number | null;
+  seq_max: number | null;
+  /** As text: a bigint. */
+  evidence_version: string;
+}
+
+export interface Scope {
+  projectId: string;
+  /** Null: every session of the project. */
+  sessionIds: string[] | null;
+  from: Date | null;
+  to: Date | null;
+}
+
+/** The facts of a span the engine judges it by: those its status rests on, and where it is. */
+export interface SpanFactsRow extends SpanRowFacts {
+  session_id: string;
+  sha256: string;
+  tool_name: string | null;
+}
+
+export interface AtomRow {
+  session_id: string;
+  span_id: string;
+  ordinal: number;
+  kind: Atom["kind"];
+  text: string;
+  normalized: string;
+  byte_start: number;
+  byte_end: number;
+  effect: Atom["effect"] | null;
+  negated: boolean;
+  arg_name: string | null;
+}
+
+export const SPAN_FACTS = Prisma.sql`s.session_id::text as session_id, s.id::text as id, s.seq, s.kind::text as kind, s.class::text as class,
+  s.transcript_state::text as transcript_state, s.occurred_at, s.has_pointer, s.original_state::text as original_state,
+  s.original_expires_at, s.sha256, s.tool_name`;
+
+export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
+  a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
+
+/** Rows of `alias` (with a session_id column) inside the scope's sessions. */
+export function inSessions(alias: string, scope: Scope): Prisma.Sql {
+  const column = Prisma.raw(`${alias}.session_id`);
+  return scope.sessionIds
+    ? Prisma.sql`${column} = any(${scope.sessionIds}::uuid[])`
+    : Prisma.sql`${column} in (select id from session where project_id = ${scope.projectId}::uuid)`;
+}
+
+/** Spans of `alias` inside the scope's time range (inclusive start, exclusive end). */
+export function inTime(alias: string, scope: Scope): Prisma.Sql {
+  const column = Prisma.raw(`${alias}.occurred_at`);
+  const parts: Prisma.Sql[] = [];
+  if (scope.from) parts.push(Prisma.sql`${column} >= ${sqlTime(scope.from)}`);
+  if (scope.to) parts.push(Prisma.sql`${column} < ${sqlTime(scope.to)}`);
+  return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+}
+
+export function timed(scope: Scope): boolean {
+  return scope.from !== null || scope.to !== null;
+}
+
+export function inTimeRange(scope: Scope, at: Date): boolean {
+  return (
+    (scope.from === null || at.getTime() >= scope.from.getTime()) && (scope.to === null || at.getTime() < scope.to.getTime())
+  );
+}
+
+/** A span as the question engine sees it, from its row (atoms added by the caller). */
+export function questionSpan(
+  row: SpanFactsRow,
+  seq: number,
+  policy: RetentionPolicy,
+  now: Date,
+  extra: Partial<QuestionSpan> = {},
+): QuestionSpan {
+  const original = originalFromSpan(row.original_state, row.original_expires_at);
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq,
+    kind: row.kind,
+    class: row.class,
+    transcriptState: row.transcript_state,
+    provenance: provenanceStatus({ hasPointer: row.has_pointer, original, occurredAt: row.occurred_at }, policy, now),
+    originalRetrievable: isRetrievable(original, now),
+    originalHeld: row.original_state === "HELD",
+    atoms: [],
+    sha256: row.sha256.trim(),
+    ...(row.tool_name !== null ? { toolName: row.tool_name } : {}),
+    occurredAt: row.occurred_at,
+    ...extra,
+  };
+}
+
+export function toAtom(row: AtomRow): Atom {
+  return {
+    kind: row.kind,
+    text: row.text,
+    normalized: row.normalized,
+    byteStart: row.byte_start,
+    byteEnd: row.byte_end,
+    ...(row.effect ? { effect: row.effect } : {}),
+    ...(row.negated ? { negated: true } : {}),
+    ...(row.arg_name ? { argName: row.arg_name } : {}),
+  };
+}
+
+export const keyOf = (sessionId: string, spanId: string) => `${sessionId}/${spanId}`;
+
+/** A judged span's citations and blocker, with where it sits in the engine's walk. */
+export interface Judged {
+  session: string;
+  seq: number;
+  /** Has a seq of its own (a summary without one sits after the span whose seq it takes). */
+  ownSeq: boolean;
+  occurredAt: number;
+  id: string;
+  citations: Citation[];
+  blocker: Blocker | null;
+}
+
+export function placed(
+  row: { session_id: string; id: string; occurred_at: Date },
+  seq: number,
+  ownSeq: boolean,
+  citations: Citation[],
+  blocker: Blocker | null,
+): Judged {
+  return { session: row.session_id, seq, ownSeq, occurredAt: row.occurred_at.getTime(), id: row.id, citations, blocker };
+}
+
+/** Atom rows of many spans, by span, in ordinal order (duplicates dropped). */
+export function atomsBySpan(rows: Iterable<AtomRow>): Map<string, Map<number, AtomRow>> {
+  const out = new Map<string, Map<number, AtomRow>>();
+  for (const row of rows) {
+    const key = keyOf(row.session_id, row.span_id);
+    let atoms = out.get(key);
+    if (!atoms) out.set(key, (atoms = new Map()));
+    atoms.set(row.ordinal, row);
+  }
+  return out;
+}
+
+export function orderedAtoms(rows: Map<number, AtomRow> | undefined): Atom[] {
+  return rows ? [...rows.values()].sort((a, b) => a.ordinal - b.ordinal).map(toAtom) : [];
+}
+
+/** `unnest` of span keys as k(session_id, span_id). */
+export function spanKeys(keys: Array<{ session_id: string; id: string }>): Prisma.Sql {
+  return Prisma.sql`unnest(${keys.map((k) => k.session_id)}::uuid[], ${keys.map((k) => k.id)}::uuid[]) as k(session_id, span_id)`;
+}
