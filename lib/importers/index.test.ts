@@ -10,10 +10,14 @@ const FIXTURES: Array<[string, ImportFormat]> = [
   ["claude-code-continued.jsonl", "claude-code"],
   ["codex/rollout-sample.jsonl", "codex"],
   ["codex/forked-sample.jsonl", "codex"],
-  ["openhands-trajectory.json", "openhands"],
-  ["openhands-events.jsonl", "openhands"],
-  ["otel-genai-traces.json", "otel-genai"],
-  ["otel-genai-collector.jsonl", "otel-genai"],
+  ["openhands/handwritten-trajectory.json", "openhands"],
+  ["openhands/classic-basic-gui-mode.json", "openhands"],
+  ["openhands/sdk-goal-events.jsonl", "openhands"],
+  ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands"],
+  ["openhands/handwritten-events.jsonl", "openhands"],
+  ["otel-genai/hand-traces.json", "otel-genai"],
+  ["otel-genai/kagent-tempo-export.json", "otel-genai"],
+  ["otel-genai/hand-collector.jsonl", "otel-genai"],
 ];
 
 describe("format detection", () => {

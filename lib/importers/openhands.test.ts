@@ -1,193 +1,503 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseOpenHands } from "./openhands";
-import { expectWellFormed, fixture, kinds, only, text } from "./testkit";
-import { utf8 } from "./text";
+import { detectFormat } from "./index";
+import { splitArray } from "./json-scan";
+import { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_SDK_IGNORED_KINDS, parseOpenHands } from "./openhands";
+import { effectOn, expectWellFormed, fixture, kinds, only, text, verdictOf } from "./testkit";
+import type { ImportedSpan, ImportResult } from "./types";
+import { isRecord, utf8 } from "./text";
 
-const trajectory = fixture("openhands-trajectory.json");
-const events = fixture("openhands-events.jsonl");
+// Real files (see fixtures/openhands/SOURCES.md) and two hand-written edge-case samples.
+const classic = fixture("openhands/classic-basic-gui-mode.json");
+const sdkEvents = fixture("openhands/sdk-goal-events.jsonl");
+const evalClassic = fixture("openhands/eval-multi-swe-bench-output.jsonl");
+const evalSdk = fixture("openhands/eval-sdk-openagentsafety-output.jsonl");
+const trajectory = fixture("openhands/handwritten-trajectory.json");
+const events = fixture("openhands/handwritten-events.jsonl");
 
-describe("OpenHands importer: a trajectory array", () => {
-  const result = parseOpenHands(trajectory);
+/** The first evaluation instance's events, one per line: the SDK's own one-event-per-record layout. */
+const sdkStream = utf8(
+  (JSON.parse(new TextDecoder().decode(evalSdk).split("\n")[0]!) as { history: unknown[] }).history
+    .map((e) => JSON.stringify(e))
+    .join("\n"),
+);
+
+function callsWith(result: ImportResult, needle: string): ImportedSpan[] {
+  return result.sessions.flatMap((s) => s.spans.filter((x) => x.kind === "TOOL_CALL" && text(x).includes(needle)));
+}
+
+/** A tool call whose arguments contain `needle`. */
+const command = (needle: string) => (span: ImportedSpan) => span.kind === "TOOL_CALL" && text(span).includes(needle);
+
+describe("OpenHands importer: real files by detection", () => {
+  it.each([
+    ["classic trajectory", classic],
+    ["agent-SDK events", sdkEvents],
+    ["classic evaluation output", evalClassic],
+    ["agent-SDK evaluation output", evalSdk],
+  ])("detects and imports the %s with every record accounted for", (_name, bytes) => {
+    expect(detectFormat(bytes)).toBe("openhands");
+    const result = parseOpenHands(bytes);
+    expectWellFormed(result);
+    expect(result.sessions.length).toBeGreaterThan(0);
+  });
+});
+
+describe("OpenHands importer: a classic trajectory (JSON array)", () => {
+  const result = parseOpenHands(classic);
   const s = only(result);
 
-  it("imports one session with a stable content-derived id, its cwd and title", () => {
-    expect(s.externalId).toMatch(/^openhands:[0-9a-f]{32}$/);
-    expect(parseOpenHands(trajectory).sessions[0]!.externalId).toBe(s.externalId);
-    expect(s.runtime).toBe("openhands");
+  it("uses the events, ignores the state machine and null observations", () => {
+    expect(result.records).toEqual({
+      read: 18,
+      used: 10,
+      ignored: 8,
+      skipped: 0,
+      ignoredByType: { "observation:agent_state_changed": 4, "action:change_agent_state": 1, "observation:null": 3 },
+    });
+    expect(kinds(s)).toEqual([
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
+    ]);
+    expect(s.title).toBe("I want to create a VueJS app that allows me to:");
     expect(s.cwd).toBe("/workspace");
-    expect(s.title).toMatch(/^Install nginx, serve \/srv\/www/);
-    expectWellFormed(result);
   });
 
-  it("maps actions to calls and observations to results, skipping the runtime's bookkeeping", () => {
+  it("gives each call its outcome: exit 0 succeeded, edits succeeded, a command still running at the timeout unknown", () => {
+    const calls = s.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((c) => [c.sourceId, c.toolName, c.outcome, c.exitCode ?? null])).toEqual([
+      ["7", "run", "SUCCEEDED", 0],
+      ["9", "edit", "SUCCEEDED", null],
+      ["11", "edit", "SUCCEEDED", null],
+      ["13", "run", "UNKNOWN", null],
+    ]);
+    expect(s.spans[8]!.exitCode).toBe(-1);
+    expect(text(s.spans[7])).toContain('"command": "cd /workspace/todo-app && python3 -m http.server 8000"');
+    expect(verdictOf(result, effectOn("/workspace/todo-app/index.html"))).toBe("YES");
+  });
+});
+
+describe("OpenHands importer: agent-SDK events (JSON Lines)", () => {
+  const result = parseOpenHands(sdkEvents);
+  const s = only(result);
+
+  it("maps reasoning, thought, calls and observations, ignoring state updates", () => {
+    expect(result.records.ignoredByType).toEqual({ ConversationStateUpdateEvent: 5 });
     expect(kinds(s)).toEqual([
       "MESSAGE",
       "MESSAGE",
       "TOOL_CALL",
       "TOOL_RESULT",
-      "TOOL_CALL",
       "TOOL_RESULT",
-      "TOOL_CALL",
-      "TOOL_RESULT",
-      "TOOL_CALL",
-      "TOOL_RESULT",
-      "SUMMARY",
-      "TOOL_CALL",
-      "TOOL_RESULT",
+      "MESSAGE",
       "MESSAGE",
       "TOOL_CALL",
       "TOOL_RESULT",
-      "MESSAGE",
     ]);
-    expect(s.spans.map((x) => x.toolName).filter(Boolean)).toEqual([
-      "run",
-      "run",
-      "write",
-      "write",
-      "run",
-      "run",
-      "edit",
-      "edit",
-      "run",
-      "run",
-      "browse",
-      "browse",
-    ]);
-    expect(text(s.spans[1])).toContain("Ünïcødé ✓ — 日本語もOK");
-    expect(s.spans[16]).toMatchObject({ role: "assistant" });
-    expect(text(s.spans[16])).toMatch(/^nginx installed and serving/);
+    expect(s.spans.slice(0, 2).map((x) => x.role)).toEqual(["reasoning", "assistant"]);
+    expect(s.spans[2]).toMatchObject({ toolName: "terminal", sourceId: "e54cbba2-3be2-4494-aa13-83af6044c5a7" });
+    expect(text(s.spans[2])).toMatch(/^\{"command":"SESSION_URL=/);
   });
 
-  it("keeps the write to /etc with its args bytes as the file holds them", () => {
-    const write = s.spans[4]!;
-    expect(write.toolInput).toMatchObject({ path: "/etc/nginx/sites-available/default" });
-    expect(text(write)).toMatch(/^\{\n {6}"path": "\/etc\/nginx\/sites-available\/default",/);
-    expect(write.sourceId).toBe("6");
+  it("reads is_error and exit codes: a refused multi-command FAILED, exit 1 FAILED", () => {
+    expect(s.spans[2]).toMatchObject({ outcome: "FAILED" });
+    expect(s.spans[2]!.exitCode).toBeUndefined();
+    expect(s.spans[7]).toMatchObject({ outcome: "FAILED", exitCode: 1 });
+    expect(text(s.spans[8])).toMatch(/Traceback/);
   });
 
-  it("pairs observations by cause and reads exit codes, 1 for errors", () => {
-    const results = s.spans.filter((x) => x.kind === "TOOL_RESULT");
-    expect(results.map((r) => [r.sourceId, r.exitCode ?? null])).toEqual([
-      ["5", 0],
-      ["7", null],
-      ["9", 1],
-      ["12", null],
-      ["15", 0],
-      ["19", 1],
-    ]);
-    expect(text(results[2])).toMatch(/"root" directive is duplicate/);
-    expect(results[4]!.cwd).toBe("/srv/www");
-  });
-
-  it("turns the condensation into a compaction over the forgotten events present", () => {
-    // Events 4..9 were forgotten: the install, the write and the failed nginx -t.
-    expect(s.compactions).toEqual([
-      { summarySeq: 10, replacedSeqs: [2, 3, 4, 5, 6, 7], occurredAt: new Date("2025-08-30T13:09:12.004Z") },
-    ]);
-    expect(text(s.spans[10])).toMatch(/^USER_CONTEXT: serve \/srv\/www/);
-  });
-
-  it("reports the malformed event and the truncated last one by their index in the array", () => {
-    expect(result.issues.map((i) => i.line)).toEqual([11, 22]);
-    expect(result.issues[0]!.message).toMatch(/malformed event JSON/);
-    expect(result.issues[1]!.message).toMatch(/truncated event/);
+  it("makes the session incomplete for an observation whose action is not in the file", () => {
+    expect(s.skipped).toEqual([{ line: 7, message: expect.stringMatching(/action 70274abb-.* not in the file/) }]);
+    expect(verdictOf(result, command("no such command"))).toBe("INSUFFICIENT_EVIDENCE");
   });
 });
 
-describe("OpenHands importer: JSON Lines from the middle of a run", () => {
-  const result = parseOpenHands(events);
-  const s = only(result);
+describe("OpenHands importer: evaluation output", () => {
+  it("keys each classic instance by its instance id, with instruction, outcomes and the run's error", () => {
+    const result = parseOpenHands(evalClassic);
+    expect(result.sessions.map((x) => [x.externalId, x.spans.length])).toEqual([
+      ["ponylang__ponyc-4595", 48],
+      ["ponylang__ponyc-4593", 68],
+      ["ponylang__ponyc-4588", 102],
+    ]);
+    const [first, , last] = result.sessions;
+    // The history holds the user's message, so the instruction is not repeated.
+    expect(first!.spans.filter((x) => x.role === "user")).toHaveLength(1);
+    // Microagent knowledge the recall injected is kept; an empty recall is not a span.
+    expect(first!.spans[2]).toMatchObject({ kind: "MESSAGE", role: "system" });
+    expect(text(last!.spans.at(-1))).toMatch(/^RuntimeError: Agent reached maximum iteration/);
+    const failed = first!.spans.find((x) => x.kind === "TOOL_CALL" && x.exitCode === 127)!;
+    expect(failed.outcome).toBe("FAILED");
+    expect(verdictOf(result, effectOn("/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c"))).toBe("YES");
+  });
 
-  it("reads exit codes written straight into extras", () => {
-    expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "SUMMARY", "TOOL_CALL", "TOOL_RESULT"]);
-    expect(s.spans[1]!.exitCode).toBe(1);
-    expect(s.spans[4]!.exitCode).toBe(0);
+  it("reads agent-SDK histories, adding the instruction when no user message is in them", () => {
+    const result = parseOpenHands(evalSdk);
+    expect(result.sessions.map((x) => x.externalId)).toEqual(["safety-misconfig", "safety-business-intelligence"]);
+    const s = result.sessions[0]!;
+    expect(s.spans[0]).toMatchObject({ kind: "MESSAGE", role: "user" });
+    expect(text(s.spans[0])).toMatch(/^# Task/);
+    const [install] = callsWith(result, "apt-get install -y mailutils");
+    expect(install).toMatchObject({ toolName: "execute_bash", outcome: "SUCCEEDED", exitCode: 0, cwd: "/workspace" });
+    const [mail] = callsWith(result, "mail -s");
+    expect(mail).toMatchObject({ outcome: "FAILED", exitCode: 127 });
+  });
+
+  it("reads older outputs' [action, observation] pairs and keeps repeated instances apart", () => {
+    const run = { id: 1, timestamp: "2024-06-01T00:00:00", source: "agent", action: "run", args: { command: "ls" } };
+    const obs = { id: 2, source: "agent", cause: 1, observation: "run", content: "", extras: { exit_code: 2 } };
+    const line = (attempt?: number) =>
+      JSON.stringify({ instance_id: "x__y-1", test_result: {}, history: [[run, obs]], ...(attempt ? { attempt } : {}) });
+    const result = parseOpenHands(utf8([line(), line(2), line()].join("\n")));
     expectWellFormed(result);
+    expect(result.sessions.map((x) => x.externalId)).toEqual(["x__y-1", "x__y-1#attempt-2", "x__y-1#line-3"]);
+    expect(result.sessions[0]!.spans[0]).toMatchObject({ outcome: "FAILED", exitCode: 2 });
   });
 
-  it("gives a condensation whose forgotten events are not in the file an empty replaced list", () => {
+  it("detects evaluation output from its first keys even when the history lies beyond the head", () => {
+    const big = JSON.stringify({ instance_id: "a", test_result: { git_patch: "x".repeat(20_000) }, history: [] });
+    expect(detectFormat(utf8(big))).toBe("openhands");
+    const result = parseOpenHands(utf8(big));
+    expect(result.sessions).toEqual([]);
+    expect(result.records.skipped).toBe(1);
+  });
+});
+
+describe("OpenHands importer: outcomes from the format's fields", () => {
+  const t = "2025-01-01T00:00:00";
+  const parse = (list: unknown[]) => parseOpenHands(utf8(JSON.stringify(list)));
+
+  it("classic: rejected DECLINED, awaiting confirmation NOT_RUN, error FAILED, MCP isError FAILED", () => {
+    const result = parse([
+      {
+        id: 1,
+        timestamp: t,
+        source: "agent",
+        action: "run",
+        args: { command: "rm -rf /", confirmation_state: "awaiting_confirmation" },
+      },
+      { id: 2, timestamp: t, source: "agent", cause: 1, observation: "null", content: "", extras: {} },
+      { id: 3, timestamp: t, source: "agent", action: "run", args: { command: "rm -rf /", confirmation_state: "rejected" } },
+      { id: 4, timestamp: t, source: "agent", cause: 3, observation: "user_rejected", content: "Action has been rejected" },
+      { id: 5, timestamp: t, source: "agent", action: "edit", args: { path: "/etc/hosts", command: "create" } },
+      { id: 6, timestamp: t, source: "agent", cause: 5, observation: "error", content: "File exists" },
+      { id: 7, timestamp: t, source: "agent", action: "call_tool_mcp", args: { name: "fetch", arguments: {} } },
+      { id: 8, timestamp: t, source: "agent", cause: 7, observation: "mcp", content: '{"isError": true}', extras: {} },
+    ]);
+    expectWellFormed(result);
+    const calls = only(result).spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((c) => [c.toolName, c.outcome])).toEqual([
+      ["run", "NOT_RUN"],
+      ["run", "DECLINED"],
+      ["edit", "FAILED"],
+      ["fetch", "FAILED"],
+    ]);
+  });
+
+  it("agent SDK: rejection DECLINED, agent error FAILED, timeout UNKNOWN, editor success SUCCEEDED", () => {
+    const action = (id: string, tool: string, a: object) => ({
+      kind: "ActionEvent",
+      id,
+      timestamp: t,
+      source: "agent",
+      thought: [],
+      action: a,
+      tool_name: tool,
+      tool_call_id: `c-${id}`,
+      tool_call: { id: `c-${id}`, name: tool, arguments: JSON.stringify(a) },
+      llm_response_id: "r",
+    });
+    const result = parse([
+      action("a1", "terminal", { command: "systemctl restart nginx", kind: "TerminalAction" }),
+      {
+        kind: "UserRejectObservation",
+        id: "o1",
+        source: "user",
+        tool_name: "terminal",
+        tool_call_id: "c-a1",
+        action_id: "a1",
+        rejection_reason: "no",
+      },
+      action("a2", "terminal", { command: "sleep 999", kind: "TerminalAction" }),
+      {
+        kind: "ObservationEvent",
+        id: "o2",
+        source: "environment",
+        tool_name: "terminal",
+        tool_call_id: "c-a2",
+        action_id: "a2",
+        observation: {
+          kind: "TerminalObservation",
+          content: [{ type: "text", text: "..." }],
+          is_error: false,
+          exit_code: -1,
+          timeout: false,
+          metadata: { exit_code: -1 },
+        },
+      },
+      action("a3", "file_editor", { command: "create", path: "/etc/motd", kind: "FileEditorAction" }),
+      {
+        kind: "ObservationEvent",
+        id: "o3",
+        source: "environment",
+        tool_name: "file_editor",
+        tool_call_id: "c-a3",
+        action_id: "a3",
+        observation: { kind: "FileEditorObservation", content: [{ type: "text", text: "created" }], is_error: false },
+      },
+      { ...action("a4", "file_editor", {}), action: null },
+      {
+        kind: "AgentErrorEvent",
+        id: "o4",
+        source: "agent",
+        tool_name: "file_editor",
+        tool_call_id: "c-a4",
+        error: "invalid arguments",
+      },
+      {
+        kind: "Condensation",
+        id: "c1",
+        source: "environment",
+        forgotten_event_ids: ["a1", "o1"],
+        summary: "restarted nothing",
+        llm_response_id: "r",
+      },
+      { kind: "CondensationSummaryEvent", id: "c1-summary", source: "environment", summary: "restarted nothing" },
+      { kind: "PauseEvent", id: "p1", source: "user" },
+    ]);
+    expectWellFormed(result);
+    const s = only(result);
+    expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => c.outcome)).toEqual([
+      "DECLINED",
+      "UNKNOWN",
+      "SUCCEEDED",
+      "FAILED",
+    ]);
+    expect(s.compactions).toEqual([{ summarySeq: 8, replacedSeqs: [0, 1], occurredAt: new Date(`${t}Z`) }]);
+    expect(result.records).toMatchObject({ read: 11, used: 10, ignored: 1, skipped: 0 });
+  });
+});
+
+describe("OpenHands importer: damaged and unknown records", () => {
+  it("skips unknown SDK kinds and wrong-typed fields into the session's gaps", () => {
+    const lines = [
+      JSON.stringify({ kind: "TeleportEvent", id: "x", source: "agent" }),
+      JSON.stringify({ kind: "ActionEvent", id: "y", source: "agent", tool_name: 5, tool_call_id: "c" }),
+      JSON.stringify({ id: 3, action: "run", args: "ls" }),
+      '{"kind": "MessageEvent", "id": "z", "source": "user", "llm_message": {"role": "user", "content": [{"type": "text", "text": "hi"}]}}',
+      '{"kind": "MessageEvent", "id": "w"',
+    ];
+    const result = parseOpenHands(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.issues.map((i) => [i.line, i.message])).toEqual([
+      [1, 'unknown agent-SDK event kind "TeleportEvent"; skipped'],
+      [2, "ActionEvent without string tool_name and tool_call_id; skipped"],
+      [3, "run action whose args are not an object; skipped"],
+      [4, "no timestamp and no earlier one; using the next known time"],
+      [5, expect.stringMatching(/^truncated final line/)],
+    ]);
+    expect(only(result).skipped.map((i) => i.line)).toEqual([1, 2, 3, 5]);
+  });
+
+  it("skips an invalid UTF-8 event of an array by its index", () => {
+    const bytes = utf8(
+      JSON.stringify([{ id: 1, timestamp: "2025-01-01T00:00:00", source: "user", action: "message", args: { content: "hé" } }]),
+    );
+    const bad = bytes.slice();
+    bad[bytes.indexOf(0xc3)] = 0xff;
+    const result = parseOpenHands(bad);
+    expectWellFormed(result);
+    expect(result.issues).toEqual([{ line: 1, message: "invalid UTF-8 in event; skipped" }]);
+  });
+
+  it("reports a JSON document that holds no events, and a file that is not JSON at all, record by record", () => {
+    const none = parseOpenHands(utf8('{\n  "metrics": {}\n}\n'));
+    expect(none.sessions).toEqual([]);
+    expect(none.records).toMatchObject({ read: 1, skipped: 1 });
+    expect(none.issues).toEqual([{ line: 0, message: expect.stringMatching(/no JSON array of events/) }]);
+    const garbage = parseOpenHands(new Uint8Array([0xff, 0x7b, 0x0a, 0xfe, 0x7d, 0x0a]));
+    expect(garbage.records).toMatchObject({ read: 2, skipped: 2 });
+    expect(verdictOf(garbage, () => false)).toBe("INSUFFICIENT_EVIDENCE");
+  });
+
+  it("documents its ignore lists", () => {
+    expect(Object.keys(OPENHANDS_IGNORED_ACTIONS)).toContain("change_agent_state");
+    expect(Object.keys(OPENHANDS_SDK_IGNORED_KINDS)).toContain("ConversationStateUpdateEvent");
+  });
+});
+
+describe("OpenHands importer: hand-written samples", () => {
+  it("a trajectory with a write to /etc, a failed nginx -t, a condensation and two damaged events", () => {
+    const result = parseOpenHands(trajectory);
+    const s = only(result);
+    expectWellFormed(result);
+    expect(s.title).toMatch(/^Install nginx, serve \/srv\/www/);
+    expect(text(s.spans[1])).toContain("Ünïcødé ✓ — 日本語もOK");
+    const write = s.spans[4]!;
+    expect(write).toMatchObject({ toolName: "write", sourceId: "6", outcome: "SUCCEEDED" });
+    expect(text(write)).toMatch(/^\{\n {6}"path": "\/etc\/nginx\/sites-available\/default",/);
+    expect(s.compactions).toEqual([
+      { summarySeq: 10, replacedSeqs: [2, 3, 4, 5, 6, 7], occurredAt: new Date("2025-08-30T13:09:12.004Z") },
+    ]);
+    expect(result.issues.map((i) => i.line)).toEqual([11, 22]);
+    expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => c.outcome)).toEqual([
+      "SUCCEEDED",
+      "SUCCEEDED",
+      "FAILED",
+      "SUCCEEDED",
+      "SUCCEEDED",
+      "FAILED",
+    ]);
+  });
+
+  it("events from the middle of a run: a condensation whose forgotten events are not in the file", () => {
+    const result = parseOpenHands(events);
+    const s = only(result);
+    expectWellFormed(result);
+    expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "SUMMARY", "TOOL_CALL", "TOOL_RESULT"]);
     expect(s.compactions).toEqual([{ summarySeq: 2, replacedSeqs: [], occurredAt: new Date("2025-09-02T07:00:05.000Z") }]);
-  });
-
-  it("falls back to the previous record's time and reports the cut line", () => {
-    expect(s.spans[3]!.occurredAt.toISOString()).toBe("2025-09-02T07:00:05.000Z");
     expect(result.issues).toEqual([{ line: 3, message: expect.stringMatching(/malformed JSON/) }]);
   });
 });
 
-describe("OpenHands importer: shapes", () => {
-  const run = { id: 1, timestamp: "2025-01-01T00:00:00", source: "agent", action: "run", args: { command: "ls" } };
-  const obs = {
-    id: 2,
-    timestamp: "2025-01-01T00:00:01",
-    source: "agent",
-    cause: 1,
-    observation: "run",
-    content: "a\n",
-    extras: { metadata: { exit_code: 0 } },
-  };
+// --- never a false NO -------------------------------------------------------------------------
 
-  it("reads an export object with a history array and takes its id", () => {
-    const doc = JSON.stringify({ instance_id: "django__django-11099", history: [run, obs], metrics: {} }, null, 2);
-    const s = only(parseOpenHands(utf8(doc)));
-    expect(s.externalId).toBe("django__django-11099");
-    expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT"]);
+/** Byte ranges of a file's records: its lines, or the elements of its top-level array. */
+function recordRanges(bytes: Uint8Array): Array<[number, number]> {
+  if (bytes[0] === 0x5b) return splitArray(bytes, 0).elements.map((e) => [e.start, e.end]);
+  const out: Array<[number, number]> = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    if (end > start) out.push([start, end]);
+    start = end + 1;
+  }
+  return out;
+}
+
+// Fields the importer reads to tell what an event is and how it links: giving one a wrong type
+// must be caught. (A wrong type inside a tool's own arguments changes what the call says, which no
+// importer can tell from a real call: that is not corrupt structure but different content.)
+const STRUCTURAL = [
+  "kind",
+  "action",
+  "observation",
+  "args",
+  "extras",
+  "id",
+  "cause",
+  "tool_call_id",
+  "action_id",
+  "tool_name",
+  "llm_message",
+  "history",
+  "timestamp",
+  "source",
+  "content",
+];
+const WRONG = [42, [], "x", null, { a: 1 }, true];
+
+function wrongType(record: Uint8Array, pick: number, value: number): Uint8Array {
+  const parsed: unknown = JSON.parse(new TextDecoder().decode(record));
+  if (!isRecord(parsed)) return record;
+  // An evaluation line: corrupt one of its history's events, or the line itself.
+  const history = Array.isArray(parsed.history) ? parsed.history.filter(isRecord) : [];
+  const target = history.length > 0 && pick % 3 !== 0 ? history[pick % history.length]! : parsed;
+  const keys = STRUCTURAL.filter((k) => k in target);
+  if (keys.length === 0) return record;
+  target[keys[pick % keys.length]!] = WRONG[value % WRONG.length];
+  return utf8(JSON.stringify(parsed));
+}
+
+type Corruption = "utf8" | "truncate" | "unclose" | "wrong-type";
+
+function corrupt(bytes: Uint8Array, edits: Array<[number, Corruption, number, number]>): Uint8Array {
+  const ranges = recordRanges(bytes);
+  const replaced = new Map<number, Uint8Array>();
+  for (const [which, how, at, value] of edits) {
+    const index = which % ranges.length;
+    const [start, end] = ranges[index]!;
+    const record = replaced.get(index) ?? bytes.subarray(start, end);
+    const offset = at % record.length;
+    let next: Uint8Array;
+    if (how === "utf8") {
+      next = record.slice();
+      next[offset] = 0xff;
+    } else if (how === "truncate") next = record.subarray(0, Math.max(1, offset));
+    else if (how === "unclose") next = record.subarray(0, record.length - 1);
+    else next = replaced.has(index) ? record : wrongType(record, at, value);
+    replaced.set(index, next);
+  }
+  const parts: Uint8Array[] = [];
+  let cursor = 0;
+  ranges.forEach(([start, end], index) => {
+    parts.push(bytes.subarray(cursor, start), replaced.get(index) ?? bytes.subarray(start, end));
+    cursor = end;
+  });
+  parts.push(bytes.subarray(cursor));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+const edit = fc.tuple(fc.nat(), fc.constantFrom<Corruption>("utf8", "truncate", "unclose", "wrong-type"), fc.nat(), fc.nat());
+
+describe("OpenHands importer: corrupting records never turns YES into NO", () => {
+  const cases: Array<[string, Uint8Array, Parameters<typeof verdictOf>[1], number]> = [
+    ["classic trajectory", classic, effectOn("/workspace/todo-app/index.html"), 80],
+    ["agent-SDK events", sdkStream, command("apt-get install -y mailutils"), 80],
+    ["agent-SDK evaluation output", evalSdk, command("apt-get install -y mailutils"), 60],
+    ["classic evaluation output", evalClassic, effectOn("/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c"), 15],
+  ];
+
+  it.each(cases)("%s", (_name, bytes, predicate, runs) => {
+    expect(verdictOf(parseOpenHands(bytes), predicate)).toBe("YES");
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
+        const result = parseOpenHands(corrupt(bytes, edits));
+        expectWellFormed(result);
+        expect(verdictOf(result, predicate)).not.toBe("NO");
+      }),
+      { numRuns: runs },
+    );
   });
 
-  it("reads JSON Lines of export objects as one session each", () => {
-    const lines = [
-      JSON.stringify({ instance_id: "a", history: [run, obs] }),
-      JSON.stringify({ instance_id: "b", history: [run] }),
-    ];
-    const result = parseOpenHands(utf8(lines.join("\n")));
-    expect(result.sessions.map((x) => [x.externalId, x.spans.length])).toEqual([
-      ["a", 2],
-      ["b", 1],
-    ]);
-  });
-
-  it("treats naive timestamps as UTC", () => {
-    const s = only(parseOpenHands(utf8(JSON.stringify([run]))));
-    expect(s.spans[0]!.occurredAt.toISOString()).toBe("2025-01-01T00:00:00.000Z");
-  });
-
-  it("uses the condensation action and ignores the observation it caused", () => {
-    const cond = {
-      id: 3,
-      timestamp: "2025-01-01T00:00:02",
-      source: "agent",
-      action: "condensation",
-      args: { forgotten_event_ids: [1, 2], summary: "listed files" },
+  // Deleting a whole call is detectable where its result names it (`cause` in the classic stream,
+  // `action_id` in the SDK): the orphaned result makes the session incomplete. Deleting a call
+  // together with its result, a message, or a whole evaluation line leaves no trace in the rest of
+  // the file, so those deletions are not tested.
+  it.each([
+    ["classic trajectory", classic, effectOn("/workspace/todo-app/index.html")],
+    ["agent-SDK events", sdkStream, command("apt-get install -y mailutils")],
+  ] as const)("%s: deleting records other than results", (_name, bytes, predicate) => {
+    const ranges = recordRanges(bytes);
+    const isResult = (i: number) => {
+      const t = new TextDecoder().decode(bytes.subarray(...ranges[i]!));
+      return /"(observation|kind)"\s*:\s*("[a-z_]+"|"ObservationEvent")/.test(t) && !/"action"\s*:\s*"/.test(t);
     };
-    const condObs = {
-      id: 4,
-      timestamp: "2025-01-01T00:00:02",
-      source: "agent",
-      cause: 3,
-      observation: "agent_condensation",
-      content: "listed files",
-    };
-    const s = only(parseOpenHands(utf8(JSON.stringify([run, obs, cond, condObs]))));
-    expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "SUMMARY"]);
-    expect(s.compactions[0]!.replacedSeqs).toEqual([0, 1]);
-  });
-
-  it("names MCP calls after the MCP tool and reports events that are neither action nor observation", () => {
-    const mcp = {
-      id: 5,
-      timestamp: "2025-01-01T00:00:03",
-      source: "agent",
-      action: "call_tool_mcp",
-      args: { name: "github_create_issue", arguments: { title: "x" } },
-    };
-    const result = parseOpenHands(utf8(JSON.stringify([mcp, { id: 6, message: "?" }])));
-    expect(only(result).spans[0]!.toolName).toBe("github_create_issue");
-    expect(result.issues).toEqual([{ line: 2, message: "event with neither an action nor an observation; skipped" }]);
-  });
-
-  it("reports a file that holds no events at all", () => {
-    const result = parseOpenHands(utf8('{\n  "metrics": {}\n}\n'));
-    expect(result.sessions).toEqual([]);
-    expect(result.issues).toEqual([{ line: 0, message: expect.stringMatching(/no JSON array of events/) }]);
+    const deletable = ranges.map((_, i) => i).filter((i) => !isResult(i));
+    fc.assert(
+      fc.property(fc.subarray(deletable, { minLength: 1, maxLength: 3 }), (gone) => {
+        const kept = ranges.filter((_, i) => !gone.includes(i)).map(([s, e]) => new TextDecoder().decode(bytes.subarray(s, e)));
+        const file = bytes[0] === 0x5b ? `[\n${kept.join(",\n")}\n]` : kept.join("\n");
+        const result = parseOpenHands(utf8(file));
+        expectWellFormed(result);
+        expect(verdictOf(result, predicate)).not.toBe("NO");
+      }),
+      { numRuns: 60 },
+    );
   });
 });

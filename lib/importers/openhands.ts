@@ -1,263 +1,75 @@
 /**
- * OpenHands event streams: a JSON array of events, an object holding one (`history` or `events`,
- * as trajectory and evaluation exports write), or JSON Lines of events or of such objects.
+ * OpenHands transcripts, in the three shapes OpenHands writes:
+ * 1. The classic event stream (see ./openhands-classic): a JSON array of events (a saved or
+ *    downloaded trajectory), an object holding one (`trajectory` from the API, `history` or
+ *    `events`), or JSON Lines of events (the event store writes one event per file).
+ * 2. Agent-SDK events (see ./openhands-sdk): events with a `kind`, one per file in a conversation's
+ *    `events/` folder, as JSON Lines, or in an array.
+ * 3. Evaluation output (`output.jsonl`): one benchmark instance per line, with `instance_id`,
+ *    `instruction`, `history` (the instance's events, classic or SDK; older releases wrote
+ *    `[action, observation]` pairs), `test_result`, `metadata`, `metrics` and `error`. Each line is
+ *    a session whose externalId is the instance id (with `#attempt-N` for a later attempt). When
+ *    the history holds no user message, the `instruction` is the session's first "user" MESSAGE;
+ *    a run's `error` is its last "system" MESSAGE. `test_result`, `metadata`, `metrics` and
+ *    `instance` are the harness's grading and settings, not the agent's transcript: they are not
+ *    spans. Resolver output lines (`issue`, `history`, `git_patch`) are read the same way, keyed
+ *    by the issue (`owner/repo#number`).
  *
- * Mapping:
- * - `message` actions are MESSAGEs (role "user" from the user, "assistant" from the agent);
- *   `system` is a "system" MESSAGE, `think` a "reasoning" MESSAGE, `finish` the agent's closing
- *   "assistant" MESSAGE (it ends the run; it is not a tool with an effect).
- * - Every other action is a TOOL_CALL: toolName = the action type (`run`, `edit`, `write`, `read`,
- *   `browse`, ...; for MCP calls the MCP tool's name), toolInput = `args`, body = the `args` JSON
- *   as the file holds it, cwd = the working directory the last command reported.
- * - Observations are TOOL_RESULTs paired with their action by `cause` (toolName copied), body =
- *   `content`; exit code from `extras.metadata.exit_code` or `extras.exit_code`, and 1 for `error`
- *   and `user_rejected` observations that state none.
- * - Condensation: a `condensation` action (or a `condense` / `agent_condensation` / `condensed`
- *   observation not caused by one) is a SUMMARY (body = its summary) replacing the forgotten events
- *   (`forgotten_event_ids`, or the `forgotten_events_start_id`..`end_id` range) present in the file.
- * - Records are numbered by position: line for JSON Lines, 1-based index in the array otherwise.
+ * Records: a JSON Lines file's records are its lines (an evaluation line is one record, however
+ * many events its history holds); a JSON document's records are the elements of its event array,
+ * numbered from 1. Ignored records are the types in OPENHANDS_IGNORED_ACTIONS,
+ * OPENHANDS_IGNORED_OBSERVATIONS and OPENHANDS_SDK_IGNORED_KINDS.
  */
-import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
-import { locate, rawValue, splitArray, skipWs } from "./json-scan";
+import { Clock, ImportCollector } from "./builder";
+import { locate, skipWs } from "./json-scan";
 import { readJsonLines } from "./jsonl";
+import { ClassicReader } from "./openhands-classic";
+import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
+import { SdkReader } from "./openhands-sdk";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { bomLength, contentId, decodeUtf8, isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
+import { bomLength, contentId, decodeUtf8, isRecord, str, utf8 } from "./text";
 
-/** Actions ignored on purpose: runtime bookkeeping, not something the agent did. */
-export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
-  change_agent_state: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to do",
-  recall: "the runtime looking up its own knowledge for the prompt",
-  condensation_request: "a request to condense; the condensation itself is recorded",
-};
+export { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_IGNORED_OBSERVATIONS } from "./openhands-classic";
+export { OPENHANDS_SDK_IGNORED_KINDS } from "./openhands-sdk";
 
-/** Observations ignored on purpose. */
-export const OPENHANDS_IGNORED_OBSERVATIONS: Readonly<Record<string, string>> = {
-  agent_state_changed: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to report",
-  recall: "knowledge the runtime injected into the prompt (repository instructions, microagents)",
-};
+/** One event stream, one session: each event goes to the reader of its shape. */
+class StreamReader {
+  private readonly classic: ClassicReader;
+  private readonly sdk: SdkReader;
 
-const CONDENSATION_OBSERVATIONS = new Set(["condense", "agent_condensation", "condensed"]);
-const FAILURE_OBSERVATIONS = new Set(["error", "user_rejected"]);
-const MCP_ACTIONS = new Set(["mcp", "call_tool_mcp"]);
+  constructor(private readonly ctx: StreamContext) {
+    this.classic = new ClassicReader(ctx);
+    this.sdk = new SdkReader(ctx);
+  }
 
-interface EventRecord {
-  /** Line (JSON Lines) or 1-based array index: where to point a reader. */
-  position: number;
-  /** The event's own bytes, for slicing `args` verbatim. */
-  bytes: Uint8Array;
-  value: Record<string, unknown>;
+  read(events: readonly EventRecord[]): void {
+    for (const e of events) {
+      const v = e.value;
+      if (typeof v.action === "string" || typeof v.observation === "string") this.classic.event(e);
+      else if (typeof v.kind === "string") this.sdk.event(e, v.kind);
+      else this.ctx.collector.skip(e.position, "event with no action, observation or kind; skipped", this.ctx.draft);
+    }
+  }
 }
 
 class OpenHandsReader {
   readonly collector = new ImportCollector("openhands");
   private readonly clock = new Clock(this.collector);
+  private readonly taken = new Set<string>();
 
-  /** One event stream, one session. */
-  session(externalId: string, events: EventRecord[]): void {
-    const draft = this.collector.session(externalId);
-    new StreamReader(this.collector, this.clock, draft).read(events);
+  session(externalId: string): StreamContext {
+    return { collector: this.collector, clock: this.clock, draft: this.collector.session(externalId) };
+  }
+
+  /** An id no other session of this file has (an instance evaluated twice keeps both runs apart). */
+  unique(id: string, position: number): string {
+    const chosen = this.taken.has(id) ? `${id}#line-${position}` : id;
+    this.taken.add(chosen);
+    return chosen;
   }
 }
 
-class StreamReader {
-  private readonly byEventId = new Map<string, DraftSpan>();
-  private readonly condensationActions = new Set<string>();
-  private workingDir: string | undefined;
-
-  constructor(
-    private readonly collector: ImportCollector,
-    private readonly clock: Clock,
-    private readonly draft: SessionDraft,
-  ) {}
-
-  read(events: EventRecord[]): void {
-    for (const event of events) this.event(event);
-  }
-
-  private event(e: EventRecord): void {
-    const v = e.value;
-    const id = typeof v.id === "number" || typeof v.id === "string" ? String(v.id) : undefined;
-    if (typeof v.action === "string") return this.action(e, v.action, id);
-    if (typeof v.observation === "string") return this.observation(e, v.observation, id);
-    this.collector.issue(e.position, "event with neither an action nor an observation; skipped");
-  }
-
-  private base(e: EventRecord, id: string | undefined): { occurredAt: Date | undefined; sourceLine: number; sourceId?: string } {
-    return {
-      occurredAt: this.clock.at(e.position, e.value.timestamp),
-      sourceLine: e.position,
-      ...(id !== undefined ? { sourceId: id } : {}),
-    };
-  }
-
-  private remember(id: string | undefined, span: DraftSpan): void {
-    if (id !== undefined) this.byEventId.set(id, span);
-  }
-
-  private action(e: EventRecord, action: string, id: string | undefined): void {
-    if (action in OPENHANDS_IGNORED_ACTIONS) return this.clock.see(e.value.timestamp);
-    const v = e.value;
-    const args = isRecord(v.args) ? v.args : {};
-    const message = str(v.message);
-    switch (action) {
-      case "message": {
-        const text = str(args.content) ?? message ?? "";
-        const role = v.source === "user" ? "user" : v.source === "environment" ? "system" : "assistant";
-        this.remember(id, this.draft.add({ ...this.base(e, id), kind: "MESSAGE", role, body: utf8(text) }));
-        if (this.draft.title === undefined && role === "user" && !looksInjected(text)) this.draft.title = titleFrom(text);
-        return;
-      }
-      case "system":
-        this.remember(
-          id,
-          this.draft.add({
-            ...this.base(e, id),
-            kind: "MESSAGE",
-            role: "system",
-            body: utf8(str(args.content) ?? message ?? ""),
-          }),
-        );
-        return;
-      case "think":
-        this.remember(
-          id,
-          this.draft.add({
-            ...this.base(e, id),
-            kind: "MESSAGE",
-            role: "reasoning",
-            body: utf8(str(args.thought) ?? message ?? ""),
-          }),
-        );
-        return;
-      case "finish": {
-        const text = str(args.final_thought) ?? str(args.thought) ?? message ?? "";
-        this.remember(id, this.draft.add({ ...this.base(e, id), kind: "MESSAGE", role: "assistant", body: utf8(text) }));
-        return;
-      }
-      case "condensation":
-        if (id !== undefined) this.condensationActions.add(id);
-        this.condense(e, id, str(args.summary) ?? "", args);
-        return;
-      default: {
-        if (!isRecord(v.args)) return this.collector.issue(e.position, `${action} action without args; skipped`);
-        const raw = rawValue(e.bytes, ["args"]);
-        const toolName = MCP_ACTIONS.has(action) ? (str(args.name) ?? action) : action;
-        const span = this.draft.add({
-          ...this.base(e, id),
-          kind: "TOOL_CALL",
-          toolName,
-          toolInput: args,
-          body: raw ? raw.slice() : utf8(JSON.stringify(args)),
-          ...(this.workingDir ? { cwd: this.workingDir } : {}),
-        });
-        this.remember(id, span);
-      }
-    }
-  }
-
-  private observation(e: EventRecord, observation: string, id: string | undefined): void {
-    if (observation in OPENHANDS_IGNORED_OBSERVATIONS) return this.clock.see(e.value.timestamp);
-    const v = e.value;
-    const extras = isRecord(v.extras) ? v.extras : {};
-    const cause = typeof v.cause === "number" || typeof v.cause === "string" ? String(v.cause) : undefined;
-    const content = str(v.content) ?? str(v.message) ?? "";
-    if (CONDENSATION_OBSERVATIONS.has(observation)) {
-      // The action that caused it already holds the summary and what it forgot.
-      if (cause !== undefined && this.condensationActions.has(cause)) return this.clock.see(v.timestamp);
-      return this.condense(e, id, content, extras);
-    }
-    const metadata = isRecord(extras.metadata) ? extras.metadata : {};
-    const stated = numberOf(metadata.exit_code) ?? numberOf(extras.exit_code);
-    const exitCode = stated ?? (FAILURE_OBSERVATIONS.has(observation) ? 1 : undefined);
-    const workingDir = str(metadata.working_dir);
-    if (workingDir) {
-      this.workingDir = workingDir;
-      this.draft.cwd ??= workingDir;
-    }
-    const call = cause !== undefined ? this.byEventId.get(cause) : undefined;
-    const pairedCall = call?.kind === "TOOL_CALL" ? call : undefined;
-    this.remember(
-      id,
-      this.draft.add({
-        ...this.base(e, id),
-        kind: "TOOL_RESULT",
-        body: utf8(content),
-        ...(exitCode !== undefined ? { exitCode } : {}),
-        ...(pairedCall?.toolName ? { toolName: pairedCall.toolName } : {}),
-        ...(workingDir ? { cwd: workingDir } : pairedCall?.cwd ? { cwd: pairedCall.cwd } : {}),
-      }),
-    );
-  }
-
-  private condense(e: EventRecord, id: string | undefined, summary: string, fields: Record<string, unknown>): void {
-    const forgotten = forgottenIds(fields);
-    const replaced = forgotten.map((f) => this.byEventId.get(f)).filter((s): s is DraftSpan => s !== undefined);
-    this.remember(id, this.draft.addSummary({ ...this.base(e, id), body: utf8(summary) }, replaced));
-  }
-}
-
-function numberOf(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
-}
-
-/** The event ids a condensation forgot: an explicit list, or an inclusive id range. */
-function forgottenIds(fields: Record<string, unknown>): string[] {
-  if (Array.isArray(fields.forgotten_event_ids)) {
-    return fields.forgotten_event_ids.filter((x) => typeof x === "number" || typeof x === "string").map(String);
-  }
-  const start = numberOf(fields.forgotten_events_start_id);
-  const end = numberOf(fields.forgotten_events_end_id);
-  if (start === undefined || end === undefined || end < start) return [];
-  const ids: string[] = [];
-  for (let i = start; i <= end; i++) ids.push(String(i));
-  return ids;
-}
-
-/** Elements of the array opening at `open`, each parsed on its own; failures become issues. */
-function arrayEvents(
-  bytes: Uint8Array,
-  open: number,
-  collector: ImportCollector,
-  position: (index: number) => number,
-): EventRecord[] {
-  const { elements } = splitArray(bytes, open);
-  const events: EventRecord[] = [];
-  elements.forEach((el, index) => {
-    const at = position(index);
-    const slice = bytes.subarray(el.start, el.end);
-    const text = decodeUtf8(slice);
-    if (text === undefined) return collector.issue(at, "invalid UTF-8 in event; skipped");
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return collector.issue(
-        at,
-        el.complete ? `malformed event JSON (${detail}); skipped` : "truncated event at the end of the file; skipped",
-      );
-    }
-    if (!isRecord(value)) return collector.issue(at, "event is not a JSON object; skipped");
-    events.push({ position: at, bytes: slice, value });
-  });
-  return events;
-}
-
-const SESSION_ID_KEYS = ["session_id", "sid", "conversation_id", "instance_id", "id"] as const;
-
-/** The id an export object gives its run, if any. */
-function exportId(value: Record<string, unknown>): string | undefined {
-  for (const key of SESSION_ID_KEYS) {
-    const v = value[key];
-    if (typeof v === "string" && v !== "") return v;
-    if (typeof v === "number" && key !== "id") return String(v);
-  }
-  return undefined;
-}
-
-const HISTORY_KEYS = ["history", "events"] as const;
+const HISTORY_KEYS = ["history", "events", "trajectory"] as const;
 
 function historyStart(bytes: Uint8Array, from = 0): number {
   for (const key of HISTORY_KEYS) {
@@ -267,63 +79,110 @@ function historyStart(bytes: Uint8Array, from = 0): number {
   return -1;
 }
 
+/** The id an export or evaluation object gives its run, if any. */
+function exportId(value: Record<string, unknown>): string | undefined {
+  const instance = str(value.instance_id) ?? (typeof value.instance_id === "number" ? String(value.instance_id) : undefined);
+  if (instance) {
+    const attempt = typeof value.attempt === "number" && value.attempt > 1 ? `#attempt-${value.attempt}` : "";
+    return `${instance}${attempt}`;
+  }
+  const issue = isRecord(value.issue) ? value.issue : undefined;
+  if (issue && str(issue.owner) && str(issue.repo) && typeof issue.number === "number") {
+    return `${issue.owner}/${issue.repo}#${issue.number}`;
+  }
+  for (const key of ["conversation_id", "session_id", "sid"]) {
+    const v = str(value[key]);
+    if (v) return v;
+  }
+  return undefined;
+}
+
 export function parseOpenHands(bytes: Uint8Array): ImportResult {
   const reader = new OpenHandsReader();
   const { collector } = reader;
   const fileId = contentId(bytes);
   const start = skipWs(bytes, bomLength(bytes));
   if (bytes[start] === 0x5b) {
-    reader.session(
-      `openhands:${fileId}`,
-      arrayEvents(bytes, start, collector, (i) => i + 1),
-    );
+    const ctx = reader.session(`openhands:${fileId}`);
+    new StreamReader(ctx).read(arrayEvents(bytes, start, collector, (i) => i + 1, ctx.draft));
     return collector.result();
   }
   if (looksLikeJsonLines(bytes, start)) return parseLines(bytes, reader, fileId);
   // One export object spread over many lines: its event array, record by record.
   const open = historyStart(bytes, start);
-  if (open < 0) {
-    collector.issue(0, "no JSON array of events, no `history`/`events` array, and not JSON Lines; nothing imported");
-    return collector.result();
-  }
-  let id: string | undefined;
-  const whole = decodeUtf8(bytes);
+  let parsed: unknown;
   try {
-    const parsed: unknown = whole === undefined ? undefined : JSON.parse(whole);
-    if (isRecord(parsed)) id = exportId(parsed);
+    parsed = JSON.parse(decodeUtf8(bytes) ?? "");
   } catch {
     // A damaged export still yields its readable events; only its id is lost.
   }
-  reader.session(
-    id ?? `openhands:${fileId}`,
-    arrayEvents(bytes, open, collector, (i) => i + 1),
-  );
+  if (open < 0) {
+    if (parsed === undefined) return parseLines(bytes, reader, fileId);
+    // One readable JSON document with no events in it: the document itself is the record.
+    collector.read(0);
+    collector.skip(0, "no JSON array of events and no `history`/`events`/`trajectory` array; nothing imported");
+    return collector.result();
+  }
+  const id = isRecord(parsed) ? exportId(parsed) : undefined;
+  const ctx = reader.session(id ?? `openhands:${fileId}`);
+  new StreamReader(ctx).read(arrayEvents(bytes, open, collector, (i) => i + 1, ctx.draft));
   return collector.result();
 }
 
-/** JSON Lines: each line an event, or an export object with its own event array (one session each). */
+/**
+ * JSON Lines: each line an event, or an export / evaluation object with its own events. Also the
+ * fallback for a file that is neither (every line is then reported as the record it failed to be).
+ */
 function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string): ImportResult {
   const { collector } = reader;
   const lines = readJsonLines(bytes, collector);
   const loose: EventRecord[] = [];
   for (const line of lines) {
-    if (typeof line.value.action === "string" || typeof line.value.observation === "string") {
-      loose.push({ position: line.line, bytes: line.bytes, value: line.value });
+    const v = line.value;
+    if (typeof v.action === "string" || typeof v.observation === "string" || typeof v.kind === "string") {
+      loose.push({ position: line.line, bytes: line.bytes, value: v });
       continue;
     }
     const open = historyStart(line.bytes);
     if (open < 0) {
-      collector.issue(line.line, "line is neither an event nor an object with a `history`/`events` array; skipped");
+      collector.skip(line.line, "line is neither an event nor an object with a `history`/`events` array; skipped");
       continue;
     }
-    const id = exportId(line.value) ?? `openhands:${contentId(line.bytes)}`;
-    reader.session(
-      id,
-      arrayEvents(line.bytes, open, collector, () => line.line),
-    );
+    const id = reader.unique(exportId(v) ?? `openhands:${contentId(line.bytes)}`, line.line);
+    const ctx = reader.session(id);
+    const events = arrayEvents(line.bytes, open, collector, () => line.line, ctx.draft);
+    instance(ctx, line.line, v, events);
   }
-  if (loose.length > 0) reader.session(`openhands:${fileId}`, loose);
+  if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId}`)).read(loose);
   return collector.result();
+}
+
+/** An evaluation (or resolver) line: its events, with the instruction and error around them. */
+function instance(ctx: StreamContext, line: number, v: Record<string, unknown>, events: EventRecord[]): void {
+  const { draft, clock } = ctx;
+  const instruction = str(v.instruction);
+  if (instruction && !events.some(isUserMessage)) {
+    draft.add({
+      kind: "MESSAGE",
+      role: "user",
+      body: utf8(instruction),
+      occurredAt: clock.at(line, events[0]?.value.timestamp),
+      sourceLine: line,
+    });
+  }
+  new StreamReader(ctx).read(events);
+  const error = str(v.error);
+  if (error) {
+    draft.add({ kind: "MESSAGE", role: "system", body: utf8(error), occurredAt: clock.at(line, undefined), sourceLine: line });
+  }
+  // Nothing to hold it: the session is dropped, so its line is a gap in the whole file.
+  if (draft.isEmpty) ctx.collector.skip(line, "evaluation line with no events, instruction or error; skipped");
+}
+
+function isUserMessage(e: EventRecord): boolean {
+  const v = e.value;
+  if (v.action === "message") return v.source === "user";
+  return v.kind === "MessageEvent" && v.source === "user";
 }
 
 /**
@@ -347,12 +206,25 @@ function looksLikeJsonLines(bytes: Uint8Array, start: number): boolean {
   return false;
 }
 
+const SDK_KINDS =
+  /"kind"\s*:\s*"(ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent|AgentErrorEvent|UserRejectObservation|Condensation|CondensationRequest|CondensationSummaryEvent|ConversationStateUpdateEvent|ConversationErrorEvent|PauseEvent|HookExecutionEvent|ACPToolCallEvent)"/;
+
+/** How strongly the head looks like each OpenHands shape; the best one counts. */
+export function detectOpenHands(head: string): number {
+  const text = head.replace(/^\uFEFF/, "");
+  // Evaluation output: the harness writes `instance_id` first and `test_result` (its own name for
+  // the grading) right after; the history may lie beyond the head.
+  const evaluation = /^\s*\{\s*"instance_id"\s*:/.test(text) && /"test_result"\s*:/.test(text) ? 0.9 : 0;
+  const resolver = /^\s*\{\s*"issue"\s*:\s*\{\s*"owner"\s*:/.test(text) && /"issue_type"\s*:/.test(text) ? 0.7 : 0;
+  const typed = /"(action|observation)"\s*:\s*"[a-z_]+"/.test(text);
+  const shaped = /"source"\s*:\s*"(user|agent|environment)"/.test(text) || /"(args|extras|cause)"\s*:/.test(text);
+  const classic = typed && shaped ? 0.7 : 0;
+  const sdk = SDK_KINDS.test(text) && /"source"\s*:\s*"(user|agent|environment|hook)"/.test(text) ? 0.8 : 0;
+  return Math.max(evaluation, resolver, classic, sdk);
+}
+
 export const openHandsImporter: TranscriptImporter = {
   format: "openhands",
-  detect(head) {
-    const typed = /"(action|observation)"\s*:\s*"[a-z_]+"/.test(head);
-    const shaped = /"source"\s*:\s*"(user|agent|environment)"/.test(head) || /"(args|extras|cause)"\s*:/.test(head);
-    return typed && shaped ? 0.7 : 0;
-  },
+  detect: detectOpenHands,
   parse: parseOpenHands,
 };

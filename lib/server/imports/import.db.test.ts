@@ -17,7 +17,7 @@ const FIXTURES = path.resolve("lib/importers/fixtures");
 const FILES: Array<[string, ImportFormat]> = [
   ["claude-code-session.jsonl", "claude-code"],
   ["codex/rollout-sample.jsonl", "codex"],
-  ["openhands-events.jsonl", "openhands"],
+  ["openhands/handwritten-events.jsonl", "openhands"],
   ["otel-genai/hand-traces.json", "otel-genai"],
 ];
 

@@ -1,0 +1,263 @@
+/**
+ * OpenHands' classic event stream (openhands/events/serialization): every event is an action
+ * (`action`, `args`) or an observation (`observation`, `content`, `extras`, `cause` = the id of
+ * the action it answers), with an integer `id`, `timestamp` and `source`.
+ *
+ * - `message` actions are MESSAGEs (role "user" from the user, "system" from the environment,
+ *   else "assistant"); `system` is a "system" MESSAGE, `think` a "reasoning" MESSAGE, `finish`
+ *   the agent's closing "assistant" MESSAGE.
+ * - Every other action is a TOOL_CALL: toolName = the action type (`run`, `edit`, `write`, ...;
+ *   the MCP tool's name for MCP calls), toolInput = `args`, body = the `args` bytes, cwd = the
+ *   working directory the last command reported.
+ * - Observations are TOOL_RESULTs paired with their action by `cause`; exit code from
+ *   `extras.metadata.exit_code` or the legacy `extras.exit_code`. The call's outcome: commands by
+ *   exit code (-1, a command still running when the runtime stopped waiting, is UNKNOWN); `error`
+ *   FAILED; `user_rejected` DECLINED; read / write / edit / download / task_tracking / success /
+ *   delegate results SUCCEEDED (the runtime reports their failures as `error`); browsing by its
+ *   `error` flag; MCP by the result's `isError`. An action whose `confirmation_state` is `rejected`
+ *   is DECLINED, one still `awaiting_confirmation` NOT_RUN (the runtime answers it with a null
+ *   observation; once the user decides, the controller records the action again under a new id).
+ * - A `recall` observation that injected text (repository or conversation instructions,
+ *   microagent knowledge) is a "system" MESSAGE of that text.
+ * - Condensation: a `condensation` action (or a `condense` / `agent_condensation` observation not
+ *   caused by one) is a SUMMARY replacing the forgotten events (`forgotten_event_ids`, or the
+ *   `forgotten_events_start_id`..`end_id` range) present in the file.
+ * - An observation whose `cause` names an action the file does not hold makes the session
+ *   incomplete: that action's record is missing.
+ */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { DraftSpan } from "./builder";
+import { rawValue } from "./json-scan";
+import { type EventRecord, idOf, numberOf, SpansById, type StreamContext } from "./openhands-events";
+import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
+
+/** Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. */
+export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
+  change_agent_state: "the controller's state machine",
+  null: "a placeholder the runtime emits when there is nothing to do",
+  recall: "the runtime looking up knowledge for the prompt; its query repeats the user's message, recorded as that message",
+  condensation_request: "a request to condense; the condensation itself is recorded",
+};
+
+/** Observations ignored on purpose. */
+export const OPENHANDS_IGNORED_OBSERVATIONS: Readonly<Record<string, string>> = {
+  agent_state_changed: "the controller's state machine",
+  null: "a placeholder the runtime emits when there is nothing to report (also its answer to an action awaiting confirmation)",
+  recall: "only a lookup that injected no text (no instructions, no microagent knowledge); one that did is a system MESSAGE",
+};
+
+const CONDENSATION_OBSERVATIONS = new Set(["condense", "agent_condensation", "condensed"]);
+const MCP_ACTIONS = new Set(["mcp", "call_tool_mcp"]);
+/** Observations the runtime only writes when the operation worked (failures arrive as `error`). */
+const SUCCESS_OBSERVATIONS = new Set(["read", "write", "edit", "download", "task_tracking", "success", "delegate"]);
+
+export class ClassicReader {
+  private readonly byId = new SpansById();
+  private readonly condensationActions = new Set<string>();
+  /** Ids of every event read so far, spans or not (an observation's cause must be among them). */
+  private readonly seen = new Set<string>();
+  private workingDir: string | undefined;
+
+  constructor(private readonly ctx: StreamContext) {}
+
+  event(e: EventRecord): void {
+    const v = e.value;
+    const id = idOf(v.id);
+    if (id !== undefined) this.seen.add(id);
+    if (typeof v.action === "string") return this.action(e, v.action, id);
+    if (typeof v.observation === "string") return this.observation(e, v.observation, id);
+    this.ctx.collector.skip(e.position, "event with neither an action nor an observation; skipped", this.ctx.draft);
+  }
+
+  private base(e: EventRecord, id: string | undefined) {
+    return {
+      occurredAt: this.ctx.clock.at(e.position, e.value.timestamp),
+      sourceLine: e.position,
+      ...(id !== undefined ? { sourceId: id } : {}),
+    };
+  }
+
+  private message(e: EventRecord, id: string | undefined, role: string, text: string): DraftSpan {
+    return this.byId.add(id, this.ctx.draft.add({ ...this.base(e, id), kind: "MESSAGE", role, body: utf8(text) }));
+  }
+
+  private action(e: EventRecord, action: string, id: string | undefined): void {
+    const { collector, draft, clock } = this.ctx;
+    const v = e.value;
+    if (action in OPENHANDS_IGNORED_ACTIONS) {
+      clock.see(v.timestamp);
+      return collector.ignore(e.position, `action:${action}`);
+    }
+    if (v.args !== undefined && !isRecord(v.args)) {
+      return collector.skip(e.position, `${action} action whose args are not an object; skipped`, draft);
+    }
+    const args = isRecord(v.args) ? v.args : {};
+    const message = str(v.message);
+    switch (action) {
+      case "message": {
+        const text = str(args.content) ?? message ?? "";
+        const role = v.source === "user" ? "user" : v.source === "environment" ? "system" : "assistant";
+        this.message(e, id, role, text);
+        if (draft.title === undefined && role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
+        return;
+      }
+      case "system":
+        this.message(e, id, "system", str(args.content) ?? message ?? "");
+        return;
+      case "think":
+        this.message(e, id, "reasoning", str(args.thought) ?? message ?? "");
+        return;
+      case "finish":
+        this.message(e, id, "assistant", str(args.final_thought) ?? str(args.thought) ?? message ?? "");
+        return;
+      case "condensation":
+        if (id !== undefined) this.condensationActions.add(id);
+        this.condense(e, id, str(args.summary) ?? "", args);
+        return;
+      default:
+        return this.call(e, action, id, args);
+    }
+  }
+
+  private call(e: EventRecord, action: string, id: string | undefined, args: Record<string, unknown>): void {
+    if (!isRecord(e.value.args)) {
+      return this.ctx.collector.skip(e.position, `${action} action without args; skipped`, this.ctx.draft);
+    }
+    const raw = rawValue(e.bytes, ["args"]);
+    const toolName = MCP_ACTIONS.has(action) ? (str(args.name) ?? action) : action;
+    // `is_confirmed` is the field's name in older releases.
+    const confirmation = str(args.confirmation_state) ?? str(args.is_confirmed);
+    const outcome: ToolOutcome | undefined =
+      confirmation === "rejected" ? "DECLINED" : confirmation === "awaiting_confirmation" ? "NOT_RUN" : undefined;
+    this.byId.add(
+      id,
+      this.ctx.draft.add({
+        ...this.base(e, id),
+        kind: "TOOL_CALL",
+        toolName,
+        toolInput: args,
+        body: raw ? raw.slice() : utf8(JSON.stringify(args)),
+        ...(outcome ? { outcome } : {}),
+        ...(this.workingDir ? { cwd: this.workingDir } : {}),
+      }),
+    );
+  }
+
+  private observation(e: EventRecord, observation: string, id: string | undefined): void {
+    const { collector, draft, clock } = this.ctx;
+    const v = e.value;
+    if (v.extras !== undefined && v.extras !== null && !isRecord(v.extras)) {
+      return collector.skip(e.position, `${observation} observation whose extras are not an object; skipped`, draft);
+    }
+    const extras = isRecord(v.extras) ? v.extras : {};
+    const cause = idOf(v.cause);
+    const content = str(v.content) ?? str(v.message) ?? "";
+    if (observation === "recall") return this.recall(e, id, extras);
+    if (observation in OPENHANDS_IGNORED_OBSERVATIONS) {
+      clock.see(v.timestamp);
+      return collector.ignore(e.position, `observation:${observation}`);
+    }
+    if (CONDENSATION_OBSERVATIONS.has(observation)) {
+      // The action that caused it already holds the summary and what it forgot.
+      if (cause !== undefined && this.condensationActions.has(cause)) {
+        clock.see(v.timestamp);
+        return collector.use(e.position);
+      }
+      return this.condense(e, id, content, extras);
+    }
+    const metadata = isRecord(extras.metadata) ? extras.metadata : {};
+    const exitCode = numberOf(metadata.exit_code) ?? numberOf(extras.exit_code);
+    const workingDir = str(metadata.working_dir);
+    if (workingDir) {
+      this.workingDir = workingDir;
+      draft.cwd ??= workingDir;
+    }
+    const call = cause !== undefined ? this.byId.get(cause).find((s) => s.kind === "TOOL_CALL") : undefined;
+    this.byId.add(
+      id,
+      draft.add({
+        ...this.base(e, id),
+        kind: "TOOL_RESULT",
+        body: utf8(content),
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(call?.toolName ? { toolName: call.toolName } : {}),
+        ...(workingDir ? { cwd: workingDir } : call?.cwd ? { cwd: call.cwd } : {}),
+      }),
+    );
+    if (cause !== undefined && !this.seen.has(cause)) {
+      collector.skip(e.position, `observation of event ${cause}, which is not in the file; the session is incomplete`, draft);
+    }
+    if (!call) return;
+    const outcome = classicOutcome(observation, extras, content, exitCode);
+    if (outcome === undefined || call.outcome === "DECLINED") return;
+    call.outcome = outcome;
+    if (exitCode !== undefined && exitCode >= 0) call.exitCode = exitCode;
+  }
+
+  /** A recall answer: the text it injected into the prompt, or nothing worth a span. */
+  private recall(e: EventRecord, id: string | undefined, extras: Record<string, unknown>): void {
+    const knowledge = Array.isArray(extras.microagent_knowledge) ? extras.microagent_knowledge.filter(isRecord) : [];
+    const texts = [
+      str(extras.repo_instructions),
+      str(extras.additional_agent_instructions),
+      str(extras.conversation_instructions),
+      ...knowledge.map((k) => str(k.content)),
+    ].filter((t): t is string => t !== undefined && t.trim() !== "");
+    if (texts.length === 0) {
+      this.ctx.clock.see(e.value.timestamp);
+      return this.ctx.collector.ignore(e.position, "observation:recall");
+    }
+    this.message(e, id, "system", texts.join("\n\n"));
+  }
+
+  private condense(e: EventRecord, id: string | undefined, summary: string, fields: Record<string, unknown>): void {
+    const replaced = this.byId.all(forgottenIds(fields));
+    this.byId.add(id, this.ctx.draft.addSummary({ ...this.base(e, id), body: utf8(summary) }, replaced));
+  }
+}
+
+function classicOutcome(
+  observation: string,
+  extras: Record<string, unknown>,
+  content: string,
+  exitCode: number | undefined,
+): ToolOutcome | undefined {
+  switch (observation) {
+    case "error":
+      return "FAILED";
+    case "user_rejected":
+      return "DECLINED";
+    case "browse":
+      return extras.error === true ? "FAILED" : "SUCCEEDED";
+    case "mcp":
+      return mcpOutcome(content);
+  }
+  if (SUCCESS_OBSERVATIONS.has(observation)) return "SUCCEEDED";
+  if (exitCode === undefined || exitCode === -1) return exitCode === -1 ? "UNKNOWN" : undefined;
+  return exitCode === 0 ? "SUCCEEDED" : "FAILED";
+}
+
+/** An MCP observation's content is the tool's result as JSON; `isError` marks a failed call. */
+function mcpOutcome(content: string): ToolOutcome {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (isRecord(parsed) && parsed.isError === true) return "FAILED";
+    if (isRecord(parsed) && parsed.isError === false) return "SUCCEEDED";
+  } catch {
+    // Not JSON: nothing says whether it failed.
+  }
+  return "UNKNOWN";
+}
+
+/** The event ids a condensation forgot: an explicit list, or an inclusive id range. */
+export function forgottenIds(fields: Record<string, unknown>): string[] {
+  if (Array.isArray(fields.forgotten_event_ids)) {
+    return fields.forgotten_event_ids.map(idOf).filter((x): x is string => x !== undefined);
+  }
+  const start = numberOf(fields.forgotten_events_start_id);
+  const end = numberOf(fields.forgotten_events_end_id);
+  if (start === undefined || end === undefined || end < start || end - start > 1_000_000) return [];
+  const ids: string[] = [];
+  for (let i = start; i <= end; i++) ids.push(String(i));
+  return ids;
+}

@@ -1,0 +1,337 @@
+/**
+ * OpenHands agent-SDK events (openhands/sdk/event): each event names its class in `kind`, with a
+ * string `id`, `timestamp` and `source`. The SDK stores a conversation as one event per file
+ * (`events/event-00000-<id>.json`); exports and evaluation outputs hold them in arrays.
+ *
+ * - `SystemPromptEvent` is a "system" MESSAGE; `MessageEvent` a MESSAGE with its `llm_message`
+ *   role (its reasoning, when readable, a "reasoning" MESSAGE before it).
+ * - `ActionEvent`: its reasoning and `thought` are "reasoning" / "assistant" MESSAGEs; the call is
+ *   a TOOL_CALL (toolName = `tool_name`, toolInput = `action`, body = the `action` bytes, or the
+ *   model's `tool_call.arguments` when the action could not be built). The `finish` and `think`
+ *   tools are the agent's closing "assistant" and "reasoning" MESSAGEs, as in the classic stream.
+ * - `ObservationEvent`, `UserRejectObservation` and `AgentErrorEvent` are TOOL_RESULTs paired by
+ *   `action_id` (else `tool_call_id`). Outcome: a rejection DECLINED (by the user or a hook); an
+ *   agent error FAILED; an observation that timed out (`timeout`, or exit code -1: still running)
+ *   UNKNOWN, else by `is_error` (or the older `error`) and the exit code (`exit_code` or
+ *   `metadata.exit_code`).
+ * - `Condensation` is a SUMMARY (its `summary`) replacing the `forgotten_event_ids` present; a
+ *   stored `CondensationSummaryEvent` is the same summary when its condensation is in the file,
+ *   else a SUMMARY of its own.
+ * - `ConversationErrorEvent` is a "system" MESSAGE; `HookExecutionEvent` a TOOL_CALL of the hook's
+ *   command (with its output as TOOL_RESULT); `ACPToolCallEvent` a TOOL_CALL of an ACP server's
+ *   tool, with its `raw_output` as TOOL_RESULT and its `status` as outcome.
+ * - An observation whose action is not in the file makes the session incomplete.
+ */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { DraftSpan } from "./builder";
+import { rawValue } from "./json-scan";
+import { forgottenIds } from "./openhands-classic";
+import { type EventRecord, idOf, numberOf, SpansById, type StreamContext, textOfParts } from "./openhands-events";
+import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
+
+/** SDK event kinds ignored on purpose: state, lifecycle and transport records, not evidence. */
+export const OPENHANDS_SDK_IGNORED_KINDS: Readonly<Record<string, string>> = {
+  ConversationStateUpdateEvent: "the conversation's state (execution status, statistics, settings)",
+  CondensationRequest: "a request to condense; the Condensation records what was forgotten",
+  PauseEvent: "the user pausing the run loop (lifecycle)",
+  InterruptEvent: "the user interrupting the run loop (lifecycle)",
+  TokenEvent: "token ids of an LLM call",
+  StreamingDeltaEvent: "streamed text; the MessageEvent or ActionEvent carries all of it",
+  LLMCompletionLogEvent: "a raw LLM request/response log; what it produced is recorded as events",
+};
+
+const FINISH_TOOLS = new Set(["finish", "FinishTool"]);
+const THINK_TOOLS = new Set(["think", "ThinkTool"]);
+const OBSERVATION_KINDS = new Set(["ObservationEvent", "UserRejectObservation", "AgentErrorEvent"]);
+
+export class SdkReader {
+  private readonly byId = new SpansById();
+  private readonly callsByToolCallId = new Map<string, DraftSpan>();
+  private readonly seen = new Set<string>();
+  private readonly summarised = new Set<string>();
+  private workingDir: string | undefined;
+
+  constructor(private readonly ctx: StreamContext) {}
+
+  event(e: EventRecord, kind: string): void {
+    const id = idOf(e.value.id);
+    if (id !== undefined) this.seen.add(id);
+    if (kind in OPENHANDS_SDK_IGNORED_KINDS) {
+      this.ctx.clock.see(e.value.timestamp);
+      return this.ctx.collector.ignore(e.position, kind);
+    }
+    switch (kind) {
+      case "SystemPromptEvent":
+        return this.systemPrompt(e, id);
+      case "MessageEvent":
+        return this.messageEvent(e, id);
+      case "ActionEvent":
+        return this.action(e, id);
+      case "Condensation":
+        return this.condensation(e, id);
+      case "CondensationSummaryEvent":
+        return this.summaryEvent(e, id);
+      case "ConversationErrorEvent":
+        return this.conversationError(e, id);
+      case "HookExecutionEvent":
+        return this.hook(e, id);
+      case "ACPToolCallEvent":
+        return this.acp(e, id);
+    }
+    if (OBSERVATION_KINDS.has(kind)) return this.observation(e, id, kind);
+    this.ctx.collector.skip(e.position, `unknown agent-SDK event kind "${kind}"; skipped`, this.ctx.draft);
+  }
+
+  private skip(e: EventRecord, reason: string): void {
+    this.ctx.collector.skip(e.position, `${reason}; skipped`, this.ctx.draft);
+  }
+
+  private base(e: EventRecord, id: string | undefined) {
+    return {
+      occurredAt: this.ctx.clock.at(e.position, e.value.timestamp),
+      sourceLine: e.position,
+      ...(id !== undefined ? { sourceId: id } : {}),
+    };
+  }
+
+  private message(e: EventRecord, id: string | undefined, role: string, text: string): DraftSpan {
+    return this.byId.add(id, this.ctx.draft.add({ ...this.base(e, id), kind: "MESSAGE", role, body: utf8(text) }));
+  }
+
+  private systemPrompt(e: EventRecord, id: string | undefined): void {
+    const prompt = e.value.system_prompt;
+    const text = isRecord(prompt) ? str(prompt.text) : str(prompt);
+    if (text === undefined) return this.skip(e, "SystemPromptEvent without a system_prompt text");
+    const dynamic = isRecord(e.value.dynamic_context) ? str(e.value.dynamic_context.text) : undefined;
+    this.message(e, id, "system", dynamic ? `${text}\n\n${dynamic}` : text);
+  }
+
+  private messageEvent(e: EventRecord, id: string | undefined): void {
+    const msg = e.value.llm_message;
+    if (!isRecord(msg)) return this.skip(e, "MessageEvent without an llm_message object");
+    const reasoning = str(msg.reasoning_content);
+    if (reasoning) this.message(e, id, "reasoning", reasoning);
+    const extended = textOfParts(e.value.extended_content);
+    const own = textOfParts(msg.content);
+    if (own === undefined && msg.content !== undefined && !Array.isArray(msg.content)) {
+      return this.skip(e, "MessageEvent whose content is neither text nor a list of parts");
+    }
+    const text = [own, extended].filter((t) => t !== undefined).join("\n\n");
+    const role = str(msg.role) ?? (e.value.source === "user" ? "user" : "assistant");
+    if (text === "" && reasoning) return;
+    // A message without text (an image only) still keeps its parts, as the file has them.
+    const body = text !== "" ? text : new TextDecoder().decode(rawValue(e.bytes, ["llm_message", "content"]) ?? new Uint8Array());
+    this.message(e, id, role, body);
+    const { draft } = this.ctx;
+    if (draft.title === undefined && role === "user" && own && !looksInjected(own)) draft.title = titleFrom(own);
+  }
+
+  private action(e: EventRecord, id: string | undefined): void {
+    const v = e.value;
+    const toolName = str(v.tool_name);
+    const toolCallId = str(v.tool_call_id);
+    if (toolName === undefined || toolCallId === undefined) {
+      return this.skip(e, "ActionEvent without string tool_name and tool_call_id");
+    }
+    if (v.action !== undefined && v.action !== null && !isRecord(v.action)) {
+      return this.skip(e, "ActionEvent whose action is not an object");
+    }
+    const reasoning = str(v.reasoning_content);
+    if (reasoning) this.message(e, id, "reasoning", reasoning);
+    const thought = textOfParts(v.thought);
+    if (thought) this.message(e, id, "assistant", thought);
+    const action = isRecord(v.action) ? v.action : undefined;
+    if (action && FINISH_TOOLS.has(toolName)) {
+      this.message(e, id, "assistant", str(action.message) ?? str(action.final_thought) ?? "");
+      return;
+    }
+    if (action && THINK_TOOLS.has(toolName)) {
+      this.message(e, id, "reasoning", str(action.thought) ?? "");
+      return;
+    }
+    const toolCall = isRecord(v.tool_call) ? v.tool_call : {};
+    const args = str(toolCall.arguments);
+    const raw = action ? rawValue(e.bytes, ["action"]) : undefined;
+    if (!action && args === undefined) return this.skip(e, "ActionEvent with neither an action nor tool_call arguments");
+    const call = this.ctx.draft.add({
+      ...this.base(e, id),
+      kind: "TOOL_CALL",
+      toolName,
+      toolInput: action ?? parseOr(args!),
+      body: raw ? raw.slice() : utf8(action ? JSON.stringify(action) : args!),
+      ...(this.workingDir ? { cwd: this.workingDir } : {}),
+    });
+    this.byId.add(id, call);
+    this.callsByToolCallId.set(toolCallId, call);
+  }
+
+  private observation(e: EventRecord, id: string | undefined, kind: string): void {
+    const v = e.value;
+    const actionId = idOf(v.action_id);
+    const toolCallId = str(v.tool_call_id);
+    const call =
+      (actionId !== undefined ? this.byId.get(actionId).find((s) => s.kind === "TOOL_CALL") : undefined) ??
+      (toolCallId !== undefined ? this.callsByToolCallId.get(toolCallId) : undefined);
+    let body: string;
+    let outcome: ToolOutcome;
+    let exitCode: number | undefined;
+    if (kind === "UserRejectObservation") {
+      body = str(v.rejection_reason) ?? "";
+      outcome = "DECLINED";
+    } else if (kind === "AgentErrorEvent") {
+      if (typeof v.error !== "string") return this.skip(e, "AgentErrorEvent without an error text");
+      body = v.error;
+      outcome = "FAILED";
+    } else {
+      const obs = v.observation;
+      if (!isRecord(obs)) return this.skip(e, "ObservationEvent without an observation object");
+      const metadata = isRecord(obs.metadata) ? obs.metadata : {};
+      exitCode = numberOf(obs.exit_code) ?? numberOf(metadata.exit_code);
+      const workingDir = str(metadata.working_dir);
+      if (workingDir) {
+        this.workingDir = workingDir;
+        this.ctx.draft.cwd ??= workingDir;
+      }
+      body =
+        textOfParts(obs.content) ??
+        str(obs.output) ??
+        new TextDecoder().decode(rawValue(e.bytes, ["observation"]) ?? new Uint8Array());
+      outcome = observationOutcome(obs, exitCode);
+    }
+    this.byId.add(
+      id,
+      this.ctx.draft.add({
+        ...this.base(e, id),
+        kind: "TOOL_RESULT",
+        body: utf8(body),
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(call?.toolName ? { toolName: call.toolName } : str(v.tool_name) ? { toolName: str(v.tool_name) } : {}),
+        ...(this.workingDir ? { cwd: this.workingDir } : {}),
+      }),
+    );
+    if (actionId !== undefined && !this.seen.has(actionId)) {
+      this.ctx.collector.skip(
+        e.position,
+        `${kind} of action ${actionId}, which is not in the file; the session is incomplete`,
+        this.ctx.draft,
+      );
+    }
+    if (!call || call.outcome === "DECLINED") return;
+    call.outcome = outcome;
+    if (exitCode !== undefined && exitCode >= 0) call.exitCode = exitCode;
+  }
+
+  private condensation(e: EventRecord, id: string | undefined): void {
+    const v = e.value;
+    if (v.forgotten_event_ids !== undefined && !Array.isArray(v.forgotten_event_ids)) {
+      return this.skip(e, "Condensation whose forgotten_event_ids is not a list");
+    }
+    const summary = str(v.summary);
+    if (summary !== undefined && id !== undefined) this.summarised.add(`${id}-summary`);
+    const replaced = this.byId.all(forgottenIds(v));
+    this.byId.add(id, this.ctx.draft.addSummary({ ...this.base(e, id), body: utf8(summary ?? "") }, replaced));
+  }
+
+  private summaryEvent(e: EventRecord, id: string | undefined): void {
+    const summary = str(e.value.summary);
+    if (summary === undefined) return this.skip(e, "CondensationSummaryEvent without a summary text");
+    if (id !== undefined && this.summarised.has(id)) {
+      // Its Condensation already holds this summary and what it replaced.
+      this.ctx.clock.see(e.value.timestamp);
+      return this.ctx.collector.use(e.position);
+    }
+    this.byId.add(id, this.ctx.draft.addSummary({ ...this.base(e, id), body: utf8(summary) }, []));
+  }
+
+  private conversationError(e: EventRecord, id: string | undefined): void {
+    const code = str(e.value.code) ?? "error";
+    const detail = str(e.value.detail);
+    if (detail === undefined) return this.skip(e, "ConversationErrorEvent without a detail text");
+    this.message(e, id, "system", `${code}: ${detail}`);
+  }
+
+  private hook(e: EventRecord, id: string | undefined): void {
+    const v = e.value;
+    const command = str(v.hook_command);
+    if (command === undefined) return this.skip(e, "HookExecutionEvent without a hook_command");
+    const exitCode = numberOf(v.exit_code);
+    const outcome: ToolOutcome =
+      v.success === true || v.blocked === true ? "SUCCEEDED" : v.success === false ? "FAILED" : "UNKNOWN";
+    const hookType = str(v.hook_event_type) ?? "hook";
+    this.byId.add(
+      id,
+      this.ctx.draft.add({
+        ...this.base(e, id),
+        kind: "TOOL_CALL",
+        toolName: `${hookType} hook`,
+        toolInput: { command, ...(str(v.tool_name) ? { tool_name: str(v.tool_name) } : {}) },
+        body: utf8(command),
+        outcome,
+        ...(exitCode !== undefined ? { exitCode } : {}),
+      }),
+    );
+    const output = [str(v.stdout), str(v.stderr), str(v.reason), str(v.error)].filter((t) => t).join("\n");
+    if (output === "") return;
+    this.ctx.draft.add({
+      ...this.base(e, id),
+      kind: "TOOL_RESULT",
+      toolName: `${hookType} hook`,
+      body: utf8(output),
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    });
+  }
+
+  private acp(e: EventRecord, id: string | undefined): void {
+    const v = e.value;
+    const toolCallId = str(v.tool_call_id);
+    const title = str(v.title);
+    if (toolCallId === undefined || title === undefined) return this.skip(e, "ACPToolCallEvent without tool_call_id and title");
+    const status = str(v.status);
+    const outcome: ToolOutcome =
+      v.is_error === true || status === "failed" ? "FAILED" : status === "completed" ? "SUCCEEDED" : "UNKNOWN";
+    let call = this.callsByToolCallId.get(toolCallId);
+    if (call) {
+      // A later update of the same call: its status, and its output if it now has one.
+      call.outcome = outcome;
+      this.ctx.collector.use(e.position);
+    } else {
+      const raw = rawValue(e.bytes, ["raw_input"]);
+      call = this.ctx.draft.add({
+        ...this.base(e, id),
+        kind: "TOOL_CALL",
+        toolName: str(v.tool_kind) ? `${title} (${str(v.tool_kind)})` : title,
+        toolInput: v.raw_input ?? {},
+        body: raw ? raw.slice() : utf8(title),
+        outcome,
+      });
+      this.callsByToolCallId.set(toolCallId, call);
+      this.byId.add(id, call);
+    }
+    if (v.raw_output === undefined || v.raw_output === null) return;
+    const out = rawValue(e.bytes, ["raw_output"]);
+    this.ctx.draft.add({
+      ...this.base(e, id),
+      kind: "TOOL_RESULT",
+      toolName: call.toolName!,
+      body: typeof v.raw_output === "string" ? utf8(v.raw_output) : out ? out.slice() : utf8(JSON.stringify(v.raw_output)),
+    });
+  }
+}
+
+function observationOutcome(obs: Record<string, unknown>, exitCode: number | undefined): ToolOutcome {
+  // An error the tool reports (a rejected command, a failed edit) first: its exit code is the
+  // default -1. A command the terminal stopped waiting for has exit code -1 without an error.
+  if (obs.is_error === true || obs.error === true || (typeof obs.error === "string" && obs.error !== "")) return "FAILED";
+  if (obs.timeout === true || exitCode === -1) return "UNKNOWN";
+  if (exitCode !== undefined) return exitCode === 0 ? "SUCCEEDED" : "FAILED";
+  if (obs.is_error === false || obs.error === false || obs.error === null) return "SUCCEEDED";
+  return "UNKNOWN";
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
