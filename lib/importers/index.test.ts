@@ -16,7 +16,6 @@ const FIXTURES: Array<[string, ImportFormat]> = [
   ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands"],
   ["openhands/handwritten-events.jsonl", "openhands"],
   ["otel-genai/hand-traces.json", "otel-genai"],
-  ["otel-genai/kagent-tempo-export.json", "otel-genai"],
   ["otel-genai/hand-collector.jsonl", "otel-genai"],
 ];
 
