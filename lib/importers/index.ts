@@ -2,6 +2,7 @@
  * Transcript importers: one module per runtime's format, each mapping a file's bytes into the
  * same normalised sessions and spans (see ./types). Pure functions of the bytes: no I/O.
  */
+import { aiderImporter } from "./aider";
 import { claudeCodeImporter } from "./claude-code";
 import { codexImporter } from "./codex";
 import { describeHead, detectWith } from "./detect";
@@ -11,6 +12,7 @@ import { sweAgentImporter } from "./swe-agent";
 import { IMPORT_FORMATS, type ImportFormat, type ImportResult, type TranscriptImporter } from "./types";
 
 export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
+  aider: aiderImporter,
   "claude-code": claudeCodeImporter,
   codex: codexImporter,
   openhands: openHandsImporter,

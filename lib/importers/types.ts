@@ -5,7 +5,7 @@
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
 
-export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai", "swe-agent"] as const;
+export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai", "swe-agent", "aider"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface ImportedSpan {
