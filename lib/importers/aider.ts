@@ -33,92 +33,30 @@
  *   after `/test` means the test failed (Aider adds it only on a non-zero exit).
  * - Every other tool message is kept as a MESSAGE with role "system" (consecutive ones merged).
  */
-import { ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
-import { type AiderRecord, HEADER, PROMPT, isPromptText, readAiderRecords } from "./aider-records";
+import type { SessionDraft } from "./builder";
+import { type AiderRecord, HEADER, isPromptText, readAiderRecords } from "./aider-records";
+import {
+  AIDER_IGNORED_RECORDS,
+  COMMANDS,
+  IGNORED_TOOL_LINES,
+  editBlockPaths,
+  lineOffsets,
+  shellBlocks,
+  subjectPrompt,
+} from "./aider-text";
+import { AiderToolReader } from "./aider-tools";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { contentId, parseTimestamp, titleFrom, utf8 } from "./text";
 
-/** Tool messages and inputs that carry no evidence, by type, with why. */
-export const AIDER_IGNORED_RECORDS: Readonly<Record<string, string>> = {
-  "blank-input": "`#### <blank>`: Enter pressed on an empty prompt",
-  "token-report": "`Tokens: ... sent, ... received. Cost: ...`: usage and cost",
-  "version-banner": "the start-up banner: version, models, git repo size, repo-map and mode settings",
-  "repo-map-notice": "repo-map scanning notices",
-  "interrupt-notice": "`^C again to exit`, `^C KeyboardInterrupt` and the empty quoted lines around them",
-  "undo-hint": "`You can use /undo to undo and discard each aider commit.`",
-  "clipboard-notice": "`Copied code context to clipboard.`",
-  "chat-context": "`Added/Removed <file> to/from the chat`: which files the model sees, no file changes",
-};
+export { AIDER_IGNORED_RECORDS };
 
-const IGNORED_TOOL_LINES: ReadonlyArray<[RegExp, string]> = [
-  [/^Tokens: [\d.,]+k? sent/, "token-report"],
-  [/^Cost estimates may be inaccurate/, "token-report"],
-  [/^Aider v\d/, "version-banner"],
-  [/^(Main model|Model|Weak model|Editor model|Git repo|Repo-map|Multiline mode|Cur working dir): /, "version-banner"],
-  [/^Note: in-chat filenames are always relative to the git working dir/, "version-banner"],
-  [/^Use \/help <question> for help/, "version-banner"],
-  [/^Initial repo scan can be slow/, "repo-map-notice"],
-  [/^Repo-map can't include /, "repo-map-notice"],
-  [/^Has it been deleted from the file system but not from git\?$/, "repo-map-notice"],
-  [/^$/, "interrupt-notice"],
-  [/^\^C (again to exit|KeyboardInterrupt)$/, "interrupt-notice"],
-  [/^You can use \/undo to undo and discard each aider commit\.$/, "undo-hint"],
-  [/^Copied code context to clipboard\.$/, "clipboard-notice"],
-  [/^Added (?!\d+ lines? of output).+ to the chat( \(read-only\))?\.?$/, "chat-context"],
-  [/^Added .+ to read-only files\.$/, "chat-context"],
-  [/^Removed (read-only file )?.+ from the chat$/, "chat-context"],
-  [/^Dropping all files from the chat session\.$/, "chat-context"],
-];
-
-/** Fence languages Aider's edit parser runs as shell commands (editblock_coder's shell_starts). */
-const SHELL_FENCE = /^```(bash|sh|shell|cmd|batch|powershell|ps1|zsh|fish|ksh|csh|tcsh)\b/;
-const SEARCH_MARK = /^<{5,9} SEARCH\s*$/;
-
-/** Aider's commands (prefixes resolve to a unique command, as Aider resolves them). */
-const COMMANDS = (
-  "add architect ask chat-mode clear code commit context copy copy-context diff drop edit editor editor-model exit " +
-  "git help lint load ls map map-refresh model models multiline-mode ok paste quit read-only reasoning-effort report " +
-  "reset run save settings test think-tokens tokens undo voice weak-model web"
-).split(" ");
-
-const EDIT_LINES: ReadonlyArray<[RegExp, "SUCCEEDED" | "FAILED" | "DECLINED" | "NOT_RUN"]> = [
-  [/^Applied edit to (.+)$/, "SUCCEEDED"],
-  [/^Did not apply edit to (.+) \(--dry-run\)$/, "NOT_RUN"],
-  [/^Failed to apply edit to (.+)$/, "FAILED"],
-  [/^Unable to create (.+), skipping edits\.$/, "FAILED"],
-  [/^Skipping edits to (.+?)(?: that matches gitignore spec\.)?$/, "DECLINED"],
-];
-
-const UNDO_FAILED =
-  /^(Unable to complete undo|No git repository found|This is the first commit in the repository|The last commit was not made by aider|The file .+ (has uncommitted changes|was not in the repository)|The repository has uncommitted changes|Error restoring|The last commit has already been pushed)/;
-
-interface Proposal {
-  commands: string[];
-  calls: DraftSpan[];
-  prompted: boolean;
-}
-
-interface Exec {
-  calls: DraftSpan[];
-  /** The call the next output or error belongs to. */
-  current: DraftSpan;
-  kind: "run" | "test" | "git" | "proposal" | "undo" | "create";
-  gotResult: boolean;
-}
-
-class AiderReader {
-  readonly collector = new ImportCollector("aider");
-  private draft: SessionDraft | undefined;
-  private startedAt: Date | undefined;
-  private proposals: Proposal[] = [];
-  private editPaths: string[] = [];
-  private exec: Exec | undefined;
-  private notice: DraftSpan | undefined;
-
+class AiderReader extends AiderToolReader {
   constructor(
     private readonly bytes: Uint8Array,
-    private readonly records: AiderRecord[],
-  ) {}
+    records: AiderRecord[],
+  ) {
+    super(records);
+  }
 
   read(): ImportResult {
     const ids = this.sessionIds();
@@ -181,11 +119,6 @@ class AiderReader {
     this.tool(r, draft, index);
   }
 
-  private base(r: AiderRecord): { occurredAt: Date | undefined; sourceLine: number } {
-    return { occurredAt: this.startedAt, sourceLine: r.line };
-  }
-
-  /** A turn ends: proposals never prompted were not run (UNKNOWN when the file ends first). */
   private endTurn(atEnd: boolean): void {
     for (const p of this.proposals) if (!p.prompted) for (const c of p.calls) c.outcome = atEnd ? "UNKNOWN" : "NOT_RUN";
     this.proposals = [];
@@ -204,7 +137,7 @@ class AiderReader {
   }
 
   /** `/run`, `!`, `/test`, `/git`, `/undo`: a TOOL_CALL. Anything else is not a command here. */
-  private command(text: string, r: AiderRecord, draft: SessionDraft, typed = true): boolean {
+  protected command(text: string, r: AiderRecord, draft: SessionDraft, typed = true): boolean {
     const trimmed = text.trim();
     let name: string | undefined;
     let args = "";
@@ -296,272 +229,6 @@ class AiderReader {
     }
     this.addNotice(r, draft, text);
   }
-
-  private addNotice(r: AiderRecord, draft: SessionDraft, text: string): void {
-    if (this.notice) {
-      const joined = new Uint8Array(this.notice.body.length + 1 + utf8(text).length);
-      joined.set(this.notice.body);
-      joined[this.notice.body.length] = 0x0a;
-      joined.set(utf8(text), this.notice.body.length + 1);
-      this.notice.body = joined;
-      this.collector.use(r.line);
-      return;
-    }
-    this.notice = draft.add({ ...this.base(r), kind: "MESSAGE", role: "system", body: utf8(text) });
-  }
-
-  /** A call and its result from one tool message. */
-  private callWithResult(
-    r: AiderRecord,
-    draft: SessionDraft,
-    toolName: string,
-    toolInput: Record<string, string>,
-    outcome: DraftSpan["outcome"],
-    result: string,
-  ): DraftSpan {
-    this.notice = undefined;
-    const cwd = draft.cwd ? { cwd: draft.cwd } : {};
-    const call = draft.add({
-      ...this.base(r),
-      kind: "TOOL_CALL",
-      toolName,
-      toolInput,
-      body: utf8(JSON.stringify(toolInput)),
-      outcome,
-      ...cwd,
-    });
-    draft.add({ ...this.base(r), kind: "TOOL_RESULT", toolName, body: utf8(result), ...cwd });
-    return call;
-  }
-
-  private effect(r: AiderRecord, draft: SessionDraft, first: string): boolean {
-    if (r.lines.length === 1) {
-      for (const [pattern, outcome] of EDIT_LINES) {
-        const m = pattern.exec(first);
-        if (m) {
-          this.callWithResult(r, draft, "edit", { path: m[1]!.trim() }, outcome, first);
-          return true;
-        }
-      }
-      const commit = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(first);
-      if (commit) {
-        this.callWithResult(r, draft, "git_commit", { sha: commit[1]!, message: commit[2]! }, "SUCCEEDED", first);
-        return true;
-      }
-      if (/^Added .+ to \.gitignore$/.test(first)) {
-        this.callWithResult(r, draft, "edit", { path: ".gitignore" }, "SUCCEEDED", first);
-        return true;
-      }
-      const created = /^Git repository created in (.+)$/.exec(first);
-      if (created) {
-        draft.cwd ??= created[1]!.trim();
-        this.callWithResult(r, draft, "shell", { command: "git init" }, "SUCCEEDED", first);
-        return true;
-      }
-    }
-    const failed = [
-      ...r.lines.join("\n").matchAll(/^## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in (.+)$/gm),
-    ].map((m) => m[1]!.trim());
-    if (failed.length === 0 && !/^# \d+ SEARCH\/REPLACE blocks? failed to match!/.test(first)) return false;
-    const text = r.lines.join("\n");
-    this.addNotice(r, draft, text);
-    this.notice = undefined;
-    for (const path of new Set(failed)) {
-      draft.add({
-        ...this.base(r),
-        kind: "TOOL_CALL",
-        toolName: "edit",
-        toolInput: { path },
-        body: utf8(JSON.stringify({ path })),
-        outcome: "FAILED",
-        ...(draft.cwd ? { cwd: draft.cwd } : {}),
-      });
-    }
-    const others = /^# The other (\d+) SEARCH\/REPLACE blocks? (?:were|was) applied successfully\./m.exec(text);
-    const passed = [...this.editPaths];
-    for (const path of failed) {
-      const at = passed.findIndex((p) => samePath(p, path));
-      if (at >= 0) passed.splice(at, 1);
-    }
-    // Only when the reply's blocks account exactly for what Aider counted: never a guessed edit.
-    if (others && Number(others[1]) === passed.length && passed.length + failed.length === this.editPaths.length) {
-      for (const path of new Set(passed)) {
-        draft.add({
-          ...this.base(r),
-          kind: "TOOL_CALL",
-          toolName: "edit",
-          toolInput: { path },
-          body: utf8(JSON.stringify({ path })),
-          outcome: "SUCCEEDED",
-          ...(draft.cwd ? { cwd: draft.cwd } : {}),
-        });
-      }
-    }
-    return true;
-  }
-
-  /** Lines about a command being run: `Running X`, errors running it, output added for /test. */
-  private execLine(r: AiderRecord, draft: SessionDraft, first: string, text: string): boolean {
-    const running = /^Running (.+)$/.exec(first);
-    if (running && r.lines.length === 1) {
-      const command = running[1]!.trim();
-      const exec = this.exec;
-      const pending = exec?.kind === "proposal" ? exec.calls.find((c) => commandOf(c) === command) : undefined;
-      this.notice = undefined;
-      if (exec && pending) {
-        this.collector.use(r.line);
-        exec.current = pending;
-        exec.gotResult = false;
-        return true;
-      }
-      const call = draft.add({
-        ...this.base(r),
-        kind: "TOOL_CALL",
-        toolName: "shell",
-        toolInput: { command },
-        body: utf8(command),
-        outcome: "UNKNOWN",
-        ...(draft.cwd ? { cwd: draft.cwd } : {}),
-      });
-      this.exec = { calls: [call], current: call, kind: "proposal", gotResult: false };
-      return true;
-    }
-    if (/^Added \d+ lines? of output to the chat\.$/.test(first) && this.exec?.kind !== "test") return false;
-    const exec = this.exec;
-    if (!exec) {
-      const executing = /^Executing: (.+)$/.exec(first);
-      return executing !== null && r.lines.length === 1 && this.command(executing[1]!, r, draft, false);
-    }
-    const call = exec.current;
-    if (/^Error (occurred while running command|running command|running \/git command)/.test(first)) {
-      call.outcome = "FAILED";
-      draft.add({ ...this.base(r), kind: "TOOL_RESULT", toolName: call.toolName, body: utf8(text) });
-      exec.gotResult = true;
-      return true;
-    }
-    if (exec.kind === "test" && /^Added \d+ lines? of output to the chat\.$/.test(first)) {
-      // /test adds its output to the chat only when the command exited non-zero.
-      call.outcome = "FAILED";
-      this.addNotice(r, draft, text);
-      return true;
-    }
-    if (exec.kind === "undo") {
-      if (/^Removed: /.test(first)) call.outcome = "SUCCEEDED";
-      else if (UNDO_FAILED.test(first)) call.outcome = "FAILED";
-      else return false;
-      draft.add({ ...this.base(r), kind: "TOOL_RESULT", toolName: "undo", body: utf8(text) });
-      return true;
-    }
-    if (exec.kind === "create" && /^Error creating file /.test(first)) {
-      call.outcome = "FAILED";
-      draft.add({ ...this.base(r), kind: "TOOL_RESULT", toolName: call.toolName, body: utf8(text) });
-      return true;
-    }
-    return false;
-  }
-
-  private prompt(r: AiderRecord, draft: SessionDraft, index: number): void {
-    const m = PROMPT.exec(r.lines[0]!)!;
-    const question = m[1]!;
-    const answer = (m[3] ?? "").toLowerCase();
-    const yes = answer.startsWith("y");
-    const previous = this.records[index - 1];
-    const subject = previous && previous.kind === "tool" && previous.endLine + 1 === r.line ? previous : undefined;
-    this.notice = undefined;
-    if (subjectPrompt(r)) {
-      const commands = (subject?.lines ?? []).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-      if (subject) this.collector.use(subject.line);
-      const key = commands.join("\n");
-      const proposal = this.proposals.find((p) => !p.prompted && p.commands.join("\n") === key);
-      let calls: DraftSpan[];
-      if (proposal) {
-        proposal.prompted = true;
-        calls = proposal.calls;
-        this.collector.use(r.line);
-      } else {
-        const at = subject ?? r;
-        calls = (commands.length > 0 ? commands : [""]).map((command) =>
-          draft.add({
-            ...this.base(at),
-            kind: "TOOL_CALL",
-            toolName: "shell",
-            toolInput: command ? { command } : {},
-            body: utf8(command || r.lines[0]!),
-            ...(draft.cwd ? { cwd: draft.cwd } : {}),
-          }),
-        );
-        this.collector.use(r.line);
-      }
-      for (const c of calls) c.outcome = yes ? "UNKNOWN" : "DECLINED";
-      if (yes) this.exec = { calls, current: calls[0]!, kind: "proposal", gotResult: false };
-      return;
-    }
-    const create = /^No files matched '(.+)'\. Do you want to create (.+)\?$/.exec(question);
-    if (create) {
-      const path = create[2]!.trim();
-      const call = this.callWithResult(r, draft, "create_file", { path }, yes ? "SUCCEEDED" : "DECLINED", r.lines[0]!);
-      this.exec = { calls: [call], current: call, kind: "create", gotResult: false };
-      return;
-    }
-    this.addNotice(r, draft, r.lines.join("\n"));
-  }
-}
-
-/** A prompt to run commands, which names them in the message before it (its subject). */
-function subjectPrompt(r: AiderRecord): boolean {
-  if (r.kind !== "tool" || r.lines.length !== 1) return false;
-  const m = PROMPT.exec(r.lines[0]!);
-  return m !== null && /^Run (this shell command|shell commands?|pip install)\?$/.test(m[1]!);
-}
-
-function samePath(a: string, b: string): boolean {
-  return a.replace(/\\/g, "/") === b.replace(/\\/g, "/");
-}
-
-function commandOf(call: DraftSpan): string | undefined {
-  const input = call.toolInput as { command?: unknown } | undefined;
-  return typeof input?.command === "string" ? input.command : undefined;
-}
-
-/** The command lines of each shell block of a reply, as Aider's edit parser reads them. */
-function shellBlocks(lines: string[]): string[][] {
-  const blocks: string[][] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!SHELL_FENCE.test(lines[i]!.trim())) continue;
-    if (SEARCH_MARK.test(lines[i + 1]?.trim() ?? "") || SEARCH_MARK.test(lines[i + 2]?.trim() ?? "")) continue;
-    const commands: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !lines[j]!.trim().startsWith("```")) {
-      const c = lines[j]!.trim();
-      if (c !== "" && !c.startsWith("#")) commands.push(c);
-      j++;
-    }
-    if (j < lines.length) blocks.push(commands);
-    i = j;
-  }
-  return blocks;
-}
-
-/** The files a reply's SEARCH/REPLACE blocks name (the line before the block or its fence). */
-function editBlockPaths(lines: string[]): string[] {
-  const paths: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!SEARCH_MARK.test(lines[i]!.trim())) continue;
-    for (let k = i - 1; k >= Math.max(0, i - 3); k--) {
-      const candidate = lines[k]!.trim();
-      if (candidate === "" || candidate.startsWith("```")) continue;
-      const path = candidate.replace(/^[`*#\s]+|[`*:\s]+$/g, "");
-      if (path !== "" && !/\s/.test(path)) paths.push(path);
-      break;
-    }
-  }
-  return paths;
-}
-
-function lineOffsets(bytes: Uint8Array): number[] {
-  const offsets = [0];
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x0a) offsets.push(i + 1);
-  return offsets;
 }
 
 export function parseAider(bytes: Uint8Array): ImportResult {
