@@ -1,10 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseOtelGenAi } from "./otel-genai";
-import { expectWellFormed, fixture, kinds, text } from "./testkit";
+import { detectFormat } from "./index";
+import { OTEL_IGNORED, parseOtelGenAi, parseOtlpRequest } from "./otel-genai";
+import { expectAccounted, expectWellFormed, fixture, kinds, text, verdictOf } from "./testkit";
 import { utf8 } from "./text";
 
-const traces = fixture("otel-genai-traces.json");
-const collector = fixture("otel-genai-collector.jsonl");
+const traces = fixture("otel-genai/hand-traces.json");
+const collector = fixture("otel-genai/hand-collector.jsonl");
+const kagent = fixture("otel-genai/kagent-tempo-export.json");
 
 const T0 = 1760000000000000000n;
 const at = (sec: number) => String(T0 + BigInt(Math.round(sec * 1e9)));
@@ -53,9 +56,10 @@ describe("OTel GenAI importer: an OTLP/JSON document", () => {
     const results = main!.spans.filter((x) => x.kind === "TOOL_RESULT");
     expect(results.map((r) => [r.sourceId, r.exitCode])).toEqual([
       ["call_a1", 0],
-      ["call_b2", 0],
+      ["call_b2", undefined],
       ["call_c3", 1],
     ]);
+    expect(calls.map((c) => c.outcome)).toEqual(["SUCCEEDED", "SUCCEEDED", "FAILED"]);
     expect(text(results[2])).toMatch(/^Job for nginx.service failed/);
   });
 
@@ -83,11 +87,13 @@ describe("OTel GenAI importer: an OTLP/JSON document", () => {
     expect(old!.compactions).toEqual([{ summarySeq: 3, replacedSeqs: [], occurredAt: old!.spans[3]!.occurredAt }]);
   });
 
-  it("reports bad message JSON and a span without ids by the span's ordinal", () => {
+  it("reports bad message JSON and a span without ids by the span's ordinal, and accounts for every span", () => {
     expect(result.issues).toEqual([
       { line: 9, message: expect.stringMatching(/^gen_ai\.output\.messages is not JSON/) },
       { line: 12, message: "span without traceId and spanId; skipped" },
     ]);
+    expect(result.records).toMatchObject({ read: 15, used: 13, ignored: 1, skipped: 1 });
+    expect(main!.skipped.map((i) => i.line)).toEqual([9, 12]);
   });
 });
 
@@ -101,6 +107,8 @@ describe("OTel GenAI importer: Collector file-exporter lines", () => {
     expect(kinds(conv)).toEqual(["MESSAGE", "TOOL_CALL", "TOOL_RESULT", "MESSAGE"]);
     expect(conv.spans[2]).toMatchObject({ exitCode: 100, toolName: "shell" });
     expect(result.issues.map((i) => i.line)).toEqual([3, 5]);
+    expect(conv.spans[1]).toMatchObject({ outcome: "FAILED", exitCode: 100 });
+    expect(result.records).toMatchObject({ read: 5, used: 3, skipped: 2 });
     expect(result.issues[1]!.message).toMatch(/truncated final line/);
     expectWellFormed(result);
   });
@@ -159,15 +167,21 @@ describe("OTel GenAI importer: conventions", () => {
     expect(conv.compactions).toEqual([{ summarySeq: 2, replacedSeqs: [0], occurredAt: conv.spans[2]!.occurredAt }]);
   });
 
-  it("ignores non-GenAI spans and reports GenAI operations that map to nothing", () => {
-    const http = span("h1", 1, 2, [s("http.request.method", "GET")]);
+  it("skips GenAI operations it cannot map and ignores embeddings, each counted", () => {
+    const http = span("h1", 1, 2, [s("http.request.method", "GET")], { kind: 3 });
     const odd = span("o1", 2, 3, [s("gen_ai.operation.name", "teleport")]);
     const emb = span("e1", 3, 4, [s("gen_ai.operation.name", "embeddings")]);
     const result = parseOtelGenAi(doc([http, odd, emb]));
-    expect(result.sessions).toEqual([]);
     expect(result.issues).toEqual([
-      { line: 2, message: 'gen_ai operation "teleport" with no messages maps to nothing; skipped' },
+      { line: 2, message: 'GenAI span of operation "teleport" that this importer cannot map; skipped' },
     ]);
+    expect(result.records).toMatchObject({
+      read: 3,
+      used: 0,
+      skipped: 1,
+      ignoredByType: { "request:read-only": 1, "gen_ai:embeddings": 1 },
+    });
+    expectAccounted(result);
   });
 
   it("reads indexed prompt and completion attributes", () => {
@@ -199,5 +213,302 @@ describe("OTel GenAI importer: conventions", () => {
       "TOOL_RESULT",
     ]);
     expectWellFormed(result);
+  });
+});
+
+const tool = (id: string, start: number, end: number | undefined, attributes: unknown[], extra: Record<string, unknown> = {}) => {
+  const base = span(id, start, end ?? start, [s("gen_ai.operation.name", "execute_tool"), ...attributes], extra);
+  if (end === undefined) delete (base as Record<string, unknown>).endTimeUnixNano;
+  return base;
+};
+const n = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+
+describe("OTel GenAI importer: tool outcomes from the conventions and the span", () => {
+  const spans = [
+    tool("t1", 1, 2, [s("gen_ai.tool.name", "a"), s("gen_ai.tool.call.arguments", "{}"), s("gen_ai.tool.call.result", "ok")]),
+    tool("t2", 3, 4, [s("gen_ai.tool.name", "b"), s("gen_ai.tool.call.arguments", "{}")], {
+      status: { code: 2, message: "boom" },
+    }),
+    tool("t3", 5, 6, [s("gen_ai.tool.name", "c"), s("gen_ai.tool.call.arguments", "{}"), s("error.type", "TimeoutError")]),
+    tool("t4", 7, 8, [s("gen_ai.tool.name", "d"), s("gen_ai.tool.call.arguments", "{}"), n("process.exit.code", 2)]),
+    tool("t5", 9, undefined, [s("gen_ai.tool.name", "e"), s("gen_ai.tool.call.arguments", "{}")]),
+    tool("t6", 11, 12, [s("gen_ai.tool.name", "f"), s("gen_ai.tool.call.arguments", "{}")]),
+    tool("t7", 13, 14, [s("gen_ai.tool.name", "g"), s("gen_ai.tool.call.arguments", "{}"), n("process.exit.code", 0)]),
+    tool("t8", 15, 16, [s("gen_ai.tool.name", "h"), s("gen_ai.tool.call.arguments", "{}")], {
+      status: { code: "STATUS_CODE_OK" },
+    }),
+  ];
+  const conv = parseOtelGenAi(doc(spans)).sessions[0]!;
+  const calls = conv.spans.filter((x) => x.kind === "TOOL_CALL");
+
+  it("FAILED on status ERROR, error.type or a non-zero exit code; SUCCEEDED with a result, exit 0 or status OK; else UNKNOWN", () => {
+    expect(calls.map((c) => [c.toolName, c.outcome, c.exitCode])).toEqual([
+      ["a", "SUCCEEDED", undefined],
+      ["b", "FAILED", undefined],
+      ["c", "FAILED", undefined],
+      ["d", "FAILED", 2],
+      ["e", "UNKNOWN", undefined],
+      ["f", "UNKNOWN", undefined],
+      ["g", "SUCCEEDED", 0],
+      ["h", "SUCCEEDED", undefined],
+    ]);
+    const results = conv.spans.filter((x) => x.kind === "TOOL_RESULT");
+    expect(results.map((r) => [r.toolName, text(r)])).toEqual([
+      ["a", "ok"],
+      ["b", "boom"],
+      ["c", "TimeoutError"],
+      ["d", ""],
+      ["g", ""],
+    ]);
+  });
+
+  it("keeps a tool call whose arguments were not captured, and marks its session incomplete", () => {
+    const result = parseOtelGenAi(doc([tool("x", 1, 2, [s("gen_ai.tool.name", "rm")])]));
+    const only = result.sessions[0]!;
+    expect(only.spans.map((x) => [x.kind, x.toolName, x.outcome])).toEqual([["TOOL_CALL", "rm", "UNKNOWN"]]);
+    expect(only.skipped[0]!.message).toMatch(/arguments of tool call "rm" were not captured/);
+    expect(result.records).toMatchObject({ read: 1, used: 1, skipped: 0 });
+    expect(verdictOf(result, () => false)).toBe("INSUFFICIENT_EVIDENCE");
+  });
+
+  it("gives tool calls inside messages an outcome from their response", () => {
+    const out = span("m1", 1, 2, [
+      s("gen_ai.operation.name", "chat"),
+      s(
+        "gen_ai.output.messages",
+        JSON.stringify([
+          {
+            role: "assistant",
+            parts: [
+              { type: "tool_call", id: "k1", name: "x", arguments: {} },
+              { type: "tool_call", id: "k2", name: "y", arguments: {} },
+              { type: "tool_call", id: "k3", name: "z", arguments: {} },
+            ],
+          },
+        ]),
+      ),
+    ]);
+    const back = span("m2", 3, 4, [
+      s("gen_ai.operation.name", "chat"),
+      s(
+        "gen_ai.input.messages",
+        JSON.stringify([
+          {
+            role: "tool",
+            parts: [
+              { type: "tool_call_response", id: "k1", response: "fine" },
+              { type: "tool_call_response", id: "k2", response: { error: "denied" } },
+            ],
+          },
+        ]),
+      ),
+    ]);
+    const conv = parseOtelGenAi(doc([out, back])).sessions[0]!;
+    expect(conv.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => [c.toolName, c.outcome])).toEqual([
+      ["x", "SUCCEEDED"],
+      ["y", "FAILED"],
+      ["z", "UNKNOWN"],
+    ]);
+  });
+});
+
+describe("OTel GenAI importer: spans of other instrumentation and conversations", () => {
+  it("makes a tool's outgoing POST a TOOL_CALL, ignores the model call's own request, reads and server spans", () => {
+    const agent = span("ag", 1, 20, [s("gen_ai.operation.name", "invoke_agent"), s("gen_ai.conversation.id", "c9")]);
+    const chat = span("ch", 2, 5, [s("gen_ai.operation.name", "chat"), s("gen_ai.request.model", "m")], { parentSpanId: "ag" });
+    const llmPost = span("lp", 2, 4, [s("http.request.method", "POST"), s("url.full", "https://api.example/v1/chat")], {
+      parentSpanId: "ch",
+      kind: 3,
+    });
+    const exec = tool("tx", 6, 9, [s("gen_ai.tool.name", "notify"), s("gen_ai.tool.call.arguments", "{}")], {
+      parentSpanId: "ag",
+    });
+    const post = span(
+      "tp",
+      7,
+      8,
+      [s("http.request.method", "POST"), s("url.full", "https://hooks.example/x"), n("http.response.status_code", 503)],
+      {
+        parentSpanId: "tx",
+        kind: 3,
+      },
+    );
+    const get = span("tg", 7, 8, [s("http.request.method", "GET"), s("url.full", "https://hooks.example/y")], {
+      parentSpanId: "tx",
+      kind: 3,
+    });
+    const server = span("sv", 0, 21, [s("http.request.method", "POST")], { kind: 2 });
+    const internal = span("in", 10, 11, [s("app.step", "x")], { parentSpanId: "ag", kind: 1 });
+    const result = parseOtelGenAi(doc([post, get, exec, llmPost, chat, agent, server, internal]));
+    const conv = result.sessions[0]!;
+    expect(conv.externalId).toBe("c9");
+    expect(conv.spans.map((x) => [x.kind, x.toolName, x.outcome])).toEqual([
+      ["TOOL_CALL", "notify", "UNKNOWN"],
+      ["TOOL_CALL", "http", "FAILED"],
+    ]);
+    expect(conv.spans[1]!.toolInput).toEqual({ method: "POST", url: "https://hooks.example/x" });
+    // The chat span has no content: it is skipped (the session cannot answer NO), not dropped.
+    expect(result.records).toMatchObject({
+      read: 8,
+      used: 3,
+      skipped: 1,
+      ignoredByType: { "request:model-transport": 1, "request:read-only": 1, "span:incoming": 1, "span:internal": 1 },
+    });
+    expect(conv.skipped.map((i) => i.line)).toEqual([5]);
+    expectAccounted(result);
+  });
+
+  it("ignores a trace with no GenAI span at all", () => {
+    const result = parseOtelGenAi(doc([span("h", 1, 2, [s("http.request.method", "POST")], { kind: 3 })]));
+    expect(result.sessions).toEqual([]);
+    expect(result.records.ignoredByType).toEqual({ "span:non-genai-trace": 1 });
+  });
+
+  it("gives a tool span the conversation of an ancestor that comes after it in the file", () => {
+    const leaf = tool("l", 5, 6, [s("gen_ai.tool.name", "write_file"), s("gen_ai.tool.call.arguments", '{"path":"/etc/x"}')], {
+      parentSpanId: "mid",
+    });
+    const mid = span("mid", 4, 7, [s("app.step", "x")], { parentSpanId: "root", kind: 1 });
+    const other = span("o", 1, 2, [s("gen_ai.operation.name", "invoke_agent"), s("gen_ai.conversation.id", "other")], {
+      traceId: "t1",
+    });
+    const root = span("root", 3, 8, [s("gen_ai.operation.name", "invoke_agent"), s("gen_ai.conversation.id", "mine")]);
+    const result = parseOtelGenAi(doc([leaf, mid, other, root]));
+    const mine = result.sessions.find((x) => x.externalId === "mine")!;
+    expect(mine.spans.map((x) => x.toolName)).toEqual(["write_file"]);
+    expectAccounted(result);
+  });
+
+  it("skips event-based GenAI log records and ignores other log records", () => {
+    const body = {
+      resourceSpans: [
+        { scopeSpans: [{ spans: [tool("a", 1, 2, [s("gen_ai.tool.name", "x"), s("gen_ai.tool.call.arguments", "{}")])] }] },
+      ],
+      resourceLogs: [
+        {
+          scopeLogs: [
+            { logRecords: [{ eventName: "gen_ai.user.message", spanId: "a" }, { attributes: [s("event.name", "app.log")] }] },
+          ],
+        },
+      ],
+    };
+    const result = parseOtlpRequest(body);
+    expect(result.records).toMatchObject({ read: 3, used: 1, skipped: 1, ignoredByType: { "log:non-genai": 1 } });
+    expect(result.issues[0]).toMatchObject({ line: 2, message: expect.stringMatching(/gen_ai\.user\.message/) });
+  });
+
+  it("imports a decoded request object exactly as its JSON bytes", () => {
+    const decoded = JSON.parse(new TextDecoder().decode(traces)) as unknown;
+    expect(parseOtlpRequest(decoded)).toEqual(parseOtelGenAi(traces));
+    expect(parseOtlpRequest({ hello: 1 }).issues[0]!.message).toMatch(/not an OTLP trace request/);
+  });
+
+  it("skips a span whose attributes are not a list of key/value entries", () => {
+    const bad = { ...tool("b", 1, 2, [s("gen_ai.tool.name", "x")]), attributes: 42 };
+    const result = parseOtelGenAi(doc([bad]));
+    expect(result.records).toMatchObject({ read: 1, skipped: 1 });
+    expect(result.issues[0]!.message).toMatch(/attributes that are not a list/);
+  });
+
+  it("skips invalid UTF-8 and a cut-off final line of file-exporter lines", () => {
+    const good = JSON.stringify({
+      resourceSpans: [
+        { scopeSpans: [{ spans: [tool("a", 1, 2, [s("gen_ai.tool.name", "x"), s("gen_ai.tool.call.arguments", "{}")])] }] },
+      ],
+    });
+    const bytes = new Uint8Array([...utf8(`${good}\n`), 0xff, 0xfe, 0x0a, ...utf8(good.slice(0, 40))]);
+    const result = parseOtelGenAi(bytes);
+    expect(result.records).toMatchObject({ read: 3, used: 1, skipped: 2 });
+    expect(result.issues.map((i) => i.message)).toEqual([
+      expect.stringMatching(/invalid UTF-8/),
+      expect.stringMatching(/truncated final line/),
+    ]);
+  });
+});
+
+describe("OTel GenAI importer: a real kagent trace downloaded from Grafana Tempo", () => {
+  const result = parseOtelGenAi(kagent);
+  const conv = result.sessions[0]!;
+
+  it("is detected, and every span is used or ignored by a documented type", () => {
+    expect(detectFormat(kagent)).toBe("otel-genai");
+    expectWellFormed(result);
+    expect(result.sessions.map((x) => x.externalId)).toEqual(["ctx-eff35888-55ab-4eb0-b90d-7b21f711f91f"]);
+    expect(result.records).toEqual({
+      read: 86,
+      used: 15,
+      ignored: 71,
+      skipped: 0,
+      ignoredByType: {
+        "span:incoming": 53,
+        "request:model-transport": 5,
+        "span:internal": 9,
+        "model-call:recorded-elsewhere": 4,
+      },
+    });
+    for (const type of Object.keys(result.records.ignoredByType)) expect(OTEL_IGNORED[type]).toBeDefined();
+    expect(conv.title).toBe("list all helm releases");
+  });
+
+  it("maps the ADK tool span, the chat history once, and the MCP POSTs the tool made", () => {
+    const call = conv.spans.find((x) => x.toolName === "helm_list_releases" && x.kind === "TOOL_CALL")!;
+    expect(call).toMatchObject({ outcome: "SUCCEEDED", sourceId: "call_w0eKlvnaE7S9GQJeSSs0gn05", toolInput: {} });
+    expect(text(conv.spans.find((x) => x.kind === "TOOL_RESULT"))).toMatch(/^\{"content": \[\{"type": "text", "text": "NAME/);
+    expect(conv.spans.filter((x) => x.kind === "MESSAGE").map((x) => x.role)).toEqual(["system", "user", "assistant"]);
+    const mcp = conv.spans.filter((x) => x.toolName === "http" && JSON.stringify(x.toolInput).includes("kagent-tools"));
+    expect(mcp.map((x) => [(x.toolInput as { method: string }).method, x.outcome])).toEqual([
+      ["POST", "SUCCEEDED"],
+      ["POST", "SUCCEEDED"],
+      ["POST", "SUCCEEDED"],
+      ["DELETE", "SUCCEEDED"],
+    ]);
+  });
+});
+
+describe("OTel GenAI importer: corrupting the real trace never turns YES into NO", () => {
+  const full = new TextDecoder().decode(kagent);
+  const listRelease = (span: { kind: string; toolName?: string }) =>
+    span.kind === "TOOL_CALL" && span.toolName === "helm_list_releases";
+  const starts = [...full.matchAll(/\{"traceId":/g)].map((m) => m.index!);
+  const FIELDS = ["traceId", "spanId", "parentSpanId", "attributes", "events", "status", "startTimeUnixNano", "kind", "name"];
+  const WRONG: unknown[] = [42, [], {}, true, null, "x"];
+  // Not covered, because no reader can detect them: a value changed into another valid value of
+  // the same type, and deleting a span nothing else names (a leaf such as the tool span: OTLP
+  // exports are often partial, so a parent missing from the file is not evidence of loss either).
+  const corruption = fc.oneof(
+    fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.constantFrom(0xff, 0xc3, 0x00, 0x22, 0x7b) }),
+    fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant("break" as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant("retype" as const), field: fc.constantFrom(...FIELDS), value: fc.constantFrom(...WRONG) }),
+  );
+
+  it("holds for byte flips, cut records, broken JSON and wrong field types", () => {
+    expect(verdictOf(parseOtelGenAi(kagent), listRelease)).toBe("YES");
+    fc.assert(
+      fc.property(fc.nat({ max: starts.length - 1 }), corruption, (which, c) => {
+        const begin = starts[which]!;
+        const end = starts[which + 1] ?? full.length;
+        let bytes: Uint8Array;
+        if (c.kind === "retype") {
+          const doc = JSON.parse(full) as {
+            batches: Array<{ instrumentationLibrarySpans: Array<{ spans: Record<string, unknown>[] }> }>;
+          };
+          const spans = doc.batches.flatMap((b) => b.instrumentationLibrarySpans.flatMap((l) => l.spans));
+          spans[which]![c.field] = c.value;
+          bytes = utf8(JSON.stringify(doc));
+        } else {
+          const raw = utf8(full);
+          const at = utf8(full.slice(0, begin)).length + (c.at % Math.max(1, utf8(full.slice(begin, end)).length));
+          if (c.kind === "flip") bytes = raw.slice();
+          else if (c.kind === "truncate") bytes = raw.subarray(0, at);
+          else bytes = new Uint8Array([...raw.subarray(0, at), 0x2c, 0x7d, ...raw.subarray(at)]);
+          if (c.kind === "flip") bytes[at] = c.byte;
+        }
+        const result = parseOtelGenAi(bytes);
+        expectAccounted(result);
+        expect(verdictOf(result, listRelease)).not.toBe("NO");
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -134,25 +134,56 @@ export function eventMessages(name: string, attrs: Map<string, unknown>): { outp
   return undefined;
 }
 
-/** Indexed attributes `gen_ai.prompt.N.role/content` and `gen_ai.completion.N.role/content`. */
+/**
+ * Indexed attributes (OpenLLMetry's form): `gen_ai.prompt.N.role/content/tool_call_id` and
+ * `gen_ai.prompt.N.tool_calls.M.id/name/arguments`, likewise under `gen_ai.completion`.
+ */
 export function indexedMessages(attrs: Map<string, unknown>, prefix: "gen_ai.prompt" | "gen_ai.completion"): Message[] {
-  const byIndex = new Map<number, { role?: string; content?: string }>();
-  const pattern = new RegExp(`^${prefix.replace(".", "\\.")}\\.(\\d+)\\.(role|content)$`);
+  type Entry = { role?: string; content?: string; toolCallId?: string; calls: Map<number, Record<string, string>> };
+  const byIndex = new Map<number, Entry>();
+  const escaped = prefix.replace(".", "\\.");
+  const plain = new RegExp(`^${escaped}\\.(\\d+)\\.(role|content|tool_call_id)$`);
+  const call = new RegExp(`^${escaped}\\.(\\d+)\\.tool_calls\\.(\\d+)\\.(id|name|arguments)$`);
+  const entry = (index: number) => {
+    let e = byIndex.get(index);
+    if (!e) byIndex.set(index, (e = { calls: new Map() }));
+    return e;
+  };
   for (const [key, value] of attrs) {
-    const match = pattern.exec(key);
-    if (!match || typeof value !== "string") continue;
-    const index = Number(match[1]);
-    const entry = byIndex.get(index) ?? {};
-    entry[match[2] as "role" | "content"] = value;
-    byIndex.set(index, entry);
+    if (typeof value !== "string") continue;
+    const m = plain.exec(key);
+    if (m) {
+      const e = entry(Number(m[1]));
+      if (m[2] === "tool_call_id") e.toolCallId = value;
+      else e[m[2] as "role" | "content"] = value;
+      continue;
+    }
+    const c = call.exec(key);
+    if (c) {
+      const calls = entry(Number(c[1])).calls;
+      const fields = calls.get(Number(c[2])) ?? {};
+      fields[c[3]!] = value;
+      calls.set(Number(c[2]), fields);
+    }
   }
-  return [...byIndex.entries()]
-    .sort(([a], [b]) => a - b)
-    .filter(([, e]) => e.content !== undefined)
-    .map(([, e]) => ({
-      role: e.role ?? (prefix === "gen_ai.prompt" ? "user" : "assistant"),
-      parts: [{ type: "text" as const, text: e.content! }],
-    }));
+  const out: Message[] = [];
+  for (const [, e] of [...byIndex.entries()].sort(([a], [b]) => a - b)) {
+    const role = e.role ?? (prefix === "gen_ai.prompt" ? "user" : "assistant");
+    const parts: Part[] = [];
+    if (e.content !== undefined) {
+      parts.push(
+        role === "tool"
+          ? { type: "tool_call_response", response: e.content, ...(e.toolCallId ? { id: e.toolCallId } : {}) }
+          : { type: "text", text: e.content },
+      );
+    }
+    for (const [, f] of [...e.calls.entries()].sort(([a], [b]) => a - b)) {
+      if (f.name === undefined) continue;
+      parts.push({ type: "tool_call", name: f.name, arguments: f.arguments, ...(f.id ? { id: f.id } : {}) });
+    }
+    if (parts.length > 0) out.push({ role, parts });
+  }
+  return out;
 }
 
 /** A stable key for recognising the same message repeated in a later request's history. */

@@ -1,7 +1,13 @@
 /**
  * Reading OTLP/JSON trace exports into flat span records: one ExportTraceServiceRequest document
- * (`{"resourceSpans": [...]}`), or JSON Lines of them (as the Collector's file exporter writes).
- * A damaged document still yields the spans that can be read from its span lists.
+ * (`{"resourceSpans": [...]}`, or Grafana Tempo's trace download `{"batches": [...]}` of the same
+ * shape), or JSON Lines of them (as the Collector's file exporter writes). A damaged document
+ * still yields the spans that can be read from its span lists.
+ *
+ * What a record is: in a document, each span (numbered by its 1-based ordinal in the document)
+ * and each log record of a `resourceLogs` section (numbered after the spans); in JSON Lines, each
+ * line (every span of a line shares the line's number). Each is reported to the collector as read
+ * before it is handled, and skipped with its reason when it cannot be read.
  */
 import type { ImportCollector } from "./builder";
 import { splitArray, skipWs } from "./json-scan";
@@ -15,6 +21,8 @@ export interface OtlpEvent {
   attrs: Map<string, unknown>;
 }
 
+export type SpanKindName = "INTERNAL" | "SERVER" | "CLIENT" | "PRODUCER" | "CONSUMER" | "UNSPECIFIED";
+
 export interface OtlpSpan {
   /** Line (JSON Lines) or 1-based ordinal of the span in the document. */
   position: number;
@@ -22,17 +30,50 @@ export interface OtlpSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  kind: SpanKindName;
   start?: bigint;
   end?: bigint;
   attrs: Map<string, unknown>;
   events: OtlpEvent[];
+  status: "UNSET" | "OK" | "ERROR";
   /** Status ERROR or an `error.type` attribute. */
   failed: boolean;
   statusMessage?: string;
   resource: Map<string, unknown>;
 }
 
-const STATUS_ERROR = new Set<unknown>([2, "2", "STATUS_CODE_ERROR"]);
+/** A log record of a `resourceLogs` section (where event-based GenAI messages may be written). */
+export interface OtlpLog {
+  position: number;
+  /** `eventName`, else the `event.name` attribute, else "". */
+  name: string;
+  traceId?: string;
+  spanId?: string;
+}
+
+export interface OtlpRead {
+  spans: OtlpSpan[];
+  logs: OtlpLog[];
+}
+
+const KINDS: Record<string, SpanKindName> = {
+  "1": "INTERNAL",
+  "2": "SERVER",
+  "3": "CLIENT",
+  "4": "PRODUCER",
+  "5": "CONSUMER",
+  SPAN_KIND_INTERNAL: "INTERNAL",
+  SPAN_KIND_SERVER: "SERVER",
+  SPAN_KIND_CLIENT: "CLIENT",
+  SPAN_KIND_PRODUCER: "PRODUCER",
+  SPAN_KIND_CONSUMER: "CONSUMER",
+};
+
+function statusOf(code: unknown): OtlpSpan["status"] {
+  if (code === 2 || code === "2" || code === "STATUS_CODE_ERROR") return "ERROR";
+  if (code === 1 || code === "1" || code === "STATUS_CODE_OK") return "OK";
+  return "UNSET";
+}
 
 function spanOf(
   value: unknown,
@@ -41,13 +82,18 @@ function spanOf(
   collector: ImportCollector,
 ): OtlpSpan | undefined {
   if (!isRecord(value)) {
-    collector.issue(position, "span is not a JSON object; skipped");
+    collector.skip(position, "span is not a JSON object; skipped");
     return undefined;
   }
   const traceId = str(value.traceId);
   const spanId = str(value.spanId);
   if (!traceId || !spanId) {
-    collector.issue(position, "span without traceId and spanId; skipped");
+    collector.skip(position, "span without traceId and spanId; skipped");
+    return undefined;
+  }
+  const damaged = malformedList(value.attributes, "attributes") ?? malformedList(value.events, "events");
+  if (damaged) {
+    collector.skip(position, `span ${spanId} has ${damaged}; skipped`);
     return undefined;
   }
   const attrs = attributeMap(value.attributes);
@@ -60,61 +106,128 @@ function spanOf(
   const parent = str(value.parentSpanId);
   const start = nanos(value.startTimeUnixNano);
   const end = nanos(value.endTimeUnixNano);
+  const code = statusOf(status.code);
   return {
     position,
     traceId,
     spanId,
     ...(parent ? { parentSpanId: parent } : {}),
     name: str(value.name) ?? "",
+    kind: KINDS[String(value.kind)] ?? "UNSPECIFIED",
     ...(start !== undefined ? { start } : {}),
     ...(end !== undefined ? { end } : {}),
     attrs,
     events,
-    failed: STATUS_ERROR.has(status.code) || attrs.has("error.type"),
+    status: code,
+    failed: code === "ERROR" || attrs.has("error.type"),
     ...(str(status.message) ? { statusMessage: str(status.message) } : {}),
     resource,
   };
 }
 
-/** Walks resourceSpans > scopeSpans > spans, numbering spans with `position`. */
-function walkRequest(doc: Record<string, unknown>, position: () => number, collector: ImportCollector, out: OtlpSpan[]): void {
-  const resources = Array.isArray(doc.resourceSpans) ? doc.resourceSpans : [];
+/** A span's attributes or events that are not a list of well-formed entries would lose content silently. */
+function malformedList(value: unknown, name: "attributes" | "events"): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return `${name} that are not a list`;
+  for (const entry of value) {
+    if (!isRecord(entry)) return `an entry of its ${name} that is not an object`;
+    if (name === "attributes" && (typeof entry.key !== "string" || !isRecord(entry.value)))
+      return "an attribute without a string key and an AnyValue";
+    if (name === "events" && entry.attributes !== undefined && malformedList(entry.attributes, "attributes"))
+      return "an event with malformed attributes";
+  }
+  return undefined;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * Walks resourceSpans (or Tempo's `batches`) > scopeSpans (or the pre-1.0
+ * `instrumentationLibrarySpans`) > spans, then resourceLogs > scopeLogs > logRecords, giving each
+ * span and log record a `position` and reporting it as read before handling it.
+ */
+function walkRequest(doc: Record<string, unknown>, position: () => number, collector: ImportCollector, out: OtlpRead): void {
+  const resources = Array.isArray(doc.resourceSpans) ? doc.resourceSpans : list(doc.batches);
   for (const rs of resources) {
-    if (!isRecord(rs)) continue;
+    if (!isRecord(rs)) {
+      collector.skip(0, "a resourceSpans entry is not a JSON object; its spans cannot be read");
+      continue;
+    }
     const resource = attributeMap(isRecord(rs.resource) ? rs.resource.attributes : undefined);
-    // `instrumentationLibrarySpans` is the pre-1.0 name of `scopeSpans`.
-    const scopes = Array.isArray(rs.scopeSpans)
-      ? rs.scopeSpans
-      : Array.isArray(rs.instrumentationLibrarySpans)
-        ? rs.instrumentationLibrarySpans
-        : [];
+    const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : list(rs.instrumentationLibrarySpans);
     for (const scope of scopes) {
-      if (!isRecord(scope) || !Array.isArray(scope.spans)) continue;
+      if (!isRecord(scope) || !Array.isArray(scope.spans)) {
+        collector.skip(0, "a scopeSpans entry without a spans list; its spans cannot be read");
+        continue;
+      }
       for (const s of scope.spans) {
-        const span = spanOf(s, position(), resource, collector);
-        if (span) out.push(span);
+        const at = position();
+        collector.read(at);
+        const span = spanOf(s, at, resource, collector);
+        if (span) out.spans.push(span);
+      }
+    }
+  }
+  for (const rl of list(doc.resourceLogs)) {
+    if (!isRecord(rl)) continue;
+    const scopes = Array.isArray(rl.scopeLogs) ? rl.scopeLogs : list(rl.instrumentationLibraryLogs);
+    for (const scope of scopes) {
+      if (!isRecord(scope)) continue;
+      for (const record of list(scope.logRecords)) {
+        const at = position();
+        collector.read(at);
+        if (!isRecord(record)) {
+          collector.skip(at, "log record is not a JSON object; skipped");
+          continue;
+        }
+        const attrs = attributeMap(record.attributes);
+        const traceId = str(record.traceId);
+        const spanId = str(record.spanId);
+        out.logs.push({
+          position: at,
+          name: str(record.eventName) ?? str(attrs.get("event.name")) ?? "",
+          ...(traceId ? { traceId } : {}),
+          ...(spanId ? { spanId } : {}),
+        });
       }
     }
   }
 }
 
+/** Whether a decoded value is an OTLP trace request this reader understands. */
+export function isOtlpRequest(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && (Array.isArray(value.resourceSpans) || Array.isArray(value.batches));
+}
+
+/**
+ * Reads an already decoded ExportTraceServiceRequest (an OTLP/HTTP JSON body, or protobuf decoded
+ * to its JSON mapping): spans and log records are numbered 1, 2, 3... in document order.
+ */
+export function readOtlpRequest(request: unknown, collector: ImportCollector): OtlpRead {
+  const out: OtlpRead = { spans: [], logs: [] };
+  let ordinal = 0;
+  if (isOtlpRequest(request)) walkRequest(request, () => ++ordinal, collector, out);
+  else collector.skip(0, "not an OTLP trace request (no resourceSpans list); nothing imported");
+  return out;
+}
+
 function firstLineIsRequest(bytes: Uint8Array, start: number): boolean {
   const end = bytes.indexOf(0x0a, start);
-  const text = decodeUtf8(bytes.subarray(start, end < 0 ? bytes.length : end));
+  if (end < 0) return false; // one line that is not valid JSON: a damaged document, not JSON Lines
+  const text = decodeUtf8(bytes.subarray(start, end));
   if (text === undefined) return false;
   try {
     const value: unknown = JSON.parse(text);
-    return isRecord(value) && "resourceSpans" in value;
+    return isRecord(value) && ("resourceSpans" in value || "resourceLogs" in value || "batches" in value);
   } catch {
     return false;
   }
 }
 
-export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpan[] {
-  const spans: OtlpSpan[] = [];
+export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpRead {
   const start = skipWs(bytes, bomLength(bytes));
-  let ordinal = 0;
-  const next = () => ++ordinal;
   const text = decodeUtf8(bytes.subarray(start));
   let doc: unknown;
   let failure = text === undefined ? "invalid UTF-8" : undefined;
@@ -125,29 +238,29 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpSpa
       failure = error instanceof Error ? error.message : String(error);
     }
   }
-  if (failure === undefined) {
-    // One document: spans are numbered by their ordinal in it.
-    if (isRecord(doc) && Array.isArray(doc.resourceSpans)) walkRequest(doc, next, collector, spans);
-    else collector.issue(0, "the document is not an OTLP trace request (no resourceSpans list); nothing imported");
-    return spans;
-  }
+  if (failure === undefined) return readOtlpRequest(doc, collector);
+  const out: OtlpRead = { spans: [], logs: [] };
   if (firstLineIsRequest(bytes, start)) {
-    // Several requests, one per line: spans are numbered by their line.
+    // Several requests, one per line (the Collector's file exporter): the line is the record.
     for (const line of readJsonLines(bytes, collector)) {
-      if (!("resourceSpans" in line.value)) {
-        collector.issue(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
+      const value: Record<string, unknown> = line.value;
+      if (!isOtlpRequest(value) && !Array.isArray(value.resourceLogs)) {
+        collector.skip(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
         continue;
       }
-      walkRequest(line.value, () => line.line, collector, spans);
+      const before = out.spans.length + out.logs.length;
+      walkRequest(value, () => line.line, collector, out);
+      if (out.spans.length + out.logs.length === before) collector.use(line.line); // an empty export batch
     }
-    return spans;
+    return out;
   }
-  const recovered = recoverSpans(bytes, next, collector, spans);
-  collector.issue(
+  let ordinal = 0;
+  const recovered = recoverSpans(bytes, () => ++ordinal, collector, out.spans);
+  collector.skip(
     0,
-    `the document is not valid JSON (${failure}); read ${recovered} spans from its span lists, without resource attributes`,
+    `the document is not valid JSON (${failure}); read ${recovered} spans from its span lists, without resource attributes; whatever else it held is lost`,
   );
-  return spans;
+  return out;
 }
 
 const SPANS_KEY = new TextEncoder().encode('"spans"');
@@ -169,9 +282,10 @@ function recoverSpans(bytes: Uint8Array, next: () => number, collector: ImportCo
     const { elements } = splitArray(bytes, i);
     for (const el of elements) {
       const position = next();
+      collector.read(position);
       const elText = decodeUtf8(bytes.subarray(el.start, el.end));
       if (elText === undefined) {
-        collector.issue(position, "invalid UTF-8 in span; skipped");
+        collector.skip(position, "invalid UTF-8 in span; skipped");
         continue;
       }
       try {
@@ -179,7 +293,7 @@ function recoverSpans(bytes: Uint8Array, next: () => number, collector: ImportCo
         if (span) out.push(span);
       } catch (error) {
         const detail = error instanceof Error ? error.message : String(error);
-        collector.issue(
+        collector.skip(
           position,
           el.complete ? `malformed span JSON (${detail}); skipped` : "truncated span at the end of the file; skipped",
         );
