@@ -6,6 +6,7 @@ import { aiderImporter } from "./aider";
 import { claudeCodeImporter } from "./claude-code";
 import { codexImporter } from "./codex";
 import { describeHead, detectWith } from "./detect";
+import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
 import { sweAgentImporter } from "./swe-agent";
@@ -15,6 +16,7 @@ export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
   aider: aiderImporter,
   "claude-code": claudeCodeImporter,
   codex: codexImporter,
+  "gemini-cli": geminiCliImporter,
   openhands: openHandsImporter,
   "otel-genai": otelGenAiImporter,
   "swe-agent": sweAgentImporter,

@@ -5,7 +5,7 @@
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
 
-export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai", "swe-agent", "aider"] as const;
+export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai", "swe-agent", "aider", "gemini-cli"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface ImportedSpan {
@@ -18,8 +18,9 @@ export interface ImportedSpan {
   toolInput?: unknown;
   exitCode?: number;
   /**
-   * TOOL_CALL spans only: what became of the call, from its paired result and the format's own
-   * fields (exit codes, error flags, approval decisions). A call with nothing to go on is UNKNOWN.
+   * TOOL_CALL spans: what became of the call, from its paired result and the format's own fields
+   * (exit codes, error flags, approval decisions); a call with nothing to go on is UNKNOWN. A
+   * TOOL_RESULT paired with its call by sourceId carries the call's outcome too.
    */
   outcome?: ToolOutcome;
   /**

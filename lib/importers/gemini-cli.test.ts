@@ -1,0 +1,291 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { headOf } from "./detect";
+import { GEMINI_CLI_IGNORED_RECORDS, parseGeminiCli } from "./gemini-cli";
+import { detectFormat, IMPORTERS, importTranscript } from "./index";
+import { effectOn, expectWellFormed, fixture, kinds, only, text, verdictOf } from "./testkit";
+import { utf8 } from "./text";
+
+// Hand-written samples shaped exactly as Gemini CLI's recorder writes them (see gemini-cli.ts).
+const documentFile = fixture("gemini-cli/handwritten-session.json");
+const linesFile = fixture("gemini-cli/handwritten-session.jsonl");
+
+const meta = JSON.stringify({
+  sessionId: "s1",
+  projectHash: "h",
+  startTime: "2026-01-01T00:00:00.000Z",
+  lastUpdated: "2026-01-01T00:00:00.000Z",
+  kind: "main",
+});
+const msg = (id: string, type: string, content: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id, timestamp: "2026-01-01T00:00:01.000Z", type, content, ...extra });
+
+describe("Gemini CLI importer: detection", () => {
+  it.each([
+    ["a session document", documentFile],
+    ["a session in JSON Lines", linesFile],
+  ])("detects %s as gemini-cli, above Claude Code's score", (_name, bytes) => {
+    expect(detectFormat(bytes)).toBe("gemini-cli");
+    const head = headOf(bytes);
+    expect(IMPORTERS["gemini-cli"].detect(head)).toBeGreaterThan(IMPORTERS["claude-code"].detect(head));
+    const result = importTranscript(bytes);
+    expect(result.format).toBe("gemini-cli");
+    expectWellFormed(result);
+    expect(result.records.skipped).toBe(0);
+  });
+
+  it("does not take a Claude Code or Codex file", () => {
+    expect(IMPORTERS["gemini-cli"].detect(headOf(fixture("claude-code-session.jsonl")))).toBeLessThan(0.5);
+    expect(IMPORTERS["gemini-cli"].detect(headOf(fixture("codex/rollout-sample.jsonl")))).toBeLessThan(0.5);
+  });
+});
+
+describe("Gemini CLI importer: a session document", () => {
+  const result = parseGeminiCli(documentFile);
+  const s = only(result);
+
+  it("names the session and accounts for every message", () => {
+    expect(s.externalId).toBe("5e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b");
+    expect(s.runtime).toBe("gemini-cli");
+    expect(s.title).toBe("Point the app at the new database host and restart it. ¡gracias!");
+    expect(result.records).toEqual({ read: 8, used: 7, ignored: 1, skipped: 0, ignoredByType: { "empty-message": 1 } });
+    expect(Object.keys(GEMINI_CLI_IGNORED_RECORDS)).toEqual(["empty-message"]);
+    expectWellFormed(result);
+  });
+
+  it("maps thoughts, text, tool calls with their results, and notices", () => {
+    expect(kinds(s)).toEqual([
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "TOOL_CALL",
+      "TOOL_RESULT",
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+      "MESSAGE",
+    ]);
+    expect(s.spans.map((x) => x.role ?? null)).toEqual([
+      "user",
+      "reasoning",
+      "assistant",
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      "system",
+      "user",
+      "system",
+      "assistant",
+    ]);
+    expect(text(s.spans[1])).toBe("Locating the config\nThe app reads /etc/app/conf.yaml.");
+    expect(text(s.spans[11])).toMatch(/^\[API Error: got status: 503/);
+  });
+
+  it("keeps the arguments as the file holds them, and parsed", () => {
+    const write = s.spans[3]!;
+    expect(write).toMatchObject({
+      toolName: "write_file",
+      sourceId: "write_file-1759396460100-a1",
+      outcome: "SUCCEEDED",
+      sourceLine: 2,
+    });
+    expect(write.toolInput).toEqual({ file_path: "/etc/app/conf.yaml", content: "db:\n  host: db2.internal\n  port: 5432\n" });
+    expect(text(write)).toMatch(/^\{\n {12}"file_path": "\/etc\/app\/conf.yaml",/);
+    expect(text(s.spans[4])).toBe("Successfully overwrote file: /etc/app/conf.yaml.");
+  });
+
+  it("reads a shell command's exit code: a 'success' that exited 1 FAILED", () => {
+    expect(s.spans[5]).toMatchObject({ toolName: "run_shell_command", outcome: "FAILED", exitCode: 1 });
+    expect(s.spans[6]).toMatchObject({ kind: "TOOL_RESULT", exitCode: 1 });
+  });
+
+  it("a call the user refused at its confirmation is DECLINED", () => {
+    expect(s.spans[7]).toMatchObject({ outcome: "DECLINED" });
+    expect(s.spans[7]!.exitCode).toBeUndefined();
+    expect(text(s.spans[8])).toBe("[Operation Cancelled] Reason: User did not allow tool call");
+  });
+
+  it("answers YES to a write under /etc", () => {
+    expect(verdictOf(result, effectOn("/etc/app/"))).toBe("YES");
+  });
+});
+
+describe("Gemini CLI importer: a session in JSON Lines", () => {
+  const result = parseGeminiCli(linesFile);
+  const s = only(result);
+
+  it("takes title from the session summary and cwd from the injected context", () => {
+    expect(s.externalId).toBe("2ab3c4d5-6e7f-4890-a1b2-c3d4e5f60718");
+    expect(s.title).toBe("Index invoices by customer and migrate");
+    expect(s.cwd).toBe("/home/dana/src/billing");
+    expect(result.records).toEqual({ read: 19, used: 19, ignored: 0, skipped: 0, ignoredByType: {} });
+    expect(result.issues).toEqual([]);
+  });
+
+  it("merges the versions of a message: one assistant message, its calls once each", () => {
+    expect(s.spans.filter((x) => x.sourceId === "g1" && x.role === "assistant")).toHaveLength(1);
+    expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((x) => x.sourceId)).toEqual([
+      "replace_1",
+      "shell_2",
+      "shell_3",
+      "shell_4",
+      "shell_5",
+    ]);
+    // The result of each call is its own response, not a sibling's written into the same list.
+    expect(text(s.spans[7])).toBe("Output: migrated 002_invoices\nProcess Group PGID: 7001");
+    expect(s.spans[6]).toMatchObject({ toolName: "run_shell_command", outcome: "SUCCEEDED", cwd: "/home/dana/src/billing" });
+  });
+
+  it("pairs a bare functionCall part with the response recorded as a user message", () => {
+    const call = s.spans.find((x) => x.sourceId === "shell_3" && x.kind === "TOOL_CALL")!;
+    expect(call).toMatchObject({ outcome: "FAILED", exitCode: 2, sourceLine: 9 });
+    expect(text(call)).toBe(String.raw`{"command":"psql -c '\\\\d invoices'"}`);
+    const res = s.spans[call.seq + 1]!;
+    expect(res).toMatchObject({ kind: "TOOL_RESULT", sourceLine: 10, exitCode: 2 });
+  });
+
+  it("maps the compression to a SUMMARY replacing the messages the new list dropped", () => {
+    const summary = s.spans.find((x) => x.kind === "SUMMARY")!;
+    expect(text(summary)).toMatch(/^<state_snapshot>/);
+    const rewound = s.spans.find((x) => x.sourceId === "x1")!;
+    expect(s.compactions).toHaveLength(1);
+    const [c] = s.compactions;
+    expect(c!.summarySeq).toBe(summary.seq);
+    // Everything after the injected context up to the warning; the rewound prompt had left the list.
+    expect(c!.replacedSeqs).toEqual(s.spans.filter((x) => x.seq >= 1 && x.seq < rewound.seq).map((x) => x.seq));
+  });
+
+  it("refused and dropped calls after a refusal: DECLINED then NOT_RUN", () => {
+    const outcomes = s.spans.filter((x) => x.kind === "TOOL_CALL").map((x) => x.outcome);
+    expect(outcomes).toEqual(["SUCCEEDED", "SUCCEEDED", "FAILED", "DECLINED", "NOT_RUN"]);
+  });
+
+  it("answers YES to the migration edit and to the refused DROP TABLE", () => {
+    expect(verdictOf(result, effectOn("/home/dana/src/billing/migrations/"))).toBe("YES");
+    expect(verdictOf(result, (span) => span.kind === "TOOL_CALL" && text(span).includes("DROP TABLE"))).toBe("YES");
+  });
+});
+
+describe("Gemini CLI importer: edge cases", () => {
+  const lines = (...records: string[]) => utf8(`${records.join("\n")}\n`);
+
+  it("skips a malformed line, an unknown record, an unknown message type and a truncated final line", () => {
+    const bytes = utf8(
+      [
+        meta,
+        msg("u1", "user", "hello"),
+        "{not json",
+        JSON.stringify({ hello: "world" }),
+        msg("m2", "hyperdrive", "x"),
+        msg("g1", "gemini", "hi").slice(0, 30),
+      ].join("\n"),
+    );
+    const result = parseGeminiCli(bytes);
+    expectWellFormed(result);
+    expect(result.issues.map((i) => i.line)).toEqual([3, 4, 5, 6]);
+    expect(result.issues[2]!.message).toBe('unknown message type "hyperdrive"; skipped');
+    expect(result.issues[3]!.message).toMatch(/truncated final line/);
+    expect(only(result).skipped.map((i) => i.line)).toEqual([3, 4, 5, 6]);
+  });
+
+  it("skips a line of invalid UTF-8", () => {
+    const good = lines(meta, msg("u1", "user", "hello"));
+    const bad = new Uint8Array([...good, 0x7b, 0xff, 0xfe, 0x7d, 0x0a]);
+    const result = parseGeminiCli(bad);
+    expectWellFormed(result);
+    expect(result.issues).toEqual([{ line: 3, message: "invalid UTF-8; line skipped" }]);
+  });
+
+  it("reports fields of the wrong type instead of dropping what they held", () => {
+    const result = parseGeminiCli(
+      lines(meta, msg("g1", "gemini", "ok", { toolCalls: "oops" }), msg("u2", "user", [{ text: 5 }])),
+    );
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 3, used: 2, skipped: 1 });
+    expect(only(result).skipped.map((i) => i.line)).toEqual([2, 3]);
+    expect(verdictOf(result, () => false)).toBe("INSUFFICIENT_EVIDENCE");
+  });
+
+  it("makes a truncated document incomplete, keeping the messages before the cut", () => {
+    const cut = documentFile.subarray(0, documentFile.indexOf(utf8('"type": "info"')[0]!, 4000));
+    const result = parseGeminiCli(cut);
+    expectWellFormed(result);
+    expect(only(result).spans.length).toBeGreaterThan(3);
+    expect(only(result).skipped.length).toBeGreaterThan(0);
+  });
+
+  it("reads a response whose call is not in the file as a result on its own", () => {
+    const response = [{ functionResponse: { id: "c9", name: "read_file", response: { output: "data" } } }];
+    const s = only(parseGeminiCli(lines(meta, msg("r1", "user", response))));
+    expect(s.spans).toMatchObject([{ kind: "TOOL_RESULT", toolName: "read_file", sourceId: "c9" }]);
+  });
+
+  it("a call recorded before it finished has outcome UNKNOWN and no result", () => {
+    const calls = [
+      {
+        id: "c1",
+        name: "run_shell_command",
+        args: { command: "make" },
+        status: "executing",
+        timestamp: "2026-01-01T00:00:02.000Z",
+      },
+    ];
+    const s = only(parseGeminiCli(lines(meta, msg("g1", "gemini", "", { toolCalls: calls }))));
+    expect(s.spans).toMatchObject([{ kind: "TOOL_CALL", outcome: "UNKNOWN" }]);
+  });
+});
+
+/**
+ * Corrupting records never turns the full file's YES into NO. Whole-record deletion is not
+ * included: Gemini CLI records carry no parent pointers or sequence numbers, so a message missing
+ * from the file (or a JSON Lines version of it) cannot be detected; only a call's response is
+ * linked to its call, and a call deleted with its message leaves a response without call, which is
+ * still imported as a result.
+ */
+describe("Gemini CLI importer: corrupted records never turn YES into NO", () => {
+  type Corruption = (record: string, seed: number) => string;
+  const corruptions: Corruption[] = [
+    (r, seed) => {
+      const i = seed % r.length;
+      return r.slice(0, i) + String.fromCharCode(33 + (seed % 90)) + r.slice(i + 1);
+    },
+    (r, seed) => r.slice(0, seed % r.length),
+    (r) => r.replace(/[}\]]\s*$/, ""),
+    (r) => r.replace(/"args"\s*:\s*\{/, '"args": 5, "x": {'),
+    (r) => r.replace(/"toolCalls"\s*:\s*\[/, '"toolCalls": 7, "x": ['),
+    (r) => r.replace(/"type"\s*:\s*"[a-z]+"/, '"type": 3'),
+    (r) => r.replace(/"content"\s*:\s*/, '"content": 9, "x": '),
+  ];
+
+  it.each([
+    ["the JSON Lines session", linesFile, "\n", effectOn("/home/dana/src/billing/migrations/")],
+    ["the session document", documentFile, "\n    },\n    {\n", effectOn("/etc/app/")],
+  ] as const)("%s", (_name, bytes, separator, question) => {
+    expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
+    const whole = new TextDecoder().decode(bytes);
+    const records = whole.split(separator);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: records.length - 1 }), fc.nat({ max: corruptions.length - 1 }), fc.nat()), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (edits) => {
+          const copy = [...records];
+          for (const [at, kind, seed] of edits) copy[at] = corruptions[kind]!(copy[at]!, seed);
+          const result = parseGeminiCli(utf8(copy.join(separator)));
+          expectWellFormed(result);
+          expect(verdictOf(result, question)).not.toBe("NO");
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
