@@ -197,7 +197,7 @@ function walkRequest(doc: Record<string, unknown>, position: () => number, colle
 }
 
 /** Whether a decoded value is an OTLP trace request this reader understands. */
-export function isOtlpRequest(value: unknown): value is Record<string, unknown> {
+export function isOtlpRequest(value: unknown): boolean {
   return isRecord(value) && (Array.isArray(value.resourceSpans) || Array.isArray(value.batches));
 }
 
@@ -208,7 +208,7 @@ export function isOtlpRequest(value: unknown): value is Record<string, unknown> 
 export function readOtlpRequest(request: unknown, collector: ImportCollector): OtlpRead {
   const out: OtlpRead = { spans: [], logs: [] };
   let ordinal = 0;
-  if (isOtlpRequest(request)) walkRequest(request, () => ++ordinal, collector, out);
+  if (isRecord(request) && isOtlpRequest(request)) walkRequest(request, () => ++ordinal, collector, out);
   else collector.skip(0, "not an OTLP trace request (no resourceSpans list); nothing imported");
   return out;
 }
