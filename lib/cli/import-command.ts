@@ -11,6 +11,12 @@ export interface ImportOptions {
   project?: string;
   server?: string;
   key?: string;
+  ttlFrom?: string;
+}
+
+function checkTtlFrom(ttlFrom: string | undefined): "received" | "occurred" | undefined {
+  if (ttlFrom === undefined || ttlFrom === "received" || ttlFrom === "occurred") return ttlFrom;
+  throw new AppError("VALIDATION_FAILED", "--ttl-from must be received or occurred");
 }
 
 function checkFormat(format: string | undefined): ImportFormat | undefined {
@@ -29,6 +35,7 @@ export async function importLocally(options: ImportOptions): Promise<ImportOutco
   const outcome = await importTranscriptFile(project.id, bytes, {
     format: checkFormat(options.format),
     requester: "cli:import",
+    ttlFrom: checkTtlFrom(options.ttlFrom),
     onProgress: ({ spansDone, spansTotal }) => bar.update(spansDone, spansTotal),
   });
   bar.done();
@@ -40,14 +47,19 @@ export async function importViaServer(options: ImportOptions & { server: string;
   const format = checkFormat(options.format);
   const url = new URL("/api/v1/imports", options.server);
   if (format) url.searchParams.set("format", format);
+  const ttlFrom = checkTtlFrom(options.ttlFrom);
+  if (ttlFrom) url.searchParams.set("ttlFrom", ttlFrom);
   const headers = { authorization: `Bearer ${options.key}` };
   const response = await fetch(url, { method: "POST", headers, body: readFileSync(options.file) });
   const body = (await response.json()) as {
     job?: { id: string };
     error?: { code: string; message: string };
   } & Partial<ImportOutcome>;
-  if (!response.ok)
-    throw new AppError("INVALID_REQUEST", `The server refused the import: ${body.error?.code}: ${body.error?.message}`);
+  if (!response.ok) {
+    const code = body.error?.code;
+    const known = code === "UNSUPPORTED_FORMAT" || code === "NO_SESSIONS_FOUND" ? code : "INVALID_REQUEST";
+    throw new AppError(known, `The server refused the import: ${code}: ${body.error?.message}`);
+  }
   if (!body.job) return body as ImportOutcome;
 
   const bar = progressBar(`Importing ${options.file}`);
@@ -74,15 +86,23 @@ export async function importViaServer(options: ImportOptions & { server: string;
 }
 
 export function printOutcome(outcome: ImportOutcome): void {
+  const r = outcome.records;
   console.log(`Imported ${outcome.format}: ${outcome.sessions.length} sessions, ${outcome.spans} spans.`);
+  console.log(`  records: ${r.read} read = ${r.used} used + ${r.ignored} ignored + ${r.skipped} skipped`);
+  const ignored = Object.entries(r.ignoredByType).sort((a, b) => b[1] - a[1]);
+  if (ignored.length > 0) console.log(`  ignored by type: ${ignored.map(([t, n]) => `${t} ${n}`).join(", ")}`);
   console.log(
     `  classes: ${outcome.classes.NARRATIVE} narrative, ${outcome.classes.STRUCTURED} structured, ${outcome.classes.SIDE_EFFECTING} side-effecting`,
   );
   console.log(`  compactions the gate would have refused: ${outcome.wouldRefuse} spans`);
-  for (const s of outcome.sessions)
-    console.log(`  session ${s.externalId}: ${s.spans} spans${s.created ? "" : " (already known)"}`);
+  for (const s of outcome.sessions) {
+    const incomplete = s.skippedRecords > 0 ? `; ${s.skippedRecords} records skipped: incomplete, never answers NO` : "";
+    console.log(`  session ${s.externalId}: ${s.spans} spans${s.created ? "" : " (already known)"}${incomplete}`);
+  }
+  console.log(`  TTLs count from ${outcome.retention.ttlFrom === "received" ? "receipt" : "when each span occurred"}`);
+  if (outcome.retention.warning) console.log(`  WARNING: ${outcome.retention.warning}`);
   if (outcome.issues.length > 0) {
-    console.log(`  skipped ${outcome.issues.length} lines:`);
+    console.log(`  ${outcome.issues.length} issues (skipped records and warnings):`);
     for (const issue of outcome.issues.slice(0, 20)) console.log(`    line ${issue.line}: ${issue.message}`);
     if (outcome.issues.length > 20) console.log(`    ... and ${outcome.issues.length - 20} more`);
   }

@@ -11,6 +11,7 @@ import { createProject, findProjectBySlug } from "@/lib/server/admin";
 import { runMaintenance } from "@/lib/server/background";
 import { createUser, listUsers } from "@/lib/server/admin";
 import { importLocally, importViaServer, printOutcome } from "./import-command";
+import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
@@ -26,9 +27,11 @@ Commands:
   projects create --slug <slug> [--name <name>]
                       Create a project with the default retention policy.
   projects list       List projects.
-  import <file> [--format claude-code|codex|openhands|otel-genai] [--project <slug>]
+  import <file> [--format <format>] [--project <slug>] [--ttl-from received|occurred]
                       Import a transcript into the local database (default project: demo).
-  import <file> --server <url> --key <api key> [--format ...]
+                      Formats: ${IMPORT_FORMATS.join(", ")} (detected when not given).
+                      TTLs count from receipt unless --ttl-from occurred.
+  import <file> --server <url> --key <api key> [--format ...] [--ttl-from ...]
                       Import through a running server's API.
   sweep               Delete originals whose TTL passed and that are not pinned.
 `;
@@ -89,12 +92,15 @@ async function run(group: string, action: string | undefined, values: Record<str
       return;
     }
     case "users create": {
-      const user = await createUser({
-        email: required(values.email, "--email"),
-        name: values.name,
-        role: roleFrom(values.role ?? "viewer"),
-        password: values.password,
-      });
+      const user = await createUser(
+        {
+          email: required(values.email, "--email"),
+          name: values.name,
+          role: roleFrom(values.role ?? "viewer"),
+          password: values.password,
+        },
+        { type: "SYSTEM", label: "cli" },
+      );
       console.log(`Created ${user.role.toLowerCase()} ${user.email}.`);
       if (user.generatedPassword) console.log(`Password (shown once): ${user.generatedPassword}`);
       return;
@@ -129,9 +135,16 @@ async function run(group: string, action: string | undefined, values: Record<str
 async function runImport(file: string | undefined, args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { format: { type: "string" }, project: { type: "string" }, server: { type: "string" }, key: { type: "string" } },
+    options: {
+      format: { type: "string" },
+      project: { type: "string" },
+      server: { type: "string" },
+      key: { type: "string" },
+      "ttl-from": { type: "string" },
+    },
   });
-  const options = { file: required(file, "<file>"), ...values };
+  const { "ttl-from": ttlFrom, ...rest } = values;
+  const options = { file: required(file, "<file>"), ...rest, ttlFrom };
   if (values.server) {
     printOutcome(await importViaServer({ ...options, server: values.server, key: required(values.key, "--key") }));
     return;

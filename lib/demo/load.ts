@@ -46,7 +46,7 @@ export async function loadDemoIfEmpty(now = new Date()): Promise<DemoSummary | n
   if ((await db().project.count()) > 0) return null;
   const summary = await loadDemo(now, DEMO_PROJECT.slug);
   if ((await db().user.count()) === 0) {
-    for (const user of DEMO_USERS) await createUser({ ...user, password: DEMO_PASSWORD });
+    for (const user of DEMO_USERS) await createUser({ ...user, password: DEMO_PASSWORD }, DEMO_OPERATOR);
   }
   return summary;
 }
@@ -90,6 +90,8 @@ async function loadSession(projectId: string, demo: DemoSession, now: Date): Pro
       occurredAt: at(span.at),
       body: typeof span.body === "string" ? new TextEncoder().encode(span.body) : span.body,
     })),
+    // The demo stands for runtimes that streamed these sessions live: received when they occurred.
+    { ttlFrom: "occurred" },
   );
   const idBySeq = new Map(ingested.map((s) => [s.seq, s]));
 

@@ -96,6 +96,8 @@ export class SessionDraft {
     const seqOf = new Map<DraftSpan, number>();
     kept.forEach((s, i) => seqOf.set(s, i));
     const times = fillTimes(kept);
+    const callOutcome = new Map<string, ToolOutcome>();
+    for (const s of kept) if (s.kind === "TOOL_CALL" && s.sourceId !== undefined) callOutcome.set(s.sourceId, s.outcome ?? "UNKNOWN");
     const spans: ImportedSpan[] = kept.map((s, seq) => {
       const out: ImportedSpan = { seq, kind: s.kind, occurredAt: times[seq]!, body: s.body, sourceLine: s.sourceLine };
       if (s.role !== undefined) out.role = s.role;
@@ -103,6 +105,9 @@ export class SessionDraft {
       if (s.toolInput !== undefined) out.toolInput = s.toolInput;
       if (s.exitCode !== undefined) out.exitCode = s.exitCode;
       if (s.kind === "TOOL_CALL") out.outcome = s.outcome ?? "UNKNOWN";
+      // A result shares its call's outcome, so a question matching the result's bytes knows how it went.
+      else if (s.kind === "TOOL_RESULT" && s.sourceId !== undefined && callOutcome.has(s.sourceId))
+        out.outcome = callOutcome.get(s.sourceId)!;
       if (s.agentId !== undefined) out.agentId = s.agentId;
       if (s.agentType !== undefined) out.agentType = s.agentType;
       if (s.cwd !== undefined) out.cwd = s.cwd;

@@ -330,7 +330,8 @@ describe("Codex importer: approvals and outcomes", () => {
     ]);
     const s = only(result);
     expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "TOOL_CALL", "TOOL_RESULT"]);
-    expect(s.spans.map((x) => x.outcome ?? null)).toEqual(["FAILED", null, "SUCCEEDED", null]);
+    // A result carries its call's outcome.
+    expect(s.spans.map((x) => x.outcome ?? null)).toEqual(["FAILED", "FAILED", "SUCCEEDED", "SUCCEEDED"]);
     expect(text(s.spans[1])).toBe("Failed to find context");
     expect(s.spans[2]).toMatchObject({ toolName: "apply_patch", toolInput: { changes: { "/etc/cron.d/job": { type: "add" } } } });
     expectWellFormed(result);

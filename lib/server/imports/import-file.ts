@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { importTranscript, TranscriptImportError } from "@/lib/importers";
-import type { ImportFormat, ImportIssue, ImportResult, ImportedSession } from "@/lib/importers/types";
+import type { ImportFormat, ImportIssue, ImportRecords, ImportResult, ImportedSession } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { appendSpans, unstorableFields, upsertSession, type IngestedSpan } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
@@ -16,13 +16,29 @@ export interface ImportProgress {
 
 export interface ImportOutcome {
   format: ImportFormat;
-  sessions: Array<{ id: string; externalId: string; spans: number; created: boolean }>;
+  sessions: Array<{ id: string; externalId: string; spans: number; created: boolean; skippedRecords: number }>;
   spans: number;
   classes: Record<EvidentialClass, number>;
   /** Compactions in the file whose replaced spans the gate would have refused to let go. */
   wouldRefuse: number;
+  /** Every record of the file: read == used + ignored + skipped. */
+  records: ImportRecords;
   issues: ImportIssue[];
+  retention: ImportRetention;
 }
+
+/** Where the imported originals' TTLs count from, and what the next sweep would delete of them. */
+export interface ImportRetention {
+  ttlFrom: "received" | "occurred";
+  /** Originals of this import whose TTL ends within `withinMinutes` (the sweeper's interval). */
+  expiringSoon: number;
+  withinMinutes: number;
+  /** Set when expiringSoon > 0: what will happen and what to do about it. */
+  warning?: string;
+}
+
+/** How often servers sweep by default (lib/server/background): what "the next sweep" means here. */
+const SWEEP_MINUTES = Number(process.env.CUSTODIAN_SWEEP_INTERVAL_MINUTES ?? 60) || 60;
 
 /**
  * Imports a transcript file through the same ingest path runtimes use, then records the
@@ -32,8 +48,17 @@ export interface ImportOutcome {
 export async function importTranscriptFile(
   projectId: string,
   bytes: Uint8Array,
-  options: { format?: ImportFormat; requester: string; onProgress?: (p: ImportProgress) => void },
+  options: {
+    format?: ImportFormat;
+    requester: string;
+    onProgress?: (p: ImportProgress) => void;
+    /** TTLs count from receipt unless the import asks to count them from when each span occurred. */
+    ttlFrom?: "received" | "occurred";
+    now?: Date;
+  },
 ): Promise<ImportOutcome> {
+  const now = options.now ?? new Date();
+  const ttlFrom = options.ttlFrom ?? "received";
   const parsed = parseTranscript(bytes, options.format);
   keepStorable(parsed);
   const spansTotal = parsed.sessions.reduce((n, s) => n + s.spans.length, 0);
@@ -43,7 +68,9 @@ export async function importTranscriptFile(
     spans: 0,
     classes: { NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: 0 },
     wouldRefuse: 0,
+    records: parsed.records,
     issues: parsed.issues,
+    retention: { ttlFrom, expiringSoon: 0, withinMinutes: SWEEP_MINUTES },
   };
   for (const imported of parsed.sessions) {
     const { session, created } = await upsertSession(projectId, {
@@ -53,17 +80,59 @@ export async function importTranscriptFile(
       cwd: imported.cwd,
       startedAt: imported.startedAt,
     });
+    await recordSkipped(session.id, imported);
     const ingested: IngestedSpan[] = [];
     for (let i = 0; i < imported.spans.length; i += CHUNK) {
-      ingested.push(...(await appendSpans(projectId, session.id, imported.spans.slice(i, i + CHUNK))));
+      ingested.push(...(await appendSpans(projectId, session.id, imported.spans.slice(i, i + CHUNK), { ttlFrom, now })));
       options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
     }
     for (const span of ingested) outcome.classes[span.class] += 1;
     outcome.spans += ingested.length;
     outcome.wouldRefuse += await recordCompactions(projectId, session.id, imported, ingested, options.requester);
-    outcome.sessions.push({ id: session.id, externalId: imported.externalId, spans: ingested.length, created });
+    outcome.sessions.push({
+      id: session.id,
+      externalId: imported.externalId,
+      spans: ingested.length,
+      created,
+      skippedRecords: imported.skipped.length,
+    });
   }
+  outcome.retention = await retentionOf(
+    outcome.sessions.map((s) => s.id),
+    ttlFrom,
+    now,
+  );
   return outcome;
+}
+
+/**
+ * The records skipped for a session are stored with it: they make it incomplete, so no evidence
+ * question answers NO over it. Importing the same file again records nothing twice.
+ */
+async function recordSkipped(sessionId: string, imported: ImportedSession): Promise<void> {
+  if (imported.skipped.length === 0) return;
+  await db().skippedRecord.createMany({
+    data: imported.skipped.map((s) => ({ sessionId, line: s.line, reason: s.message })),
+    skipDuplicates: true,
+  });
+}
+
+/** How many originals of the imported sessions the sweeper would delete within its next interval. */
+async function retentionOf(sessionIds: string[], ttlFrom: "received" | "occurred", now: Date): Promise<ImportRetention> {
+  const horizon = new Date(now.getTime() + SWEEP_MINUTES * 60_000);
+  const expiringSoon =
+    sessionIds.length === 0
+      ? 0
+      : await db().spanOriginal.count({
+          where: { sessionId: { in: sessionIds }, pinned: false, deletedAt: null, expiresAt: { lte: horizon } },
+        });
+  const retention: ImportRetention = { ttlFrom, expiringSoon, withinMinutes: SWEEP_MINUTES };
+  if (expiringSoon > 0) {
+    retention.warning =
+      `${expiringSoon} imported original${expiringSoon === 1 ? "" : "s"} expire within ${SWEEP_MINUTES} minutes: ` +
+      "the next sweep deletes them unless they are pinned. Import with TTLs counted from receipt to keep them.";
+  }
+  return retention;
 }
 
 /**

@@ -94,7 +94,7 @@ describe("importing transcripts", () => {
     for (const citation of answer.citations) expect(new TextDecoder().decode(citation.bytes)).toBe(citation.excerpt);
   });
 
-  it("an unrecognisable file is a 422 naming the format field; a large file runs as a job with progress", async () => {
+  it("an unsupported file is a 415 naming the supported formats; a forced format finding nothing is a 422; a large file runs as a job with progress", async () => {
     const project = await makeTestProject("import-api");
     const key = (await createApiKey(project.id, "importer")).key;
     const headers = { authorization: `Bearer ${key}` };
@@ -104,8 +104,18 @@ describe("importing transcripts", () => {
         params: Promise.resolve({}),
       },
     );
-    expect(garbage.status).toBe(422);
-    expect((await garbage.json()).error.fields[0].path).toBe("format");
+    expect(garbage.status).toBe(415);
+    const refused = (await garbage.json()).error;
+    expect(refused.code).toBe("UNSUPPORTED_FORMAT");
+    expect(refused.message).toMatch(/text beginning "not a transcript".*claude-code, codex, openhands/);
+    expect(refused.fields[0].path).toBe("format");
+
+    const forced = await importRoute(
+      new Request("http://t/api/v1/imports?format=codex", { method: "POST", headers, body: '{"hello":"world"}\n' }),
+      { params: Promise.resolve({}) },
+    );
+    expect(forced.status).toBe(422);
+    expect((await forced.json()).error.code).toBe("NO_SESSIONS_FOUND");
 
     // A file over the synchronous limit becomes a job; the limit is lowered so the test stays small.
     const file = fixture("codex/rollout-sample.jsonl");

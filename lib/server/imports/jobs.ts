@@ -13,11 +13,17 @@ const PROGRESS_INTERVAL_MS = 500;
  * Starts an import in the background of this server process and returns its job id at once.
  * The job row carries progress, then the outcome or the error.
  */
-export async function startImportJob(projectId: string, bytes: Uint8Array, format: ImportFormat | undefined, requester: string) {
+export async function startImportJob(
+  projectId: string,
+  bytes: Uint8Array,
+  format: ImportFormat | undefined,
+  requester: string,
+  ttlFrom?: "received" | "occurred",
+) {
   const job = await db().importJob.create({
     data: { id: randomUUID(), projectId, format: format ?? null, byteLength: bytes.byteLength, requester },
   });
-  void runImportJob(job.id, projectId, bytes, format, requester);
+  void runImportJob(job.id, projectId, bytes, format, requester, ttlFrom);
   return job;
 }
 
@@ -27,12 +33,14 @@ async function runImportJob(
   bytes: Uint8Array,
   format: ImportFormat | undefined,
   requester: string,
+  ttlFrom: "received" | "occurred" | undefined,
 ) {
   let lastWrite = 0;
   try {
     const outcome = await importTranscriptFile(projectId, bytes, {
       format,
       requester,
+      ttlFrom,
       onProgress: ({ spansDone, spansTotal }) => {
         const now = Date.now();
         if (now - lastWrite < PROGRESS_INTERVAL_MS) return;

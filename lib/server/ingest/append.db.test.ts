@@ -68,10 +68,11 @@ describe("ingest's two write paths", () => {
     const viaInsert = (await upsertSession(project.id, { externalId: "insert", runtime: "claude-code", cwd: "/home/dev" }))
       .session;
 
+    const now = new Date();
     delete process.env.CUSTODIAN_DATABASE_MODE;
-    const copied = await appendSpans(project.id, viaCopy.id, TRICKY);
+    const copied = await appendSpans(project.id, viaCopy.id, TRICKY, { now });
     process.env.CUSTODIAN_DATABASE_MODE = "embedded";
-    const inserted = await appendSpans(project.id, viaInsert.id, TRICKY);
+    const inserted = await appendSpans(project.id, viaInsert.id, TRICKY, { now });
 
     const strip = (r: typeof copied) => r.map(({ id: _id, ...rest }) => rest);
     expect(strip(inserted)).toEqual(strip(copied));

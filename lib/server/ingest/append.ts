@@ -3,6 +3,7 @@ import { AppError, type FieldError } from "@/lib/core/errors";
 import { databaseMode, db, rawTransaction } from "@/lib/db/client";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
 import { atomRowsFor, writeRows, type AtomRow, type BatchRows, type OriginalRow, type SpanRow } from "./bulk-insert";
 import { sha256Hex } from "@/lib/core/hash";
@@ -23,6 +24,13 @@ export interface SpanSubmission {
   toolName?: string | null;
   toolInput?: unknown;
   exitCode?: number | null;
+  /** TOOL_CALL spans and their results: what became of the call (DESIGN.md, "Outcomes"). */
+  outcome?: ToolOutcome | null;
+  /** The subagent that produced the span; absent for the session's main agent. */
+  agentId?: string | null;
+  agentType?: string | null;
+  /** The line (or record) of an imported file the span came from. */
+  sourceLine?: number | null;
   occurredAt: Date;
   body: Uint8Array;
   /** Where a tool call ran, when it differs from the session's working directory. */
@@ -54,7 +62,7 @@ function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
     });
 }
 
-const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput"] as const;
+const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput", "agentId", "agentType"] as const;
 
 /** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
 export function unstorableFields(
@@ -102,7 +110,22 @@ export async function upsertSession(projectId: string, input: SessionInput) {
  * other bytes is a CONFLICT that changes nothing. The transaction runs on a raw connection: a batch
  * is a few bulk writes with large payloads, which Prisma spent most of the time handling.
  */
-export async function appendSpans(projectId: string, sessionId: string, spans: SpanSubmission[]): Promise<IngestedSpan[]> {
+export interface AppendOptions {
+  /**
+   * Where an original's TTL counts from: when Custodian received it (the default, DESIGN.md
+   * "Imports"), or when the span occurred (an import of old history that asks for it).
+   */
+  ttlFrom?: "received" | "occurred";
+  /** The time of receipt (tests and imports pass their clock). */
+  now?: Date;
+}
+
+export async function appendSpans(
+  projectId: string,
+  sessionId: string,
+  spans: SpanSubmission[],
+  options: AppendOptions = {},
+): Promise<IngestedSpan[]> {
   rejectUnstorableText(
     spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])),
   );
@@ -110,12 +133,17 @@ export async function appendSpans(projectId: string, sessionId: string, spans: S
   rejectInconsistentBatch(hashed);
   const policy = await loadPolicy(db(), projectId);
   try {
-    return await writeBatch(projectId, sessionId, policy, hashed);
+    return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options));
   } catch (error) {
     // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
-    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed);
+    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options));
     throw error;
   }
+}
+
+/** The time TTLs count from, or null when they count from each span's occurrence. */
+function receiptOf(options: AppendOptions): Date | null {
+  return options.ttlFrom === "occurred" ? null : (options.now ?? new Date());
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -142,6 +170,7 @@ async function writeBatch(
   sessionId: string,
   policy: RetentionPolicy,
   hashed: HashedSpan[],
+  receivedAt: Date | null,
 ): Promise<IngestedSpan[]> {
   return rawTransaction(async (client) => {
     const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [
@@ -185,7 +214,7 @@ async function writeBatch(
     }
     const fresh = hashed.filter(({ span }) => !results.has(span.seq));
     const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
-    const { rows, inserted } = batchRows(sessionId, cwd, policy, uniqueFresh);
+    const { rows, inserted } = batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
     await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy");
     for (const result of inserted) results.set(result.seq, result);
 
@@ -216,12 +245,16 @@ function rejectInconsistentBatch(hashed: HashedSpan[]) {
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
 }
 
-/** The rows a batch of new spans writes: analysis, hashes, TTLs. */
+/**
+ * The rows a batch of new spans writes: analysis, hashes, TTLs (counted from `receivedAt`, or from
+ * each span's occurrence when it is null).
+ */
 export function batchRows(
   sessionId: string,
   cwd: string | null,
   policy: RetentionPolicy,
   batch: HashedSpan[],
+  receivedAt: Date | null,
 ): { rows: BatchRows; inserted: IngestedSpan[] } {
   const spanRows: SpanRow[] = [];
   const originalRows: OriginalRow[] = [];
@@ -241,7 +274,7 @@ export function batchRows(
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;
-    const expiresAt = expiresAtFor(cls, span.occurredAt, policy);
+    const expiresAt = expiresAtFor(cls, receivedAt ?? span.occurredAt, policy);
     const atoms = atomRowsFor(sessionId, id, analysis.atoms);
     spanRows.push({
       sessionId,
@@ -252,6 +285,10 @@ export function batchRows(
       toolName: span.toolName ?? null,
       toolInput: span.toolInput === undefined ? null : JSON.stringify(span.toolInput),
       exitCode: span.exitCode ?? null,
+      outcome: span.outcome ?? null,
+      agentId: span.agentId ?? null,
+      agentType: span.agentType ?? null,
+      sourceLine: span.sourceLine ?? null,
       occurredAt: span.occurredAt,
       class: cls,
       classReasons: JSON.stringify(analysis.classification.reasons),

@@ -20,6 +20,10 @@ export interface SpanRow {
   toolName: string | null;
   toolInput: string | null;
   exitCode: number | null;
+  outcome: string | null;
+  agentId: string | null;
+  agentType: string | null;
+  sourceLine: number | null;
   occurredAt: Date;
   class: string;
   classReasons: string;
@@ -90,13 +94,13 @@ function spanRowsInsert(rows: SpanRow[]): BulkStatement {
   return {
     text: `
       insert into span (session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
-                        original_state, original_expires_at)
+                        original_state, original_expires_at, outcome, agent_id, agent_type, source_line)
       select session_id, id, seq, kind::"SpanKind", role, tool_name, tool_input::jsonb, exit_code, occurred_at, class::"EvidentialClass", class_reasons::jsonb,
-             byte_length, sha256, original_state::"OriginalState", original_expires_at
+             byte_length, sha256, original_state::"OriginalState", original_expires_at, outcome::"ToolOutcome", agent_id, agent_type, source_line
         from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::timestamp[], $10::text[],
-                    $11::text[], $12::int[], $13::text[], $14::text[], $15::timestamp[])
+                    $11::text[], $12::int[], $13::text[], $14::text[], $15::timestamp[], $16::text[], $17::text[], $18::text[], $19::int[])
           as t(session_id, id, seq, kind, role, tool_name, tool_input, exit_code, occurred_at, class, class_reasons, byte_length, sha256,
-               original_state, original_expires_at)`,
+               original_state, original_expires_at, outcome, agent_id, agent_type, source_line)`,
     values: [
       column(rows, "sessionId"),
       column(rows, "id"),
@@ -113,6 +117,10 @@ function spanRowsInsert(rows: SpanRow[]): BulkStatement {
       column(rows, "sha256"),
       rows.map((r) => (r.original ? "HELD" : "ABSENT")),
       rows.map((r) => (r.original && !r.original.pinned ? iso(r.original.expiresAt) : null)),
+      column(rows, "outcome"),
+      column(rows, "agentId"),
+      column(rows, "agentType"),
+      column(rows, "sourceLine"),
     ],
   };
 }
@@ -203,6 +211,10 @@ export function copyTexts(rows: BatchRows): Array<{ table: string; columns: read
         "sha256",
         "original_state",
         "original_expires_at",
+        "outcome",
+        "agent_id",
+        "agent_type",
+        "source_line",
       ],
       text: rows.spans
         .map((r) =>
@@ -222,6 +234,10 @@ export function copyTexts(rows: BatchRows): Array<{ table: string; columns: read
             r.sha256,
             r.original ? "HELD" : "ABSENT",
             field(r.original && !r.original.pinned ? r.original.expiresAt : null),
+            field(r.outcome),
+            field(r.agentId),
+            field(r.agentType),
+            field(r.sourceLine),
           ]),
         )
         .join(""),

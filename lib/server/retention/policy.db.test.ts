@@ -35,7 +35,7 @@ describe("retention policy changes", () => {
         kind: "TOOL_CALL",
         toolName: "write_file",
         occurredAt: new Date(),
-        body: new TextEncoder().encode('{"path":"/opt/app/settings.ini"}'),
+        body: new TextEncoder().encode('{"path":"/data/app/settings.ini"}'),
       },
     ]);
     const before = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } });
@@ -46,18 +46,18 @@ describe("retention policy changes", () => {
         policy: DEFAULT_POLICY,
         cannedQuestions: {
           "modified-system-config": {
-            title: "Did we touch /opt?",
-            anyOf: [{ effectKinds: ["FILE_WRITE"], valuePrefixes: ["/opt/"] }],
+            title: "Did we touch /data?",
+            anyOf: [{ effectKinds: ["FILE_WRITE"], valuePrefixes: ["/data/"] }],
           },
         },
       },
       admin,
-      "our system config lives in /opt",
+      "our system config lives in /data",
     );
     const after = await askEvidenceQuestion({ projectId: project.id, question: { canned: "modified-system-config" } });
-    expect(after.question.title).toBe("Did we touch /opt?");
+    expect(after.question.title).toBe("Did we touch /data?");
     expect(after.answer).toBe("YES");
-    expect(after.citations[0]!.excerpt).toBe("/opt/app/settings.ini");
+    expect(after.citations[0]!.excerpt).toBe("/data/app/settings.ini");
     await expect(
       updatePolicy(
         project.id,

@@ -26,6 +26,8 @@ async function expiredSpans(count: number) {
       occurredAt: old,
       body: new TextEncoder().encode(`note ${seq} about /srv/app/${seq}.log`),
     })),
+    // Received when they occurred, as a runtime streaming live would have sent them.
+    { now: old },
   );
   return { project, session, spans };
 }

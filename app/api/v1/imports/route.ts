@@ -19,6 +19,13 @@ export const POST = apiRoute({
         fields: [{ path: "format", message: `one of ${IMPORT_FORMATS.join(", ")}` }],
       });
     }
+    const ttlParam = new URL(request.url).searchParams.get("ttlFrom") ?? undefined;
+    if (ttlParam !== undefined && ttlParam !== "received" && ttlParam !== "occurred") {
+      throw new AppError("VALIDATION_FAILED", `Unknown ttlFrom "${ttlParam}"`, {
+        fields: [{ path: "ttlFrom", message: "received (default) or occurred" }],
+      });
+    }
+    const ttlFrom = ttlParam as "received" | "occurred" | undefined;
     const bytes = await readBodyBytes(request, LIMITS.maxImportBytes);
     if (bytes.byteLength === 0)
       throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
@@ -27,7 +34,7 @@ export const POST = apiRoute({
     // Overridable so that tests can exercise the background path with a small file.
     const syncLimit = Number(process.env.CUSTODIAN_SYNC_IMPORT_BYTES) || LIMITS.syncImportBytes;
     if (bytes.byteLength > syncLimit) {
-      const job = await startImportJob(caller.projectId, bytes, format as ImportFormat | undefined, caller.label);
+      const job = await startImportJob(caller.projectId, bytes, format as ImportFormat | undefined, caller.label, ttlFrom);
       return NextResponse.json(
         { job: { id: job.id, status: job.status, byteLength: job.byteLength } },
         { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
@@ -37,6 +44,7 @@ export const POST = apiRoute({
       await importTranscriptFile(caller.projectId, bytes, {
         format: format as ImportFormat | undefined,
         requester: caller.label,
+        ttlFrom,
       }),
     );
   },
