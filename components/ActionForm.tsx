@@ -1,9 +1,36 @@
 "use client";
 
-import { useActionState, type ReactNode } from "react";
-import type { ActionResult } from "@/lib/core/action-result";
+import { type ReactNode, type RefObject, useActionState, useEffect, useRef } from "react";
+import type { ActionResult, FormValues } from "@/lib/core/action-result";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+/** Puts back what was typed (React clears a form once its action returns). */
+export function refillForm(form: HTMLFormElement, values: FormValues): void {
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement))
+      continue;
+    if (
+      !element.name ||
+      (element instanceof HTMLInputElement && ["hidden", "submit", "button", "password"].includes(element.type))
+    )
+      continue;
+    const sent = values[element.name];
+    const list = sent === undefined ? [] : Array.isArray(sent) ? sent : [sent];
+    if (element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio")) {
+      element.checked = list.includes(element.value);
+    } else if (sent !== undefined) {
+      element.value = list[0] ?? "";
+    }
+  }
+}
+
+/** After an error, the form shows again what was typed. */
+export function useRefill(form: RefObject<HTMLFormElement | null>, result: { ok: boolean; values?: FormValues } | null): void {
+  useEffect(() => {
+    if (result && !result.ok && result.values && form.current) refillForm(form.current, result.values);
+  }, [form, result]);
+}
 
 /** A form bound to a server action, showing its outcome (and a one-time secret, if any) below. */
 export function ActionForm({
@@ -18,8 +45,11 @@ export function ActionForm({
   inline?: boolean;
 }) {
   const [result, submit, pending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  useRefill(form, result);
   return (
     <form
+      ref={form}
       action={submit}
       aria-label={label}
       aria-busy={pending}

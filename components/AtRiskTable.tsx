@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
+import { useRefill } from "./ActionForm";
 import { formatTime, humanize } from "./format";
 
 export interface AtRiskRow {
@@ -20,8 +21,10 @@ type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionR
 /** Originals at risk with checkboxes and bulk pin / extend, shown to roles that may act. */
 export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAct: boolean; action: Action }) {
   const [result, submit, pending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  useRefill(form, result);
   return (
-    <form action={submit}>
+    <form ref={form} action={submit}>
       {canAct ? (
         <div className="panel" style={{ display: "flex", gap: 12, alignItems: "end", marginBottom: 12 }}>
           <label>
@@ -30,9 +33,9 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
             <input name="days" type="number" min={1} max={36500} defaultValue={400} />
           </label>
           <label>
-            Reason
+            Reason (required)
             <br />
-            <input name="reason" />
+            <input name="reason" required maxLength={1000} />
           </label>
           <button className="button" type="submit" name="act" value="pin" disabled={pending}>
             Pin selected
@@ -73,8 +76,8 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
                 <td>
                   <input
                     type="checkbox"
-                    name="spanId"
-                    value={o.spanId}
+                    name="original"
+                    value={`${o.sessionId}:${o.spanId}`}
                     aria-label={`Select span ${o.seq ?? o.spanId.slice(0, 8)} of ${o.sessionTitle}`}
                   />
                 </td>

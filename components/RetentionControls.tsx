@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
+import { useRefill } from "./ActionForm";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -31,11 +32,17 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
   const [pinResult, pin, pinning] = useActionState(actions.pin, null);
   const [unpinResult, unpin, unpinning] = useActionState(actions.unpin, null);
   const [expiryResult, setExpiry, setting] = useActionState(actions.setExpiry, null);
+  const pinForm = useRef<HTMLFormElement>(null);
+  const unpinForm = useRef<HTMLFormElement>(null);
+  const expiryForm = useRef<HTMLFormElement>(null);
+  useRefill(pinForm, pinResult);
+  useRefill(unpinForm, unpinResult);
+  useRefill(expiryForm, expiryResult);
   if (!allowed.pin && !allowed.unpin && !allowed.extend) return null;
   return (
     <section className="panel" aria-label="Retention controls" style={{ display: "grid", gap: 12 }}>
       {!pinned && allowed.pin ? (
-        <form action={pin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={pinForm} action={pin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Reason (optional)
@@ -48,7 +55,7 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
         </form>
       ) : null}
       {pinned && allowed.unpin ? (
-        <form action={unpin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={unpinForm} action={unpin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Reason (required)
@@ -61,7 +68,7 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
         </form>
       ) : null}
       {!pinned && allowed.extend ? (
-        <form action={setExpiry} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={expiryForm} action={setExpiry} style={{ display: "flex", gap: 8, alignItems: "end" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Keep for (days from now)

@@ -1,20 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useRef } from "react";
+import type { ActionResult } from "@/lib/core/action-result";
+import { useRefill } from "./ActionForm";
 import { humanize } from "./format";
 
 import type { Cell, Verdict } from "@/lib/evidence/types";
 
-export type RunGateResult =
-  | {
-      ok: true;
-      dryRun: boolean;
-      summarySpanId: string | null;
-      decisions: Array<{ spanId: string; verdict: Verdict; cell: Cell; reason: string }>;
-    }
-  | { ok: false; error: { code: string; message: string } };
-type Result = RunGateResult;
+export interface RunGateData {
+  dryRun: boolean;
+  summarySpanId: string | null;
+  decisions: Array<{ spanId: string; verdict: Verdict; cell: Cell; reason: string }>;
+}
+type Result = ActionResult<RunGateData>;
 
 /** Try a compaction of a seq range against the gate: a dry run unless "record it" is ticked. */
 export function RunGateForm({
@@ -27,9 +26,12 @@ export function RunGateForm({
   action: (p: Result | null, f: FormData) => Promise<Result>;
 }) {
   const [result, submit, pending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  useRefill(form, result);
+  const data = result?.ok ? result.data : undefined;
   return (
     <section className="panel" aria-label="Run gate" style={{ marginTop: 16 }}>
-      <form action={submit} style={{ display: "grid", gap: 8 }}>
+      <form ref={form} action={submit} style={{ display: "grid", gap: 8 }}>
         <input type="hidden" name="sessionId" value={sessionId} />
         <div style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}>
           <label>
@@ -73,11 +75,11 @@ export function RunGateForm({
           {result.error.message}
         </p>
       ) : null}
-      {result?.ok ? (
+      {data ? (
         <>
           <p role="status">
-            {result.dryRun ? "Dry run: nothing was recorded." : "Recorded."}{" "}
-            {result.summarySpanId ? <Link href={`/spans/${result.summarySpanId}`}>Open the summary span</Link> : null}
+            {data.dryRun ? "Dry run: nothing was recorded." : "Recorded."}{" "}
+            {data.summarySpanId ? <Link href={`/spans/${data.summarySpanId}`}>Open the summary span</Link> : null}
           </p>
           <table className="data" aria-label="Gate verdicts">
             <thead>
@@ -89,7 +91,7 @@ export function RunGateForm({
               </tr>
             </thead>
             <tbody>
-              {result.decisions.map((d) => (
+              {data.decisions.map((d) => (
                 <tr key={d.spanId}>
                   <td>
                     <Link href={`/spans/${d.spanId}`} className="mono">

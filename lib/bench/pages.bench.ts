@@ -43,7 +43,7 @@ async function benchUser(): Promise<{ email: string; password: string }> {
       data: { password: await hashPassword(password) },
     });
   } else {
-    await createUser({ email: BENCH_EMAIL, name: "Benchmark", role: "VIEWER", password });
+    await createUser({ email: BENCH_EMAIL, name: "Benchmark", role: "VIEWER", password }, { type: "SYSTEM", label: "benchmark" });
   }
   return { email: BENCH_EMAIL, password };
 }

@@ -1,50 +1,48 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { AppError } from "@/lib/core/errors";
-import { parseWith } from "@/lib/core/validation";
-import { runAction, type ActionResult } from "@/lib/auth/action-result";
-import { authorize } from "@/lib/auth/session";
+import { isUuid } from "@/lib/core/ids";
+import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
-import { pinOriginal, setOriginalExpiry } from "@/lib/server/provenance";
-import { projectOfSpan } from "@/lib/server/dashboard";
+import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
+
+/** An original as the bulk forms name it: "<session id>:<span id>". */
+const OriginalField = z.string().transform((value, ctx) => {
+  const [sessionId = "", spanId = ""] = value.split(":");
+  if (!isUuid(sessionId) || !isUuid(spanId)) {
+    ctx.addIssue({ code: "custom", message: "not a session:span pair" });
+    return z.NEVER;
+  }
+  return { sessionId, spanId };
+});
 
 const BulkForm = z.object({
   act: z.enum(["pin", "extend"]),
-  spanIds: z.array(z.uuid()).min(1, "select at least one original").max(1000),
+  original: z.array(OriginalField).max(10_000),
   days: z.coerce.number().int().min(1).max(36_500).default(400),
   reason: z.string().max(1000).optional(),
 });
 
-/** Pin or extend many originals at once; each is its own audited act, and one failure stops none of the others. */
-export async function bulkRetentionAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    const act = form.get("act");
-    const { actor } = await authorize(act === "pin" ? "originals:pin" : "originals:extend");
-    const input = parseWith(
-      BulkForm,
-      { act, spanIds: form.getAll("spanId"), days: form.get("days") || undefined, reason: form.get("reason") || undefined },
-      "The form",
-    );
-    let done = 0;
-    const failed: string[] = [];
-    for (const spanId of input.spanIds) {
-      try {
-        const ref = { projectId: await projectOfSpan(spanId), spanId };
-        if (input.act === "pin") await pinOriginal(ref, actor, input.reason);
-        else
-          await setOriginalExpiry(ref, actor, new Date(Date.now() + input.days * DAY_MS), input.reason, new Date(), {
-            allowShorten: false,
-          });
-        done += 1;
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        failed.push(`${spanId.slice(0, 8)}: ${error.message}`);
-      }
-    }
-    revalidatePath("/retention");
+/**
+ * Pin or extend many originals at once (a grid cell, or the ones ticked in the at-risk list): one
+ * statement and one audit row naming every span, with a reason.
+ */
+export const bulkRetentionAction = defineAction({
+  permission: (form) => (form.get("act") === "extend" ? "originals:extend" : "originals:pin"),
+  input: BulkForm,
+  lists: ["original"],
+  revalidate: ["/retention", "/sessions/[id]"],
+  run: async ({ input, actor }) => {
+    const outcome =
+      input.act === "pin"
+        ? await pinOriginals(input.original, actor, input.reason)
+        : await extendOriginals(input.original, actor, new Date(Date.now() + input.days * DAY_MS), input.reason);
     const verb = input.act === "pin" ? "Pinned" : `Extended to ${input.days} days`;
-    return `${verb}: ${done} of ${input.spanIds.length}.${failed.length > 0 ? ` Not changed: ${failed.join("; ")}` : ""}`;
-  });
-}
+    const rest = outcome.requested - outcome.changed.length;
+    return `${verb}: ${outcome.changed.length} of ${outcome.requested}.${
+      rest > 0
+        ? ` ${rest} not changed (${input.act === "pin" ? "already pinned" : "already kept as long or longer"}, or already deleted).`
+        : ""
+    }`;
+  },
+});

@@ -1,68 +1,69 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
-import { parseWith } from "@/lib/core/validation";
-import { runAction, type ActionResult } from "@/lib/auth/action-result";
-import { authorize } from "@/lib/auth/session";
-import { createApiKey, revokeApiKey } from "@/lib/server/admin";
-import { createUser, setUserRole } from "@/lib/server/admin";
+import { defineAction } from "@/lib/auth/define-action";
+import { createApiKey, createUser, revokeApiKey, setUserRole } from "@/lib/server/admin";
 import { updatePolicy } from "@/lib/server/retention";
-import { AppError } from "@/lib/core/errors";
 
-const entries = (form: FormData) => Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string" && v !== ""));
+const SETTINGS = ["/settings"];
 
-export async function createKeyAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    const { actor } = await authorize("keys:manage");
-    const input = parseWith(
-      z.object({ projectId: z.uuid(), name: z.string().min(1).max(100), role: z.enum(ROLES) }),
-      entries(form),
-      "The form",
-    );
+export const createKeyAction = defineAction({
+  permission: "keys:manage",
+  input: z.object({ projectId: z.uuid(), name: z.string().min(1).max(100), role: z.enum(ROLES) }),
+  revalidate: SETTINGS,
+  run: async ({ input, actor }) => {
     const key = await createApiKey(input.projectId, input.name, input.role, actor);
-    revalidatePath("/settings");
     return { message: `Created key "${key.name}" (${key.prefix}…). Copy it now: it is not shown again.`, secret: key.key };
-  });
-}
+  },
+});
 
-export async function revokeKeyAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    const { actor } = await authorize("keys:manage");
-    const input = parseWith(z.object({ keyId: z.uuid() }), entries(form), "The form");
+export const revokeKeyAction = defineAction({
+  permission: "keys:manage",
+  input: z.object({ keyId: z.uuid() }),
+  revalidate: SETTINGS,
+  run: async ({ input, actor }) => {
     await revokeApiKey(input.keyId, actor);
-    revalidatePath("/settings");
     return "Revoked: requests with this key now get 401.";
-  });
-}
+  },
+});
 
-export async function inviteUserAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    await authorize("users:manage");
-    const input = parseWith(
-      z.object({ email: z.string().min(3).max(320), name: z.string().max(200).optional(), role: z.enum(ROLES) }),
-      entries(form),
-      "The form",
-    );
-    const user = await createUser(input);
-    revalidatePath("/settings");
+export const inviteUserAction = defineAction({
+  permission: "users:manage",
+  input: z.object({ email: z.string().min(3).max(320), name: z.string().max(200).optional(), role: z.enum(ROLES) }),
+  revalidate: SETTINGS,
+  run: async ({ input, actor }) => {
+    const user = await createUser(input, actor);
     return {
       message: `Invited ${user.email} as ${user.role.toLowerCase()}. Give them this password once:`,
       secret: user.generatedPassword!,
     };
-  });
-}
+  },
+});
 
-export async function setRoleAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    const { actor } = await authorize("users:manage");
-    const input = parseWith(z.object({ userId: z.uuid(), role: z.enum(ROLES) }), entries(form), "The form");
+export const setRoleAction = defineAction({
+  permission: "users:manage",
+  input: z.object({ userId: z.uuid(), role: z.enum(ROLES) }),
+  revalidate: SETTINGS,
+  run: async ({ input, actor }) => {
     await setUserRole(input.userId, input.role, actor);
-    revalidatePath("/settings");
     return `Role changed to ${input.role.toLowerCase()}.`;
+  },
+});
+
+/** The canned-question edits: a JSON object in a text area. */
+const CannedQuestionsField = z
+  .string()
+  .max(100_000)
+  .default("{}")
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text || "{}") as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "not JSON" });
+      return z.NEVER;
+    }
   });
-}
 
 const PolicyForm = z.object({
   projectId: z.uuid(),
@@ -72,23 +73,16 @@ const PolicyForm = z.object({
   ttlSideEffecting: z.coerce.number(),
   evidenceWorkloads: z.literal("on").optional(),
   systemConfigPrefixes: z.string().max(20_000).default(""),
-  cannedQuestions: z.string().max(100_000).default("{}"),
+  cannedQuestions: CannedQuestionsField,
   reason: z.string().max(1000).optional(),
 });
 
 /** Retention policy changes are admin acts with a reason; the use case validates and audits. */
-export async function updatePolicyAction(_: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return runAction(async () => {
-    const { actor } = await authorize("policy:write");
-    const input = parseWith(PolicyForm, entries(form), "The form");
-    let cannedQuestions: unknown;
-    try {
-      cannedQuestions = JSON.parse(input.cannedQuestions || "{}");
-    } catch {
-      throw new AppError("VALIDATION_FAILED", "The canned question edits are not valid JSON", {
-        fields: [{ path: "cannedQuestions", message: "not JSON" }],
-      });
-    }
+export const updatePolicyAction = defineAction({
+  permission: "policy:write",
+  input: PolicyForm,
+  revalidate: SETTINGS,
+  run: async ({ input, actor }) => {
     const { warnings } = await updatePolicy(
       input.projectId,
       {
@@ -101,12 +95,12 @@ export async function updatePolicyAction(_: ActionResult | null, form: FormData)
             .map((l) => l.trim())
             .filter(Boolean),
         },
-        cannedQuestions,
+        cannedQuestions: input.cannedQuestions,
       },
       actor,
       input.reason,
     );
-    revalidatePath("/settings");
-    return `Policy saved.${warnings.length > 0 ? ` Note: ${warnings.map((w) => w.message).join("; ")}` : ""}`;
-  });
-}
+    if (warnings.length === 0) return "Policy saved.";
+    return `Policy saved. Note: ${warnings.map((w) => w.message).join("; ")}`;
+  },
+});

@@ -17,13 +17,19 @@ export interface CreatedUser {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** Invites a person with a role and a password sign-in (the account record better-auth reads). */
-export async function createUser(input: {
-  email: string;
-  name?: string;
-  role: RoleName;
-  password?: string;
-}): Promise<CreatedUser> {
+/**
+ * Invites a person with a role and a password sign-in (the account record better-auth reads),
+ * audited as `user.invite` in the same transaction: who invited whom, with which role.
+ */
+export async function createUser(
+  input: {
+    email: string;
+    name?: string;
+    role: RoleName;
+    password?: string;
+  },
+  actor: Actor,
+): Promise<CreatedUser> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email))
     throw new AppError("VALIDATION_FAILED", "Invalid email", { fields: [{ path: "email", message: "not an email address" }] });
@@ -35,12 +41,23 @@ export async function createUser(input: {
   const password = input.password ?? randomBytes(12).toString("base64url");
   const id = randomUUID();
   try {
-    await db().$transaction([
-      db().user.create({ data: { id, email, name: input.name ?? email.split("@")[0]!, role: input.role, emailVerified: true } }),
-      db().authAccount.create({
-        data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: await hashPassword(password) },
-      }),
-    ]);
+    const hashed = await hashPassword(password);
+    await db().$transaction(async (tx) => {
+      await tx.user.create({
+        data: { id, email, name: input.name ?? email.split("@")[0]!, role: input.role, emailVerified: true },
+      });
+      await tx.authAccount.create({
+        data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: hashed },
+      });
+      await writeAudit(tx, {
+        projectId: null,
+        actor,
+        act: "user.invite",
+        targetType: "user",
+        targetId: id,
+        after: { email, role: input.role },
+      });
+    });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw new AppError("CONFLICT", `A user with email ${email} exists already`, {

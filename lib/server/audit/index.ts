@@ -1,2 +1,2 @@
 export { listAuditLog } from "./read";
-export { type Actor, SWEEPER, writeAudit, writeAudits } from "./write";
+export { type Actor, type AuditAct, type AuditEntry, type AuditEvent, SWEEPER, writeAudit, writeAudits } from "./write";

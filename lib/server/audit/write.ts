@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { RoleName } from "@/lib/core/permissions";
 import type { DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 
@@ -11,17 +12,112 @@ export interface Actor {
 
 export const SWEEPER: Actor = { type: "SYSTEM", label: "sweeper" };
 
-export interface AuditEntry {
+/** A JSON object as stored in `before` / `after` (a retention policy, a canned-question edit). */
+type JsonObject = { [key: string]: unknown };
+
+/**
+ * Every act the audit log records, with the shape of its target, before and after. A new act is
+ * added here first; a caller cannot write an act that is not listed, nor one with the wrong shape.
+ */
+export type AuditEvent =
+  | {
+      act: "original.pin";
+      targetType: "span";
+      before: { pinned: false };
+      after: { pinned: true };
+    }
+  | {
+      act: "original.unpin";
+      targetType: "span";
+      before: { pinned: true };
+      after: { pinned: false };
+    }
+  | {
+      act: "original.extend" | "original.shorten";
+      targetType: "span";
+      before: { expiresAt: Date | null };
+      after: { expiresAt: Date };
+    }
+  | {
+      /** One act over many originals of a project: every span it changed, in one row. */
+      act: "originals.pin";
+      targetType: "project";
+      before: { pinned: false };
+      after: { pinned: true; spans: Array<{ sessionId: string; spanId: string }> };
+    }
+  | {
+      act: "originals.extend";
+      targetType: "project";
+      before: { spans: Array<{ sessionId: string; spanId: string; expiresAt: Date }> };
+      after: { expiresAt: Date; spans: Array<{ sessionId: string; spanId: string }> };
+    }
+  | {
+      act: "original.sweep";
+      targetType: "span";
+      before: { expiresAt: Date | null; present: true };
+      after: { present: false; movedToLost: string[] };
+    }
+  | {
+      act: "original.hash_mismatch";
+      targetType: "span";
+      before: { verified: true };
+      after: { verified: false; movedToLost: string[] };
+    }
+  | {
+      act: "policy.update";
+      targetType: "project";
+      before: JsonObject;
+      after: JsonObject;
+    }
+  | {
+      act: "api_key.create";
+      targetType: "api_key";
+      before?: undefined;
+      after: { name: string; prefix: string; role: RoleName };
+    }
+  | {
+      act: "api_key.revoke";
+      targetType: "api_key";
+      before: { revokedAt: null };
+      after: { revokedAt: Date };
+    }
+  | {
+      act: "user.invite";
+      targetType: "user";
+      before?: undefined;
+      after: { email: string; role: RoleName };
+    }
+  | {
+      act: "user.role";
+      targetType: "user";
+      before: { role: RoleName };
+      after: { role: RoleName };
+    }
+  | {
+      /** A committed reclamation (asked of the gate, or observed in an import): what it replaced. */
+      act: "reclamation.commit";
+      targetType: "session";
+      before?: undefined;
+      after: {
+        reclamationId: string;
+        observed: boolean;
+        summarySpanId: string | null;
+        verdicts: Record<string, number>;
+        replacedSpanIds: string[];
+        refusedSpanIds: string[];
+      };
+    };
+
+export type AuditAct = AuditEvent["act"];
+
+/** One row of the audit log: who (always), which project, the act and its shapes, why, when. */
+export type AuditEntry = AuditEvent & {
   projectId: string | null;
   actor: Actor;
-  act: string;
-  targetType: string;
   targetId: string;
-  before?: unknown;
-  after?: unknown;
   reason?: string | null;
   at?: Date;
-}
+};
 
 /** Appends one row to the audit log. Call it with the transaction of the act it records. */
 export async function writeAudit(tx: DbTx, entry: AuditEntry): Promise<void> {
@@ -34,6 +130,7 @@ export async function writeAudits(tx: DbTx, entries: AuditEntry[]): Promise<void
 }
 
 function auditRow(entry: AuditEntry) {
+  if (!entry.actor?.label) throw new Error(`The audit event ${entry.act} has no actor`);
   return {
     id: randomUUID(),
     projectId: entry.projectId,

@@ -2,6 +2,7 @@ import { db } from "@/lib/db/client";
 import { makeHonestSummary } from "@/lib/evidence/manifest";
 import type { CandidateSummary, ProvenancePointer } from "@/lib/evidence/types";
 import { AppError } from "@/lib/core/errors";
+import type { Actor } from "@/lib/server/audit";
 import { loadAtoms, reclaim } from "./reclaim";
 
 /**
@@ -44,6 +45,7 @@ export async function reclaimSeqRange(request: {
   honest: boolean;
   dryRun: boolean;
   requester: string;
+  actor?: Actor;
 }) {
   const session = await db().session.findUnique({ where: { id: request.sessionId }, select: { projectId: true } });
   if (!session) throw new AppError("NOT_FOUND", "No such session");
@@ -64,5 +66,6 @@ export async function reclaimSeqRange(request: {
     summary,
     dryRun: request.dryRun,
     requester: request.requester,
+    actor: request.actor,
   });
 }

@@ -15,6 +15,7 @@ import { atomJson } from "./decision-json";
 import { sha256Hex } from "@/lib/core/hash";
 import { loadOriginalFacts } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
+import { type Actor, writeAudit } from "@/lib/server/audit";
 
 export type SpanSelection = { spanIds: string[] } | { fromSeq: number; toSeq: number };
 
@@ -26,6 +27,8 @@ export interface ReclamationRequest {
   dryRun: boolean;
   /** Who asked: "api-key:<prefix>", "user:<email>", "importer:<format>". */
   requester: string;
+  /** Who the audit log names; read from `requester` when not given. */
+  actor?: Actor;
   /** When the compaction happened; defaults to now. Importers pass the transcript's own time. */
   at?: Date;
   /**
@@ -45,7 +48,6 @@ export interface ReclamationResult {
   /** The summary span recorded for the reclaimed spans; null on a dry run or when all were refused. */
   summarySpanId: string | null;
 }
-
 
 /**
  * A compactor asks to replace stored spans with its summary. The gate decides per span; for real
@@ -160,7 +162,36 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
       });
     }
   }
+  const verdicts: Record<string, number> = {};
+  for (const d of decisions) verdicts[d.verdict] = (verdicts[d.verdict] ?? 0) + 1;
+  await writeAudit(tx, {
+    projectId,
+    actor: request.actor ?? actorOf(request.requester),
+    act: "reclamation.commit",
+    targetType: "session",
+    targetId: sessionId,
+    after: {
+      reclamationId,
+      observed,
+      summarySpanId,
+      verdicts,
+      replacedSpanIds: replaced.map((d) => d.spanId),
+      refusedSpanIds: observed ? [] : decisions.filter((d) => d.verdict === "REFUSE").map((d) => d.spanId),
+    },
+    reason: observed ? "Compacted by the runtime; recorded as observed" : null,
+    at: now,
+  });
   return { reclamationId, dryRun: false, decisions, summarySpanId };
+}
+
+/** The audit log's actor for a requester string: a signed-in person, an API key, or the system (an importer). */
+export function actorOf(requester: string): Actor {
+  const colon = requester.indexOf(":");
+  const kind = colon < 0 ? "" : requester.slice(0, colon);
+  const who = colon < 0 ? requester : requester.slice(colon + 1);
+  if (kind === "user") return { type: "USER", label: who };
+  if (kind === "api-key") return { type: "API_KEY", label: who };
+  return { type: "SYSTEM", label: requester || "system" };
 }
 
 type SelectedSpan = Awaited<ReturnType<typeof selectSpans>>[number];

@@ -1,3 +1,4 @@
+export { BULK_LIMIT, type BulkOutcome, extendOriginals, type OriginalKey, pinOriginals } from "./bulk-acts";
 export { pinOriginal, setOriginalExpiry, unpinOriginal } from "./operator-acts";
 export { loadOriginalFacts, recordDamaged } from "./original-facts";
 export { readOriginal } from "./originals";

@@ -1,11 +1,8 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { parseWith } from "@/lib/core/validation";
-import type { RunGateResult } from "@/components/RunGateForm";
-import { toAppError } from "@/lib/core/errors";
-import { authorize } from "@/lib/auth/session";
+import type { RunGateData } from "@/components/RunGateForm";
+import { defineAction } from "@/lib/auth/define-action";
 import { reclaimSeqRange } from "@/lib/server/gate";
 
 const RunGateForm = z
@@ -21,10 +18,11 @@ const RunGateForm = z
   .refine((f) => f.toSeq >= f.fromSeq, { message: "must not be below From", path: ["toSeq"] });
 
 /** Evaluates a compaction of a seq range as a dry run (default) or for real, as an operator. */
-export async function runGateAction(_: RunGateResult | null, form: FormData): Promise<RunGateResult> {
-  try {
-    const { user } = await authorize("gate:run");
-    const input = parseWith(RunGateForm, Object.fromEntries(form.entries()), "The form");
+export const runGateAction = defineAction<z.output<typeof RunGateForm>, RunGateData>({
+  permission: "gate:run",
+  input: RunGateForm,
+  revalidate: (input) => (input.commit === "on" ? [`/sessions/${input.sessionId}`] : []),
+  run: async ({ input, user, actor }) => {
     const outcome = await reclaimSeqRange({
       sessionId: input.sessionId,
       fromSeq: input.fromSeq,
@@ -34,16 +32,15 @@ export async function runGateAction(_: RunGateResult | null, form: FormData): Pr
       honest: input.honest === "on",
       dryRun: input.commit !== "on",
       requester: `user:${user.email}`,
+      actor,
     });
-    if (!outcome.dryRun) revalidatePath(`/sessions/${input.sessionId}`);
     return {
-      ok: true,
-      dryRun: outcome.dryRun,
-      summarySpanId: outcome.summarySpanId,
-      decisions: outcome.decisions.map((d) => ({ spanId: d.spanId, verdict: d.verdict, cell: d.cell, reason: d.reason })),
+      message: outcome.dryRun ? "Dry run: nothing was recorded." : "Recorded.",
+      data: {
+        dryRun: outcome.dryRun,
+        summarySpanId: outcome.summarySpanId,
+        decisions: outcome.decisions.map((d) => ({ spanId: d.spanId, verdict: d.verdict, cell: d.cell, reason: d.reason })),
+      },
     };
-  } catch (error) {
-    const appError = toAppError(error);
-    return { ok: false, error: { code: appError.code, message: appError.message } };
-  }
-}
+  },
+});

@@ -59,7 +59,12 @@ export default async function SessionPage({
       <ProvenanceGrid counts={grid} hrefFor={(c, p) => `/sessions/${session.id}?class=${c}&provenance=${p}#spans`} />
       <h2 id="spans">{cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}</h2>
       {cls && provenance && can(user.role, "originals:pin") ? (
-        <CellBulkActions spanIds={cellSpanIds} label={`${cls} × ${provenance}`} action={bulkRetentionAction} />
+        <CellBulkActions
+          sessionId={session.id}
+          spanIds={cellSpanIds}
+          label={`${cls} × ${provenance}`}
+          action={bulkRetentionAction}
+        />
       ) : null}
       <SpanTimeline spans={spans} />
       <Pager
