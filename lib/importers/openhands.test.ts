@@ -406,6 +406,10 @@ const STRUCTURAL = [
 ];
 const WRONG = [42, [], "x", null, { a: 1 }, true];
 
+function jsonType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
 function wrongType(record: Uint8Array, pick: number, value: number): Uint8Array {
   const parsed: unknown = JSON.parse(new TextDecoder().decode(record));
   if (!isRecord(parsed)) return record;
@@ -414,8 +418,18 @@ function wrongType(record: Uint8Array, pick: number, value: number): Uint8Array 
   const target = history.length > 0 && pick % 3 !== 0 ? history[pick % history.length]! : parsed;
   const keys = STRUCTURAL.filter((k) => k in target);
   if (keys.length === 0) return record;
-  target[keys[pick % keys.length]!] = WRONG[value % WRONG.length];
+  const key = keys[pick % keys.length]!;
+  // Of another JSON type than the field has: an object swapped for another object (`args` for
+  // `{"a": 1}`) or a number for another number is different content, not a wrong type.
+  const wrong = WRONG.filter((w) => jsonType(w) !== jsonType(target[key]));
+  target[key] = wrong[value % wrong.length];
   return utf8(JSON.stringify(parsed));
+}
+
+/** The file with its first line replaced by `change` of that line's object. */
+function withFirstLine(bytes: Uint8Array, change: (line: Record<string, unknown>) => Record<string, unknown>): Uint8Array {
+  const [first, ...rest] = new TextDecoder().decode(bytes).split("\n");
+  return utf8([JSON.stringify(change(JSON.parse(first!) as Record<string, unknown>)), ...rest].join("\n"));
 }
 
 type Corruption = "utf8" | "truncate" | "unclose" | "wrong-type";
@@ -473,6 +487,36 @@ describe("OpenHands importer: corrupting records never turns YES into NO", () =>
       }),
       { numRuns: runs },
     );
+  });
+
+  // A counterexample the property once found ([0, "wrong-type", 0, 888615445] when any other value
+  // could stand in for a field): the evaluation line's `history` replaced by an empty list lost
+  // every event of the instance while the line's instruction kept the session looking whole, so
+  // the file's YES became NO.
+  it.each([
+    ["agent-SDK evaluation output", evalSdk, command("apt-get install -y mailutils")],
+    ["classic evaluation output", evalClassic, effectOn("/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c")],
+  ] as const)("%s: an evaluation line whose history is emptied is incomplete, not NO", (_name, bytes, predicate) => {
+    const damaged = withFirstLine(bytes, (line) => ({ ...line, history: [] }));
+    const result = parseOpenHands(damaged);
+    expectWellFormed(result);
+    expect(result.sessions[0]!.skipped).toEqual([{ line: 1, message: expect.stringContaining("history holds no events") }]);
+    expect(verdictOf(result, predicate)).not.toBe("NO");
+  });
+
+  // Another: that emptied line and the next with a byte damaged each were no longer taken for JSON
+  // Lines, so the file was read as one export document whose empty history held nothing at all.
+  it("an unreadable document read only for its event array is incomplete", () => {
+    const emptied = withFirstLine(evalSdk, (line) => ({ ...line, history: [] }));
+    const damaged = emptied.slice();
+    damaged[new TextDecoder().decode(emptied).indexOf("instruction") + 20] = 0xff;
+    damaged[emptied.indexOf(0x0a) + 1] = 0xff;
+    const result = parseOpenHands(damaged);
+    expectWellFormed(result);
+    expect(result.issues.map((i) => i.message)).toContain(
+      "the document is not valid JSON as a whole; only its event array was read",
+    );
+    expect(verdictOf(result, command("apt-get install -y mailutils"))).toBe("INSUFFICIENT_EVIDENCE");
   });
 
   // Deleting a whole call is detectable where its result names it (`cause` in the classic stream,

@@ -10,7 +10,7 @@
  *    `[action, observation]` pairs), `test_result`, `metadata`, `metrics` and `error`. Each line is
  *    a session whose externalId is the instance id (with `#attempt-N` for a later attempt). When
  *    the history holds no user message, the `instruction` is the session's first "user" MESSAGE;
- *    a run's `error` is its last "system" MESSAGE. `test_result`, `metadata`, `metrics` and
+ *    a run's `error` is its last "system" MESSAGE; an empty `history` makes the session incomplete. `test_result`, `metadata`, `metrics` and
  *    `instance` are the harness's grading and settings, not the agent's transcript: they are not
  *    spans. Resolver output lines (`issue`, `history`, `git_patch`) are read the same way, keyed
  *    by the issue (`owner/repo#number`).
@@ -125,6 +125,16 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
   }
   const id = isRecord(parsed) ? exportId(parsed) : undefined;
   const ctx = reader.session(id ?? `openhands:${fileId}`);
+  if (parsed === undefined) {
+    // Damage outside the event array, or JSON Lines whose first lines are damaged, can hide
+    // events that the array does not hold: nothing may be concluded from what is missing.
+    collector.read(0);
+    collector.skip(0, "the document is not valid JSON as a whole; only its event array was read");
+  }
+  if (bytes[skipWs(bytes, open + 1)] === 0x5d) {
+    collector.read(0);
+    collector.skip(0, "the document's event array holds no events; the session is incomplete", ctx.draft);
+  }
   new StreamReader(ctx).read(arrayEvents(bytes, open, collector, (i) => i + 1, ctx.draft));
   return collector.result();
 }
@@ -151,6 +161,11 @@ function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string):
     const id = reader.unique(exportId(v) ?? `openhands:${contentId(line.bytes)}`, line.line);
     const ctx = reader.session(id);
     const events = arrayEvents(line.bytes, open, collector, () => line.line, ctx.draft);
+    if (line.bytes[skipWs(line.bytes, open + 1)] === 0x5d) {
+      // An agent that ran leaves at least its prompt in the history: an empty one means the
+      // instance's transcript is not in the file, so nothing may be concluded from its absence.
+      collector.skip(line.line, "evaluation line whose history holds no events; the session is incomplete", ctx.draft);
+    }
     instance(ctx, line.line, v, events);
   }
   if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId}`)).read(loose);
