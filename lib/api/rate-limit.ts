@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 
 /**
@@ -13,8 +14,7 @@ interface Bucket {
 const buckets = new Map<string, Bucket>();
 
 function perMinute(): number {
-  const configured = Number(process.env.CUSTODIAN_RATE_LIMIT_PER_MINUTE);
-  return Number.isFinite(configured) && configured > 0 ? configured : 6000;
+  return env().CUSTODIAN_RATE_LIMIT_PER_MINUTE;
 }
 
 export function takeToken(key: string, now = Date.now()): void {

@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +9,7 @@ import path from "node:path";
  * install keeps its sign-ins across restarts without any configuration.
  */
 export function authSecret(): string {
-  const configured = process.env.BETTER_AUTH_SECRET;
+  const configured = env().BETTER_AUTH_SECRET;
   if (configured) return configured;
   const file = path.resolve(process.cwd(), ".custodian", "auth-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
@@ -9,7 +10,7 @@ function createAuth() {
   return betterAuth({
     database: prismaAdapter(db(), { provider: "postgresql" }),
     secret: authSecret(),
-    baseURL: process.env.BETTER_AUTH_URL,
+    baseURL: env().BETTER_AUTH_URL,
     // People are invited by an admin (`npm run custodian -- users create`), never self-registered.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10 },
     user: {

@@ -6,6 +6,7 @@
  * BENCH_SECONDS (default 60) and BENCH_CONCURRENCY (default 4) tune the run. It builds the app if
  * needed, runs `next start` on a fresh database, and drops that database at the end.
  */
+import { env } from "@/lib/core/env";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -25,8 +26,8 @@ import { createProject } from "@/lib/server/admin";
 import { percentile, startServer, type RunningServer } from "./measure";
 import { benchSpan } from "./spans";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const SECONDS = env().BENCH_SECONDS ?? 60;
+const CONCURRENCY = env().BENCH_CONCURRENCY ?? 4;
 const BATCH = 500;
 
 /**

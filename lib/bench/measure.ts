@@ -2,6 +2,7 @@
  * Shared by the page and question benchmarks: timing samples, percentiles, EXPLAIN summaries, the
  * scale project, and a production server to measure over HTTP.
  */
+import { env } from "@/lib/core/env";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
@@ -131,7 +132,7 @@ export async function printExplain(client: pg.ClientBase, label: string, sql: Pr
 }
 
 export function requireDatabaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = env().DATABASE_URL;
   if (!url) throw new StartupError("DATABASE_URL is required: point it at the database `npm run seed:scale` loaded");
   return url;
 }
@@ -156,7 +157,7 @@ export interface ScaleTargets {
 }
 
 /** The project `npm run seed:scale` made (by slug, default "scale"), its longest and a median session. */
-export async function scaleTargets(slug = process.env.BENCH_PROJECT ?? "scale"): Promise<ScaleTargets> {
+export async function scaleTargets(slug = env().BENCH_PROJECT ?? "scale"): Promise<ScaleTargets> {
   const project = await db().project.findUnique({ where: { slug } });
   if (!project)
     throw new StartupError(`no project "${slug}" in DATABASE_URL: load one with \`npm run seed:scale\` (or set BENCH_PROJECT)`);

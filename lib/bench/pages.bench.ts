@@ -9,6 +9,7 @@
  * project (default "scale"). Builds the app if needed. Signs in as a viewer it creates (or resets)
  * in that database: bench@scale.invalid.
  */
+import { env } from "@/lib/core/env";
 import { hashPassword } from "better-auth/crypto";
 import { randomBytes } from "node:crypto";
 import { ensureBuilt } from "@/lib/runner/build";
@@ -29,8 +30,8 @@ import {
   type Timing,
 } from "./measure";
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const ITERATIONS = env().BENCH_ITERATIONS ?? 40;
+const WARMUP = env().BENCH_WARMUP ?? 5;
 const BENCH_EMAIL = "bench@scale.invalid";
 
 /** A viewer to sign in as, with a fresh password each run. */

@@ -10,6 +10,7 @@
  *
  * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
  */
+import { env } from "@/lib/core/env";
 import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
@@ -31,8 +32,8 @@ import {
   type Timing,
 } from "./measure";
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ITERATIONS = env().BENCH_ITERATIONS ?? 30;
+const WARMUP = env().BENCH_WARMUP ?? 3;
 
 function describe(result: EvidenceQueryResult): string {
   return (

@@ -2,6 +2,7 @@
  * `npm start`: brings Custodian up on DATABASE_URL or, when unset, on the embedded database with
  * demo data, builds the app if its build is missing or stale, and serves it.
  */
+import { env } from "@/lib/core/env";
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { ensureBuilt } from "@/lib/runner/build";
@@ -13,13 +14,12 @@ import { DEMO_PASSWORD, DEMO_USERS, hasDemoUsers, loadDemoIfEmpty } from "@/lib/
 
 async function main() {
   const dev = process.argv.includes("--dev");
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "127.0.0.1";
+  const { PORT: port, HOST: host } = env();
   await assertPortFree(port, host);
 
   const database = await prepareDatabase();
   console.log(`Database: ${database.mode === "embedded" ? "embedded (.custodian/pgdata)" : "postgres"}, migrations applied.`);
-  if (database.mode === "embedded" || process.env.CUSTODIAN_DEMO === "1") {
+  if (database.mode === "embedded" || env().CUSTODIAN_DEMO === "1") {
     const demo = await loadDemoIfEmpty();
     if (demo) console.log(`Loaded the demo project "${demo.projectSlug}": ${demo.sessions} sessions, ${demo.spans} spans.`);
     if (await hasDemoUsers()) {

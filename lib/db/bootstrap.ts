@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { openEmbeddedDatabase } from "./embedded";
 import { applyMigrations } from "./migrations";
 import { assertReachable } from "./reachability";
@@ -15,10 +16,10 @@ export interface PreparedDatabase {
  * child processes.
  */
 export async function prepareDatabase(options: { migrate?: boolean } = {}): Promise<PreparedDatabase> {
-  const configured = process.env.DATABASE_URL && process.env.CUSTODIAN_DATABASE_MODE !== "embedded";
+  const { DATABASE_URL: configured, CUSTODIAN_DATABASE_MODE: mode } = env();
   let prepared: PreparedDatabase;
-  if (configured) {
-    const url = process.env.DATABASE_URL!;
+  if (configured && mode !== "embedded") {
+    const url = configured;
     await assertReachable(url);
     prepared = { url, mode: "postgres", stop: async () => {} };
   } else {

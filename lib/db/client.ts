@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { AppError } from "@/lib/core/errors";
@@ -12,12 +13,12 @@ const holder = globalThis as unknown as { custodianPrisma?: { url: string; clien
 
 /** The process's one Prisma client, on DATABASE_URL (which `npm start` sets for the embedded default too). */
 export function db(): PrismaClient {
-  const url = process.env.DATABASE_URL;
+  const { DATABASE_URL: url, DATABASE_POOL_SIZE } = env();
   if (!url) {
     throw new AppError("DATABASE_UNAVAILABLE", "DATABASE_URL is not set: start Custodian with `npm start`");
   }
   if (holder.custodianPrisma?.url !== url) {
-    const pool = createPool(parseDatabaseUrl(url), { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE });
     holder.custodianPrisma = {
       url,
       client: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }),
@@ -72,5 +73,5 @@ export async function disconnectDb(): Promise<void> {
 
 /** Which kind of database this process runs on, for health and the UI. */
 export function databaseMode(): "embedded" | "postgres" {
-  return process.env.CUSTODIAN_DATABASE_MODE === "embedded" ? "embedded" : "postgres";
+  return env().CUSTODIAN_DATABASE_MODE === "embedded" ? "embedded" : "postgres";
 }

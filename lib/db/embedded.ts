@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,7 +13,7 @@ import { StartupError } from "./startup-error";
  * processes (the CLI while the server runs) connect to the owner instead of opening the files.
  */
 
-export const DEFAULT_DATA_DIR = path.resolve(process.env.CUSTODIAN_DATA_DIR ?? path.join(process.cwd(), ".custodian", "pgdata"));
+export const DEFAULT_DATA_DIR = path.resolve(env().CUSTODIAN_DATA_DIR ?? path.join(process.cwd(), ".custodian", "pgdata"));
 
 export interface EmbeddedDatabase {
   url: string;

@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { applyMigrations } from "./migrations";
@@ -16,7 +17,7 @@ export interface TestDatabase {
 const DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const server = parseDatabaseUrl(process.env.TEST_DATABASE_URL ?? DEFAULT_SERVER);
+  const server = parseDatabaseUrl(env().TEST_DATABASE_URL ?? DEFAULT_SERVER);
   await assertReachable(databaseUrlFor(server));
   const name = `custodian_${label}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client(server);

@@ -3,8 +3,7 @@ import { StartupError } from "@/lib/db/startup-error";
 
 /** Fails early, in one line, when the web port is taken, before anything else starts. */
 export async function assertPortFree(port: number, host: string): Promise<void> {
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new StartupError(`PORT must be 1-65535, got "${process.env.PORT}".`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartupError(`PORT must be 1-65535, got "${port}".`);
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (error: NodeJS.ErrnoException) => {

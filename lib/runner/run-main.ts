@@ -1,3 +1,4 @@
+import { EnvError } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { StartupError } from "@/lib/db/startup-error";
 
@@ -7,7 +8,7 @@ import { StartupError } from "@/lib/db/startup-error";
  */
 export function runMain(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
-    if (error instanceof StartupError || error instanceof AppError) {
+    if (error instanceof StartupError || error instanceof AppError || error instanceof EnvError) {
       const fields =
         error instanceof AppError && error.fields ? ` (${error.fields.map((f) => `${f.path}: ${f.message}`).join("; ")})` : "";
       console.error(`custodian: ${error.message}${fields}`);

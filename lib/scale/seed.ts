@@ -7,6 +7,7 @@
  * Options: --force, --slug <project> (default "scale"), --sessions N, --spans N, --big N (spans of
  * the long session), --seed N.
  */
+import { env } from "@/lib/core/env";
 import { randomUUID } from "node:crypto";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
@@ -92,7 +93,7 @@ function formatDuration(ms: number): string {
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
-  const url = process.env.DATABASE_URL;
+  const url = env().DATABASE_URL;
   if (!url) throw new StartupError("DATABASE_URL is required: the scale data set goes into a database you name");
   const started = performance.now();
 

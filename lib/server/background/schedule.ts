@@ -1,7 +1,6 @@
+import { env } from "@/lib/core/env";
 import { failInterruptedImports } from "@/lib/server/imports";
 import { runMaintenance } from "./sweep";
-
-const DEFAULT_SWEEP_MINUTES = 60;
 
 /**
  * In-server schedules. Each server sweeps; the sweeper's per-row conditional delete makes
@@ -14,8 +13,8 @@ export function startBackgroundWork(): void {
 
   void failInterruptedImports().catch((error) => console.error("Could not close interrupted imports", error));
 
-  const minutes = Number(process.env.CUSTODIAN_SWEEP_INTERVAL_MINUTES ?? DEFAULT_SWEEP_MINUTES);
-  if (!Number.isFinite(minutes) || minutes <= 0) return; // 0 turns the schedule off (`npm run sweep` still works).
+  const minutes = env().CUSTODIAN_SWEEP_INTERVAL_MINUTES;
+  if (minutes <= 0) return; // 0 turns the schedule off (`npm run sweep` still works).
   const run = async () => {
     try {
       const result = await runMaintenance();

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, IdParams } from "@/lib/api/route";
 import { getImportJob } from "@/lib/server/imports";
 
 export const dynamic = "force-dynamic";
@@ -6,8 +6,9 @@ export const dynamic = "force-dynamic";
 /** An import job's progress, then its outcome or error. */
 export const GET = apiRoute({
   permission: "read",
+  params: IdParams,
   handler: async ({ caller, params }) => {
-    const job = await getImportJob(caller.projectId, params.id ?? "");
+    const job = await getImportJob(caller.projectId, params.id);
     return {
       id: job.id,
       status: job.status,

@@ -1,6 +1,4 @@
-import { AppError } from "@/lib/core/errors";
-import { isUuid } from "@/lib/core/ids";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, IdParams } from "@/lib/api/route";
 import { SpanBatchResultSchema, SpanBatchSchema } from "@/lib/api/schemas";
 import { decodeSpanBody } from "@/lib/api/span-body";
 import { appendSpans } from "@/lib/server/ingest";
@@ -10,11 +8,11 @@ export const dynamic = "force-dynamic";
 /** Appends a batch of spans in one transaction; idempotent per (seq, bytes). */
 export const POST = apiRoute({
   permission: "spans:write",
+  params: IdParams,
   body: SpanBatchSchema,
   response: SpanBatchResultSchema,
   handler: async ({ caller, params, body }) => {
-    const sessionId = params.id ?? "";
-    if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "Session not found");
+    const sessionId = params.id;
     const spans = body.spans.map((span, index) => ({
       seq: span.seq,
       kind: span.kind,

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, IdParams } from "@/lib/api/route";
 import { readOriginal } from "@/lib/server/provenance";
 
 export const dynamic = "force-dynamic";
@@ -6,8 +6,9 @@ export const dynamic = "force-dynamic";
 /** The verbatim bytes, with their sha256 in headers; 410 with the reason once expired or lost. */
 export const GET = apiRoute({
   permission: "read",
+  params: IdParams,
   handler: async ({ caller, params }) => {
-    const original = await readOriginal(caller.projectId, params.id ?? "");
+    const original = await readOriginal(caller.projectId, params.id);
     return new Response(Buffer.from(original.bytes), {
       headers: {
         "Content-Type": "application/octet-stream",

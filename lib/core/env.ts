@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable Custodian reads, validated in one place. A value that does not fit
+ * stops with one line naming the variable; an empty value counts as unset. Read through `env()`,
+ * never `process.env`: values that tests or the database bootstrap set at run time are seen, since
+ * the environment is read again whenever it changed.
+ */
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(1).max(max);
+const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "must be a postgresql:// URL" })
+  .refine((v) => URL.canParse(v), { message: "is not a valid URL" });
+
+const EnvSchema = z.object({
+  /** The web server's port and address (`npm start`). */
+  PORT: positiveInt(65_535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /** The database; unset means the embedded one (`npm start`). */
+  DATABASE_URL: postgresUrl.optional(),
+  /** Set by the bootstrap: which kind of database the process runs on. */
+  CUSTODIAN_DATABASE_MODE: z.enum(["embedded", "postgres"]).optional(),
+  DATABASE_POOL_SIZE: positiveInt(1000).default(10),
+  /** Where the embedded database keeps its files. */
+  CUSTODIAN_DATA_DIR: z.string().min(1).optional(),
+  /** "1" loads the demo project into an empty database on start. */
+  CUSTODIAN_DEMO: z.enum(["0", "1"]).optional(),
+  /** Minutes between sweeps in the server; 0 turns the schedule off. */
+  CUSTODIAN_SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).max(525_600).default(60),
+  CUSTODIAN_RATE_LIMIT_PER_MINUTE: positiveInt().default(6000),
+  /** Imports larger than this run in the background (202 with a job). */
+  CUSTODIAN_SYNC_IMPORT_BYTES: positiveInt().optional(),
+  /** Signs session cookies; required to share sign-ins across servers. */
+  BETTER_AUTH_SECRET: z.string().min(16, { message: "must be at least 16 characters" }).optional(),
+  BETTER_AUTH_URL: z.url().optional(),
+  /** The server the database tests create their databases on. */
+  TEST_DATABASE_URL: postgresUrl.optional(),
+  /** The browser the end-to-end tests drive. */
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  NODE_ENV: z.enum(["development", "production", "test"]).optional(),
+  NEXT_RUNTIME: z.enum(["nodejs", "edge"]).optional(),
+  /** Benchmarks (`npm run bench:*`). */
+  BENCH_SECONDS: positiveInt().optional(),
+  BENCH_CONCURRENCY: positiveInt(1000).optional(),
+  BENCH_ITERATIONS: positiveInt().optional(),
+  BENCH_WARMUP: z.coerce.number().int().min(0).optional(),
+  BENCH_PROJECT: z.string().min(1).optional(),
+});
+
+export type Env = z.output<typeof EnvSchema>;
+export type EnvName = keyof Env;
+
+const NAMES = Object.keys(EnvSchema.shape) as EnvName[];
+
+/** A variable with a value that does not fit: its message is the one line to print. */
+export class EnvError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EnvError";
+  }
+}
+
+/** Validates an environment (by default the process's). */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of NAMES) {
+    const value = source[name];
+    raw[name] = value === undefined || value.trim() === "" ? undefined : value;
+  }
+  const result = EnvSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? "environment");
+  throw new EnvError(name, `${name}=${JSON.stringify(raw[name] ?? "")} is not valid: ${issue.message}.`);
+}
+
+let cached: { key: string; env: Env } | undefined;
+
+/** The process's environment, validated; read again only when a variable changed. */
+export function env(): Env {
+  const key = NAMES.map((name) => process.env[name] ?? "").join("\u0000");
+  if (cached?.key !== key) cached = { key, env: parseEnv(process.env) };
+  return cached.env;
+}
