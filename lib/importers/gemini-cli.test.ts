@@ -5,10 +5,13 @@ import { GEMINI_CLI_IGNORED_RECORDS, parseGeminiCli } from "./gemini-cli";
 import { detectFormat, IMPORTERS, importTranscript } from "./index";
 import { effectOn, expectWellFormed, fixture, kinds, only, text, verdictOf } from "./testkit";
 import { utf8 } from "./text";
+import type { ImportedSpan } from "./types";
 
 // Hand-written samples shaped exactly as Gemini CLI's recorder writes them (see gemini-cli.ts).
 const documentFile = fixture("gemini-cli/handwritten-session.json");
 const linesFile = fixture("gemini-cli/handwritten-session.jsonl");
+// A real session file (see fixtures/gemini-cli/SOURCES.md).
+const realDocument = fixture("gemini-cli/agent-history-session-01.json");
 
 const meta = JSON.stringify({
   sessionId: "s1",
@@ -34,9 +37,31 @@ describe("Gemini CLI importer: detection", () => {
     expect(result.records.skipped).toBe(0);
   });
 
+  it("detects and imports the real session document with every record accounted for", () => {
+    expect(detectFormat(realDocument)).toBe("gemini-cli");
+    const result = importTranscript(realDocument);
+    expect(result.format).toBe("gemini-cli");
+    expectWellFormed(result);
+    expect(result.records).toEqual({ read: 2, used: 2, ignored: 0, skipped: 0, ignoredByType: {} });
+  });
+
   it("does not take a Claude Code or Codex file", () => {
     expect(IMPORTERS["gemini-cli"].detect(headOf(fixture("claude-code-session.jsonl")))).toBeLessThan(0.5);
     expect(IMPORTERS["gemini-cli"].detect(headOf(fixture("codex/rollout-sample.jsonl")))).toBeLessThan(0.5);
+  });
+});
+
+describe("Gemini CLI importer: a real session document", () => {
+  const s = only(parseGeminiCli(realDocument));
+
+  it("reads the prompt, the thought with its own time and the reply", () => {
+    expect(s.externalId).toBe("dcbe78d3-ea75-4786-929e-d6cff0fc00ed");
+    expect(s.startedAt?.toISOString()).toBe("2026-06-05T04:59:42.197Z");
+    expect(s.spans.map((x) => [x.kind, x.role, x.sourceLine, x.occurredAt.toISOString(), text(x)])).toEqual([
+      ["MESSAGE", "user", 1, "2026-06-05T04:59:42.197Z", "[REDACTED_PROMPT]"],
+      ["MESSAGE", "reasoning", 2, "2026-06-05T04:59:44.830Z", "Generating Specific Response\n[REDACTED_THOUGHT]"],
+      ["MESSAGE", "assistant", 2, "2026-06-05T04:59:44.839Z", "[REDACTED_ASSISTANT_TEXT]"],
+    ]);
   });
 });
 
@@ -249,6 +274,9 @@ describe("Gemini CLI importer: edge cases", () => {
  * linked to its call, and a call deleted with its message leaves a response without call, which is
  * still imported as a result.
  */
+/** An assistant message holding `needle`. */
+const saying = (needle: string) => (span: ImportedSpan) => span.role === "assistant" && text(span).includes(needle);
+
 describe("Gemini CLI importer: corrupted records never turn YES into NO", () => {
   type Corruption = (record: string, seed: number) => string;
   const corruptions: Corruption[] = [
@@ -267,6 +295,7 @@ describe("Gemini CLI importer: corrupted records never turn YES into NO", () => 
   it.each([
     ["the JSON Lines session", linesFile, "\n", effectOn("/home/dana/src/billing/migrations/")],
     ["the session document", documentFile, "\n    },\n    {\n", effectOn("/etc/app/")],
+    ["the real session document", realDocument, "\n    },\n    {\n", saying("[REDACTED_ASSISTANT_TEXT]")],
   ] as const)("%s", (_name, bytes, separator, question) => {
     expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
     const whole = new TextDecoder().decode(bytes);
