@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { isAtRisk } from "@/lib/evidence/at-risk";
+import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import type { EvidentialClass } from "@/lib/evidence/types";
+import { makeTestProject } from "@/lib/server/admin/test-project";
+import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
+import { listAtRiskOriginals, loadPolicy } from "@/lib/server/retention";
+import { loadOriginalFacts } from "./original-facts";
+
+describe("at risk: the pure definition and the retention page's SQL agree", () => {
+  it("lists exactly the originals isAtRisk names", async () => {
+    const project = await makeTestProject("at-risk");
+    const { session } = await upsertSession(project.id, { externalId: "s", runtime: "test" });
+    const occurredAt = new Date(Date.now() - 5 * DAY_MS);
+    const write = (seq: number) => ({
+      seq,
+      kind: "TOOL_CALL" as const,
+      toolName: "write_file",
+      toolInput: { path: `/etc/app/${seq}.yaml`, mode: "overwrite" },
+      occurredAt,
+      body: new TextEncoder().encode(JSON.stringify({ path: `/etc/app/${seq}.yaml`, mode: "overwrite" })),
+    });
+    const spans = await appendSpans(project.id, session.id, [
+      ...Array.from({ length: 8 }, (_, seq) => write(seq)),
+      { seq: 8, kind: "MESSAGE", occurredAt, body: new TextEncoder().encode("Sounds good, carry on.") },
+    ]);
+    const horizon = occurredAt.getTime() + DEFAULT_POLICY.evidenceHorizonDays * DAY_MS;
+    const soon = new Date(Date.now() + 30 * DAY_MS);
+    const set = (i: number, data: { expiresAt?: Date | null; pinned?: boolean; bytes?: null }) =>
+      db().spanOriginal.update({ where: { sessionId_spanId: { sessionId: session.id, spanId: spans[i]!.id } }, data });
+    await set(0, { expiresAt: soon });
+    await set(1, { expiresAt: soon, pinned: true });
+    await set(2, { expiresAt: null });
+    await set(3, { expiresAt: new Date(horizon) });
+    await set(4, { expiresAt: new Date(horizon + DAY_MS) });
+    await set(5, { expiresAt: new Date(Date.now() - DAY_MS) });
+    await set(6, { expiresAt: soon, bytes: null });
+    await set(7, { expiresAt: new Date(horizon - 60_000) });
+    await set(8, { expiresAt: soon });
+
+    const now = new Date();
+    const policy = await loadPolicy(db(), project.id);
+    const ids = spans.map((s) => s.id);
+    const facts = await loadOriginalFacts(db(), session.id, ids);
+    const rows = await db().span.findMany({
+      where: { sessionId: session.id },
+      select: { id: true, class: true, occurredAt: true },
+    });
+    const expected = rows
+      .filter((r) =>
+        isAtRisk({ class: r.class as EvidentialClass, occurredAt: r.occurredAt, original: facts.get(r.id) ?? null }, policy, now),
+      )
+      .map((r) => r.id)
+      .sort();
+    const listed = (await listAtRiskOriginals(100_000))
+      .filter((o) => o.sessionId === session.id)
+      .map((o) => o.spanId)
+      .sort();
+    expect(listed).toEqual(expected);
+    expect(expected).toEqual([spans[0]!.id, spans[7]!.id].sort());
+  });
+});
