@@ -1,5 +1,7 @@
 import { redirect } from "next/navigation";
+import { requireUser } from "@/lib/auth/session";
 
-export default function Home() {
+export default async function Home() {
+  await requireUser();
   redirect("/sessions");
 }

@@ -8,16 +8,17 @@ import { e2eDatabase } from "./e2e-database";
 export async function seedSession(
   label: string,
   spans: Array<{ kind: "MESSAGE" | "TOOL_CALL" | "TOOL_RESULT"; body: string; toolName?: string }>,
+  names: { externalId?: string; title?: string; projectName?: string } = {},
 ) {
   process.env.DATABASE_URL = e2eDatabase().url;
   const { createProject } = await import("@/lib/server/admin");
   const { upsertSession, appendSpans } = await import("@/lib/server/ingest");
   const suffix = randomBytes(3).toString("hex");
-  const project = await createProject({ slug: `${label}-${suffix}`, name: `E2E ${label}` });
+  const project = await createProject({ slug: `${label}-${suffix}`, name: names.projectName ?? `E2E ${label}` });
   const { session } = await upsertSession(project.id, {
-    externalId: `${label}-${suffix}`,
+    externalId: names.externalId ?? `${label}-${suffix}`,
     runtime: "claude-code",
-    title: `E2E ${label} ${suffix}`,
+    title: names.title ?? `E2E ${label} ${suffix}`,
     cwd: "/home/dev/app",
   });
   const ingested = await appendSpans(
@@ -31,11 +32,42 @@ export async function seedSession(
       body: new TextEncoder().encode(s.body),
     })),
   );
-  return { projectId: project.id, sessionId: session.id, title: session.title!, spanIds: ingested.map((s) => s.id) };
+  return {
+    projectId: project.id,
+    projectSlug: project.slug,
+    sessionId: session.id,
+    title: session.title!,
+    spanIds: ingested.map((s) => s.id),
+  };
 }
 
 export async function originalOf(spanId: string) {
   process.env.DATABASE_URL = e2eDatabase().url;
   const { db } = await import("@/lib/db/client");
   return db().spanOriginal.findFirstOrThrow({ where: { spanId }, select: { pinned: true, expiresAt: true } });
+}
+
+/** An API key of the project, with the given role; returns the secret key. */
+export async function seedApiKey(projectId: string, role: "VIEWER" | "OPERATOR" | "ADMIN") {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { createApiKey } = await import("@/lib/server/admin");
+  return (await createApiKey(projectId, `e2e ${role.toLowerCase()}`, role)).key;
+}
+
+/** A finished import job of the project, its error text given. */
+export async function seedImportJob(projectId: string, error: string) {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { randomUUID } = await import("node:crypto");
+  const { db } = await import("@/lib/db/client");
+  const job = await db().importJob.create({
+    data: { id: randomUUID(), projectId, status: "FAILED", byteLength: 0, error, requester: "e2e" },
+  });
+  return job.id;
+}
+
+/** Pins a span's original, as an operator would, with the given reason (it shows in the audit log). */
+export async function seedPin(projectId: string, spanId: string, reason: string) {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { pinOriginal } = await import("@/lib/server/provenance");
+  await pinOriginal({ projectId, spanId }, { type: "SYSTEM", label: "e2e" }, reason);
 }

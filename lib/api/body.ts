@@ -35,8 +35,22 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): P
   return bytes;
 }
 
-/** Parses a JSON body; malformed JSON or invalid UTF-8 is a 400 with a stable code. */
+/**
+ * A declared content type that cannot be JSON (a form, multipart, octet-stream...) is refused with
+ * 415. JSON types (`application/json`, `application/*+json`) pass, and so does `text/plain` or no
+ * type at all: what a plain `fetch` with a string body sends.
+ */
+function requireJsonContentType(request: Request): void {
+  const declared = request.headers.get("content-type");
+  if (!declared) return;
+  const type = declared.split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type) || type === "text/plain") return;
+  throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The body must be JSON (Content-Type: application/json), not ${type}`);
+}
+
+/** Parses a JSON body; a non-JSON content type is a 415, malformed JSON or invalid UTF-8 a 400, with stable codes. */
 export async function readJson(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  requireJsonContentType(request);
   const bytes = await readBodyBytes(request, limit);
   let text: string;
   try {

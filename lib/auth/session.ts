@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { AppError } from "@/lib/core/errors";
-import { requirePermission, ROLES, type Permission, type RoleName } from "@/lib/core/permissions";
+import { can, requirePermission, ROLES, type Permission, type RoleName } from "@/lib/core/permissions";
 import type { Actor } from "@/lib/server/audit";
 import { getAuth } from "./server";
 
@@ -25,10 +25,16 @@ export async function currentUser(): Promise<SignedInUser | null> {
   };
 }
 
-/** For pages: the signed-in person, or a redirect to the sign-in page. */
-export async function requireUser(): Promise<SignedInUser> {
+/**
+ * For pages: the first act of every page, before it reads anything (a layout's check does not stop
+ * its page from rendering and streaming). A stranger is redirected to the sign-in page; a person
+ * whose role lacks `permission` gets the 404 page, as if the page did not exist. Both are thrown
+ * before anything is rendered, so the response carries no data.
+ */
+export async function requireUser(permission?: Permission): Promise<SignedInUser> {
   const user = await currentUser();
   if (!user) redirect("/login");
+  if (permission && !can(user.role, permission)) notFound();
   return user;
 }
 

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
+import { requireUser } from "@/lib/auth/session";
 import { listAuditLog } from "@/lib/server/audit";
 
 export const metadata = { title: "Audit log" };
@@ -9,6 +10,7 @@ function show(value: unknown): string {
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await requireUser();
   const query = await searchParams;
   const { rows, acts } = await listAuditLog({
     act: query.act || undefined,

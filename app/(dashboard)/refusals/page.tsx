@@ -2,11 +2,13 @@ import { RefusalFeed } from "@/components/RefusalFeed";
 import { AppError } from "@/lib/core/errors";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { humanize } from "@/components/format";
+import { requireUser } from "@/lib/auth/session";
 import { refusalFeed } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Refusals" };
 
 export default async function RefusalsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await requireUser();
   const query = await searchParams;
   const filter = { session: query.session, cellClass: query.cellClass, cellProvenance: query.cellProvenance, days: query.days };
   let initial: Awaited<ReturnType<typeof refusalFeed>>;

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
 import { AppError } from "@/lib/core/errors";
+import { requireUser } from "@/lib/auth/session";
 import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Sessions" };
@@ -26,6 +27,7 @@ function href(query: SessionListQuery, change: Partial<SessionListQuery>): strin
 }
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  await requireUser();
   let data: Awaited<ReturnType<typeof listSessionPage>>;
   try {
     data = await listSessionPage(await searchParams);

@@ -21,8 +21,9 @@ function RoleSelect({ name = "role", defaultValue }: { name?: string; defaultVal
   );
 }
 
+/** Settings list every project's keys and every person: the page is for those who manage people. */
 export default async function SettingsPage() {
-  const user = await requireUser();
+  const user = await requireUser("users:manage");
   const manageKeys = can(user.role, "keys:manage");
   const manageUsers = can(user.role, "users:manage");
   const [projects, users] = await Promise.all([listProjectSettings(), listUsers()]);

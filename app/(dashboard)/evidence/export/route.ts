@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { afterResponse } from "@/app/after-response";
 import { AppError } from "@/lib/core/errors";
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
 import { findProjectBySlug } from "@/lib/server/admin";
 import { askEvidenceQuestion } from "@/lib/server/questions";
@@ -30,3 +30,5 @@ export async function GET(request: Request) {
     return errorResponse(error);
   }
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -24,9 +24,9 @@ export default async function SessionPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  const user = await requireUser();
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireUser();
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
   const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;

@@ -31,9 +31,9 @@ export default async function SpanPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  const user = await requireUser();
   const { id } = await params;
   const query = await searchParams;
-  const user = await requireUser();
   const detail = await orNotFound(getSpanDetail(id));
   const now = new Date();
   const { span } = detail;

@@ -1,11 +1,20 @@
+import { asErrorShape, errorResponse, otherMethods } from "@/lib/api/respond";
 import { getAuth } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request) {
-  return getAuth().handler(request);
+/**
+ * The sign-in library's own endpoints (sign in, sign out, the session): it checks the caller itself.
+ * Its errors are answered in the API's shape, `{error:{code,message}}`.
+ */
+async function auth(request: Request): Promise<Response> {
+  try {
+    return await asErrorShape(await getAuth().handler(request));
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
-export function POST(request: Request) {
-  return getAuth().handler(request);
-}
+export const GET = auth;
+export const POST = auth;
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

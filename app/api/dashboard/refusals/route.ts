@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { AppError } from "@/lib/core/errors";
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
 import { refusalFeed } from "@/lib/server/dashboard";
 
@@ -16,3 +16,5 @@ export async function GET(request: Request) {
     return errorResponse(error);
   }
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,9 +1,10 @@
 import { NextResponse } from "next/server";
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { checkHealth } from "@/lib/server/health";
 
 export const dynamic = "force-dynamic";
 
+/** Health for a load balancer: public on purpose, it names no project, session or person. */
 export async function GET() {
   try {
     const health = await checkHealth();
@@ -12,3 +13,5 @@ export async function GET() {
     return errorResponse(error);
   }
 }
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -8,6 +8,7 @@ import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS } from "@/lib/importers/types";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { startImportJob } from "@/lib/server/imports";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -43,3 +44,5 @@ export const POST = apiRoute({
     );
   },
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -2,6 +2,7 @@ import { apiRoute } from "@/lib/api/route";
 import { ReclamationResultSchema, ReclamationSchema } from "@/lib/api/schemas";
 import { decisionJson } from "@/lib/server/gate";
 import { reclaim } from "@/lib/server/gate";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -27,3 +28,5 @@ export const POST = apiRoute({
     };
   },
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

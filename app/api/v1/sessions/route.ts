@@ -1,6 +1,8 @@
 import { apiRoute } from "@/lib/api/route";
-import { SessionCreateSchema, SessionSchema } from "@/lib/api/schemas";
+import { SessionCreateSchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from "@/lib/api/schemas";
+import { listSessionsPage } from "@/lib/server/dashboard";
 import { upsertSession } from "@/lib/server/ingest";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -22,3 +24,13 @@ export const POST = apiRoute({
     };
   },
 });
+
+/** The project's sessions, oldest first, a page at a time; filter by runtime or external id. */
+export const GET = apiRoute({
+  permission: "read",
+  query: SessionListQuerySchema,
+  response: SessionListSchema,
+  handler: async ({ caller, query }) => listSessionsPage(caller.projectId, query),
+});
+
+export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -3,6 +3,8 @@ import { apiRoute } from "@/lib/api/route";
 import { EvidenceAnswerSchema, EvidenceQuerySchema, LIMITS } from "@/lib/api/schemas";
 import { askEvidenceQuestion } from "@/lib/server/questions";
 import { citationJson } from "@/lib/server/questions";
+import { otherMethods } from "@/lib/api/respond";
+import { describeOutcomes } from "@/lib/evidence/outcomes";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +43,12 @@ export const POST = apiRoute({
       gaps: result.gaps,
       checkedSpans: result.checkedSpans,
       scopeComplete: result.scopeComplete,
+      skippedRecords: result.skippedRecords,
+      noSpansInScope: result.noSpansInScope,
+      outcomes: result.outcomes,
+      outcomeSummary: describeOutcomes(result.outcomes),
     };
   },
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

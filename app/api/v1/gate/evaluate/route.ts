@@ -1,6 +1,7 @@
 import { apiRoute } from "@/lib/api/route";
 import { GateEvaluateResultSchema, GateEvaluateSchema } from "@/lib/api/schemas";
 import { evaluateGateRequest } from "@/lib/server/gate";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,5 @@ export const POST = apiRoute({
   response: GateEvaluateResultSchema,
   handler: async ({ caller, body }) => ({ results: await evaluateGateRequest(caller.projectId, body) }),
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,5 +1,6 @@
 import { apiRoute, IdParams } from "@/lib/api/route";
 import { getImportJob } from "@/lib/server/imports";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -23,3 +24,5 @@ export const GET = apiRoute({
     };
   },
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

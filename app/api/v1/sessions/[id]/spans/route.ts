@@ -1,7 +1,9 @@
 import { apiRoute, IdParams } from "@/lib/api/route";
-import { SpanBatchResultSchema, SpanBatchSchema } from "@/lib/api/schemas";
+import { SpanBatchResultSchema, SpanBatchSchema, SpanListQuerySchema, SpanListSchema } from "@/lib/api/schemas";
+import { listSessionSpans } from "@/lib/server/dashboard";
 import { decodeSpanBody } from "@/lib/api/span-body";
 import { appendSpans } from "@/lib/server/ingest";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -21,6 +23,9 @@ export const POST = apiRoute({
       toolInput: span.toolInput,
       toolAnnotations: span.toolAnnotations,
       exitCode: span.exitCode,
+      outcome: span.outcome,
+      agentId: span.agentId,
+      agentType: span.agentType,
       cwd: span.cwd,
       occurredAt: span.occurredAt,
       body: decodeSpanBody(span.body, span.bodyEncoding, `spans.${index}.body`),
@@ -28,3 +33,14 @@ export const POST = apiRoute({
     return { spans: await appendSpans(caller.projectId, sessionId, spans) };
   },
 });
+
+/** The session's spans in transcript order, a page at a time, each with its status and its call's outcome. */
+export const GET = apiRoute({
+  permission: "read",
+  params: IdParams,
+  query: SpanListQuerySchema,
+  response: SpanListSchema,
+  handler: async ({ caller, params, query }) => listSessionSpans(caller.projectId, params.id, query),
+});
+
+export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

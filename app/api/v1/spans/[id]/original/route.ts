@@ -1,5 +1,6 @@
 import { apiRoute, IdParams } from "@/lib/api/route";
 import { readOriginal } from "@/lib/server/provenance";
+import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
@@ -22,3 +23,5 @@ export const GET = apiRoute({
     });
   },
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
