@@ -228,6 +228,38 @@ describe("Gemini CLI importer: edge cases", () => {
     expect(result.issues).toEqual([{ line: 3, message: "invalid UTF-8; line skipped" }]);
   });
 
+  // Counterexamples the property found: a damaged key hid a message's reply or every tool call.
+  it("reports a message without `content` or with a field the recorder never writes", () => {
+    const calls = [{ id: "c1", name: "run_shell_command", args: { command: "rm -rf /etc/app" }, status: "success" }];
+    const reply = JSON.parse(msg("g1", "gemini", "done", { toolCalls: calls })) as Record<string, unknown>;
+    const { content, toolCalls, ...rest } = reply;
+    const result = parseGeminiCli(
+      lines(
+        meta,
+        JSON.stringify({ ...rest, "5ontent": content, toolCalls }),
+        JSON.stringify({ ...rest, content, "3oolCalls": toolCalls }),
+      ),
+    );
+    expectWellFormed(result);
+    expect(only(result).skipped.map((i) => i.message)).toEqual([
+      "a message without `content`; what it held is not imported",
+      "a message field Gemini CLI does not write (`3oolCalls`); what it held is not imported",
+    ]);
+    expect(verdictOf(result, effectOn("/etc/app"))).not.toBe("NO");
+  });
+
+  it("makes a document that is not valid JSON as a whole incomplete", () => {
+    // A stray bracket ends the message list early: the message after it is never reached.
+    const damaged = new TextDecoder().decode(realDocument).replace('"messages": [\n', '"messages": [\n    },\n');
+    const result = parseGeminiCli(utf8(damaged));
+    expectWellFormed(result);
+    expect(result.issues).toContainEqual({
+      line: 0,
+      message: "the document is not valid JSON as a whole; its messages were read one by one",
+    });
+    expect(verdictOf(result, replied)).toBe("INSUFFICIENT_EVIDENCE");
+  });
+
   it("reports fields of the wrong type instead of dropping what they held", () => {
     const result = parseGeminiCli(
       lines(meta, msg("g1", "gemini", "ok", { toolCalls: "oops" }), msg("u2", "user", [{ text: 5 }])),
@@ -274,8 +306,11 @@ describe("Gemini CLI importer: edge cases", () => {
  * linked to its call, and a call deleted with its message leaves a response without call, which is
  * still imported as a result.
  */
-/** An assistant message holding `needle`. */
-const saying = (needle: string) => (span: ImportedSpan) => span.role === "assistant" && text(span).includes(needle);
+/**
+ * The model replied: any assistant message (the real file's one reply is redacted text, so a byte
+ * changed inside it is different content, not damage; a damaged key or type must be caught).
+ */
+const replied = (span: ImportedSpan) => span.kind === "MESSAGE" && span.role === "assistant";
 
 describe("Gemini CLI importer: corrupted records never turn YES into NO", () => {
   type Corruption = (record: string, seed: number) => string;
@@ -295,7 +330,7 @@ describe("Gemini CLI importer: corrupted records never turn YES into NO", () => 
   it.each([
     ["the JSON Lines session", linesFile, "\n", effectOn("/home/dana/src/billing/migrations/")],
     ["the session document", documentFile, "\n    },\n    {\n", effectOn("/etc/app/")],
-    ["the real session document", realDocument, "\n    },\n    {\n", saying("[REDACTED_ASSISTANT_TEXT]")],
+    ["the real session document", realDocument, "\n    },\n    {\n", replied],
   ] as const)("%s", (_name, bytes, separator, question) => {
     expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
     const whole = new TextDecoder().decode(bytes);
