@@ -9,13 +9,28 @@ import {
   ReclamationResultSchema,
   ReclamationSchema,
   SessionCreateSchema,
+  SessionListQuerySchema,
+  SessionListSchema,
   SessionSchema,
   SpanBatchResultSchema,
   SpanBatchSchema,
+  SpanListQuerySchema,
+  SpanListSchema,
 } from "./schemas";
 
 const requestSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any", reused: "inline" });
 const responseSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any", reused: "inline" });
+
+/** A query-string schema as OpenAPI parameters, one per property. */
+function queryParameters(schema: z.ZodObject) {
+  const json = requestSchema(schema) as { properties?: Record<string, object>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
 
 const ErrorSchema = {
   type: "object",
@@ -102,6 +117,17 @@ export function openApiDocument() {
         },
       },
       "/api/v1/sessions": {
+        get: {
+          summary: "The project's sessions, oldest first, a page at a time (filter by runtime or externalId)",
+          parameters: queryParameters(SessionListQuerySchema),
+          responses: {
+            "200": ok(
+              "A page of sessions, the total, and the cursor of the next page (null on the last)",
+              responseSchema(SessionListSchema),
+            ),
+            ...errors(401, 403, 422, 429),
+          },
+        },
         post: {
           summary: "Create or update a session by its external id",
           requestBody: { required: true, ...json(requestSchema(SessionCreateSchema)) },
@@ -112,6 +138,20 @@ export function openApiDocument() {
         },
       },
       "/api/v1/sessions/{id}/spans": {
+        get: {
+          summary: "A session's spans in transcript order, with status, outcome, exit code, agent and source line",
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+            ...queryParameters(SpanListQuerySchema),
+          ],
+          responses: {
+            "200": ok(
+              "A page of spans, the total, and the cursor of the next page (null on the last)",
+              responseSchema(SpanListSchema),
+            ),
+            ...errors(401, 403, 404, 422, 429),
+          },
+        },
         post: {
           summary: "Append a batch of spans in one transaction (idempotent per seq and bytes)",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],

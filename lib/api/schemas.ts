@@ -11,8 +11,12 @@ import {
   SPAN_KINDS,
   VERDICTS,
 } from "@/lib/evidence/types";
+import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 
 export const LIMITS = {
+  /** Rows per page of the read endpoints (GET sessions, GET a session's spans), and the most one page may ask for. */
+  listDefault: 100,
+  listMax: 1000,
   /** Spans in one POST /sessions/{id}/spans. */
   maxSpansPerBatch: 1000,
   /** Bytes of one span's body after decoding. */
@@ -65,6 +69,11 @@ export const SpanInputSchema = z
       .strict()
       .optional(),
     exitCode: z.number().int().optional(),
+    /** TOOL_CALL spans (and their results): what became of the call. */
+    outcome: z.enum(TOOL_OUTCOMES).optional(),
+    /** The subagent that produced the span; omitted for the session's main agent. */
+    agentId: z.string().min(1).max(256).optional(),
+    agentType: z.string().min(1).max(256).optional(),
     cwd: z.string().max(4096).optional(),
     occurredAt: isoDate,
     body: z.string(),
@@ -218,6 +227,7 @@ const PredicateSchema = z
     commandPattern: z.string().max(1000).optional(),
     outsideCwd: z.boolean().optional(),
     includeNegated: z.boolean().optional(),
+    outcomes: z.array(z.enum(TOOL_OUTCOMES)).min(1).max(TOOL_OUTCOMES.length).optional(),
   })
   .strict();
 
@@ -257,6 +267,10 @@ export const EvidenceAnswerSchema = z.object({
       excerpt: z.string(),
       bytesBase64: z.string(),
       atomKind: z.enum(ATOM_KINDS),
+      spanKind: z.enum(SPAN_KINDS).optional(),
+      /** The outcome and exit code of the call the cited span is or belongs to; null for no call. */
+      outcome: z.enum(TOOL_OUTCOMES).nullable(),
+      exitCode: z.number().int().nullable(),
     }),
   ),
   blockers: z.array(
@@ -278,4 +292,72 @@ export const EvidenceAnswerSchema = z.object({
   gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),
   checkedSpans: z.number().int(),
   scopeComplete: z.boolean(),
+  /** Records the sessions' imports skipped: each blocks a NO. */
+  skippedRecords: z.array(z.object({ sessionId: uuid, line: z.number().int(), reason: z.string() })),
+  /** Nothing was in scope: never a NO. */
+  noSpansInScope: z.boolean(),
+  /** Distinct cited calls by outcome, and the same in words ("3 attempts: 2 failed, 1 succeeded"). */
+  outcomes: z.partialRecord(z.enum(TOOL_OUTCOMES), z.number().int()),
+  outcomeSummary: z.string(),
+});
+
+/** Paging of the read endpoints: a page size and the cursor the previous page returned. */
+const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
+  cursor: z.string().min(1).max(512).optional(),
+};
+
+export const SessionListQuerySchema = z
+  .object({ ...pageQuery, runtime: z.string().min(1).max(100).optional(), externalId: z.string().min(1).max(1000).optional() })
+  .strict();
+
+export const SessionListSchema = z.object({
+  sessions: z.array(
+    z.object({
+      id: uuid,
+      externalId: z.string(),
+      runtime: z.string(),
+      title: z.string().nullable(),
+      cwd: z.string().nullable(),
+      startedAt: z.string().nullable(),
+      lastActivityAt: z.string(),
+      spanCount: z.number().int(),
+      refusalCount: z.number().int(),
+      /** Originals of the session's spans whose bytes were deleted (swept or damaged). */
+      originalsDeleted: z.number().int(),
+      /** Records its imports skipped: while any are, no question answers NO over the session. */
+      skippedRecords: z.number().int(),
+    }),
+  ),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+
+export const SpanListQuerySchema = z
+  .object({ ...pageQuery, class: z.enum(EVIDENTIAL_CLASSES).optional(), provenance: z.enum(PROVENANCE_STATUSES).optional() })
+  .strict();
+
+export const SpanListSchema = z.object({
+  spans: z.array(
+    z.object({
+      id: uuid,
+      seq: z.number().int().nullable(),
+      kind: z.enum(SPAN_KINDS),
+      role: z.string().nullable(),
+      toolName: z.string().nullable(),
+      class: z.enum(EVIDENTIAL_CLASSES),
+      provenance: z.enum(PROVENANCE_STATUSES),
+      transcriptState: z.enum(["VERBATIM", "RECLAIMED", "RECLAIMED_HONEST", "PRESERVED"]),
+      outcome: z.enum(TOOL_OUTCOMES).nullable(),
+      exitCode: z.number().int().nullable(),
+      sourceLine: z.number().int().nullable(),
+      agentId: z.string().nullable(),
+      agentType: z.string().nullable(),
+      occurredAt: z.string(),
+      byteLength: z.number().int(),
+      sha256,
+    }),
+  ),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
 });

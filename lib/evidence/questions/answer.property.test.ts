@@ -89,7 +89,7 @@ describe("answer properties", () => {
     fc.assert(
       fc.property(arbSpans, fc.constantFrom(...questions), (spans, q) => {
         const r = answerQuestion(q, { sessions: [{ id: "sess", cwd: "/work/app" }] }, spans);
-        expect(r.scopeComplete).toBe(r.blockers.length === 0 && r.gaps.length === 0);
+        expect(r.scopeComplete).toBe(r.blockers.length === 0 && r.gaps.length === 0 && !r.noSpansInScope);
         if (r.answer === "YES") return r.citations.length > 0;
         if (r.answer === "NO") return r.citations.length === 0 && r.scopeComplete;
         return r.citations.length === 0 && !r.scopeComplete;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describeOutcomes } from "../outcomes";
 import { DEFAULT_POLICY } from "../policy";
 import { atomIn, bytes, daysAfter, T0 } from "../testkit";
 import type { Atom } from "../types";
@@ -106,9 +107,26 @@ describe("NO", () => {
     const r = answerQuestion(SYSTEM, scope(), [chat(0), writeLocal(1), chat(2, { transcriptState: "RECLAIMED" })]);
     expect(r).toMatchObject({ answer: "NO", citations: [], blockers: [], gaps: [], scopeComplete: true, checkedSpans: 2 });
   });
+});
 
-  it("an empty scope has nothing that could have happened", () => {
-    expect(answerQuestion(SYSTEM, { sessions: [] }, [writeEtc(0)]).answer).toBe("NO");
+describe("an incomplete or empty scope", () => {
+  it("never answers NO over a scope with no spans: INSUFFICIENT_EVIDENCE, no spans in scope", () => {
+    const none = answerQuestion(SYSTEM, { sessions: [] }, [writeEtc(0)]);
+    expect(none).toMatchObject({ answer: "INSUFFICIENT_EVIDENCE", noSpansInScope: true, scopeComplete: false });
+    const outsideTime = answerQuestion(SYSTEM, { ...scope(), from: new Date("2100-01-01T00:00:00Z") }, [
+      chat(0, { occurredAt: new Date("2026-01-01T00:00:00Z") }),
+    ]);
+    expect(outsideTime).toMatchObject({ answer: "INSUFFICIENT_EVIDENCE", noSpansInScope: true });
+  });
+
+  it("never answers NO over a session whose import skipped records, and names them", () => {
+    const skippedRecords = [{ line: 7, reason: "malformed JSON; line skipped" }];
+    const r = answerQuestion(SYSTEM, { sessions: [{ id: "s", skippedRecords }] }, [{ ...chat(0), sessionId: "s" }]);
+    expect(r.answer).toBe("INSUFFICIENT_EVIDENCE");
+    expect(r.skippedRecords).toEqual([{ sessionId: "s", line: 7, reason: "malformed JSON; line skipped" }]);
+    // A match still answers YES: a skipped record can only hide more evidence.
+    const yes = answerQuestion(SYSTEM, { sessions: [{ id: "s", skippedRecords }] }, [{ ...writeEtc(0), sessionId: "s" }]);
+    expect(yes.answer).toBe("YES");
   });
 });
 
@@ -432,5 +450,30 @@ describe("predicates", () => {
     ];
     expect(answerQuestion({ commandPattern: "^sudo\\b", atomKinds: ["PATH"] }, scope(), spans).answer).toBe("YES");
     expect(answerQuestion({ commandPattern: "^doas\\b", atomKinds: ["PATH"] }, scope(), spans).answer).toBe("NO");
+  });
+});
+
+describe("outcomes", () => {
+  const write = { effectKinds: ["FILE_WRITE" as const], valuePrefixes: ["/etc/"] };
+  const failed = writeEtc(0, { kind: "TOOL_CALL", outcome: "FAILED", exitCode: 1 });
+  const succeeded = writeEtc(2, { id: "s2", kind: "TOOL_CALL", outcome: "SUCCEEDED", exitCode: 0 });
+
+  it("restricts matches to the outcomes asked for, and every citation carries its call's outcome", () => {
+    const onlySucceeded = answerQuestion({ ...write, outcomes: ["SUCCEEDED"] }, scope(), [failed, chat(1)]);
+    expect(onlySucceeded.answer).toBe("NO");
+    const onlyFailed = answerQuestion({ ...write, outcomes: ["FAILED", "UNKNOWN"] }, scope(), [failed, chat(1), succeeded]);
+    expect(onlyFailed.answer).toBe("YES");
+    expect(onlyFailed.citations.map((c) => [c.spanId, c.outcome, c.exitCode])).toEqual([["s0", "FAILED", 1]]);
+  });
+
+  it("counts attempts of any outcome and says how they went", () => {
+    const r = answerQuestion(write, scope(), [failed, chat(1), succeeded]);
+    expect(r.outcomes).toEqual({ SUCCEEDED: 1, FAILED: 1 });
+    expect(describeOutcomes(r.outcomes)).toBe("2 attempts: 1 succeeded, 1 failed");
+  });
+
+  it("a message span is no call: an outcome restriction never cites it", () => {
+    const prose = writeEtc(0, { kind: "MESSAGE" });
+    expect(answerQuestion({ ...write, outcomes: ["SUCCEEDED"] }, scope(), [prose]).answer).toBe("NO");
   });
 });

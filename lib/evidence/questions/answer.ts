@@ -6,6 +6,7 @@
  * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
  */
 import { formatKindCounts, type KindCount } from "../manifest";
+import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
 import {
   EVIDENTIAL_CLASSES,
   type Atom,
@@ -49,6 +50,9 @@ export interface QuestionSpan {
   /** The span's bytes, for citation excerpts. */
   body?: Uint8Array;
   toolName?: string;
+  /** The outcome of the call the span is or belongs to (TOOL_CALL and its paired TOOL_RESULT). */
+  outcome?: ToolOutcome;
+  exitCode?: number;
   occurredAt?: Date;
   /** What an honest summary admitted dropping from this span, by kind. */
   droppedByManifest?: KindCount[];
@@ -71,6 +75,18 @@ export interface Citation {
   effect?: SideEffectKind;
   /** Which of the question's predicates matched. */
   predicateIndex: number;
+  /** The cited span's kind, and the outcome and exit code of the call it is or belongs to. */
+  spanKind?: SpanKind;
+  outcome?: ToolOutcome;
+  exitCode?: number;
+}
+
+/** A record of an imported file that was skipped for this session: the session is incomplete. */
+export interface SkippedRecordRef {
+  sessionId: string;
+  /** The record's line (or index) in the imported file; 0 for the whole file. */
+  line: number;
+  reason: string;
 }
 
 export type UnblockAct = "pin" | "extend" | "none";
@@ -104,9 +120,18 @@ export interface QuestionAnswer {
   blockers: Blocker[];
   /** Spans whose atoms were checked (verbatim or original retrievable; summaries excluded). */
   checkedSpans: number;
-  /** No blockers and no seq gaps: a NO would be a proof of absence. */
+  /** No blockers, no seq gaps, no skipped records and some span in scope: a NO would be a proof of absence. */
   scopeComplete: boolean;
   gaps: SeqGap[];
+  /** Records its sessions' imports skipped: each makes a proof of absence impossible. */
+  skippedRecords: SkippedRecordRef[];
+  /** Nothing at all was in scope: never a NO (DESIGN.md, "never NO over an empty scope"). */
+  noSpansInScope: boolean;
+  /**
+   * How the cited calls went: distinct calls among the citations by outcome (a call and its
+   * result count once), e.g. {FAILED: 2, SUCCEEDED: 1} for "3 attempts: 2 failed, 1 succeeded".
+   */
+  outcomes: Partial<Record<ToolOutcome, number>>;
 }
 
 /** Accepts a question, one predicate, or a list of predicates (any of which may match). */
@@ -121,7 +146,9 @@ export function answerQuestion(
   const citations: Citation[] = [];
   const blockers: Blocker[] = [];
   const gaps: SeqGap[] = [];
+  const skipped: SkippedRecordRef[] = [];
   let checkedSpans = 0;
+  let spansInScope = 0;
 
   for (const session of scope.sessions) {
     const picked = session.spanIds ? new Set(session.spanIds) : null;
@@ -129,8 +156,10 @@ export function answerQuestion(
       (s) => inSeqRange(session, s.seq) && (!picked || picked.has(s.id)),
     );
     gaps.push(...seqGaps(session, inSession));
+    for (const r of session.skippedRecords ?? []) skipped.push({ sessionId: session.id, ...r });
     const ordered = inSession.filter((s) => inTimeRange(scope, s.occurredAt)).sort((a, b) => a.seq - b.seq);
 
+    spansInScope += ordered.length;
     for (const span of ordered) {
       const judged = judgeSpan(span, predicates, session.cwd, byId);
       if (judged.checked) checkedSpans++;
@@ -138,7 +167,7 @@ export function answerQuestion(
       if (judged.blocker) blockers.push(judged.blocker);
     }
   }
-  return concludeAnswer(citations, blockers, checkedSpans, gaps);
+  return concludeAnswer(citations, blockers, checkedSpans, gaps, skipped, spansInScope === 0);
 }
 
 /** The question's predicates, compiled once. */
@@ -181,11 +210,48 @@ export function judgeSpan(
   return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };
 }
 
-/** The answer from everything found: YES on any citation, NO only with a complete scope. */
-export function concludeAnswer(citations: Citation[], blockers: Blocker[], checkedSpans: number, gaps: SeqGap[]): QuestionAnswer {
-  const scopeComplete = blockers.length === 0 && gaps.length === 0;
+/**
+ * The answer from everything found: YES on any citation; NO only with a complete scope (no
+ * blockers, no seq gaps, no skipped records) that held at least one span; else INSUFFICIENT_EVIDENCE.
+ */
+export function concludeAnswer(
+  citations: Citation[],
+  blockers: Blocker[],
+  checkedSpans: number,
+  gaps: SeqGap[],
+  skippedRecords: SkippedRecordRef[] = [],
+  noSpansInScope = false,
+): QuestionAnswer {
+  const scopeComplete = blockers.length === 0 && gaps.length === 0 && skippedRecords.length === 0 && !noSpansInScope;
   const answer: AnswerKind = citations.length > 0 ? "YES" : scopeComplete ? "NO" : "INSUFFICIENT_EVIDENCE";
-  return { answer, citations, blockers, checkedSpans, scopeComplete, gaps };
+  return {
+    answer,
+    citations,
+    blockers,
+    checkedSpans,
+    scopeComplete,
+    gaps,
+    skippedRecords,
+    noSpansInScope,
+    outcomes: tallyOutcomes(citations),
+  };
+}
+
+/**
+ * Distinct calls among the citations by outcome. A result cited right after its cited call (the
+ * next seq, same outcome) is the same attempt; every other cited span with an outcome is one.
+ */
+export function tallyOutcomes(citations: readonly Citation[]): Partial<Record<ToolOutcome, number>> {
+  const spans = new Map<string, Citation>();
+  for (const c of citations) if (c.outcome !== undefined) spans.set(`${c.sessionId}/${c.spanId}`, c);
+  const calls = new Set<string>();
+  for (const c of spans.values()) if (c.spanKind === "TOOL_CALL") calls.add(`${c.sessionId}#${c.seq}`);
+  const tally: Partial<Record<ToolOutcome, number>> = {};
+  for (const c of spans.values()) {
+    if (c.spanKind === "TOOL_RESULT" && calls.has(`${c.sessionId}#${c.seq - 1}`)) continue;
+    tally[c.outcome!] = (tally[c.outcome!] ?? 0) + 1;
+  }
+  return Object.fromEntries(TOOL_OUTCOMES.filter((o) => tally[o]).map((o) => [o, tally[o]]));
 }
 
 /** Classes whose spans, when they cannot be checked, may block a proof of absence for these predicates. */
@@ -239,8 +305,11 @@ function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation 
     excerpt: atom.text,
     atomKind: atom.kind,
     predicateIndex,
+    spanKind: span.kind,
   };
   if (atom.effect !== undefined) c.effect = atom.effect;
+  if (span.outcome !== undefined) c.outcome = span.outcome;
+  if (span.exitCode !== undefined) c.exitCode = span.exitCode;
   const body = span.body;
   if (body && atom.byteStart >= 0 && atom.byteEnd <= body.length && atom.byteStart <= atom.byteEnd) {
     // A copy, so a citation does not keep a multi-megabyte body alive.

@@ -2,6 +2,7 @@
  * Evidence questions as data: a predicate over atoms (DESIGN.md, "Evidence questions"), and how
  * one atom is judged against it. Plain JSON so a policy can store and edit it.
  */
+import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
 import { isPathUnder, pathMatchesAnyPrefix } from "../path-prefix";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS, type Atom, type AtomKind, type SideEffectKind } from "../types";
 
@@ -33,6 +34,11 @@ export interface EvidencePredicate {
   outsideCwd?: boolean;
   /** Atoms inside a negation ("did not write /etc/hosts") count too. Default false. */
   includeNegated?: boolean;
+  /**
+   * Span level: the call the atom belongs to (a TOOL_CALL span, or a TOOL_RESULT paired with it)
+   * ended with one of these outcomes. "Did every command succeed?" asks for FAILED and UNKNOWN.
+   */
+  outcomes?: ToolOutcome[];
 }
 
 /** A question: YES when any of its predicates matches (a disjunction). */
@@ -59,6 +65,7 @@ export interface CompiledPredicate {
   readonly commandRegex: RegExp | null;
   readonly outsideCwd: boolean;
   readonly includeNegated: boolean;
+  readonly outcomes: ReadonlySet<ToolOutcome> | null;
   /** Kinds whose loss could hide a match: what makes an honest summary's omission relevant. */
   readonly relevantKinds: ReadonlySet<AtomKind>;
   /** Asks about side effects: only SIDE_EFFECTING spans can hold a match. */
@@ -88,6 +95,7 @@ export function compilePredicate(p: EvidencePredicate): CompiledPredicate {
     commandRegex: p.commandPattern ? compileRegex(p.commandPattern, "i", "commandPattern") : null,
     outsideCwd: p.outsideCwd === true,
     includeNegated: p.includeNegated === true,
+    outcomes: setOrNull(p.outcomes),
     relevantKinds: relevantKinds(p),
     onSideEffects: (p.effectKinds?.length ?? 0) > 0,
   };
@@ -110,6 +118,9 @@ export function validatePredicate(p: EvidencePredicate): Array<{ field: string; 
   for (const k of p.atomKinds ?? []) {
     if (!(ATOM_KINDS as readonly string[]).includes(k)) errors.push({ field: "atomKinds", message: `unknown atom kind ${k}` });
   }
+  for (const o of p.outcomes ?? []) {
+    if (!(TOOL_OUTCOMES as readonly string[]).includes(o)) errors.push({ field: "outcomes", message: `unknown outcome ${o}` });
+  }
   for (const k of p.effectKinds ?? []) {
     if (!(SIDE_EFFECT_KINDS as readonly string[]).includes(k))
       errors.push({ field: "effectKinds", message: `unknown side-effect kind ${k}` });
@@ -122,6 +133,8 @@ export interface SpanContext {
   toolName?: string;
   atoms: readonly Atom[];
   cwd?: string;
+  /** The outcome of the call the span is or belongs to; absent for spans that are no call. */
+  outcome?: ToolOutcome;
 }
 
 /**
@@ -129,6 +142,8 @@ export interface SpanContext {
  * summary check, where a summary's prose cannot be trusted to keep negations straight.
  */
 export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNegation = false): boolean {
+  // A summary's prose (ignoreNegation) carries no outcome: a claim in it may still hide any call.
+  if (p.outcomes && !ignoreNegation && (span.outcome === undefined || !p.outcomes.has(span.outcome))) return false;
   if (p.toolNames) {
     let ok = span.toolName !== undefined && p.toolNames.has(span.toolName.toLowerCase());
     for (let i = 0; !ok && i < span.atoms.length; i++) {

@@ -15,6 +15,8 @@ export interface ScopeSession {
   seqTo?: number;
   /** Only these spans. An explicit pick is not checked for seq gaps: it is not meant to be contiguous. */
   spanIds?: string[];
+  /** Records the session's import skipped: they make the session incomplete. */
+  skippedRecords?: Array<{ line: number; reason: string }>;
 }
 
 export interface QuestionScope {

@@ -4,3 +4,4 @@ export { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type Session
 export { getSpanDetail } from "./span-detail";
 export { projectOfSpan } from "./span-project";
 export { evidencePicker } from "./evidence-picker";
+export { listSessionSpans, listSessionsPage } from "./api-reads";

@@ -2,6 +2,10 @@ import { z } from "zod";
 import { parseWith } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { STATUS_CODES, sqlTime } from "@/lib/server/provenance";
+
+/** span_grid_count's code for spans LOST whatever the clock says. */
+const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost"] as const;
@@ -78,7 +82,10 @@ export async function listSessionPage(
 }
 
 /** The page's query: filters, sort and paging over the sessions' kept counts. */
-export function sessionListSql(query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">): Prisma.Sql {
+export function sessionListSql(
+  query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">,
+  now = new Date(),
+): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`true`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -98,12 +105,19 @@ export function sessionListSql(query: Pick<SessionListQuery, "q" | "runtime" | "
     with c as (
       -- Counts kept per session by triggers (migration 20261202122000_scale_read_paths): spans,
       -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
-      -- (at risk), originals whose bytes are gone (lost). Nothing here scans a session's spans.
-      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, se.lost_count as lost
+      -- (at risk). Evidence lost is what the session's grid shows as LOST, from the grid's own
+      -- source: its kept counters (span_grid_count, code 1) plus the spans whose TTL has passed
+      -- since and whose bytes the sweeper has not deleted yet (span_held_expiry_idx). Nothing here
+      -- scans a session's spans.
+      select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk,
+             (select coalesce(sum(g.n), 0) from span_grid_count g where g.session_id = se.id and g.code = ${LOST_GRID_CODE})
+             + (select count(*) from span s
+                 where s.session_id = se.id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
+                   and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)}) as lost
         from session se
     )
     select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           c.spans, c.refusals, c.at_risk, c.lost, count(*) over () as total
+           c.spans, c.refusals, c.at_risk, c.lost::int as lost, count(*) over () as total
       from session se join c on c.id = se.id join project pr on pr.id = se.project_id
      where ${Prisma.join(conditions, " and ")}
      order by ${order}

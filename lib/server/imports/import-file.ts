@@ -1,3 +1,4 @@
+import { env } from "@/lib/core/env";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { importTranscript, TranscriptImportError } from "@/lib/importers";
@@ -37,8 +38,8 @@ export interface ImportRetention {
   warning?: string;
 }
 
-/** How often servers sweep by default (lib/server/background): what "the next sweep" means here. */
-const SWEEP_MINUTES = Number(process.env.CUSTODIAN_SWEEP_INTERVAL_MINUTES ?? 60) || 60;
+/** How often servers sweep (lib/server/background): what "the next sweep" means here; 60 when the schedule is off. */
+const sweepMinutes = () => env().CUSTODIAN_SWEEP_INTERVAL_MINUTES || 60;
 
 /**
  * Imports a transcript file through the same ingest path runtimes use, then records the
@@ -70,7 +71,7 @@ export async function importTranscriptFile(
     wouldRefuse: 0,
     records: parsed.records,
     issues: parsed.issues,
-    retention: { ttlFrom, expiringSoon: 0, withinMinutes: SWEEP_MINUTES },
+    retention: { ttlFrom, expiringSoon: 0, withinMinutes: sweepMinutes() },
   };
   for (const imported of parsed.sessions) {
     const { session, created } = await upsertSession(projectId, {
@@ -119,17 +120,17 @@ async function recordSkipped(sessionId: string, imported: ImportedSession): Prom
 
 /** How many originals of the imported sessions the sweeper would delete within its next interval. */
 async function retentionOf(sessionIds: string[], ttlFrom: "received" | "occurred", now: Date): Promise<ImportRetention> {
-  const horizon = new Date(now.getTime() + SWEEP_MINUTES * 60_000);
+  const horizon = new Date(now.getTime() + sweepMinutes() * 60_000);
   const expiringSoon =
     sessionIds.length === 0
       ? 0
       : await db().spanOriginal.count({
           where: { sessionId: { in: sessionIds }, pinned: false, deletedAt: null, expiresAt: { lte: horizon } },
         });
-  const retention: ImportRetention = { ttlFrom, expiringSoon, withinMinutes: SWEEP_MINUTES };
+  const retention: ImportRetention = { ttlFrom, expiringSoon, withinMinutes: sweepMinutes() };
   if (expiringSoon > 0) {
     retention.warning =
-      `${expiringSoon} imported original${expiringSoon === 1 ? "" : "s"} expire within ${SWEEP_MINUTES} minutes: ` +
+      `${expiringSoon} imported original${expiringSoon === 1 ? "" : "s"} expire within ${sweepMinutes()} minutes: ` +
       "the next sweep deletes them unless they are pinned. Import with TTLs counted from receipt to keep them.";
   }
   return retention;

@@ -14,4 +14,4 @@ export {
   timelineQuery,
   timelineTotal,
 } from "./span-status";
-export { originalFromSpan, retrievableWithPointer, sqlTime } from "./status-sql";
+export { originalFromSpan, retrievableWithPointer, STATUS_CODES, sqlTime } from "./status-sql";

@@ -156,7 +156,7 @@ describe("other answers", () => {
     expect(droppedNumbers.answer).toBe("NO");
   });
 
-  it("scope: one session, and a time range that excludes the write", async () => {
+  it("scope: one session, and a time range holding no spans (never NO over an empty scope)", async () => {
     const a = await seedScenario("ev-scope");
     const { session: other } = await upsertSession(a.projectId, { externalId: "other", runtime: "codex" });
     await appendSpans(a.projectId, other.id, [
@@ -174,7 +174,7 @@ describe("other answers", () => {
       question: systemConfig,
       scope: { to: new Date(Date.now() - 86_400_000) },
     });
-    expect(past.answer).toBe("NO");
+    expect(past).toMatchObject({ answer: "INSUFFICIENT_EVIDENCE", noSpansInScope: true, scopeComplete: false });
     await expect(
       askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: ["not-a-uuid"] } }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });

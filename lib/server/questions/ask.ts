@@ -15,9 +15,10 @@ import {
   type EvidenceQuestion,
   type QuestionAnswer,
   type SeqGap,
+  type SkippedRecordRef,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { timed, type Scope, type ScopeSessionRow } from "./scope";
+import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { countChecked, findGaps, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./spans";
 import { candidateAtomsQuery, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
@@ -88,7 +89,36 @@ export async function askEvidenceQuestion(
     for (const g of part.gaps) gaps.push(g);
     checked += part.checked;
   }
-  return { ...concludeAnswer(citations, blockers, checked, gaps), question, sessionsInScope: sessions.length };
+  const [skipped, empty] = await Promise.all([skippedRecordsOf(sessions), noSpansIn(sessions, scope)]);
+  return {
+    ...concludeAnswer(citations, blockers, checked, gaps, skipped, empty),
+    question,
+    sessionsInScope: sessions.length,
+  };
+}
+
+/**
+ * The records their imports skipped, in the engine's order (session, then line). Read afresh on
+ * every ask (one primary-key range per session), not kept in stored verdicts.
+ */
+async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRecordRef[]> {
+  if (sessions.length === 0) return [];
+  const rows = await db().$queryRaw<Array<{ session_id: string; line: number; reason: string }>>`
+    select session_id::text as session_id, line, reason from skipped_record
+     where session_id = any(${sessions.map((s) => s.id)}::uuid[])`;
+  const index = new Map(sessions.map((s, i) => [s.id, i]));
+  return rows
+    .sort((a, b) => index.get(a.session_id)! - index.get(b.session_id)! || a.line - b.line)
+    .map((r) => ({ sessionId: r.session_id, line: r.line, reason: r.reason }));
+}
+
+/** No span at all in scope (summaries included): such a scope never answers NO. */
+async function noSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<boolean> {
+  if (!timed(scope)) return sessions.every((s) => s.span_count === 0);
+  if (sessions.length === 0) return true;
+  const [row] = await db().$queryRaw<Array<{ any: boolean }>>`
+    select exists (select 1 from span s where s.session_id = any(${sessions.map((s) => s.id)}::uuid[]) and ${inTime("s", scope)}) as any`;
+  return !row?.any;
 }
 
 /** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */
@@ -107,7 +137,7 @@ async function prepare(input: EvidenceQueryInput) {
   const sessionIds = input.scope?.sessionIds;
   if (sessionIds?.some((id) => !isUuid(id))) throw new AppError("NOT_FOUND", "Session not found");
   const sessions = await db().$queryRaw<ScopeSessionRow[]>`
-    select id::text as id, cwd, non_summary_count, unchecked_count, seq_count, seq_min, seq_max, evidence_version::text as evidence_version
+    select id::text as id, cwd, span_count, non_summary_count, unchecked_count, seq_count, seq_min, seq_max, evidence_version::text as evidence_version
       from session
      where project_id = ${input.projectId}::uuid ${sessionIds ? Prisma.sql`and id = any(${sessionIds}::uuid[])` : Prisma.empty}
      order by created_at, id`;

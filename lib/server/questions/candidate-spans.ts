@@ -99,6 +99,8 @@ export async function judgeCandidates(
       const own = atomsBySpan(rows);
       const toolNames = await fetchSpanLevel(p, rows, own);
       merge(own);
+      // The outcome is a fact of the span row, judged with the facts below.
+      const withoutOutcomes = { ...p, outcomes: null };
       // The engine's tests on what this predicate needs: its candidates, and the span's tool calls,
       // commands and tool name; a span it could cite or leave undecidable goes on.
       const hits: Array<{ session_id: string; id: string }> = [];
@@ -108,7 +110,7 @@ export async function judgeCandidates(
         const toolName = toolNames.get(key);
         const cwd = cwdOf(sessionId);
         if (
-          spanQualifies(p, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
+          spanQualifies(withoutOutcomes, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
           list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")
         ) {
           hits.push({ session_id: sessionId, id: spanId });

@@ -1,3 +1,4 @@
+import { describeOutcomes } from "@/lib/evidence/outcomes";
 import type { Citation } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./ask";
 
@@ -13,6 +14,9 @@ export function citationJson(c: Citation) {
     excerpt: c.excerpt,
     bytesBase64: Buffer.from(c.bytes ?? new TextEncoder().encode(c.excerpt)).toString("base64"),
     atomKind: c.atomKind,
+    ...(c.spanKind !== undefined ? { spanKind: c.spanKind } : {}),
+    outcome: c.outcome ?? null,
+    exitCode: c.exitCode ?? null,
   };
 }
 
@@ -27,6 +31,10 @@ export function answerAsJson(result: EvidenceQueryResult) {
     citations: result.citations.map(citationJson),
     blockers: result.blockers,
     gaps: result.gaps,
+    skippedRecords: result.skippedRecords,
+    noSpansInScope: result.noSpansInScope,
+    outcomes: result.outcomes,
+    outcomeSummary: describeOutcomes(result.outcomes),
   };
 }
 

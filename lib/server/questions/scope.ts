@@ -5,6 +5,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { isRetrievable, provenanceStatus } from "@/lib/evidence/provenance";
 import type { Blocker, Citation, QuestionSpan } from "@/lib/evidence/questions";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
 import { originalFromSpan, sqlTime } from "@/lib/server/provenance";
 import type { SpanRowFacts } from "@/lib/server/provenance";
@@ -12,6 +13,7 @@ import type { SpanRowFacts } from "@/lib/server/provenance";
 export interface ScopeSessionRow {
   id: string;
   cwd: string | null;
+  span_count: number;
   non_summary_count: number;
   unchecked_count: number;
   seq_count: number;
@@ -34,6 +36,8 @@ export interface SpanFactsRow extends SpanRowFacts {
   session_id: string;
   sha256: string;
   tool_name: string | null;
+  outcome: ToolOutcome | null;
+  exit_code: number | null;
 }
 
 export interface AtomRow {
@@ -52,7 +56,7 @@ export interface AtomRow {
 
 export const SPAN_FACTS = Prisma.sql`s.session_id::text as session_id, s.id::text as id, s.seq, s.kind::text as kind, s.class::text as class,
   s.transcript_state::text as transcript_state, s.occurred_at, s.has_pointer, s.original_state::text as original_state,
-  s.original_expires_at, s.sha256, s.tool_name`;
+  s.original_expires_at, s.sha256, s.tool_name, s.outcome::text as outcome, s.exit_code`;
 
 export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
   a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
@@ -106,6 +110,8 @@ export function questionSpan(
     atoms: [],
     sha256: row.sha256.trim(),
     ...(row.tool_name !== null ? { toolName: row.tool_name } : {}),
+    ...(row.outcome !== null ? { outcome: row.outcome } : {}),
+    ...(row.exit_code !== null ? { exitCode: row.exit_code } : {}),
     occurredAt: row.occurred_at,
     ...extra,
   };

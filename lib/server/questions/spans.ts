@@ -229,6 +229,9 @@ function judgeUncheckedSpan(
     original_expires_at: originalState === "HELD" && unexpired === "f" ? now : null,
     sha256: "",
     tool_name: null,
+    // An unchecked span only ever blocks, whatever its call's outcome.
+    outcome: null,
+    exit_code: null,
   };
   const extra = facts.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: JSON.parse(dropped) as KindCount[] } : {};
   return judgeSpan(questionSpan(facts, facts.seq!, policy, now, extra), predicates, cwdOf(sessionId), new Map()).blocker;

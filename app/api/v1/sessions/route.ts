@@ -33,4 +33,4 @@ export const GET = apiRoute({
   handler: async ({ caller, query }) => listSessionsPage(caller.projectId, query),
 });
 
-export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

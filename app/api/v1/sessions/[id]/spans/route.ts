@@ -43,4 +43,4 @@ export const GET = apiRoute({
   handler: async ({ caller, params, query }) => listSessionSpans(caller.projectId, params.id, query),
 });
 
-export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");
