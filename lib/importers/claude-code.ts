@@ -24,39 +24,33 @@
  * - Parent chain: a record whose parentUuid names no record of the file is skipped against its
  *   session, a record before it being missing (see ParentChain for what is not a gap).
  */
-import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
+import { Clock, ImportCollector, type SessionDraft } from "./builder";
 import {
-  CLAUDE_IGNORED_BLOCK_TYPES,
   CLAUDE_IGNORED_PROGRESS_TYPES,
   CLAUDE_IGNORED_RECORD_TYPES,
   CLAUDE_IGNORED_SYSTEM_SUBTYPES,
   CLAUDE_SUBAGENT_PROGRESS_TYPES,
   CLAUDE_SYSTEM_MESSAGE_SUBTYPES,
-  INTERRUPTED,
   type Base,
   MessageRecord,
   type Origin,
   ParentChain,
   type PendingBoundary,
-  resultFacts,
   resultText,
   sidechainAgent,
   subagentType,
-  ToolResult,
-  ToolUse,
 } from "./claude-code-blocks";
+import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { contentId, isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
+import { contentId, isRecord, str, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
 
 class ClaudeReader {
   readonly collector = new ImportCollector("claude-code");
   private readonly clock = new Clock(this.collector);
-  private readonly calls = new Map<string, DraftSpan>();
-  /** Task/Agent/Skill calls by tool_use id: what a subagent's progress names as its parent. */
-  private readonly agentCalls = new Map<string, { name: string; input: unknown }>();
+  private readonly blocks = new BlockWriter(this.collector);
   private readonly agentTypes = new Map<string, string>();
   private readonly boundaries = new Map<SessionDraft, PendingBoundary>();
   /** uuid -> session, so a `summary` record's leafUuid can find the session it titles. */
@@ -193,7 +187,7 @@ class ClaudeReader {
     }
     const agentId = str(data.agentId);
     const parentToolUseId = str(r.parentToolUseID);
-    const agentType = subagentType(dataType, data, parentToolUseId ? this.agentCalls.get(parentToolUseId) : undefined);
+    const agentType = subagentType(dataType, data, parentToolUseId ? this.blocks.agentCalls.get(parentToolUseId) : undefined);
     if (agentId && agentType) this.agentTypes.set(agentId, agentType);
     const origin: Origin = {
       line,
@@ -246,11 +240,11 @@ class ClaudeReader {
     const role = r.message.role ?? r.type;
     const base = this.base(origin.line, r, at, origin, cwd);
     if (typeof r.message.content === "string") {
-      this.addText(draft, role, r.message.content, base, r.isMeta);
+      this.blocks.addText(draft, role, r.message.content, base, r.isMeta);
       return;
     }
     if (r.message.content.length === 0) return this.collector.use(origin.line.line);
-    r.message.content.forEach((block, index) => this.block(origin, draft, r, role, block, index, base, toolUseResult));
+    r.message.content.forEach((block, index) => this.blocks.block(origin, draft, r, role, block, index, base, toolUseResult));
   }
 
   private base(line: JsonLine, r: { uuid?: unknown }, at: Date | undefined, origin?: Origin, cwd?: string): Base {
@@ -262,88 +256,6 @@ class ClaudeReader {
       ...(origin?.agentType ? { agentType: origin.agentType } : {}),
       ...(cwd ? { cwd } : {}),
     };
-  }
-
-  private block(
-    origin: Origin,
-    draft: SessionDraft,
-    r: MessageRecord,
-    role: string,
-    block: unknown,
-    index: number,
-    base: Base,
-    toolUseResult: unknown,
-  ): void {
-    const line = origin.line.line;
-    const where = `${origin.path.length > 0 ? "data.message." : ""}message.content[${index}]`;
-    const skip = (reason: string) => this.collector.skip(line, `${where}: ${reason}; skipped`, draft);
-    if (!isRecord(block) || typeof block.type !== "string") return skip("not a content block");
-    const { cwd: _cwd, ...plain } = base;
-    switch (block.type) {
-      case "text":
-        if (typeof block.text !== "string") return skip("text block without text");
-        return this.addText(draft, role, block.text, plain, r.isMeta);
-      case "thinking":
-        if (typeof block.thinking !== "string") return skip("thinking block without text");
-        draft.add({ ...plain, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
-        return;
-      case "tool_use": {
-        const use = ToolUse.safeParse(block);
-        if (!use.success) return skip(describeZodError(use.error));
-        if (!("input" in block)) return skip("tool_use block without its input");
-        const raw = rawValue(origin.line.bytes, [...origin.path, "message", "content", index, "input"]);
-        const call = draft.add({
-          ...base,
-          kind: "TOOL_CALL",
-          toolName: use.data.name,
-          toolInput: use.data.input,
-          body: raw ? raw.slice() : utf8(JSON.stringify(use.data.input ?? null)),
-          sourceId: use.data.id,
-        });
-        this.calls.set(use.data.id, call);
-        if (["Task", "Agent", "Skill"].includes(use.data.name)) {
-          this.agentCalls.set(use.data.id, { name: use.data.name, input: use.data.input });
-        }
-        return;
-      }
-      case "tool_result": {
-        const result = ToolResult.safeParse(block);
-        if (!result.success) return skip(describeZodError(result.error));
-        const text = resultText(result.data.content);
-        const call = this.calls.get(result.data.tool_use_id);
-        const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName);
-        if (call) {
-          call.outcome = facts.outcome;
-          if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
-        }
-        draft.add({
-          ...base,
-          kind: "TOOL_RESULT",
-          body: utf8(text),
-          ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
-          sourceId: result.data.tool_use_id,
-          ...(call?.toolName ? { toolName: call.toolName } : {}),
-        });
-        return;
-      }
-      default:
-        if (block.type in CLAUDE_IGNORED_BLOCK_TYPES) return this.collector.ignore(line, `block:${block.type}`);
-        skip(`unknown content block type "${block.type}"`);
-    }
-  }
-
-  private addText(draft: SessionDraft, role: string, text: string, base: Base, isMeta: boolean | undefined): void {
-    draft.add({ ...base, kind: "MESSAGE", role, body: utf8(text) });
-    if (
-      draft.title === undefined &&
-      base.agentId === undefined &&
-      role === "user" &&
-      !isMeta &&
-      !looksInjected(text) &&
-      !INTERRUPTED.test(text)
-    ) {
-      draft.title = titleFrom(text);
-    }
   }
 
   private compactSummary(line: JsonLine, r: MessageRecord, draft: SessionDraft, at: Date | undefined): void {

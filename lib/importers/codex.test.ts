@@ -421,7 +421,10 @@ describe("Codex importer: damaged records never turn YES into NO", () => {
     outBytes.set(prefix);
     outBytes.set(enc, prefix.length);
     outBytes.set(suffix, prefix.length + enc.length);
-    if (how === 4) outBytes[start + (seed % Math.max(1, end - start))] ^= 0x80;
+    if (how === 4) {
+      const at = start + (seed % Math.max(1, end - start));
+      outBytes[at] = outBytes[at]! ^ 0x80;
+    }
     return outBytes;
   };
   const lines = (bytes: Uint8Array) =>

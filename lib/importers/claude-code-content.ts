@@ -1,0 +1,112 @@
+/**
+ * Claude Code message content (see ./claude-code): each content block of a user or assistant
+ * message as its span (text, thinking, tool_use, tool_result), tool results paired with their
+ * calls by tool_use id, and the session's title from its first real prompt.
+ */
+import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
+import {
+  type Base,
+  CLAUDE_IGNORED_BLOCK_TYPES,
+  INTERRUPTED,
+  type MessageRecord,
+  type Origin,
+  resultFacts,
+  resultText,
+  ToolResult,
+  ToolUse,
+} from "./claude-code-blocks";
+import { rawValue } from "./json-scan";
+import { isRecord, looksInjected, titleFrom, utf8 } from "./text";
+import { describeZodError } from "./zod-issue";
+
+/** Writes content blocks into their session, remembering the calls their results pair with. */
+export class BlockWriter {
+  /** Calls by tool_use id, for the results that follow. */
+  readonly calls = new Map<string, DraftSpan>();
+  /** Task/Agent/Skill calls by tool_use id: what a subagent's progress names as its parent. */
+  readonly agentCalls = new Map<string, { name: string; input: unknown }>();
+
+  constructor(private readonly collector: ImportCollector) {}
+
+  block(
+    origin: Origin,
+    draft: SessionDraft,
+    r: MessageRecord,
+    role: string,
+    block: unknown,
+    index: number,
+    base: Base,
+    toolUseResult: unknown,
+  ): void {
+    const line = origin.line.line;
+    const where = `${origin.path.length > 0 ? "data.message." : ""}message.content[${index}]`;
+    const skip = (reason: string) => this.collector.skip(line, `${where}: ${reason}; skipped`, draft);
+    if (!isRecord(block) || typeof block.type !== "string") return skip("not a content block");
+    const { cwd: _cwd, ...plain } = base;
+    switch (block.type) {
+      case "text":
+        if (typeof block.text !== "string") return skip("text block without text");
+        return this.addText(draft, role, block.text, plain, r.isMeta);
+      case "thinking":
+        if (typeof block.thinking !== "string") return skip("thinking block without text");
+        draft.add({ ...plain, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
+        return;
+      case "tool_use": {
+        const use = ToolUse.safeParse(block);
+        if (!use.success) return skip(describeZodError(use.error));
+        if (!("input" in block)) return skip("tool_use block without its input");
+        const raw = rawValue(origin.line.bytes, [...origin.path, "message", "content", index, "input"]);
+        const call = draft.add({
+          ...base,
+          kind: "TOOL_CALL",
+          toolName: use.data.name,
+          toolInput: use.data.input,
+          body: raw ? raw.slice() : utf8(JSON.stringify(use.data.input ?? null)),
+          sourceId: use.data.id,
+        });
+        this.calls.set(use.data.id, call);
+        if (["Task", "Agent", "Skill"].includes(use.data.name)) {
+          this.agentCalls.set(use.data.id, { name: use.data.name, input: use.data.input });
+        }
+        return;
+      }
+      case "tool_result": {
+        const result = ToolResult.safeParse(block);
+        if (!result.success) return skip(describeZodError(result.error));
+        const text = resultText(result.data.content);
+        const call = this.calls.get(result.data.tool_use_id);
+        const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName);
+        if (call) {
+          call.outcome = facts.outcome;
+          if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
+        }
+        draft.add({
+          ...base,
+          kind: "TOOL_RESULT",
+          body: utf8(text),
+          ...(facts.exitCode !== undefined ? { exitCode: facts.exitCode } : {}),
+          sourceId: result.data.tool_use_id,
+          ...(call?.toolName ? { toolName: call.toolName } : {}),
+        });
+        return;
+      }
+      default:
+        if (block.type in CLAUDE_IGNORED_BLOCK_TYPES) return this.collector.ignore(line, `block:${block.type}`);
+        skip(`unknown content block type "${block.type}"`);
+    }
+  }
+
+  addText(draft: SessionDraft, role: string, text: string, base: Base, isMeta: boolean | undefined): void {
+    draft.add({ ...base, kind: "MESSAGE", role, body: utf8(text) });
+    if (
+      draft.title === undefined &&
+      base.agentId === undefined &&
+      role === "user" &&
+      !isMeta &&
+      !looksInjected(text) &&
+      !INTERRUPTED.test(text)
+    ) {
+      draft.title = titleFrom(text);
+    }
+  }
+}
