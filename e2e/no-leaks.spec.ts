@@ -298,6 +298,10 @@ test("every answer under /api is JSON {error:{code,message}}: unknown routes, me
       for (const m of route.served) expect(allow, `${method} ${route.path}`).toContain(m);
       expect(allow, `${method} ${route.path}`).not.toContain(method);
     }
+    // HEAD is answered from GET where there is one, else refused like any other method.
+    const head = await api.fetch(route.path, { method: "HEAD", maxRedirects: 0 });
+    if (route.served.includes("GET")) expect(head.status(), `HEAD ${route.path}`).not.toBe(405);
+    else expect(head.headers().allow, `HEAD ${route.path}`).toContain(route.served[0]);
   }
   const auth = { authorization: `Bearer ${operatorKey}` };
   await expectJsonError(

@@ -19,12 +19,16 @@ function allowOf(served: readonly HttpMethod[]): string {
   return HTTP_METHODS.filter((m) => allowed.has(m)).join(", ");
 }
 
+/** The methods a route serving `S` leaves to `otherMethods`: HEAD goes with GET (Next.js answers it from GET). */
+type Unserved<S extends HttpMethod> = Exclude<HttpMethod, S | ("GET" extends S ? "HEAD" : never)>;
+
 /**
  * Handlers for every method a route does not serve: 405 `{error:{code,message}}` naming the ones it
  * does in Allow, and OPTIONS answering with that Allow. A route file spreads them beside its own:
- * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");`.
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");` (naming a served
+ * method, or HEAD beside GET, is a type error).
  */
-export function otherMethods(...served: HttpMethod[]): Record<HttpMethod, Handler> {
+export function otherMethods<S extends HttpMethod>(...served: S[]): Record<Unserved<S>, Handler> {
   const allow = allowOf(served);
   const refuse: Handler = (request) =>
     errorResponse(
@@ -33,7 +37,10 @@ export function otherMethods(...served: HttpMethod[]): Record<HttpMethod, Handle
       }),
     );
   const options: Handler = () => new NextResponse(null, { status: 204, headers: { Allow: allow } });
-  return Object.fromEntries(HTTP_METHODS.map((m) => [m, m === "OPTIONS" ? options : refuse])) as Record<HttpMethod, Handler>;
+  const unserved = HTTP_METHODS.filter(
+    (m) => !(served as HttpMethod[]).includes(m) && !(m === "HEAD" && served.includes("GET" as S)),
+  );
+  return Object.fromEntries(unserved.map((m) => [m, m === "OPTIONS" ? options : refuse])) as Record<Unserved<S>, Handler>;
 }
 
 /** The answer for a path under /api that no route serves, whatever the method. */
