@@ -5,18 +5,9 @@
  * - NO only when nothing matched, every span in scope is evidentially complete and no seq is missing;
  * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
  */
-import { formatKindCounts, type KindCount } from "../manifest";
+import { formatKindCounts } from "../manifest";
 import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
-import {
-  EVIDENTIAL_CLASSES,
-  type Atom,
-  type AtomKind,
-  type EvidentialClass,
-  type ProvenanceStatus,
-  type SideEffectKind,
-  type SpanKind,
-  type TranscriptState,
-} from "../types";
+import { EVIDENTIAL_CLASSES, type Atom, type EvidentialClass } from "../types";
 import {
   compilePredicate,
   matchAtom,
@@ -26,113 +17,17 @@ import {
   type EvidenceQuestion,
 } from "./predicate";
 import { inSeqRange, inTimeRange, seqGaps, type QuestionScope, type SeqGap } from "./scope";
+import type { AnswerKind, Blocker, Citation, QuestionAnswer, QuestionSpan, SkippedRecordRef, UnblockAct } from "./answer-types";
 
-/** A span as the question engine sees it: facts only, the atoms already extracted. */
-export interface QuestionSpan {
-  id: string;
-  sessionId: string;
-  seq: number;
-  kind: SpanKind;
-  /** For a summary: the class of its lineage (the highest of its roots). */
-  class: EvidentialClass;
-  transcriptState: TranscriptState;
-  provenance: ProvenanceStatus;
-  /** The original is present, intact and within its TTL (or pinned). */
-  originalRetrievable: boolean;
-  /**
-   * The bytes are still stored and intact even if not retrievable under the policy (TTL passed,
-   * not yet swept): a pin would make them evidence again. Defaults to `originalRetrievable`.
-   */
-  originalHeld?: boolean;
-  /** Atoms that can be checked: from the live verbatim text or a retrievable original (for a summary, from its text). */
-  atoms: readonly Atom[];
-  sha256: string;
-  /** The span's bytes, for citation excerpts. */
-  body?: Uint8Array;
-  toolName?: string;
-  /** The outcome of the call the span is or belongs to (TOOL_CALL and its paired TOOL_RESULT). */
-  outcome?: ToolOutcome;
-  exitCode?: number;
-  occurredAt?: Date;
-  /** What an honest summary admitted dropping from this span, by kind. */
-  droppedByManifest?: KindCount[];
-  /** Summaries: the spans they replaced, to tell whether a claim in their text is backed by originals. */
-  replaces?: string[];
-}
-
-export interface Citation {
-  sessionId: string;
-  spanId: string;
-  seq: number;
-  byteStart: number;
-  byteEnd: number;
-  sha256: string;
-  /** The cited bytes decoded (invalid UTF-8 replaced), or the atom's text when no body was given. */
-  excerpt: string;
-  /** The verbatim bytes, when the span's body was given. */
-  bytes?: Uint8Array;
-  atomKind: AtomKind;
-  effect?: SideEffectKind;
-  /** Which of the question's predicates matched. */
-  predicateIndex: number;
-  /** The cited span's kind, and the outcome and exit code of the call it is or belongs to. */
-  spanKind?: SpanKind;
-  outcome?: ToolOutcome;
-  exitCode?: number;
-}
-
-/** A record of an imported file that was skipped for this session: the session is incomplete. */
-export interface SkippedRecordRef {
-  sessionId: string;
-  /** The record's line (or index) in the imported file; 0 for the whole file. */
-  line: number;
-  reason: string;
-}
-
-export type UnblockAct = "pin" | "extend" | "none";
-
-export interface Blocker {
-  sessionId: string;
-  spanId: string;
-  seq: number;
-  class: EvidentialClass;
-  provenance: ProvenanceStatus;
-  transcriptState: TranscriptState;
-  /** What the span's summary admitted dropping, by kind; empty when unknown or nothing. */
-  dropped: KindCount[];
-  /** The original's bytes are still stored and intact. */
-  originalHeld: boolean;
-  /**
-   * The act that would make the span checkable. "pin" when the bytes are still held: a legal
-   * hold cannot lapse while the review runs (an extension would also do, and the UI may offer
-   * it); "none" when nothing Custodian holds can help.
-   */
-  unblockBy: UnblockAct;
-  reason: string;
-}
-
-export type AnswerKind = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
-
-export interface QuestionAnswer {
-  answer: AnswerKind;
-  citations: Citation[];
-  /** Spans that could have matched but cannot be checked. Listed with YES too, for information. */
-  blockers: Blocker[];
-  /** Spans whose atoms were checked (verbatim or original retrievable; summaries excluded). */
-  checkedSpans: number;
-  /** No blockers, no seq gaps, no skipped records and some span in scope: a NO would be a proof of absence. */
-  scopeComplete: boolean;
-  gaps: SeqGap[];
-  /** Records its sessions' imports skipped: each makes a proof of absence impossible. */
-  skippedRecords: SkippedRecordRef[];
-  /** Nothing at all was in scope: never a NO (DESIGN.md, "never NO over an empty scope"). */
-  noSpansInScope: boolean;
-  /**
-   * How the cited calls went: distinct calls among the citations by outcome (a call and its
-   * result count once), e.g. {FAILED: 2, SUCCEEDED: 1} for "3 attempts: 2 failed, 1 succeeded".
-   */
-  outcomes: Partial<Record<ToolOutcome, number>>;
-}
+export type {
+  AnswerKind,
+  Blocker,
+  Citation,
+  QuestionAnswer,
+  QuestionSpan,
+  SkippedRecordRef,
+  UnblockAct,
+} from "./answer-types";
 
 /** Accepts a question, one predicate, or a list of predicates (any of which may match). */
 export function answerQuestion(

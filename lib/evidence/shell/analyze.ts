@@ -6,39 +6,19 @@
  * COMMAND atom. `cd` moves the working directory for the commands after it.
  */
 import { looksLikePath, normalizePath } from "../atoms/paths";
-import { scanText, type ScanContext } from "../atoms/scan";
-import { normalizeUrl } from "../atoms/shapes";
-import { valueOf, type AtomSink } from "../atoms/sink";
+import { scanText } from "../atoms/scan";
 import type { Text } from "../atoms/text";
-import type { SideEffectKind } from "../types";
 import { isSinkPath } from "./commands/files";
 import { isProbe } from "./commands/interpreters";
 import { handlerFor, unknownCommand } from "./commands/registry";
+import { emit, emitPath } from "./emit";
+import type { CommandInput, ShellEnv } from "./env";
 import { tokenize, type Redirect, type Word } from "./tokenize";
+
+export { primaryFinding } from "./emit";
 import type { CommandCall, CommandResult, Finding, StdinSource } from "./types";
 
-export interface ShellEnv {
-  sink: AtomSink;
-  /** Working directory and home; `cwd` moves with `cd`. */
-  ctx: ScanContext;
-  /** SWE-agent editor commands are known (a bare command-line tool call). */
-  agentCommands: boolean;
-  depth: number;
-}
-
-/** What a command invocation is made of, wherever it came from (a script, a JSON argv array). */
-export interface CommandInput {
-  words: Word[];
-  redirects: Redirect[];
-  /** The Text the command's raw range (and its words' raw ranges) refer to. */
-  rangeText: Text;
-  a: number;
-  b: number;
-  stdin: StdinSource | null;
-  pipedTo: boolean;
-  /** Normalised form of the COMMAND atom when the raw range is not shell text (a JSON argv array). */
-  normalized?: string;
-}
+export type { CommandInput, ShellEnv } from "./env";
 
 const MAX_DEPTH = 8;
 /**
@@ -47,7 +27,6 @@ const MAX_DEPTH = 8;
  */
 const MAX_SCRIPT = 1024 * 1024;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
-const WEAK: ReadonlySet<SideEffectKind> = new Set(["PRIVILEGE_ESCALATION", "SHELL_MUTATION", "UNKNOWN_TOOL"]);
 
 /** Analyses a script; returns the effects of all its commands (their atoms are already emitted). */
 export function analyzeScript(t: Text, env: ShellEnv, scanned: boolean): Finding[] {
@@ -332,90 +311,6 @@ function sub(words: Word[], parent: CommandInput, env: ShellEnv): CommandResult 
     { ...env, depth: env.depth + 1 },
   );
   return { findings, consumed: words };
-}
-
-/** The effect a COMMAND atom carries: the most specific one its findings name. */
-export function primaryFinding(findings: readonly Finding[]): Finding | undefined {
-  return findings.find((f) => !WEAK.has(f.effect)) ?? findings.find((f) => f.effect !== "PRIVILEGE_ESCALATION") ?? findings[0];
-}
-
-function emit(
-  cmd: CommandInput,
-  env: ShellEnv,
-  findings: Finding[],
-  privilege: { a: number; b: number } | null,
-  result: CommandResult,
-  extraReads: Word[],
-  extraConsumed: Word[],
-  words: Word[],
-): void {
-  const sink = env.sink;
-  const primary = primaryFinding(findings);
-  if (cmd.a >= 0 && cmd.b > cmd.a) {
-    const v = cmd.normalized ?? valueOf(cmd.rangeText.s.slice(cmd.a, cmd.b));
-    if (v !== null) {
-      sink.add(
-        "COMMAND",
-        cmd.rangeText,
-        cmd.a,
-        cmd.b,
-        v.trim().replace(/\s+/g, " "),
-        primary ? { effect: primary.effect, rule: primary.rule } : undefined,
-      );
-    }
-  }
-  if (privilege !== null && privilege.a >= 0) {
-    const v = valueOf(cmd.rangeText.s.slice(privilege.a, privilege.b)) ?? "sudo";
-    sink.add("COMMAND", cmd.rangeText, privilege.a, privilege.b, v.trim().replace(/\s+/g, " "), {
-      effect: "PRIVILEGE_ESCALATION",
-      rule: "shell.sudo",
-    });
-  }
-
-  const done = new Set<Word>(extraConsumed);
-  for (const f of findings) {
-    for (const w of f.targets ?? []) {
-      if (done.has(w)) continue;
-      done.add(w);
-      emitPath(w, f.targetOffsets?.get(w) ?? 0, env, { effect: f.effect, rule: f.rule });
-    }
-    for (const { word, argName, kind } of f.args ?? []) {
-      done.add(word);
-      const v = valueOf(word.value);
-      if (v === null || v === "") continue;
-      const normalized = kind === "URL" ? normalizeUrl(v) : v;
-      sink.add(kind ?? "TOOL_ARG", word.text(), 0, word.value.length, normalized, { effect: f.effect, rule: f.rule, argName });
-    }
-  }
-  for (const w of [...(result.reads ?? []), ...extraReads]) {
-    if (done.has(w)) continue;
-    done.add(w);
-    if (!/[*?[\]]|\$\(|`/.test(w.value)) emitPath(w, 0, env);
-  }
-  for (const w of result.consumed ?? []) done.add(w);
-  for (const w of words.slice(1)) {
-    if (done.has(w)) continue;
-    if (looksLikePath(w.value)) emitPath(w, 0, env);
-    else {
-      const eq = w.value.indexOf("=");
-      if (eq > 0 && looksLikePath(w.value.slice(eq + 1))) emitPath(w, eq + 1, env);
-    }
-  }
-  // Quoted words are quoted strings (commit messages, patterns, SQL...).
-  for (const w of cmd.words) {
-    if (!w.quotedWhole || w.a < 0 || w.value.length === 0) continue;
-    const v = valueOf(w.value);
-    if (v !== null) sink.add("QUOTED", cmd.rangeText, w.a, w.b, v);
-  }
-}
-
-function emitPath(w: Word, offset: number, env: ShellEnv, extras?: { effect: SideEffectKind; rule: string }): void {
-  const t = w.text();
-  const raw = t.s.slice(offset);
-  if (raw === "" || raw.length > 4096) return;
-  const v = valueOf(raw);
-  if (v === null) return;
-  env.sink.add("PATH", t, offset, t.s.length, normalizePath(v, env.ctx.cwd, env.ctx.home), extras);
 }
 
 function basename(v: string): string {
