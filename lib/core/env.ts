@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   BENCH_ITERATIONS: positiveInt().optional(),
   BENCH_WARMUP: z.coerce.number().int().min(0).optional(),
   BENCH_PROJECT: z.string().min(1).optional(),
+  /** `npm run bench:import`: each generated transcript's size in MB (default 50). */
+  BENCH_IMPORT_MB: positiveInt(10_000).optional(),
 });
 
 export type Env = z.output<typeof EnvSchema>;
