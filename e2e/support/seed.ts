@@ -51,7 +51,7 @@ export async function originalOf(spanId: string) {
 export async function seedApiKey(projectId: string, role: "VIEWER" | "OPERATOR" | "ADMIN") {
   process.env.DATABASE_URL = e2eDatabase().url;
   const { createApiKey } = await import("@/lib/server/admin");
-  return (await createApiKey(projectId, `e2e ${role.toLowerCase()}`, role)).key;
+  return (await createApiKey(projectId, `e2e ${role.toLowerCase()}`, role, { type: "SYSTEM", label: "e2e" })).key;
 }
 
 /** A finished import job of the project, its error text given. */

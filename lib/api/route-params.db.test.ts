@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiKey } from "@/lib/server/admin/api-keys";
+import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { GET as importJob } from "@/app/api/v1/imports/[id]/route";
 import { POST as importFile } from "@/app/api/v1/imports/route";
@@ -8,7 +9,7 @@ import { apiRoute, IdParams } from "./route";
 
 async function keyFor(label: string) {
   const project = await makeTestProject(label);
-  return (await createApiKey(project.id, label)).key;
+  return (await createApiKey(project.id, label, "OPERATOR", TEST_ACTOR)).key;
 }
 
 function request(url: string, key: string, method = "GET", body?: string) {

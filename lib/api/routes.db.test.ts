@@ -9,6 +9,7 @@ import { POST as appendSpans } from "@/app/api/v1/sessions/[id]/spans/route";
 import { GET as readOriginal } from "@/app/api/v1/spans/[id]/original/route";
 import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin/api-keys";
+import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { MAX_BODY_BYTES } from "./body";
 import { LIMITS } from "./schemas";
@@ -62,9 +63,9 @@ describe("runtime API", () => {
   beforeAll(async () => {
     const project = await makeTestProject("api");
     const other = await makeTestProject("api-other");
-    key = (await createApiKey(project.id, "runtime")).key;
-    viewerKey = (await createApiKey(project.id, "dashboard", "VIEWER")).key;
-    otherKey = (await createApiKey(other.id, "elsewhere")).key;
+    key = (await createApiKey(project.id, "runtime", "OPERATOR", TEST_ACTOR)).key;
+    viewerKey = (await createApiKey(project.id, "dashboard", "VIEWER", TEST_ACTOR)).key;
+    otherKey = (await createApiKey(other.id, "elsewhere", "OPERATOR", TEST_ACTOR)).key;
     const created = await call(createSession, {
       key,
       body: { externalId: "run-1", runtime: "claude-code", cwd: "/home/dev/app" },
@@ -90,7 +91,7 @@ describe("runtime API", () => {
 
     it("429 with Retry-After once a key exceeds its rate", async () => {
       const project = await makeTestProject("api-rate");
-      const limited = (await createApiKey(project.id, "busy")).key;
+      const limited = (await createApiKey(project.id, "busy", "OPERATOR", TEST_ACTOR)).key;
       process.env.CUSTODIAN_RATE_LIMIT_PER_MINUTE = "2";
       try {
         const statuses = [];

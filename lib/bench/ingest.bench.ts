@@ -18,6 +18,7 @@ import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { createApiKey } from "@/lib/server/admin";
+import { CLI } from "@/lib/server/audit";
 import { copyTexts, type BatchRows } from "@/lib/server/ingest";
 import { copyLines } from "@/lib/db/copy";
 import { sha256Hex } from "@/lib/core/hash";
@@ -89,7 +90,7 @@ async function main() {
   let server: RunningServer | undefined;
   try {
     const project = await createProject({ slug: "bench", name: "Bench" });
-    const key = (await createApiKey(project.id, "bench")).key;
+    const key = (await createApiKey(project.id, "bench", "OPERATOR", CLI)).key;
     await disconnectDb();
 
     server = await startServer(database.url, { CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" });

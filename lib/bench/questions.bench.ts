@@ -15,6 +15,7 @@ import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin";
+import { CLI } from "@/lib/server/audit";
 import {
   askEvidenceQuestion,
   evidenceQueriesToExplain,
@@ -113,7 +114,7 @@ async function main() {
  */
 async function overHttp(url: string, projectId: string, sessions: number, forget: () => Promise<unknown>): Promise<Timing[]> {
   await ensureBuilt();
-  const key = await createApiKey(projectId, "bench:questions", "VIEWER");
+  const key = await createApiKey(projectId, "bench:questions", "VIEWER", CLI);
   const server = await startServer(url);
   try {
     const ask = async () => {

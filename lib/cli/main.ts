@@ -7,6 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin";
+import { CLI } from "@/lib/server/audit";
 import { createProject, findProjectBySlug } from "@/lib/server/admin";
 import { runMaintenance } from "@/lib/server/background";
 import { createUser, listUsers } from "@/lib/server/admin";
@@ -74,7 +75,7 @@ async function run(group: string, action: string | undefined, values: Record<str
   switch (command) {
     case "keys create": {
       const project = await findProjectBySlug(required(values.project, "--project"));
-      const key = await createApiKey(project.id, values.name ?? "runtime", roleFrom(values.role ?? "operator"));
+      const key = await createApiKey(project.id, values.name ?? "runtime", roleFrom(values.role ?? "operator"), CLI);
       console.log(`Created API key "${key.name}" (${key.role.toLowerCase()}) for project ${project.slug}.`);
       console.log("Store it now: it is shown only this once.\n");
       console.log(key.key);
@@ -99,7 +100,7 @@ async function run(group: string, action: string | undefined, values: Record<str
           role: roleFrom(values.role ?? "viewer"),
           password: values.password,
         },
-        { type: "SYSTEM", label: "cli" },
+        CLI,
       );
       console.log(`Created ${user.role.toLowerCase()} ${user.email}.`);
       if (user.generatedPassword) console.log(`Password (shown once): ${user.generatedPassword}`);

@@ -23,12 +23,13 @@ export interface CreatedApiKey {
   key: string;
 }
 
-export async function createApiKey(
-  projectId: string,
-  name: string,
-  role: Role = "OPERATOR",
-  actor?: Actor,
-): Promise<CreatedApiKey> {
+/**
+ * Creates a key for a project, audited as `api_key.create` in the same transaction: who created
+ * which key with which role (a person, or the CLI as a system actor). There is no key without an
+ * actor to answer for it.
+ */
+export async function createApiKey(projectId: string, name: string, role: Role, actor: Actor): Promise<CreatedApiKey> {
+  if (!actor?.label) throw new Error("createApiKey needs the actor who creates the key");
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100)
     throw new AppError("VALIDATION_FAILED", "A key needs a name", { fields: [{ path: "name", message: "1-100 characters" }] });
@@ -38,23 +39,22 @@ export async function createApiKey(
     const created = await tx.apiKey.create({
       data: { id: randomUUID(), projectId, name: trimmed, prefix, keyHash: hashApiKey(key), role },
     });
-    if (actor) {
-      await writeAudit(tx, {
-        projectId,
-        actor,
-        act: "api_key.create",
-        targetType: "api_key",
-        targetId: created.id,
-        after: { name: trimmed, prefix, role },
-      });
-    }
+    await writeAudit(tx, {
+      projectId,
+      actor,
+      act: "api_key.create",
+      targetType: "api_key",
+      targetId: created.id,
+      after: { name: trimmed, prefix, role },
+    });
     return created;
   });
   return { id: row.id, name: row.name, prefix, role: row.role, key };
 }
 
-/** Revokes a key at once: the next request with it gets 401. */
+/** Revokes a key at once (the next request with it gets 401), audited as `api_key.revoke` in the same transaction. */
 export async function revokeApiKey(keyId: string, actor: Actor): Promise<void> {
+  if (!actor?.label) throw new Error("revokeApiKey needs the actor who revokes the key");
   if (!isUuid(keyId)) throw new AppError("NOT_FOUND", "Key not found");
   await db().$transaction(async (tx) => {
     const key = await tx.apiKey.findUnique({ where: { id: keyId } });

@@ -1,2 +1,12 @@
 export { listAuditLog } from "./read";
-export { type Actor, type AuditAct, type AuditEntry, type AuditEvent, SWEEPER, writeAudit, writeAudits } from "./write";
+export {
+  type Actor,
+  type AuditAct,
+  type AuditEntry,
+  type AuditEvent,
+  CLI,
+  recordAudit,
+  SWEEPER,
+  writeAudit,
+  writeAudits,
+} from "./write";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RoleName } from "@/lib/core/permissions";
-import type { DbTx } from "@/lib/db/client";
+import { type DbTx, db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 
 export interface Actor {
@@ -11,6 +11,8 @@ export interface Actor {
 }
 
 export const SWEEPER: Actor = { type: "SYSTEM", label: "sweeper" };
+/** Acts done from a terminal (`npm run custodian -- ...`): whoever can run it holds the database. */
+export const CLI: Actor = { type: "SYSTEM", label: "cli" };
 
 /** A JSON object as stored in `before` / `after` (a retention policy, a canned-question edit). */
 type JsonObject = { [key: string]: unknown };
@@ -94,6 +96,19 @@ export type AuditEvent =
       after: { role: RoleName };
     }
   | {
+      /** An evidence answer downloaded from the Evidence page: which question, over which scope, as what. */
+      act: "evidence.export";
+      targetType: "project";
+      before?: undefined;
+      after: {
+        question: { id: string; title: string; anyOf: unknown[] };
+        scope: { sessionIds?: string[]; from?: Date; to?: Date };
+        format: "json" | "csv";
+        answer: string;
+        citations: number;
+      };
+    }
+  | {
       /** A committed reclamation (asked of the gate, or observed in an import): what it replaced. */
       act: "reclamation.commit";
       targetType: "session";
@@ -122,6 +137,11 @@ export type AuditEntry = AuditEvent & {
 /** Appends one row to the audit log. Call it with the transaction of the act it records. */
 export async function writeAudit(tx: DbTx, entry: AuditEntry): Promise<void> {
   await tx.auditLog.create({ data: auditRow(entry) });
+}
+
+/** Appends one row for an act that writes nothing else (an export): its own transaction. */
+export async function recordAudit(entry: AuditEntry): Promise<void> {
+  await writeAudit(db(), entry);
 }
 
 /** Many audit rows in one statement, for acts done in bulk (the sweeper). */

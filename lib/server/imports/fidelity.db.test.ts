@@ -13,6 +13,7 @@ import { POST as askRoute } from "@/app/api/v1/evidence/query/route";
 import { db } from "@/lib/db/client";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { createApiKey } from "@/lib/server/admin/api-keys";
+import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { listSessionPage } from "@/lib/server/dashboard/session-list";
 import { sessionGrid } from "@/lib/server/provenance/span-status";
@@ -27,7 +28,7 @@ const SUBAGENT_FILE = "claude-code/spotter-subagent-progress.jsonl";
 const SUBAGENT_LISTING = { commandPattern: "ls -la /home/marco/projects/spotter/\\.beads" };
 
 async function apiKey(projectId: string) {
-  return { authorization: `Bearer ${(await createApiKey(projectId, "reader")).key}` };
+  return { authorization: `Bearer ${(await createApiKey(projectId, "reader", "OPERATOR", TEST_ACTOR)).key}` };
 }
 
 const get = (url: string, headers: Record<string, string>) => new Request(`http://t${url}`, { headers });

@@ -9,6 +9,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { importTranscript } from "@/lib/importers";
 import type { ImportFormat } from "@/lib/importers/types";
 import { createApiKey } from "@/lib/server/admin/api-keys";
+import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { askEvidenceQuestion } from "@/lib/server/questions/ask";
 import { importTranscriptFile } from "./import-file";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -96,7 +97,7 @@ describe("importing transcripts", () => {
 
   it("an unsupported file is a 415 naming the supported formats; a forced format finding nothing is a 422; a large file runs as a job with progress", async () => {
     const project = await makeTestProject("import-api");
-    const key = (await createApiKey(project.id, "importer")).key;
+    const key = (await createApiKey(project.id, "importer", "OPERATOR", TEST_ACTOR)).key;
     const headers = { authorization: `Bearer ${key}` };
     const garbage = await importRoute(
       new Request("http://t/api/v1/imports", { method: "POST", headers, body: "not a transcript" }),

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { currentUser } from "@/lib/auth/session";
 import { findProjectBySlug } from "@/lib/server/admin";
+import { recordAudit } from "@/lib/server/audit";
 import { askEvidenceQuestion } from "@/lib/server/questions";
 import { answerAsCsv, answerAsJson } from "@/lib/server/questions";
 import { evidenceQueryFromParams } from "@/lib/server/questions";
@@ -13,14 +14,31 @@ export const dynamic = "force-dynamic";
 /** The answer shown on the Evidence page, with its citations, as a JSON or CSV download. */
 export async function GET(request: Request) {
   try {
-    if (!(await currentUser())) throw new AppError("UNAUTHENTICATED", "Sign in first");
+    const user = await currentUser();
+    if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
     const params = new URL(request.url).searchParams;
     const project = await findProjectBySlug(params.get("project") ?? "");
     const input = evidenceQueryFromParams(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
     const result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
     const name = `custodian-${result.question.id}-${new Date().toISOString().slice(0, 10)}`;
-    if (params.get("format") === "csv") {
+    const format = params.get("format") === "csv" ? "csv" : "json";
+    // Who took which evidence out, before it leaves: an export the log cannot record is not sent.
+    await recordAudit({
+      projectId: project.id,
+      actor: { type: "USER", id: user.id, label: user.email },
+      act: "evidence.export",
+      targetType: "project",
+      targetId: project.id,
+      after: {
+        question: { id: result.question.id, title: result.question.title, anyOf: result.question.anyOf },
+        scope: input.scope ?? {},
+        format,
+        answer: result.answer,
+        citations: result.citations.length,
+      },
+    });
+    if (format === "csv") {
       return new NextResponse(answerAsCsv(result), {
         headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.csv"` },
       });
