@@ -10,10 +10,11 @@ const SECTIONS = [
   { href: "/evidence", label: "Evidence" },
   { href: "/retention", label: "Retention" },
   { href: "/audit", label: "Audit log" },
-  { href: "/settings", label: "Settings" },
+  { href: "/settings", label: "Settings", managersOnly: true },
 ] as const;
 
-export function SideNav({ children }: { children?: ReactNode }) {
+/** `canManage`: the person may manage people and keys (Settings answers 404 to anyone else). */
+export function SideNav({ children, canManage = false }: { children?: ReactNode; canManage?: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="side-nav">
@@ -21,7 +22,7 @@ export function SideNav({ children }: { children?: ReactNode }) {
         Custodian
       </Link>
       <ul>
-        {SECTIONS.map((section) => {
+        {SECTIONS.filter((section) => canManage || !("managersOnly" in section)).map((section) => {
           const active = pathname === section.href || pathname.startsWith(`${section.href}/`);
           return (
             <li key={section.href}>

@@ -3,6 +3,7 @@ import { QueryProvider } from "@/components/QueryProvider";
 import { SideNav } from "@/components/SideNav";
 import { humanize } from "@/components/format";
 import { requireUser } from "@/lib/auth/session";
+import { can } from "@/lib/core/permissions";
 import { signOutAction } from "@/app/login/actions";
 
 /** Every dashboard page needs a signed-in person; the sign-in page lives outside this group. */
@@ -10,7 +11,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser();
   return (
     <div className="shell">
-      <SideNav>
+      <SideNav canManage={can(user.role, "users:manage")}>
         <div className="who">
           <div>{user.email}</div>
           <div className="role">{humanize(user.role)}</div>
