@@ -1,60 +1,155 @@
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, ProvenanceStatus } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
-import { sessionGrid, sessionTimeline, timelineTotal, type SpanStatus, type TimelineFilter } from "@/lib/server/provenance";
+import {
+  sessionGrid,
+  sessionTimeline,
+  timelineCount,
+  timelineTotal,
+  type TimelineFilter,
+  type TimelineSpan,
+} from "@/lib/server/provenance";
 
 /** Spans per page of a session's transcript. */
 export const TIMELINE_PAGE_SIZE = 200;
 /** At most this many spans of a grid cell get a bulk act at once. */
 export const CELL_BULK_LIMIT = 1000;
+/**
+ * A filter on agent or outcome is counted this far past the page's start, no further: beyond it
+ * the page says "more than" instead of reading the rest of a 100,000-span session.
+ */
+export const TIMELINE_COUNT_AHEAD = 10_000;
+/** Subagents listed in the session page's agent filter. */
+export const AGENT_LIMIT = 200;
+/** Skipped records listed on the session page (the count covers them all). */
+export const SKIPPED_SHOWN = 100;
 
 export interface SessionOverviewOptions {
   class?: EvidentialClass;
   provenance?: ProvenanceStatus;
+  /** Only the main agent's spans (null) or one subagent's (its id); undefined for all. */
+  agentId?: string | null;
+  /** Only calls (and their results) with these outcomes; empty or undefined for all. */
+  outcomes?: readonly ToolOutcome[];
   /** 1-based page of the (filtered) transcript. */
   page?: number;
 }
 
+export interface SessionAgent {
+  agentId: string;
+  agentType: string | null;
+}
+
 /**
- * A session's page: the session, its grid, and one page of its transcript (a grid cell's spans
- * when filtered). A 100,000-span session costs an index-only scan for the grid and a page of rows.
+ * The session's subagents (spans with an agent id), found by a skip scan of span_agent_idx: one
+ * index probe per subagent, however many spans each produced.
+ */
+export async function sessionAgents(sessionId: string, limit = AGENT_LIMIT): Promise<SessionAgent[]> {
+  const rows = await db().$queryRaw<Array<{ agent_id: string; agent_type: string | null }>>`
+    with recursive agents(agent_id) as (
+      (select agent_id from span where session_id = ${sessionId}::uuid and agent_id is not null order by agent_id limit 1)
+      union all
+      select (select s.agent_id from span s
+               where s.session_id = ${sessionId}::uuid and s.agent_id > a.agent_id order by s.agent_id limit 1)
+        from agents a where a.agent_id is not null
+    )
+    select a.agent_id,
+           (select s.agent_type from span s
+             where s.session_id = ${sessionId}::uuid and s.agent_id = a.agent_id and s.agent_type is not null limit 1) as agent_type
+      from agents a where a.agent_id is not null
+     limit ${limit}`;
+  return rows.map((r) => ({ agentId: r.agent_id, agentType: r.agent_type }));
+}
+
+/** The records the session's import skipped, in line order (the first `limit`), and how many there are. */
+export async function sessionSkippedRecords(sessionId: string, limit = SKIPPED_SHOWN) {
+  const [records, total] = await Promise.all([
+    db().skippedRecord.findMany({
+      where: { sessionId },
+      orderBy: { line: "asc" },
+      take: limit,
+      select: { line: true, reason: true },
+    }),
+    db().skippedRecord.count({ where: { sessionId } }),
+  ]);
+  return { records, total };
+}
+
+/**
+ * A session's page: the session, its grid, and one page of its transcript (a grid cell's spans,
+ * one agent's, calls with some outcomes, when filtered), its subagents and the records its import
+ * skipped. A 100,000-span session costs an index-only scan for the grid and a page of rows; a
+ * filter on agent or outcome reads its own index up to the page and counts at most
+ * TIMELINE_COUNT_AHEAD further.
  */
 export async function getSessionOverview(sessionId: string, options: SessionOverviewOptions = {}, now = new Date()) {
   if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "Session not found");
   const session = await db().session.findUnique({ where: { id: sessionId }, include: { project: true } });
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
   const policy = await loadPolicy(db(), session.projectId);
-  const grid = await sessionGrid(db(), session.id, policy, now);
+  const [grid, agents, skipped] = await Promise.all([
+    sessionGrid(db(), session.id, policy, now),
+    sessionAgents(session.id),
+    sessionSkippedRecords(session.id),
+  ]);
+  const outcomes = options.outcomes && options.outcomes.length > 0 ? [...options.outcomes] : undefined;
   const filter: TimelineFilter = {
     ...(options.class ? { class: options.class } : {}),
     ...(options.provenance ? { provenance: options.provenance } : {}),
+    ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+    ...(outcomes ? { outcomes } : {}),
   };
-  const total = timelineTotal(grid.grid, filter);
+  const counted = filter.agentId !== undefined || filter.outcomes !== undefined;
+  // The session's span count bounds every filter's total, so a page number past it costs nothing.
+  const lastPossible = Math.max(1, Math.ceil(session.spanCount / TIMELINE_PAGE_SIZE));
+  const requested = Math.min(Math.max(1, Math.floor(options.page ?? 1)), lastPossible);
+  let total: number;
+  let totalIsLowerBound = false;
+  if (counted) {
+    const cap = (requested - 1) * TIMELINE_PAGE_SIZE + TIMELINE_COUNT_AHEAD;
+    const n = await timelineCount(db(), session.id, policy, now, grid, filter, cap);
+    totalIsLowerBound = n > cap;
+    total = totalIsLowerBound ? cap : n;
+  } else {
+    total = timelineTotal(grid.grid, filter);
+  }
   const pages = Math.max(1, Math.ceil(total / TIMELINE_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pages);
+  const page = totalIsLowerBound ? requested : Math.min(requested, pages);
   const [spans, cellSpanIds] = await Promise.all([
     sessionTimeline(db(), session.id, policy, now, grid, filter, {
       offset: (page - 1) * TIMELINE_PAGE_SIZE,
       limit: TIMELINE_PAGE_SIZE,
     }),
-    // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept.
+    // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept
+    // (the whole cell, whatever agent or outcome the list is narrowed to).
     filter.class && filter.provenance && filter.provenance !== "LOST" && filter.provenance !== "NONE"
-      ? sessionTimeline(db(), session.id, policy, now, grid, filter, { offset: 0, limit: CELL_BULK_LIMIT }).then((s) =>
-          s.map((x) => x.id),
-        )
+      ? sessionTimeline(
+          db(),
+          session.id,
+          policy,
+          now,
+          grid,
+          { class: filter.class, provenance: filter.provenance },
+          { offset: 0, limit: CELL_BULK_LIMIT },
+        ).then((s) => s.map((x) => x.id))
       : Promise.resolve([] as string[]),
   ]);
   return {
     session,
     grid: grid.grid,
-    spans: spans satisfies SpanStatus[],
+    spans: spans satisfies TimelineSpan[],
     total,
+    /** More spans match than `total` (the count stopped there). */
+    totalIsLowerBound,
     page,
     pages,
     pageSize: TIMELINE_PAGE_SIZE,
     cellSpanIds,
     maxSeq: session.seqMax ?? 0,
+    agents,
+    skipped,
   };
 }

@@ -4,6 +4,7 @@ import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { reclaim } from "@/lib/server/gate/reclaim";
 import { listSessionPage } from "./session-list";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { db } from "@/lib/db/client";
 
 describe("the sessions list", () => {
   it("searches, filters by runtime and state, sorts by refusals and pages", async () => {
@@ -47,5 +48,30 @@ describe("the sessions list", () => {
     expect((await listSessionPage({ q: `${tag} 1%` })).total).toBe(0); // % is literal, not a wildcard
     expect((await listSessionPage({ q: tag, page: "2" })).rows).toEqual([]);
     await expect(listSessionPage({ sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+
+  it("marks the sessions whose import skipped records, and lists only them when asked", async () => {
+    const project = await makeTestProject("incomplete");
+    const tag = randomBytes(4).toString("hex");
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { session } = await upsertSession(project.id, {
+        externalId: `inc-${tag}-${i}`,
+        runtime: "claude-code",
+        title: `Inc ${tag} ${i}`,
+      });
+      ids.push(session.id);
+    }
+    await db().skippedRecord.createMany({
+      data: [
+        { sessionId: ids[1]!, line: 3, reason: "not valid JSON" },
+        { sessionId: ids[1]!, line: 9, reason: "result without its call" },
+      ],
+    });
+    const all = await listSessionPage({ q: tag });
+    expect(Object.fromEntries(all.rows.map((r) => [r.id, r.skippedCount]))).toEqual({ [ids[0]!]: 0, [ids[1]!]: 2 });
+    const incomplete = await listSessionPage({ q: tag, state: "incomplete" });
+    expect(incomplete.rows.map((r) => r.id)).toEqual([ids[1]]);
+    expect(incomplete.total).toBe(1);
   });
 });

@@ -8,7 +8,7 @@ import { STATUS_CODES, sqlTime } from "@/lib/server/provenance";
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
-export const SESSION_STATES = ["any", "refused", "at-risk", "lost"] as const;
+export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete"] as const;
 export const PAGE_SIZE = 25;
 
 export const SessionListQuerySchema = z.object({
@@ -32,6 +32,8 @@ export interface SessionListRow {
   refusalCount: number;
   atRiskCount: number;
   lostCount: number;
+  /** Records its import skipped: while there are any, no evidence question answers NO over it. */
+  skippedCount: number;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function listSessionPage(
       refusals: number;
       at_risk: number;
       lost: number;
+      skipped: number;
       total: bigint;
     }>
   >(sessionListSql(query));
@@ -74,6 +77,7 @@ export async function listSessionPage(
       refusalCount: r.refusals,
       atRiskCount: r.at_risk,
       lostCount: r.lost,
+      skippedCount: r.skipped,
     })),
     total: Number(rows[0]?.total ?? 0),
     query,
@@ -95,6 +99,7 @@ export function sessionListSql(
   if (query.state === "refused") conditions.push(Prisma.sql`c.refusals > 0`);
   if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
   if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
+  if (query.state === "incomplete") conditions.push(Prisma.sql`c.skipped > 0`);
   const order =
     query.sort === "refusals"
       ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
@@ -107,17 +112,18 @@ export function sessionListSql(
       -- refusals, held unpinned originals of evidence-bearing spans expiring before their horizon
       -- (at risk). Evidence lost is what the session's grid shows as LOST, from the grid's own
       -- source: its kept counters (span_grid_count, code 1) plus the spans whose TTL has passed
-      -- since and whose bytes the sweeper has not deleted yet (span_held_expiry_idx). Nothing here
-      -- scans a session's spans.
+      -- since and whose bytes the sweeper has not deleted yet (span_held_expiry_idx). Records the
+      -- import skipped are counted from skipped_record's key. Nothing here scans a session's spans.
       select se.id, se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk,
              (select coalesce(sum(g.n), 0) from span_grid_count g where g.session_id = se.id and g.code = ${LOST_GRID_CODE})
              + (select count(*) from span s
                  where s.session_id = se.id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
-                   and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)}) as lost
+                   and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)}) as lost,
+             (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped
         from session se
     )
     select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           c.spans, c.refusals, c.at_risk, c.lost::int as lost, count(*) over () as total
+           c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, count(*) over () as total
       from session se join c on c.id = se.id join project pr on pr.id = se.project_id
      where ${Prisma.join(conditions, " and ")}
      order by ${order}

@@ -10,8 +10,10 @@ export {
   type SpanRowFacts,
   type SpanStatus,
   spanStatusOf,
+  timelineCount,
   type TimelineFilter,
   timelineQuery,
+  type TimelineSpan,
   timelineTotal,
 } from "./span-status";
 export { originalFromSpan, retrievableWithPointer, STATUS_CODES, sqlTime } from "./status-sql";
