@@ -206,6 +206,7 @@ describe("Claude Code importer: damaged input", () => {
 // Real sessions (see fixtures/claude-code/SOURCES.md).
 const progressFile = fixture("claude-code/spotter-subagent-progress.jsonl");
 const toolHeavy = fixture("claude-code/spotter-tool-heavy.jsonl");
+const compactionAgent = fixture("claude-code/spotter-agent-acompact-70d8e7.jsonl");
 const agentFile = fixture("claude-code/spotter-agent-aac57f5.jsonl");
 const PARENT = "491e126e-1e71-469c-ade2-fcc8af567c74";
 /** The subagent's `ls -la …/.beads/` call (line 50): only the subagent ran it. */
@@ -263,6 +264,39 @@ describe("Claude Code importer: a real session whose Task subagent reports throu
 
   it("does not take the interrupt notice for the session's title", () => {
     expect(s.title).not.toMatch(/^\[Request interrupted/);
+  });
+});
+
+describe("Claude Code importer: a real compaction agent's file", () => {
+  // Claude Code runs a compaction as a forked agent (`agent-acompact-<id>.jsonl`): the file opens
+  // with the parent session's latest injected user records, each still naming its parent in the
+  // parent session, then the summary prompt and the summary the model wrote.
+  const result = importTranscript(compactionAgent);
+  const s = only(result);
+
+  it("is complete: the copied records' parents live in the parent session, not missing from this file", () => {
+    expectWellFormed(result);
+    expect(result.records).toEqual({ read: 15, used: 15, ignored: 0, skipped: 0, ignoredByType: {} });
+    expect(result.issues).toEqual([]);
+    expect(s.skipped).toEqual([]);
+    expect(s.externalId).toBe("fa812bfe-b295-4cca-9c2f-fdf01028cb46/agent-acompact-70d8e7");
+    expect(s.spans.every((x) => x.agentId === "acompact-70d8e7")).toBe(true);
+  });
+
+  it("keeps the prompt and the summary the model wrote", () => {
+    expect(kinds(s).slice(-2)).toEqual(["MESSAGE", "MESSAGE"]);
+    expect(text(s.spans.at(-2))).toMatch(/^Your task is to create a detailed summary of the conversation so far/);
+    expect(s.spans.at(-1)!.role).toBe("assistant");
+    expect(text(s.spans.at(-1))).toContain("<analysis>");
+  });
+
+  it("still detects a deleted summary prompt: the answer's parent is missing", () => {
+    const lines = new TextDecoder().decode(compactionAgent).split("\n");
+    lines.splice(13, 1); // line 14: the summary prompt
+    const damaged = importTranscript(utf8(lines.join("\n")));
+    expectWellFormed(damaged);
+    expect(damaged.issues).toEqual([{ line: 14, message: expect.stringMatching(/^parentUuid \S+ names no record in the file/) }]);
+    expect(only(damaged).skipped).toHaveLength(1);
   });
 });
 
@@ -524,5 +558,6 @@ describe("Claude Code importer: corrupting a real file never turns YES into NO",
       }),
       { numRuns: 150 },
     );
-  });
+    // 150 parses of a 240 KB file: seconds on a loaded machine.
+  }, 60_000);
 });

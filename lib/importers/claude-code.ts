@@ -22,7 +22,8 @@
  *   (CLAUDE_IGNORED_SYSTEM_SUBTYPES) or skipped; `progress` data types likewise
  *   (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`, `ai-title`, `custom-title` title the session.
  * - Parent chain: a record whose parentUuid names no record of the file is skipped against its
- *   session, a record before it being missing (see ParentChain for what is not a gap).
+ *   session, a record before it being missing (see ParentChain for what is not a gap; nor are the
+ *   parent session's records a compaction agent's file opens with).
  */
 import { Clock, ImportCollector, type SessionDraft } from "./builder";
 import {
@@ -57,6 +58,8 @@ class ClaudeReader {
   private readonly sessionOfUuid = new Map<string, SessionDraft>();
   private readonly titles: Array<{ leafUuid?: string; title: string }> = [];
   private readonly chain = new ParentChain<SessionDraft>();
+  /** Compaction agents' sessions whose model has answered (their own chain has begun). */
+  private readonly answered = new Set<SessionDraft>();
   /** uuids of the subagent messages progress records hold, so sidechain copies are not added twice. */
   private readonly progressUuids = new Set<string>();
   private currentSessionId: string | undefined;
@@ -274,7 +277,13 @@ class ClaudeReader {
     const r = line.value;
     if (!("parentUuid" in r) || typeof r.uuid !== "string") return;
     const draft = this.session(r);
-    const missing = this.chain.missingParent(draft, r.parentUuid);
+    // A compaction agent's file (`agent-acompact-<id>.jsonl`) opens with the parent session's
+    // latest injected user records, each naming its parent in the parent session: copies, not gaps.
+    // Its own chain (from its first assistant record on) is checked like any other.
+    const compaction = sidechainAgent(r)?.startsWith("acompact-") === true;
+    if (compaction && r.type === "assistant") this.answered.add(draft);
+    const leadingCopy = compaction && r.type === "user" && !this.answered.has(draft);
+    const missing = this.chain.missingParent(draft, leadingCopy ? undefined : r.parentUuid);
     if (missing)
       this.collector.skip(
         line.line,

@@ -11,6 +11,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-subagent-progress.jsonl", "claude-code"],
   ["claude-code/spotter-tool-heavy.jsonl", "claude-code"],
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code"],
+  ["claude-code/spotter-agent-acompact-70d8e7.jsonl", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["openhands/classic-basic-gui-mode.json", "openhands"],
   ["openhands/sdk-goal-events.jsonl", "openhands"],
