@@ -1,0 +1,275 @@
+/**
+ * The OTLP receiver's use case: a batch of spans (an ExportTraceServiceRequest in its JSON mapping)
+ * is stored as received, then every conversation it touches is mapped again as a whole by the
+ * GenAI importer and what is new goes through the same ingest path as any import. Mapping whole
+ * conversations is what lets a tool span without `gen_ai.conversation.id` inherit it from an
+ * ancestor that arrives in a later batch, and a chat span's repeated history be recognised.
+ *
+ * A span the importer skips is rejected in OTLP's partial success (and recorded against its
+ * session); a span whose ancestors are not here yet and whose trace names no single conversation is
+ * held, with a warning, and mapped when they arrive.
+ */
+import { AppError } from "@/lib/core/errors";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { sha256Hex } from "@/lib/core/hash";
+import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import type { ImportedSession, ImportedSpan } from "@/lib/importers/types";
+import { appendSpans, upsertSession } from "@/lib/server/ingest";
+import { linkCompactions, type StoredSpanRef } from "./compactions";
+
+export interface OtlpReceipt {
+  /** Spans of the batch that could not be mapped: OTLP's `rejected_spans`. */
+  rejectedSpans: number;
+  /** Why, one reason per line (and a warning for held spans); empty when all went through. */
+  errorMessage: string;
+  /** Sessions the batch touched, by external id (the conversation id, else the trace id). */
+  sessions: Array<{ id: string; externalId: string; newSpans: number }>;
+  held: number;
+}
+
+interface BatchSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  conversationId: string | null;
+  span: Record<string, unknown>;
+  resource: unknown[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function conversationOf(span: Record<string, unknown>): string | null {
+  for (const attr of list(span.attributes)) {
+    if (isRecord(attr) && attr.key === "gen_ai.conversation.id" && isRecord(attr.value)) {
+      const v = attr.value.stringValue;
+      if (typeof v === "string" && v.length > 0) return v;
+    }
+  }
+  return null;
+}
+
+/** The batch's spans, and a reason for each entry that is not a span at all. */
+function flatten(request: Record<string, unknown>): { spans: BatchSpan[]; malformed: string[] } {
+  const spans: BatchSpan[] = [];
+  const malformed: string[] = [];
+  for (const rs of list(request.resourceSpans)) {
+    const resource = isRecord(rs) && isRecord(rs.resource) ? list(rs.resource.attributes) : [];
+    for (const scope of isRecord(rs) ? list(rs.scopeSpans) : []) {
+      for (const span of isRecord(scope) ? list(scope.spans) : []) {
+        if (
+          !isRecord(span) ||
+          typeof span.traceId !== "string" ||
+          typeof span.spanId !== "string" ||
+          !span.traceId ||
+          !span.spanId
+        ) {
+          malformed.push("a span without traceId and spanId cannot be mapped");
+          continue;
+        }
+        const parent = typeof span.parentSpanId === "string" && span.parentSpanId ? span.parentSpanId : null;
+        spans.push({
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: parent,
+          conversationId: conversationOf(span),
+          span,
+          resource,
+        });
+      }
+    }
+  }
+  return { spans, malformed };
+}
+
+type StoredOtlpSpan = Awaited<ReturnType<typeof loadTraces>>[number];
+
+async function loadTraces(projectId: string, traceIds: string[]) {
+  return db().otlpSpan.findMany({ where: { projectId, traceId: { in: traceIds } }, orderBy: { ordinal: "asc" } });
+}
+
+/** Every stored span of the traces the batch touched and of the conversations those traces name. */
+async function conversationSpans(projectId: string, batch: BatchSpan[]): Promise<StoredOtlpSpan[]> {
+  const traces = new Set(batch.map((s) => s.traceId));
+  let stored = await loadTraces(projectId, [...traces]);
+  const conversations = [...new Set(stored.map((s) => s.conversationId).filter((c): c is string => c !== null))];
+  if (conversations.length > 0) {
+    const more = await db().otlpSpan.findMany({
+      where: { projectId, conversationId: { in: conversations }, traceId: { notIn: [...traces] } },
+      select: { traceId: true },
+      distinct: ["traceId"],
+    });
+    if (more.length > 0) stored = await loadTraces(projectId, [...traces, ...more.map((m) => m.traceId)]);
+  }
+  return stored;
+}
+
+/**
+ * How long a span waits for a missing ancestor. Exporters send a span when it ends, so children
+ * come before their parents; mapped too early, a chat span's requested tool call would become a
+ * span of its own before the execute_tool span that records the call arrives, and a tool span
+ * would not know its conversation. A remote parent never arrives: after this wait the span is
+ * mapped with what is here (at the next batch that touches its trace or conversation).
+ */
+export const OTLP_HOLD_MS = 60_000;
+
+/** Spans with an ancestor not received yet, received less than OTLP_HOLD_MS ago. */
+function heldSpans(stored: StoredOtlpSpan[], now: Date): Set<StoredOtlpSpan> {
+  const byKey = new Map(stored.map((s) => [`${s.traceId}/${s.spanId}`, s]));
+  const held = new Set<StoredOtlpSpan>();
+  for (const s of stored) {
+    if (now.getTime() - s.receivedAt.getTime() >= OTLP_HOLD_MS) continue;
+    let at: StoredOtlpSpan | undefined = s;
+    const seen = new Set<StoredOtlpSpan>();
+    while (at?.parentSpanId && !seen.has(at)) {
+      seen.add(at);
+      at = byKey.get(`${at.traceId}/${at.parentSpanId}`);
+      if (!at) held.add(s);
+    }
+  }
+  return held;
+}
+
+/**
+ * Batches of one project are mapped one at a time in this process (exporters send concurrently, and
+ * new spans take the next free seq); across processes a CONFLICT on append is retried once.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+/** Stores the batch, maps the conversations it touches, and ingests what is new. */
+export function receiveOtlpTraces(
+  projectId: string,
+  request: Record<string, unknown>,
+  options: { requester: string; now?: Date },
+): Promise<OtlpReceipt> {
+  const previous = queues.get(projectId) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => receive(projectId, request, options));
+  queues.set(projectId, next);
+  void next
+    .finally(() => {
+      if (queues.get(projectId) === next) queues.delete(projectId);
+    })
+    .catch(() => undefined);
+  return next;
+}
+
+async function receive(
+  projectId: string,
+  request: Record<string, unknown>,
+  options: { requester: string; now?: Date },
+): Promise<OtlpReceipt> {
+  const { spans: batch, malformed } = flatten(request);
+  if (batch.length > 0) {
+    await db().otlpSpan.createMany({
+      data: batch.map((s) => ({
+        projectId,
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId,
+        conversationId: s.conversationId,
+        span: s.span as Prisma.InputJsonValue,
+        resource: s.resource as Prisma.InputJsonValue,
+      })),
+      skipDuplicates: true,
+    });
+  }
+  const stored = batch.length > 0 ? await conversationSpans(projectId, batch) : [];
+  const held = heldSpans(stored, options.now ?? new Date());
+  const mapped = stored.filter((s) => !held.has(s));
+  const inBatch = new Set(batch.map((s) => `${s.traceId}/${s.spanId}`));
+  // One resourceSpans per span: the importer numbers spans 1, 2, 3... in this order.
+  const parsed = parseOtlpRequest({
+    resourceSpans: mapped.map((s) => ({ resource: { attributes: s.resource }, scopeSpans: [{ spans: [s.span] }] })),
+  });
+  const ordinalOf = (position: number) =>
+    position >= 1 && position <= mapped.length ? Number(mapped[position - 1]!.ordinal) : 0;
+  const reasons = [...malformed];
+  const rejected = new Set<number>();
+  const used = new Set(parsed.sessions.flatMap((session) => session.spans.map((span) => span.sourceLine)));
+  const skipped = new Set(parsed.sessions.flatMap((session) => session.skipped.map((k) => k.line)));
+  for (const issue of parsed.issues) {
+    const span = issue.line >= 1 ? mapped[issue.line - 1] : undefined;
+    if (!span || !inBatch.has(`${span.traceId}/${span.spanId}`)) continue;
+    // Not used at all: rejected. Used, but part of it was skipped (say, uncaptured arguments): a warning.
+    if (!used.has(issue.line)) {
+      if (!rejected.has(issue.line)) reasons.push(`span ${span.spanId}: ${issue.message}`);
+      rejected.add(issue.line);
+    } else if (skipped.has(issue.line)) reasons.push(`span ${span.spanId} (kept): ${issue.message}`);
+  }
+  const receipt: OtlpReceipt = { rejectedSpans: malformed.length + rejected.size, errorMessage: "", sessions: [], held: 0 };
+  for (const session of parsed.sessions) {
+    receipt.sessions.push(await retryOnConflict(() => ingestSession(projectId, session, ordinalOf, options)));
+  }
+  const heldHere = [...held].filter((s) => inBatch.has(`${s.traceId}/${s.spanId}`)).length;
+  receipt.held = heldHere;
+  if (heldHere > 0)
+    reasons.push(`${heldHere} span${heldHere === 1 ? "" : "s"} held until their parent spans arrive (at most a minute)`);
+  receipt.errorMessage = reasons.join("\n");
+  return receipt;
+}
+
+async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError && error.code === "CONFLICT") return run();
+    throw error;
+  }
+}
+
+/** A span's identity across mappings: what it is, when, and its bytes. */
+function spanKey(s: { kind: string; role?: string | null; toolName?: string | null; occurredAt: Date; sha256: string }) {
+  return `${s.kind}|${s.role ?? ""}|${s.toolName ?? ""}|${s.occurredAt.toISOString()}|${s.sha256}`;
+}
+
+async function ingestSession(
+  projectId: string,
+  imported: ImportedSession,
+  ordinalOf: (position: number) => number,
+  options: { requester: string; now?: Date },
+) {
+  const { session } = await upsertSession(projectId, {
+    externalId: imported.externalId,
+    runtime: "otel-genai",
+    ...(imported.title ? { title: imported.title } : {}),
+    ...(imported.startedAt ? { startedAt: imported.startedAt } : {}),
+  });
+  if (imported.skipped.length > 0) {
+    await db().skippedRecord.createMany({
+      data: imported.skipped.map((s) => ({ sessionId: session.id, line: ordinalOf(s.line), reason: s.message })),
+      skipDuplicates: true,
+    });
+  }
+  const existing = await db().span.findMany({
+    where: { sessionId: session.id, seq: { not: null } },
+    select: { id: true, seq: true, kind: true, role: true, toolName: true, occurredAt: true, sha256: true },
+  });
+  const byKey = new Map<string, StoredSpanRef[]>();
+  let nextSeq = 0;
+  for (const s of existing) {
+    const key = spanKey(s);
+    byKey.set(key, [...(byKey.get(key) ?? []), { id: s.id, sha256: s.sha256 }]);
+    nextSeq = Math.max(nextSeq, (s.seq ?? 0) + 1);
+  }
+  const refs = new Map<number, StoredSpanRef>();
+  const fresh: Array<{ imported: ImportedSpan; seq: number }> = [];
+  for (const span of imported.spans) {
+    const same = byKey.get(spanKey({ ...span, sha256: sha256Hex(span.body) }));
+    const match = same?.shift();
+    if (match) refs.set(span.seq, match);
+    else fresh.push({ imported: span, seq: nextSeq++ });
+  }
+  if (fresh.length > 0) {
+    const ingested = await appendSpans(
+      projectId,
+      session.id,
+      fresh.map(({ imported: s, seq }) => ({ ...s, seq, sourceLine: ordinalOf(s.sourceLine) })),
+      { now: options.now },
+    );
+    fresh.forEach((f, i) => refs.set(f.imported.seq, { id: ingested[i]!.id, sha256: ingested[i]!.sha256 }));
+  }
+  const bodies = new Map(imported.spans.map((s) => [s.seq, s.body]));
+  await linkCompactions(projectId, session.id, imported.compactions, refs, bodies, options.requester);
+  return { id: session.id, externalId: imported.externalId, newSpans: fresh.length };
+}
