@@ -14,6 +14,7 @@ import { createUser, listUsers } from "@/lib/server/admin";
 import { importLocally, importViaServer, printOutcome } from "./import-command";
 import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
+import { runMcpStdio } from "./mcp";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
 
@@ -35,6 +36,8 @@ Commands:
   import <file> --server <url> --key <api key> [--format ...] [--ttl-from ...]
                       Import through a running server's API.
   sweep               Delete originals whose TTL passed and that are not pinned.
+  mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
+                      with CUSTODIAN_KEY).
 `;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
@@ -47,6 +50,10 @@ async function main() {
   }
   if (group === "import") {
     await runImport(action, rest);
+    return;
+  }
+  if (group === "mcp") {
+    await runMcpStdio();
     return;
   }
   const { values } = parseArgs({

@@ -1,0 +1,132 @@
+/**
+ * The MCP server through the SDK's own client, over streamable HTTP (a local listener hands each
+ * request to the route handler) and over stdio (`custodian mcp`, relaying to that listener).
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { createApiKey } from "@/lib/server/admin/api-keys";
+import { makeTestProject } from "@/lib/server/admin/test-project";
+import { importTranscriptFile } from "@/lib/server/imports";
+import { POST } from "./route";
+
+let server: Server;
+let base: string;
+let key: string;
+let sessionId: string;
+let externalId: string;
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    const request = new Request(`http://custodian.test${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+    });
+    const response = await POST(request, { params: Promise.resolve({}) });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const project = await makeTestProject("mcp");
+  key = (await createApiKey(project.id, "mcp", "VIEWER", { type: "SYSTEM", label: "test" })).key;
+  const outcome = await importTranscriptFile(
+    project.id,
+    readFileSync("lib/importers/fixtures/claude-code/spotter-tool-heavy.jsonl"),
+    {
+      requester: "test",
+    },
+  );
+  sessionId = outcome.sessions[0]!.id;
+  externalId = outcome.sessions[0]!.externalId;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+type Structured = Record<string, any>;
+
+async function exercise(client: Client) {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(["evidence_query", "gate_check", "get_original", "side_effect_ledger"]);
+  for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+
+  const answer = await client.callTool({
+    name: "evidence_query",
+    arguments: { question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } },
+  });
+  expect(answer.isError).toBeFalsy();
+  expect(["YES", "NO", "INSUFFICIENT_EVIDENCE"]).toContain((answer.structuredContent as Structured).answer);
+
+  const ledger = await client.callTool({ name: "side_effect_ledger", arguments: { session: externalId, limit: 5 } });
+  const entries = (ledger.structuredContent as Structured).entries as Structured[];
+  expect(entries.length).toBeGreaterThan(0);
+  expect(entries.length).toBeLessThanOrEqual(5);
+  expect((ledger.content as Array<{ text: string }>)[0]!.text).toContain(`[span ${entries[0]!.spanId}]`);
+
+  const spanId = entries[0]!.spanId as string;
+  const original = await client.callTool({ name: "get_original", arguments: { spanId } });
+  const got = original.structuredContent as Structured;
+  const bytes = got.encoding === "utf-8" ? Buffer.from(got.text, "utf8") : Buffer.from(got.base64, "base64");
+  const stored = await db().span.findFirstOrThrow({ where: { id: spanId } });
+  expect(got.sha256).toBe(stored.sha256);
+  expect(createHash("sha256").update(bytes).digest("hex")).toBe(stored.sha256);
+
+  const range = await client.callTool({ name: "get_original", arguments: { spanId, byteStart: 1, byteEnd: 4 } });
+  expect((range.structuredContent as Structured).rangeSha256).toBe(
+    createHash("sha256").update(bytes.subarray(1, 4)).digest("hex"),
+  );
+
+  const verdicts = await client.callTool({
+    name: "gate_check",
+    arguments: { spanIds: [spanId], summary: { text: "did things" } },
+  });
+  expect(verdicts.isError).toBeFalsy();
+  expect((verdicts.structuredContent as Structured).results[0].id).toBe(spanId);
+
+  const missing = await client.callTool({ name: "get_original", arguments: { spanId: "00000000-0000-4000-8000-000000000000" } });
+  expect(missing.isError).toBe(true);
+  expect((missing.structuredContent as Structured).error.code).toBe("NOT_FOUND");
+}
+
+describe("MCP server", () => {
+  it("serves its read-only tools over streamable HTTP with the Bearer key", async () => {
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/api/v1/mcp", base), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    await exercise(client);
+    await client.close();
+  });
+
+  it("refuses a client without a key", async () => {
+    const client = new Client({ name: "test", version: "1" });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL("/api/v1/mcp", base)))).rejects.toThrow();
+  });
+
+  it("serves the same tools over stdio (custodian mcp)", async () => {
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: "npx",
+        args: ["tsx", "lib/cli/main.ts", "mcp"],
+        env: { ...(process.env as Record<string, string>), CUSTODIAN_URL: base, CUSTODIAN_KEY: key },
+        stderr: "inherit",
+      }),
+    );
+    await exercise(client);
+    await client.close();
+  }, 60_000);
+});
