@@ -9,6 +9,8 @@ export interface PageWindow {
   start: number;
   end: number;
   total: number;
+  /** More items than `total` exist: the count stopped there (pages then has no last). */
+  more?: boolean;
 }
 
 /** The page of a list of `total` items to show: the requested one, kept within the list. */
@@ -30,15 +32,24 @@ export function Pager({
   window: PageWindow;
   hrefFor: (page: number) => string;
 }) {
-  if (window.pages <= 1) return null;
+  if (window.pages <= 1 && !window.more) return null;
   return (
     <nav aria-label={label} style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
       {window.page > 1 ? <Link href={hrefFor(window.page - 1)}>← Previous</Link> : null}
       <span>
-        {noun} {formatCount(window.start + 1)}–{formatCount(window.end)} of {formatCount(window.total)} · page{" "}
-        {formatCount(window.page)} of {formatCount(window.pages)}
+        {window.more ? (
+          <>
+            {noun} {formatCount(window.start + 1)}–{formatCount(window.end)} of more than {formatCount(window.total)} · page{" "}
+            {formatCount(window.page)}
+          </>
+        ) : (
+          <>
+            {noun} {formatCount(window.start + 1)}–{formatCount(window.end)} of {formatCount(window.total)} · page{" "}
+            {formatCount(window.page)} of {formatCount(window.pages)}
+          </>
+        )}
       </span>
-      {window.page < window.pages ? <Link href={hrefFor(window.page + 1)}>Next →</Link> : null}
+      {window.page < window.pages || window.more ? <Link href={hrefFor(window.page + 1)}>Next →</Link> : null}
     </nav>
   );
 }

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { cellSafety } from "@/lib/evidence/safety";
+import { AgentName, CallOutcome } from "./CallOutcome";
 
 export interface TimelineSpan {
   id: string;
@@ -10,6 +12,11 @@ export interface TimelineSpan {
   transcriptState: TranscriptState;
   provenance: ProvenanceStatus;
   occurredAt: Date;
+  /** The call's outcome (calls and their results), its exit code, and the agent that produced the span. */
+  outcome?: ToolOutcome | null;
+  exitCode?: number | null;
+  agentId?: string | null;
+  agentType?: string | null;
 }
 
 const STATE_TONE: Record<TranscriptState, string> = {
@@ -19,7 +26,7 @@ const STATE_TONE: Record<TranscriptState, string> = {
   RECLAIMED: "risk",
 };
 
-/** The transcript in order, each span with its class, provenance and transcript state. */
+/** The transcript in order, each span with its agent, call outcome, class, provenance and transcript state. */
 export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
   if (spans.length === 0) return <div className="panel empty-state">No spans match.</div>;
   return (
@@ -28,6 +35,8 @@ export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
         <tr>
           <th className="num">Seq</th>
           <th>Kind</th>
+          <th>Agent</th>
+          <th>Outcome</th>
           <th>Class</th>
           <th>Provenance</th>
           <th>Transcript</th>
@@ -40,6 +49,12 @@ export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
             <td className="num">{span.seq ?? "—"}</td>
             <td>
               <Link href={`/spans/${span.id}`}>{span.kind.toLowerCase().replace("_", " ")}</Link>
+            </td>
+            <td>
+              <AgentName agentId={span.agentId} agentType={span.agentType} />
+            </td>
+            <td>
+              <CallOutcome outcome={span.outcome} exitCode={span.exitCode} />
             </td>
             <td>{span.class.toLowerCase().replace("_", "-")}</td>
             <td>

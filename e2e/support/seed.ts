@@ -7,7 +7,17 @@ import { e2eDatabase } from "./e2e-database";
  */
 export async function seedSession(
   label: string,
-  spans: Array<{ kind: "MESSAGE" | "TOOL_CALL" | "TOOL_RESULT"; body: string; toolName?: string }>,
+  spans: Array<{
+    kind: "MESSAGE" | "TOOL_CALL" | "TOOL_RESULT";
+    body: string;
+    toolName?: string;
+    /** The call's outcome and exit code, the subagent that produced the span, its imported line. */
+    outcome?: "SUCCEEDED" | "FAILED" | "DECLINED" | "NOT_RUN" | "UNKNOWN";
+    exitCode?: number;
+    agentId?: string;
+    agentType?: string;
+    sourceLine?: number;
+  }>,
   names: { externalId?: string; title?: string; projectName?: string } = {},
 ) {
   process.env.DATABASE_URL = e2eDatabase().url;
@@ -28,6 +38,11 @@ export async function seedSession(
       seq,
       kind: s.kind,
       toolName: s.toolName,
+      outcome: s.outcome,
+      exitCode: s.exitCode,
+      agentId: s.agentId,
+      agentType: s.agentType,
+      sourceLine: s.sourceLine,
       occurredAt: new Date(),
       body: new TextEncoder().encode(s.body),
     })),
@@ -70,4 +85,11 @@ export async function seedPin(projectId: string, spanId: string, reason: string)
   process.env.DATABASE_URL = e2eDatabase().url;
   const { pinOriginal } = await import("@/lib/server/provenance");
   await pinOriginal({ projectId, spanId }, { type: "SYSTEM", label: "e2e" }, reason);
+}
+
+/** Records the session's import skipped (line and reason), as an import stores them: the session is incomplete. */
+export async function seedSkippedRecords(sessionId: string, records: Array<{ line: number; reason: string }>) {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { db } = await import("@/lib/db/client");
+  await db().skippedRecord.createMany({ data: records.map((r) => ({ sessionId, ...r })) });
 }

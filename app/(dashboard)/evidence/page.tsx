@@ -1,12 +1,15 @@
 import Link from "next/link";
 import { afterResponse } from "@/app/after-response";
 import { ActionForm } from "@/components/ActionForm";
+import { CallOutcome } from "@/components/CallOutcome";
+import { SkippedRecords } from "@/components/SkippedRecords";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
 import { AppError } from "@/lib/core/errors";
 import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { formatKindCounts } from "@/lib/evidence/manifest";
+import { describeOutcomes, OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
@@ -23,6 +26,8 @@ const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } a
  * thousands of blocking spans, which the page lists a page at a time (the export has them all).
  */
 const ROWS_PER_PAGE = 100;
+/** Skipped records listed with an answer (the export has them all). */
+const SKIPPED_SHOWN = 100;
 
 export default async function EvidencePage({
   searchParams,
@@ -163,6 +168,15 @@ export default async function EvidencePage({
               <br />
               <input name="command" defaultValue={params.get("command") ?? ""} placeholder="\bcurl\b.*-X\s*POST" />
             </label>
+            <fieldset style={{ border: "none", padding: 0, margin: 0 }}>
+              <legend>Call outcome (any when none is ticked)</legend>
+              {TOOL_OUTCOMES.map((o) => (
+                <label key={o} title={`Outcome ${o}`} style={{ display: "block" }}>
+                  <input type="checkbox" name="outcome" value={o} defaultChecked={params.getAll("outcome").includes(o)} />{" "}
+                  {OUTCOME_LABELS[o]}
+                </label>
+              ))}
+            </fieldset>
             <label>
               <input type="checkbox" name="negated" defaultChecked={params.get("negated") === "on"} /> count negated mentions
             </label>
@@ -195,6 +209,17 @@ export default async function EvidencePage({
               CSV
             </a>
           </p>
+          {Object.keys(result.outcomes).length > 0 ? (
+            <p data-testid="attempts">
+              <strong>{describeOutcomes(result.outcomes)}</strong>
+            </p>
+          ) : null}
+          {result.noSpansInScope && result.answer === "INSUFFICIENT_EVIDENCE" ? (
+            <p className="panel" data-testid="no-spans-in-scope">
+              <strong>No spans in scope.</strong> Nothing in the sessions and dates asked about could be checked, so the answer
+              cannot be NO: absence is never concluded from an empty scope.
+            </p>
+          ) : null}
           {result.citations.length > 0 ? (
             <>
               <table className="data" aria-label="Citations" id="citations">
@@ -204,6 +229,7 @@ export default async function EvidencePage({
                     <th className="num">Seq</th>
                     <th>Bytes</th>
                     <th>Excerpt</th>
+                    <th>Outcome</th>
                     <th>sha256</th>
                   </tr>
                 </thead>
@@ -220,6 +246,9 @@ export default async function EvidencePage({
                         </Link>
                       </td>
                       <td className="mono">{c.excerpt}</td>
+                      <td>
+                        <CallOutcome outcome={c.outcome} exitCode={c.exitCode} />
+                      </td>
                       <td className="mono">{c.sha256.slice(0, 12)}…</td>
                     </tr>
                   ))}
@@ -286,6 +315,16 @@ export default async function EvidencePage({
             </>
           ) : null}
           {result.gaps.length > 0 ? <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p> : null}
+          <SkippedRecords
+            records={result.skippedRecords.slice(0, SKIPPED_SHOWN).map((r) => ({
+              line: r.line,
+              reason: r.reason,
+              session: { id: r.sessionId, title: sessionTitle.get(r.sessionId) ?? r.sessionId.slice(0, 8) },
+            }))}
+            total={result.skippedRecords.length}
+            scope="the sessions they belong to"
+            source="their sessions' imports"
+          />
         </section>
       ) : null}
     </>

@@ -12,6 +12,7 @@ const STATE_LABEL = {
   refused: "With refusals",
   "at-risk": "With spans at risk",
   lost: "With evidence lost",
+  incomplete: "Incomplete (records skipped)",
 } as const;
 
 function href(query: SessionListQuery, change: Partial<SessionListQuery>): string {
@@ -118,6 +119,18 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               <tr key={s.id}>
                 <td>
                   <Link href={`/sessions/${s.id}`}>{s.title ?? s.externalId}</Link>
+                  {s.skippedCount > 0 ? (
+                    <>
+                      {" "}
+                      <span
+                        className="badge risk"
+                        data-testid="incomplete"
+                        title={`Its import skipped ${s.skippedCount} record${s.skippedCount === 1 ? "" : "s"}: no question answers NO over it`}
+                      >
+                        incomplete
+                      </span>
+                    </>
+                  ) : null}
                   <div className="mono" style={{ color: "var(--muted)" }}>
                     {s.externalId}
                   </div>

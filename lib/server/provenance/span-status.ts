@@ -294,7 +294,7 @@ export function timelineQuery(
              order by seq asc nulls last, occurred_at asc, id asc
              limit ${page.limit} offset ${page.offset}) p
       join span s on s.session_id = ${sessionId}::uuid and s.id = p.id::uuid
-     order by p.seq asc nulls last, p.occurred_at asc, p.id::uuid asc`;
+     order by p.seq asc nulls last, p.occurred_at asc, p.id asc`;
 }
 
 /**

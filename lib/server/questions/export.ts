@@ -45,7 +45,12 @@ function csvCell(value: unknown): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** One row per citation and per blocker, for reviewers who work in spreadsheets. */
+/**
+ * One row per citation, per blocker and per skipped record, for reviewers who work in spreadsheets.
+ * Every row repeats the answer, the question, the tally of attempts the citations make and whether
+ * the scope held no spans at all; a citation row carries its span's kind and its call's outcome and
+ * exit code; a skipped record row its session, line and reason.
+ */
 export function answerAsCsv(result: EvidenceQueryResult): string {
   const header = [
     "row",
@@ -59,12 +64,20 @@ export function answerAsCsv(result: EvidenceQueryResult): string {
     "sha256",
     "excerpt",
     "blocker_reason",
+    "span_kind",
+    "outcome",
+    "exit_code",
+    "skipped_line",
+    "skipped_reason",
+    "attempts",
+    "no_spans_in_scope",
   ];
+  const attempts = Object.keys(result.outcomes).length > 0 ? describeOutcomes(result.outcomes) : "";
+  const answerCells = (row: string) => [row, result.answer, result.question.title];
+  const tail = [attempts, result.noSpansInScope];
   const rows: unknown[][] = [
     ...result.citations.map((c) => [
-      "citation",
-      result.answer,
-      result.question.title,
+      ...answerCells("citation"),
       c.sessionId,
       c.spanId,
       c.seq,
@@ -73,11 +86,15 @@ export function answerAsCsv(result: EvidenceQueryResult): string {
       c.sha256,
       c.excerpt,
       "",
+      c.spanKind ?? "",
+      c.outcome ?? "",
+      c.exitCode ?? "",
+      "",
+      "",
+      ...tail,
     ]),
     ...result.blockers.map((b) => [
-      "blocker",
-      result.answer,
-      result.question.title,
+      ...answerCells("blocker"),
       b.sessionId,
       b.spanId,
       b.seq,
@@ -86,8 +103,31 @@ export function answerAsCsv(result: EvidenceQueryResult): string {
       "",
       "",
       b.reason,
+      "",
+      "",
+      "",
+      "",
+      "",
+      ...tail,
+    ]),
+    ...result.skippedRecords.map((r) => [
+      ...answerCells("skipped_record"),
+      r.sessionId,
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      r.line,
+      r.reason,
+      ...tail,
     ]),
   ];
-  if (rows.length === 0) rows.push(["answer", result.answer, result.question.title, "", "", "", "", "", "", "", ""]);
+  if (rows.length === 0) rows.push([...answerCells("answer"), ...header.slice(3, -2).map(() => ""), ...tail]);
   return `${[header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }

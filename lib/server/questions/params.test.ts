@@ -29,6 +29,17 @@ describe("evidenceQueryFromParams", () => {
     });
   });
 
+  it("restricts a custom predicate to the call outcomes ticked, ignoring unknown ones", () => {
+    const input = evidenceQueryFromParams(
+      P,
+      new URLSearchParams("q=custom&tool=Bash&outcome=FAILED&outcome=UNKNOWN&outcome=BOGUS"),
+    );
+    expect(input?.question).toEqual({
+      predicate: { toolNames: ["Bash"], outcomes: ["FAILED", "UNKNOWN"] },
+      title: "Custom question",
+    });
+  });
+
   it("asks nothing without a question, and refuses an empty custom question or a bad date", () => {
     expect(evidenceQueryFromParams(P, new URLSearchParams(""))).toBeNull();
     expect(() => evidenceQueryFromParams(P, new URLSearchParams("q=custom"))).toThrow(/at least one condition/);

@@ -1,11 +1,12 @@
 import { AppError } from "@/lib/core/errors";
+import { TOOL_OUTCOMES, type ToolOutcome } from "@/lib/evidence/outcomes";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS, type AtomKind, type SideEffectKind } from "@/lib/evidence/types";
 import type { EvidencePredicate } from "@/lib/evidence/questions";
 import type { EvidenceQueryInput } from "./ask";
 
 /**
  * The Evidence page's URL (and its export links) as a question: `q=<canned id>`, or `q=custom`
- * with builder fields (effects, kinds, prefixes, tools, command pattern, negated), plus a scope of
+ * with builder fields (effects, kinds, prefixes, tools, command pattern, negated, call outcomes), plus a scope of
  * one session and a date range. The same parsing serves the page and the download.
  */
 export function evidenceQueryFromParams(projectId: string, params: URLSearchParams): EvidenceQueryInput | null {
@@ -38,6 +39,7 @@ export function evidenceQueryFromParams(projectId: string, params: URLSearchPara
 
   const effects = list("effect").filter((e): e is SideEffectKind => (SIDE_EFFECT_KINDS as readonly string[]).includes(e));
   const kinds = list("kind").filter((k): k is AtomKind => (ATOM_KINDS as readonly string[]).includes(k));
+  const outcomes = list("outcome").filter((o): o is ToolOutcome => (TOOL_OUTCOMES as readonly string[]).includes(o));
   const predicate: EvidencePredicate = {
     ...(effects.length ? { effectKinds: effects } : {}),
     ...(kinds.length ? { atomKinds: kinds } : {}),
@@ -45,6 +47,7 @@ export function evidenceQueryFromParams(projectId: string, params: URLSearchPara
     ...(list("tool").length ? { toolNames: list("tool") } : {}),
     ...(params.get("command") ? { commandPattern: params.get("command")! } : {}),
     ...(params.get("negated") === "on" ? { includeNegated: true } : {}),
+    ...(outcomes.length ? { outcomes } : {}),
   };
   if (Object.keys(predicate).length === 0) {
     throw new AppError("VALIDATION_FAILED", "A custom question needs at least one condition", {

@@ -7,6 +7,9 @@ import { can } from "@/lib/core/permissions";
 import { requireUser } from "@/lib/auth/session";
 import { bulkRetentionAction } from "../../retention/actions";
 import { RunGateForm } from "@/components/RunGateForm";
+import { SkippedRecords } from "@/components/SkippedRecords";
+import { agentFromParam, agentParam, outcomesFromParam, TranscriptFilters } from "@/components/TranscriptFilters";
+import { OUTCOME_LABELS } from "@/lib/evidence/outcomes";
 import { runGateAction } from "./actions";
 import { getSessionOverview } from "@/lib/server/dashboard";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
@@ -29,19 +32,39 @@ export default async function SessionPage({
   const query = await searchParams;
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
+  const agentId = agentFromParam(query.agent);
+  const outcomes = outcomesFromParam(query.outcome);
   const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;
   const overview = await orNotFound(
-    getSessionOverview(id, { class: cls, provenance, page: Number.isFinite(requestedPage) ? requestedPage : 1 }),
+    getSessionOverview(id, {
+      class: cls,
+      provenance,
+      agentId,
+      outcomes,
+      page: Number.isFinite(requestedPage) ? requestedPage : 1,
+    }),
   );
-  const { session, spans, grid, total, page, pages, pageSize, cellSpanIds, maxSeq } = overview;
-  const pageHref = (n: number) => {
+  const { session, spans, grid, total, totalIsLowerBound, page, pages, pageSize, cellSpanIds, maxSeq, agents, skipped } =
+    overview;
+  const listHref = (n: number, narrowed: boolean) => {
     const params = new URLSearchParams();
     if (cls) params.set("class", cls);
     if (provenance) params.set("provenance", provenance);
+    if (narrowed && agentId !== undefined) params.set("agent", agentParam(agentId));
+    if (narrowed) for (const o of outcomes) params.append("outcome", o);
     if (n > 1) params.set("page", String(n));
     const text = params.toString();
     return `/sessions/${session.id}${text ? `?${text}` : ""}#spans`;
   };
+  const pageHref = (n: number) => listHref(n, true);
+  const agentType = agents.find((a) => a.agentId === agentId)?.agentType;
+  const agentName =
+    agentId === undefined ? null : agentId === null ? "main agent" : `subagent ${agentId}${agentType ? ` (${agentType})` : ""}`;
+  const narrowing = [
+    cls || provenance ? `${cls ?? "any class"}, ${provenance ?? "any provenance"}` : null,
+    agentName,
+    outcomes.length > 0 ? `calls ${outcomes.map((o) => OUTCOME_LABELS[o]).join(" or ")}` : null,
+  ].filter((x): x is string => x !== null);
 
   return (
     <>
@@ -55,9 +78,18 @@ export default async function SessionPage({
           </>
         ) : null}
       </p>
+      <SkippedRecords records={skipped.records} total={skipped.total} scope="this session" />
       <h2>Evidence grid</h2>
       <ProvenanceGrid counts={grid} hrefFor={(c, p) => `/sessions/${session.id}?class=${c}&provenance=${p}#spans`} />
-      <h2 id="spans">{cls || provenance ? `Spans: ${cls ?? "any class"}, ${provenance ?? "any provenance"}` : "Transcript"}</h2>
+      <h2 id="spans">{narrowing.length > 0 ? `Spans: ${narrowing.join("; ")}` : "Transcript"}</h2>
+      <TranscriptFilters
+        action={`/sessions/${session.id}`}
+        agents={agents}
+        agentId={agentId}
+        outcomes={outcomes}
+        keep={{ class: cls, provenance }}
+        clearHref={listHref(1, false)}
+      />
       {cls && provenance && can(user.role, "originals:pin") ? (
         <CellBulkActions
           sessionId={session.id}
@@ -70,7 +102,14 @@ export default async function SessionPage({
       <Pager
         label="Transcript pages"
         noun="Spans"
-        window={{ page, pages, start: (page - 1) * pageSize, end: Math.min(total, page * pageSize), total }}
+        window={{
+          page,
+          pages,
+          start: (page - 1) * pageSize,
+          end: (page - 1) * pageSize + spans.length,
+          total,
+          more: totalIsLowerBound,
+        }}
         hrefFor={pageHref}
       />
       {can(user.role, "gate:run") ? (

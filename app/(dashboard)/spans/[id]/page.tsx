@@ -2,6 +2,7 @@ import Link from "next/link";
 import { orNotFound } from "../../or-not-found";
 import { humanize } from "@/components/format";
 import { SpanBody } from "@/components/SpanBody";
+import { AgentName, CallOutcome } from "@/components/CallOutcome";
 import { Time } from "@/components/Time";
 import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import { cellSafety } from "@/lib/evidence/safety";
@@ -57,6 +58,32 @@ export default async function SpanPage({
         </span>{" "}
         <span className="badge">{humanize(span.transcriptState)}</span> · occurred <Time value={span.occurredAt} />
       </p>
+      <section aria-label="Call and origin">
+        <dl className="facts">
+          <dt>Outcome</dt>
+          <dd data-testid="outcome">
+            {span.outcome ? (
+              <CallOutcome outcome={span.outcome} />
+            ) : span.kind === "TOOL_CALL" || span.kind === "TOOL_RESULT" ? (
+              "not recorded"
+            ) : (
+              "not a tool call"
+            )}
+          </dd>
+          <dt>Exit code</dt>
+          <dd data-testid="exit-code" className={span.exitCode !== null ? "mono" : undefined}>
+            {span.exitCode ?? "not recorded"}
+          </dd>
+          <dt>Agent</dt>
+          <dd data-testid="agent">
+            <AgentName agentId={span.agentId} agentType={span.agentType} />
+          </dd>
+          <dt>Source</dt>
+          <dd data-testid="source-line">
+            {span.sourceLine !== null ? `line ${span.sourceLine} of the imported file` : "not imported from a file"}
+          </dd>
+        </dl>
+      </section>
 
       <h2>Verbatim body</h2>
       {detail.bytes ? (
