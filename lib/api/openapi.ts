@@ -8,6 +8,11 @@ import {
   LIMITS,
   ReclamationResultSchema,
   ReclamationSchema,
+  RetentionPolicyPutSchema,
+  RetentionPolicyResultSchema,
+  RetentionPolicySavedSchema,
+  RetentionSimulationResultSchema,
+  RetentionSimulationSchema,
   SessionCreateSchema,
   SessionListQuerySchema,
   SessionListSchema,
@@ -224,6 +229,41 @@ export function openApiDocument() {
           responses: {
             "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)),
             ...errors(400, 401, 403, 404, 413, 422, 429),
+          },
+        },
+      },
+      "/api/v1/retention/policy": {
+        get: {
+          summary: "The retention policy in force and its version",
+          responses: {
+            "200": ok("The policy and its version (0: never saved as a version)", responseSchema(RetentionPolicyResultSchema)),
+            ...errors(401, 403, 429),
+          },
+        },
+        put: {
+          summary:
+            "Save a change to the policy as the next version (fields left out keep their values); a change that shortens a TTL " +
+            "or the horizon, or narrows the system-config list, needs a reason (422 naming reason); held originals are re-dated to the new TTLs",
+          requestBody: { required: true, ...json(requestSchema(RetentionPolicyPutSchema)) },
+          responses: {
+            "200": ok("The saved policy, its version and the field-by-field changes", responseSchema(RetentionPolicySavedSchema)),
+            ...errors(400, 401, 403, 409, 413, 422, 429),
+          },
+        },
+      },
+      "/api/v1/retention/simulations": {
+        post: {
+          summary:
+            "What-if for a proposed policy (fields left out keep their current values) over the next horizonDays days (at most 3650): " +
+            "originals deleted, bytes freed and stored by class, spans turning EXPIRING and LOST, evidence answers that change, and the " +
+            "gate's decisions of the last 30 days replayed; the current policy's figures beside them. Stores nothing",
+          requestBody: { required: true, ...json(requestSchema(RetentionSimulationSchema)) },
+          responses: {
+            "200": ok(
+              "Day by day figures, affected answers and replayed refusals",
+              responseSchema(RetentionSimulationResultSchema),
+            ),
+            ...errors(400, 401, 403, 413, 422, 429),
           },
         },
       },

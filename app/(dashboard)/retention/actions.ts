@@ -4,7 +4,10 @@ import { z } from "zod";
 import { isUuid } from "@/lib/core/ids";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
+import type { RetentionPolicy } from "@/lib/evidence/types";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
+import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
+import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
 
 /** An original as the bulk forms name it: "<session id>:<span id>". */
 const OriginalField = z.string().transform((value, ctx) => {
@@ -44,5 +47,85 @@ export const bulkRetentionAction = defineAction({
         ? ` ${rest} not changed (${input.act === "pin" ? "already pinned" : "already kept as long or longer"}, or already deleted).`
         : ""
     }`;
+  },
+});
+
+/** A policy as the what-if form sends it: every field, as typed. */
+const PolicyFields = {
+  projectId: z.uuid(),
+  evidenceHorizonDays: z.coerce.number().int().min(1).max(36_500),
+  ttlNarrative: z.coerce.number().int().min(0).max(36_500),
+  ttlStructured: z.coerce.number().int().min(0).max(36_500),
+  ttlSideEffecting: z.coerce.number().int().min(0).max(36_500),
+  evidenceWorkloads: z.literal("on").optional(),
+  systemConfigPrefixes: z.string().max(50_000).default(""),
+};
+
+function policyOf(input: {
+  evidenceHorizonDays: number;
+  ttlNarrative: number;
+  ttlStructured: number;
+  ttlSideEffecting: number;
+  evidenceWorkloads?: "on";
+  systemConfigPrefixes: string;
+}): RetentionPolicy {
+  return {
+    evidenceHorizonDays: input.evidenceHorizonDays,
+    ttlDays: { NARRATIVE: input.ttlNarrative, STRUCTURED: input.ttlStructured, SIDE_EFFECTING: input.ttlSideEffecting },
+    evidenceWorkloads: input.evidenceWorkloads === "on",
+    systemConfigPrefixes: input.systemConfigPrefixes
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean),
+  };
+}
+
+/** What-if: reads only, so anyone who may read the project may run it. */
+export const simulateAction = defineAction({
+  permission: "read",
+  input: z.object({ ...PolicyFields, horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90) }),
+  run: async ({ input }) => {
+    const data = await simulateRetention(input.projectId, policyOf(input), input.horizonDays);
+    return { message: `Simulated ${input.horizonDays} days.`, data: data as Simulation };
+  },
+});
+
+/** Saves the previewed policy as the next version; a change that gives up evidence needs the reason typed. */
+export const savePolicyAction = defineAction({
+  permission: "policy:write",
+  input: z.object({
+    ...PolicyFields,
+    version: z.coerce.number().int().min(0),
+    reason: z.string().max(1000).optional(),
+  }),
+  revalidate: ["/retention", "/retention/history"],
+  run: async ({ input, actor }) => {
+    const saved = await savePolicyVersion(
+      input.projectId,
+      { policy: policyOf(input), expectedVersion: input.version, reason: input.reason },
+      actor,
+    );
+    const note = saved.warnings.length > 0 ? ` Note: ${saved.warnings.map((w) => w.message).join("; ")}` : "";
+    return { message: `Saved as version ${saved.version}.${note}`, data: { version: saved.version } };
+  },
+});
+
+/** Saves an earlier version's policy again, as a new version. */
+export const rollbackPolicyAction = defineAction({
+  permission: "policy:write",
+  input: z.object({
+    projectId: z.uuid(),
+    toVersion: z.coerce.number().int().min(0),
+    version: z.coerce.number().int().min(0),
+    reason: z.string().max(1000).optional(),
+  }),
+  revalidate: ["/retention", "/retention/history"],
+  run: async ({ input, actor }) => {
+    const saved = await rollbackPolicy(
+      input.projectId,
+      { toVersion: input.toVersion, expectedVersion: input.version, reason: input.reason },
+      actor,
+    );
+    return `Rolled back to version ${input.toVersion}: saved as version ${saved.version}.`;
   },
 });

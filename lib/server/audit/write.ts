@@ -66,7 +66,8 @@ export type AuditEvent =
       after: { verified: false; movedToLost: string[] };
     }
   | {
-      act: "policy.update";
+      /** A saved policy version (after: the policy, its version and the field-by-field changes); a rollback saves an earlier one again. */
+      act: "policy.update" | "policy.rollback";
       targetType: "project";
       before: JsonObject;
       after: JsonObject;

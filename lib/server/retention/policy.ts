@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { parseWith } from "@/lib/core/validation";
-import { db, type DbTx } from "@/lib/db/client";
+import type { DbTx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY, validatePolicy } from "@/lib/evidence/policy";
 import {
@@ -14,33 +14,12 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
 } from "@/lib/evidence/questions";
-import { writeAudit, type Actor } from "@/lib/server/audit";
+import type { Actor } from "@/lib/server/audit";
+import { policyFromRow } from "./policy-row";
+
+export { policyFromRow, policyToRow } from "./policy-row";
+import { savePolicyVersion } from "./versions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import type { RetentionPolicy as PolicyRow } from "@/lib/db/generated/client";
-
-export function policyFromRow(row: PolicyRow): RetentionPolicy {
-  return {
-    evidenceHorizonDays: row.evidenceHorizonDays,
-    ttlDays: {
-      NARRATIVE: row.ttlNarrativeDays,
-      STRUCTURED: row.ttlStructuredDays,
-      SIDE_EFFECTING: row.ttlSideEffectingDays,
-    },
-    evidenceWorkloads: row.evidenceWorkloads,
-    systemConfigPrefixes: row.systemConfigPrefixes,
-  };
-}
-
-export function policyToRow(policy: RetentionPolicy) {
-  return {
-    evidenceHorizonDays: policy.evidenceHorizonDays,
-    ttlNarrativeDays: policy.ttlDays.NARRATIVE,
-    ttlStructuredDays: policy.ttlDays.STRUCTURED,
-    ttlSideEffectingDays: policy.ttlDays.SIDE_EFFECTING,
-    evidenceWorkloads: policy.evidenceWorkloads,
-    systemConfigPrefixes: [...policy.systemConfigPrefixes],
-  };
-}
 
 /** The project's retention policy, or the defaults when it has not set one. */
 export async function loadPolicy(tx: DbTx, projectId: string): Promise<RetentionPolicy> {
@@ -74,9 +53,10 @@ const OverridesSchema = z.partialRecord(
 );
 
 /**
- * Replaces a project's retention policy (an admin act with a reason), audited with before and after
- * in the same transaction. New TTLs apply to originals received from now on; the horizon and the
- * evidence-workloads switch change how existing spans are judged at once (statuses are derived).
+ * Replaces a project's retention policy (an admin act with a reason, whatever the change), as the
+ * next version (versions.ts), audited with before and after in the same transaction. The horizon
+ * and the evidence-workloads switch change how existing spans are judged at once (statuses are
+ * derived); held, unpinned originals are re-dated to the new TTLs.
  */
 export async function updatePolicy(
   projectId: string,
@@ -84,8 +64,7 @@ export async function updatePolicy(
   actor: Actor,
   reason: string | null | undefined,
 ) {
-  const why = reason?.trim();
-  if (!why)
+  if (!reason?.trim())
     throw new AppError("VALIDATION_FAILED", "A policy change needs a reason", {
       fields: [{ path: "reason", message: "required" }],
     });
@@ -95,11 +74,23 @@ export async function updatePolicy(
       fields: validation.errors.map((e) => ({ path: e.field, message: e.message })),
     });
   }
-  const overrides = parseWith(
-    OverridesSchema,
-    input.cannedQuestions ?? {},
-    "The canned question edits",
-  ) as CannedQuestionOverrides;
+  const overrides = parseCannedOverrides(input.cannedQuestions ?? {});
+  const saved = await savePolicyVersion(
+    projectId,
+    {
+      policy: input.policy as RetentionPolicy,
+      cannedQuestions: overrides as Prisma.InputJsonValue,
+      reason,
+      alwaysNeedsReason: true,
+    },
+    actor,
+  );
+  return { warnings: saved.warnings, version: saved.version };
+}
+
+/** Canned-question edits, checked field by field (422 naming the predicate field at fault). */
+export function parseCannedOverrides(value: unknown): CannedQuestionOverrides {
+  const overrides = parseWith(OverridesSchema, value, "The canned question edits") as CannedQuestionOverrides;
   for (const [id, edit] of Object.entries(overrides)) {
     for (const [i, predicate] of (edit?.anyOf ?? []).entries()) {
       const problems = validatePredicate(predicate as EvidencePredicate);
@@ -110,21 +101,5 @@ export async function updatePolicy(
       }
     }
   }
-  const policy = input.policy as RetentionPolicy;
-  return db().$transaction(async (tx) => {
-    const before = await tx.retentionPolicy.findUnique({ where: { projectId } });
-    const data = { ...policyToRow(policy), cannedQuestions: overrides as Prisma.InputJsonValue };
-    await tx.retentionPolicy.upsert({ where: { projectId }, create: { projectId, ...data }, update: data });
-    await writeAudit(tx, {
-      projectId,
-      actor,
-      act: "policy.update",
-      targetType: "project",
-      targetId: projectId,
-      before: before ? { ...policyFromRow(before), cannedQuestions: before.cannedQuestions } : { default: true },
-      after: { ...policy, cannedQuestions: overrides },
-      reason: why,
-    });
-    return { warnings: validation.warnings };
-  });
+  return overrides;
 }

@@ -1,0 +1,90 @@
+import Link from "next/link";
+import type { StorageFigures as Figures } from "@/lib/server/retention";
+import { formatBytes } from "./charts/what-if-series";
+import { formatCount, humanize } from "./format";
+
+/** What retention costs today: bytes held per class, runtime and session, and per day received. */
+export function StorageFigures({ figures }: { figures: Figures }) {
+  const growthMax = Math.max(1, ...figures.growth.map((g) => g.bytes));
+  return (
+    <section className="panel" aria-label="Storage" style={{ marginBottom: 16 }}>
+      <h2 style={{ marginTop: 0 }}>Storage held</h2>
+      <p>
+        {formatCount(figures.total.originals)} originals, <strong>{formatBytes(figures.total.bytes)}</strong>.
+      </p>
+      <div style={{ display: "flex", gap: 24, flexWrap: "wrap", alignItems: "start" }}>
+        <table aria-label="Bytes by class">
+          <thead>
+            <tr>
+              <th>Class</th>
+              <th>Originals</th>
+              <th>Bytes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const).map((c) => (
+              <tr key={c}>
+                <td>{humanize(c)}</td>
+                <td>{formatCount(figures.byClass[c].originals)}</td>
+                <td>{formatBytes(figures.byClass[c].bytes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <table aria-label="Bytes by runtime">
+          <thead>
+            <tr>
+              <th>Runtime</th>
+              <th>Originals</th>
+              <th>Bytes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.byRuntime.map((r) => (
+              <tr key={r.runtime}>
+                <td>{r.runtime}</td>
+                <td>{formatCount(r.originals)}</td>
+                <td>{formatBytes(r.bytes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <table aria-label="Largest sessions">
+          <thead>
+            <tr>
+              <th>Session</th>
+              <th>Runtime</th>
+              <th>Bytes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.bySession.map((s) => (
+              <tr key={s.sessionId}>
+                <td>
+                  <Link href={`/sessions/${s.sessionId}`}>{s.title}</Link>
+                </td>
+                <td>{s.runtime}</td>
+                <td>{formatBytes(s.bytes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3>Received per day (still held), last {figures.growth.length} days</h3>
+      <div role="img" aria-label="Bytes received per day" style={{ display: "flex", alignItems: "end", gap: 2, height: 60 }}>
+        {figures.growth.map((g) => (
+          <div
+            key={g.date}
+            title={`${g.date}: ${formatBytes(g.bytes)} in ${formatCount(g.originals)} originals`}
+            style={{
+              flex: 1,
+              background: "#3f7fbf",
+              height: `${Math.max(1, (g.bytes / growthMax) * 100)}%`,
+              opacity: g.bytes ? 1 : 0.2,
+            }}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import {
+  type DayFigures,
+  formatBytes,
+  prepareAnswersSeries,
+  prepareLostSeries,
+  prepareStoredSeries,
+  prepareWhatIfTable,
+} from "./what-if-series";
+
+const day = (date: string, deleted: number, stored: number, lostSE = deleted): DayFigures => ({
+  date,
+  originalsDeleted: deleted,
+  bytesFreed: deleted * 10,
+  bytesStored: stored,
+  storedByClass: { NARRATIVE: 0, STRUCTURED: stored - lostSE, SIDE_EFFECTING: lostSE },
+  lost: { NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: lostSE },
+});
+
+const change = (at: string) => ({
+  questionId: "modified-system-config",
+  questionTitle: "Did we modify system config?",
+  sessionId: "s",
+  from: "YES",
+  to: "INSUFFICIENT_EVIDENCE",
+  at,
+  spanIds: ["x"],
+});
+
+describe("what-if chart preparation", () => {
+  const current = [day("2026-12-01", 0, 100), day("2026-12-02", 0, 100), day("2026-12-03", 0, 100)];
+  const proposed = [day("2026-12-01", 0, 100), day("2026-12-02", 2, 80), day("2026-12-03", 1, 70)];
+
+  it("stacks stored bytes by class per day", () => {
+    const series = prepareStoredSeries(proposed);
+    expect(series.keys).toEqual(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"]);
+    expect(series.points[1]).toEqual({ date: "2026-12-02", NARRATIVE: 0, STRUCTURED: 78, SIDE_EFFECTING: 2 });
+    expect(series.max).toBe(100);
+  });
+
+  it("accumulates lost evidence-bearing spans, current beside proposed", () => {
+    expect(prepareLostSeries(current, proposed)).toEqual([
+      { date: "2026-12-01", current: 0, proposed: 0 },
+      { date: "2026-12-02", current: 0, proposed: 2 },
+      { date: "2026-12-03", current: 0, proposed: 3 },
+    ]);
+  });
+
+  it("counts answers changed so far; a change dated before the first day lands on it", () => {
+    const dates = current.map((d) => d.date);
+    expect(prepareAnswersSeries(dates, [], [change("2026-11-30T09:00:00Z"), change("2026-12-03T01:00:00Z")])).toEqual([
+      { date: "2026-12-01", current: 0, proposed: 1 },
+      { date: "2026-12-02", current: 0, proposed: 1 },
+      { date: "2026-12-03", current: 0, proposed: 2 },
+    ]);
+  });
+
+  it("tables the days on which something happens, with totals per policy", () => {
+    const table = prepareWhatIfTable(
+      { days: current, questionsAffected: [] },
+      { days: proposed, questionsAffected: [change("2026-12-02T10:00:00Z")] },
+    );
+    expect(table.rows.map((r) => r.date)).toEqual(["2026-12-01", "2026-12-02", "2026-12-03"]);
+    expect(table.rows[1]).toMatchObject({ proposed: { deleted: 2, freed: 20, lost: 2 }, answers: { current: 0, proposed: 1 } });
+    expect(table.totals).toEqual([
+      { deleted: 0, freed: 0, stored: 100, lost: 0 },
+      { deleted: 3, freed: 30, stored: 70, lost: 3 },
+    ]);
+    const quiet = prepareWhatIfTable(
+      { days: [...current, day("2026-12-04", 0, 100)], questionsAffected: [] },
+      { days: [...current, day("2026-12-04", 0, 100)], questionsAffected: [] },
+    );
+    expect(quiet.rows.map((r) => r.date)).toEqual(["2026-12-01", "2026-12-04"]);
+  });
+
+  it("formats bytes", () => {
+    expect(formatBytes(999)).toBe("999 B");
+    expect(formatBytes(1500)).toBe("1.5 kB");
+    expect(formatBytes(2_000_000_000)).toBe("2.0 GB");
+  });
+});

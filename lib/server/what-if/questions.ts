@@ -1,0 +1,143 @@
+/**
+ * Which canned evidence questions change their answer under a policy, for which sessions, when,
+ * and because of which spans. Retention moves an answer one way only: a replaced span is checkable
+ * while its original is held, so when the original goes
+ * - a NO becomes INSUFFICIENT_EVIDENCE at the first such span that could hold a match (its class
+ *   can, and an honest summary over it dropped atoms of a kind the question reads);
+ * - a YES becomes INSUFFICIENT_EVIDENCE when the last span it cites goes (verbatim spans, pinned
+ *   originals and originals kept past the horizon keep a citation alive).
+ * The spans that can move an answer are found in SQL (replaced, original held and unpinned, due
+ * within the horizon under either policy), a bounded number, soonest first; the current answers of
+ * their sessions come from the evidence engine (its stored per-session verdicts).
+ */
+import { db } from "@/lib/db/client";
+import { blockingClasses, compileQuestion, type CannedQuestionId } from "@/lib/evidence/questions";
+import type { AtomKind, EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
+import { askEvidenceQuestion } from "@/lib/server/questions";
+import { loadCannedQuestions } from "@/lib/server/retention";
+import { expiryUnder } from "./policy-sql";
+
+export interface QuestionChange {
+  questionId: CannedQuestionId;
+  questionTitle: string;
+  sessionId: string;
+  from: "YES" | "NO";
+  to: "INSUFFICIENT_EVIDENCE";
+  /** When the change happens: the expiry of the span that tips it. */
+  at: string;
+  /** The spans whose originals going makes the change. */
+  spanIds: string[];
+}
+
+/** Spans read back at most, and sessions whose answers are judged at most (soonest first). */
+export const MAX_CANDIDATE_SPANS = 20_000;
+export const MAX_SESSIONS_JUDGED = 40;
+const MAX_SPANS_NAMED = 20;
+
+interface Candidate {
+  session_id: string;
+  span_id: string;
+  cls: EvidentialClass;
+  honest: boolean;
+  dropped: Array<{ kind: AtomKind; count: number }> | null;
+  current_at: Date | null;
+  proposed_at: Date | null;
+}
+
+export async function questionsAffected(
+  projectId: string,
+  current: RetentionPolicy,
+  proposed: RetentionPolicy,
+  now: Date,
+  end: Date,
+): Promise<{ current: QuestionChange[]; proposed: QuestionChange[]; truncated: boolean }> {
+  const due = (policy: RetentionPolicy) =>
+    // Due within the horizon; an expiry already passed counts from now (the next sweep).
+    expiryUnder(policy, current);
+  const rows = await db().$queryRaw<Array<Candidate & { first_at: Date }>>`
+    select * from (
+      select s.session_id::text as session_id, s.id::text as span_id, s.class::text as cls,
+             s.transcript_state = 'RECLAIMED_HONEST' as honest, s.replaced_dropped as dropped,
+             greatest(${due(current)}, ${now}::timestamptz) as current_at, greatest(${due(proposed)}, ${now}::timestamptz) as proposed_at
+        from span s join session se on se.id = s.session_id
+       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD' and s.original_expires_at is not null
+         and s.has_pointer and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE'
+         and s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST')) c
+     where least(c.current_at, c.proposed_at) < ${end}
+     order by least(c.current_at, c.proposed_at)
+     limit ${MAX_CANDIDATE_SPANS + 1}`;
+  let truncated = rows.length > MAX_CANDIDATE_SPANS;
+  const bySession = new Map<string, Candidate[]>();
+  for (const r of rows.slice(0, MAX_CANDIDATE_SPANS)) {
+    const list = bySession.get(r.session_id);
+    if (list) list.push(r);
+    else if (bySession.size < MAX_SESSIONS_JUDGED) bySession.set(r.session_id, [r]);
+    else truncated = true;
+  }
+  if (bySession.size === 0) return { current: [], proposed: [], truncated };
+
+  const { canned } = await loadCannedQuestions(db(), projectId);
+  const out = { current: [] as QuestionChange[], proposed: [] as QuestionChange[], truncated };
+  for (const [sessionId, spans] of bySession) {
+    for (const [id, question] of Object.entries(canned) as Array<[CannedQuestionId, (typeof canned)[CannedQuestionId]]>) {
+      const predicates = compileQuestion(question);
+      const classes = new Set(blockingClasses(predicates));
+      const relevant = new Set(predicates.flatMap((p) => [...p.relevantKinds]));
+      const blocks = (c: Candidate) =>
+        classes.has(c.cls) && (!c.honest || (c.dropped ?? []).some((d) => d.count > 0 && relevant.has(d.kind)));
+      const answer = await askEvidenceQuestion({ projectId, question: { canned: id }, scope: { sessionIds: [sessionId] } }, now);
+      if (answer.answer === "INSUFFICIENT_EVIDENCE") continue;
+      const cited = new Set(answer.citations.map((c) => c.spanId));
+      // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
+      const citationsKnown =
+        ((answer as { citationCount?: number }).citationCount ?? answer.citations.length) <= answer.citations.length;
+      if (answer.answer === "YES" && !citationsKnown) out.truncated = true;
+      for (const which of ["current", "proposed"] as const) {
+        const at = (c: Candidate) => (which === "current" ? c.current_at : c.proposed_at);
+        const dueSpans = spans.filter((c) => at(c) !== null && at(c)! < end);
+        const change =
+          answer.answer === "NO"
+            ? firstBlocker(dueSpans.filter(blocks), at)
+            : citationsKnown
+              ? lastCitation(dueSpans, cited, at, blocks)
+              : null;
+        if (change) {
+          out[which].push({
+            questionId: id,
+            questionTitle: question.title,
+            sessionId,
+            from: answer.answer,
+            to: "INSUFFICIENT_EVIDENCE",
+            at: change.at.toISOString(),
+            spanIds: change.spanIds,
+          });
+        }
+      }
+    }
+  }
+  for (const list of [out.current, out.proposed]) list.sort((a, b) => a.at.localeCompare(b.at));
+  return out;
+}
+
+type At = (c: Candidate) => Date | null;
+
+/** A NO turns at the first span that could hold a match going. */
+function firstBlocker(blocking: Candidate[], at: At): { at: Date; spanIds: string[] } | null {
+  if (blocking.length === 0) return null;
+  const first = Math.min(...blocking.map((c) => at(c)!.getTime()));
+  const spanIds = blocking.filter((c) => at(c)!.getTime() === first).map((c) => c.span_id);
+  return { at: new Date(first), spanIds: spanIds.slice(0, MAX_SPANS_NAMED) };
+}
+
+/** A YES turns when every cited span has gone, if one of them then blocks. */
+function lastCitation(
+  due: Candidate[],
+  cited: Set<string>,
+  at: At,
+  blocks: (c: Candidate) => boolean,
+): { at: Date; spanIds: string[] } | null {
+  const going = due.filter((c) => cited.has(c.span_id));
+  if (going.length === 0 || going.length < cited.size || !going.some(blocks)) return null;
+  const last = Math.max(...going.map((c) => at(c)!.getTime()));
+  return { at: new Date(last), spanIds: going.map((c) => c.span_id).slice(0, MAX_SPANS_NAMED) };
+}

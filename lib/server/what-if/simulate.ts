@@ -1,0 +1,288 @@
+/**
+ * What-if for a retention policy (DESIGN.md, "Retention"): over the next N days, what a proposed
+ * policy deletes, frees and keeps, which spans turn EXPIRING and LOST, which evidence questions
+ * change their answer for which sessions, and how the gate's recorded decisions of the last 30
+ * days would have gone; the current policy the same way beside it. Everything is aggregated in the
+ * database from the span rows' copied facts (original_state, original_expires_at, byte_length):
+ * spans are never loaded. Only the spans that could change an answer (replaced, original held and
+ * due within the horizon) come back, a bounded number, with the current answers of their sessions.
+ */
+import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { AppError } from "@/lib/core/errors";
+import { DAY_MS, validatePolicy } from "@/lib/evidence/policy";
+import { EVIDENTIAL_CLASSES, type EvidentialClass, type RetentionPolicy } from "@/lib/evidence/types";
+import { applyPolicyPatch, currentPolicy, diffPolicies, type PolicyFieldChange, type PolicyPatch } from "@/lib/server/retention";
+import { questionsAffected, type QuestionChange } from "./questions";
+import { expiryUnder, horizonUnder, replayedVerdict } from "./policy-sql";
+
+export const MAX_HORIZON_DAYS = 3650;
+export const DEFAULT_HORIZON_DAYS = 90;
+/** How far back recorded gate decisions are replayed. */
+export const REPLAY_DAYS = 30;
+
+export type ByClass = Record<EvidentialClass, number>;
+
+export interface SimulatedDay {
+  /** The UTC date the day starts on (day 0 starts now). */
+  date: string;
+  originalsDeleted: number;
+  bytesFreed: number;
+  /** Bytes of originals still held at the end of the day. */
+  bytesStored: number;
+  storedByClass: ByClass;
+  deletedByClass: ByClass;
+  /** Spans whose evidence turns LOST that day (their original deleted), by class. */
+  lost: ByClass;
+  /** Sessions with a span turning LOST that day, by class. */
+  lostSessions: ByClass;
+}
+
+export interface PolicyOutlook {
+  policy: RetentionPolicy;
+  days: SimulatedDay[];
+  /** Held, unpinned originals whose TTL ends before their evidence horizon under the policy, and their sessions. */
+  expiring: ByClass;
+  expiringSessions: ByClass;
+  questionsAffected: QuestionChange[];
+  /** The first originals the policy deletes within the horizon, soonest first (at most MAX_DELETIONS_LISTED). */
+  deletions: Deletion[];
+  /** Recorded gate decisions of the last 30 days replayed under the policy: how many it refuses. */
+  refusals: number;
+}
+
+export interface Deletion {
+  sessionId: string;
+  spanId: string;
+  class: EvidentialClass;
+  bytes: number;
+  /** When the sweeper deletes it: its expiry under the policy, or now when that has passed. */
+  at: string;
+}
+
+export const MAX_DELETIONS_LISTED = 200;
+
+export interface Simulation {
+  from: string;
+  horizonDays: number;
+  changes: PolicyFieldChange[];
+  current: PolicyOutlook;
+  proposed: PolicyOutlook;
+  refusals: { current: number; proposed: number; gained: number; lost: number; decisions: number; recorded: number };
+  /** The question search stopped at its bounds: more sessions than it judged may change. */
+  questionsTruncated: boolean;
+}
+
+const zero = (): ByClass => ({ NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: 0 });
+const num = (v: bigint | number | null | undefined) => Number(v ?? 0);
+
+export async function simulateRetention(
+  projectId: string,
+  patch: PolicyPatch,
+  horizonDays = DEFAULT_HORIZON_DAYS,
+  now = new Date(),
+): Promise<Simulation> {
+  const { policy: current } = await currentPolicy(projectId);
+  const proposed = applyPolicyPatch(current, patch);
+  const validation = validatePolicy(proposed);
+  if (!validation.valid) {
+    throw new AppError("VALIDATION_FAILED", "The proposed policy is not valid", {
+      fields: validation.errors.map((e) => ({ path: e.field ? `policy.${e.field}` : "policy", message: e.message })),
+    });
+  }
+  if (!Number.isInteger(horizonDays) || horizonDays < 1 || horizonDays > MAX_HORIZON_DAYS) {
+    throw new AppError("VALIDATION_FAILED", "The horizon is out of range", {
+      fields: [{ path: "horizonDays", message: `must be a whole number of days from 1 to ${MAX_HORIZON_DAYS}` }],
+    });
+  }
+  const end = new Date(now.getTime() + horizonDays * DAY_MS);
+  const [buckets, replay, questions, deletionsCurrent, deletionsProposed] = await Promise.all([
+    dayBuckets(projectId, current, proposed, now, end),
+    replayDecisions(projectId, current, proposed, now),
+    questionsAffected(projectId, current, proposed, now, end),
+    firstDeletions(projectId, current, current, now, end),
+    firstDeletions(projectId, proposed, current, now, end),
+  ]);
+  const outlook = (which: "current" | "proposed", policy: RetentionPolicy): PolicyOutlook => ({
+    policy,
+    days: buildDays(buckets.held, buckets[which], now, horizonDays),
+    expiring: buckets.expiring[which],
+    expiringSessions: buckets.expiringSessions[which],
+    questionsAffected: questions[which],
+    deletions: which === "current" ? deletionsCurrent : deletionsProposed,
+    refusals: replay[which],
+  });
+  return {
+    from: now.toISOString(),
+    horizonDays,
+    changes: diffPolicies(current, proposed),
+    current: outlook("current", current),
+    proposed: outlook("proposed", proposed),
+    refusals: replay,
+    questionsTruncated: questions.truncated,
+  };
+}
+
+interface Bucket {
+  cls: EvidentialClass;
+  day: number;
+  n: number;
+  bytes: number;
+  sessions: number;
+}
+
+/**
+ * One scan of the project's held originals, grouped three ways: by class and the day each
+ * expires under the current policy, the same under the proposal (day -1: not within the horizon),
+ * and by class alone with what is held and what is EXPIRING under each.
+ */
+async function dayBuckets(projectId: string, current: RetentionPolicy, proposed: RetentionPolicy, now: Date, end: Date) {
+  const day = (
+    policy: RetentionPolicy,
+  ) => Prisma.sql`(case when ${expiryUnder(policy, current)} is null or ${expiryUnder(policy, current)} >= ${end} then -1
+      else greatest(0, floor(extract(epoch from (${expiryUnder(policy, current)} - ${now}::timestamptz)) / 86400))::int end)`;
+  const expiring = (policy: RetentionPolicy) => Prisma.sql`(${expiryUnder(policy, current)} < ${horizonUnder(policy)})`;
+  const rows = await db().$queryRaw<
+    Array<{
+      cls: string;
+      day_current: number | null;
+      day_proposed: number | null;
+      by_current: number;
+      by_proposed: number;
+      n: bigint;
+      bytes: bigint | null;
+      sessions: bigint;
+      expiring_current: bigint;
+      expiring_proposed: bigint;
+      expiring_sessions_current: bigint;
+      expiring_sessions_proposed: bigint;
+    }>
+  >`
+    with held as (
+      select s.session_id, s.class::text as cls, s.byte_length, ${day(current)} as day_current, ${day(proposed)} as day_proposed,
+             coalesce(${expiring(current)}, false) as expiring_current, coalesce(${expiring(proposed)}, false) as expiring_proposed
+        from span s join session se on se.id = s.session_id
+       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD')
+    select cls, day_current, day_proposed, grouping(day_current) as by_current, grouping(day_proposed) as by_proposed,
+           count(*) as n, sum(byte_length)::bigint as bytes, count(distinct session_id) as sessions,
+           count(*) filter (where expiring_current) as expiring_current,
+           count(*) filter (where expiring_proposed) as expiring_proposed,
+           count(distinct session_id) filter (where expiring_current) as expiring_sessions_current,
+           count(distinct session_id) filter (where expiring_proposed) as expiring_sessions_proposed
+      from held
+     group by grouping sets ((cls), (cls, day_current), (cls, day_proposed))`;
+  const held: Record<EvidentialClass, number> = zero();
+  const out = {
+    held,
+    current: [] as Bucket[],
+    proposed: [] as Bucket[],
+    expiring: { current: zero(), proposed: zero() },
+    expiringSessions: { current: zero(), proposed: zero() },
+  };
+  for (const r of rows) {
+    const cls = r.cls as EvidentialClass;
+    const bucket = (d: number | null): Bucket => ({
+      cls,
+      day: d ?? -1,
+      n: num(r.n),
+      bytes: num(r.bytes),
+      sessions: num(r.sessions),
+    });
+    const [byCurrent, byProposed] = [num(r.by_current) === 0, num(r.by_proposed) === 0];
+    if (!byCurrent && !byProposed) {
+      held[cls] = num(r.bytes);
+      out.expiring.current[cls] = num(r.expiring_current);
+      out.expiring.proposed[cls] = num(r.expiring_proposed);
+      out.expiringSessions.current[cls] = num(r.expiring_sessions_current);
+      out.expiringSessions.proposed[cls] = num(r.expiring_sessions_proposed);
+    } else if (byCurrent) {
+      if (r.day_current !== null && r.day_current >= 0) out.current.push(bucket(r.day_current));
+    } else if (r.day_proposed !== null && r.day_proposed >= 0) out.proposed.push(bucket(r.day_proposed));
+  }
+  return out;
+}
+
+/** Day by day from what is held now and what the policy deletes on each day. */
+export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, horizonDays: number): SimulatedDay[] {
+  const stored = { ...held };
+  const byDay = new Map<number, Bucket[]>();
+  for (const b of buckets) byDay.set(b.day, [...(byDay.get(b.day) ?? []), b]);
+  const days: SimulatedDay[] = [];
+  for (let d = 0; d < horizonDays; d++) {
+    const deletedByClass = zero();
+    const freedByClass = zero();
+    const lostSessions = zero();
+    for (const b of byDay.get(d) ?? []) {
+      deletedByClass[b.cls] += b.n;
+      freedByClass[b.cls] += b.bytes;
+      lostSessions[b.cls] += b.sessions;
+    }
+    for (const c of EVIDENTIAL_CLASSES) stored[c] = Math.max(0, stored[c] - freedByClass[c]);
+    days.push({
+      date: new Date(now.getTime() + d * DAY_MS).toISOString().slice(0, 10),
+      originalsDeleted: sum(deletedByClass),
+      bytesFreed: sum(freedByClass),
+      bytesStored: sum(stored),
+      storedByClass: { ...stored },
+      deletedByClass,
+      lost: { ...deletedByClass },
+      lostSessions,
+    });
+  }
+  return days;
+}
+
+/** The first originals `policy` deletes within the horizon, soonest first. */
+async function firstDeletions(
+  projectId: string,
+  policy: RetentionPolicy,
+  current: RetentionPolicy,
+  now: Date,
+  end: Date,
+): Promise<Deletion[]> {
+  const rows = await db().$queryRaw<Array<{ session_id: string; span_id: string; cls: string; bytes: number; at: Date }>>`
+    select * from (
+      select s.session_id::text as session_id, s.id::text as span_id, s.class::text as cls, s.byte_length as bytes,
+             greatest(${expiryUnder(policy, current)}, ${now}::timestamptz) as at
+        from span s join session se on se.id = s.session_id
+       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD' and s.original_expires_at is not null) d
+     where d.at < ${end}
+     order by d.at, d.span_id
+     limit ${MAX_DELETIONS_LISTED}`;
+  return rows.map((r) => ({
+    sessionId: r.session_id,
+    spanId: r.span_id,
+    class: r.cls as EvidentialClass,
+    bytes: r.bytes,
+    at: r.at.toISOString(),
+  }));
+}
+
+const sum = (v: ByClass) => v.NARRATIVE + v.STRUCTURED + v.SIDE_EFFECTING;
+
+/** The gate's recorded decisions (not dry runs) of the last 30 days, replayed under both policies. */
+async function replayDecisions(projectId: string, current: RetentionPolicy, proposed: RetentionPolicy, now: Date) {
+  const since = new Date(now.getTime() - REPLAY_DAYS * DAY_MS);
+  const [row] = await db().$queryRaw<
+    Array<{ decisions: bigint; recorded: bigint; current: bigint; proposed: bigint; gained: bigint; lost: bigint }>
+  >`
+    with replay as (
+      select d.verdict::text as recorded, ${replayedVerdict(current, current)} as cur, ${replayedVerdict(proposed, current)} as prop
+        from gate_decision d
+        join session se on se.id = d.session_id
+        join span s on s.session_id = d.session_id and s.id = d.span_id
+       where se.project_id = ${projectId}::uuid and not d.dry_run and d.decided_at >= ${since} and d.decided_at <= ${now})
+    select count(*) as decisions, count(*) filter (where recorded = 'REFUSE') as recorded,
+           count(*) filter (where cur = 'REFUSE') as current, count(*) filter (where prop = 'REFUSE') as proposed,
+           count(*) filter (where prop = 'REFUSE' and cur <> 'REFUSE') as gained,
+           count(*) filter (where cur = 'REFUSE' and prop <> 'REFUSE') as lost
+      from replay`;
+  return {
+    decisions: num(row?.decisions),
+    recorded: num(row?.recorded),
+    current: num(row?.current),
+    proposed: num(row?.proposed),
+    gained: num(row?.gained),
+    lost: num(row?.lost),
+  };
+}
