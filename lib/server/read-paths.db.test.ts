@@ -413,13 +413,24 @@ async function referenceAnswer(projectId: string, input: EvidenceQueryInput, now
   return answer;
 }
 
-const comparable = (a: Awaited<ReturnType<typeof askEvidenceQuestion>> | Awaited<ReturnType<typeof referenceAnswer>>) => ({
+/**
+ * What must be equal. The server's lists are the engine's first ones up to a window, with exact
+ * counts of all: its lists are compared with the engine's cut at the same window, and its counts
+ * and tally of attempts with the engine's whole lists.
+ */
+const comparable = (
+  a: Awaited<ReturnType<typeof askEvidenceQuestion>> | Awaited<ReturnType<typeof referenceAnswer>>,
+  window = Number.POSITIVE_INFINITY,
+) => ({
   answer: a.answer,
   checkedSpans: a.checkedSpans,
   scopeComplete: a.scopeComplete,
   gaps: a.gaps,
-  blockers: a.blockers,
-  citations: a.citations.map(({ bytes: _bytes, ...c }) => c),
+  outcomes: a.outcomes,
+  citationCount: "citationCount" in a ? a.citationCount : a.citations.length,
+  blockerCount: "blockerCount" in a ? a.blockerCount : a.blockers.length,
+  blockers: a.blockers.slice(0, window),
+  citations: a.citations.slice(0, window).map(({ bytes: _bytes, ...c }) => c),
 });
 
 // ---- the tests ----------------------------------------------------------------------------------
@@ -666,11 +677,14 @@ describe("evidence questions from indexes", () => {
       for (const question of questions) {
         for (const scope of scopes()) {
           const input: EvidenceQueryInput = { projectId: fixture.projectId, question, ...(scope ? { scope } : {}) };
-          const [got, want] = await Promise.all([
+          const [got, cut, want] = await Promise.all([
             askEvidenceQuestion(input, now),
+            // Lists cut at a window of 2, candidates judged 2 spans at a time.
+            askEvidenceQuestion(input, now, { window: 2, batchSpans: 2 }),
             referenceAnswer(fixture.projectId, input, now),
           ]);
           expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));
+          expect(comparable(cut, 2), JSON.stringify({ question, scope, now, window: 2 })).toEqual(comparable(want, 2));
           kinds.add(want.answer);
           for (const b of want.blockers) blockedBy.add(b.spanId);
           if (want.gaps.length > 0) gapped++;

@@ -24,6 +24,8 @@ import { candidateAtomsQuery, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
+import type { Judged } from "./scope";
+import { addTallies, ANSWER_WINDOW, FirstItems, OutcomeTally } from "./window";
 import { readVerdicts, saveVerdicts, verdictKey, verdictsQuery, type SessionAnswer } from "./verdicts";
 
 export interface EvidenceQueryInput {
@@ -38,11 +40,30 @@ export interface AskOptions {
    * response is sent (afterResponse), so a reviewer does not wait for the write.
    */
   keepVerdicts?: (work: () => Promise<void>) => void | Promise<void>;
+  /** Citations, and blockers, the answer keeps at most (ANSWER_WINDOW): the first in the engine's order. */
+  window?: number;
+  /** Candidate spans judged at a time (BATCH_SPANS). */
+  batchSpans?: number;
+  /** Called as candidate spans are judged, with how many so far. */
+  onProgress?: (progress: QuestionProgress) => void;
 }
 
+export interface QuestionProgress {
+  /** Candidate spans judged so far, and sessions answered out of those in scope. */
+  candidateSpans: number;
+  sessionsDone: number;
+  sessionsTotal: number;
+}
+
+/**
+ * The engine's answer, but that `citations` and `blockers` are its first ones (up to the window),
+ * counted in full by `citationCount` and `blockerCount`; `outcomes` tallies every citation.
+ */
 export interface EvidenceQueryResult extends QuestionAnswer {
   question: EvidenceQuestion;
   sessionsInScope: number;
+  citationCount: number;
+  blockerCount: number;
 }
 
 /**
@@ -62,36 +83,54 @@ export async function askEvidenceQuestion(
   options: AskOptions = {},
 ): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
-  const key = verdictKeyFor(input, question, policy, scope);
+  const window = options.window ?? ANSWER_WINDOW;
+  // Stored verdicts hold lists cut at the default window: only an answer with it reads and keeps them.
+  const key = window === ANSWER_WINDOW ? verdictKeyFor(input, question, policy, scope) : null;
   const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
   const stale = sessions.filter((s) => !parts.has(s.id));
+  const progress = (candidateSpans: number) =>
+    options.onProgress?.({ candidateSpans, sessionsDone: sessions.length - stale.length, sessionsTotal: sessions.length });
   if (stale.length > 0) {
     const staleScope = stale.length === sessions.length ? scope : { ...scope, sessionIds: stale.map((s) => s.id) };
-    let { answers, damaged } = await answerSessions(question, stale, staleScope, policy, now);
+    const run = () => answerSessions(question, stale, staleScope, policy, now, { ...options, window }, progress);
+    let { answers, damaged, whole } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded now;
     // asking again judges the replaced spans that rested on them as they are.
     let news = 0;
     for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
-    if (news > 0) ({ answers } = await answerSessions(question, stale, staleScope, policy, now));
+    if (news > 0) ({ answers } = await run());
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
-    else if (key) await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(stale, answers, key, now));
+    // Only sessions whose lists the window kept whole are kept: the others' are cut short.
+    else if (key) {
+      const kept = stale.filter((s) => whole.has(s.id));
+      await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(kept, answers, key, now));
+    }
     for (const [id, answer] of answers) parts.set(id, answer);
   }
   const citations: Citation[] = [];
   const blockers: Blocker[] = [];
   const gaps: SeqGap[] = [];
   let checked = 0;
+  let citationCount = 0;
+  let blockerCount = 0;
+  // Each session's lists are its first items: the scope's first are theirs in session order.
   // Loops, not push(...list): a session can hold more blockers than a call takes arguments.
   for (const s of sessions) {
     const part = parts.get(s.id)!;
-    for (const c of part.citations) citations.push(c);
-    for (const b of part.blockers) blockers.push(b);
+    for (const c of part.citations) if (citations.length < window) citations.push(c);
+    for (const b of part.blockers) if (blockers.length < window) blockers.push(b);
     for (const g of part.gaps) gaps.push(g);
     checked += part.checked;
+    citationCount += part.citationCount;
+    blockerCount += part.blockerCount;
   }
   const [skipped, empty] = await Promise.all([skippedRecordsOf(sessions), noSpansIn(sessions, scope)]);
+  const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, empty);
   return {
-    ...concludeAnswer(citations, blockers, checked, gaps, skipped, empty),
+    ...concluded,
+    outcomes: addTallies(sessions.map((s) => parts.get(s.id)!.outcomes)),
+    citationCount,
+    blockerCount,
     question,
     sessionsInScope: sessions.length,
   };
@@ -195,55 +234,88 @@ function resolveQuestion(
   return { id: "custom", title: question.title ?? "Custom question", anyOf: [question.predicate] };
 }
 
-/** The engine's answer over each of these sessions (those of the scope). */
+/**
+ * The engine's answer over each of these sessions (those of the scope), with each session's first
+ * citations and blockers as far as the window holds them (`whole`: the sessions whose lists it
+ * kept in full, up to the window each) and exact counts and tallies for all.
+ */
 async function answerSessions(
   question: EvidenceQuestion,
   sessions: ScopeSessionRow[],
   scope: Scope,
   policy: RetentionPolicy,
   now: Date,
-): Promise<{ answers: Map<string, SessionAnswer>; damaged: Array<{ sessionId: string; spanId: string }> }> {
+  options: AskOptions & { window: number },
+  progress: (candidateSpans: number) => void,
+): Promise<{
+  answers: Map<string, SessionAnswer>;
+  damaged: Array<{ sessionId: string; spanId: string }>;
+  whole: Set<string>;
+}> {
   const predicates = compileQuestion(question);
   const sessionIndex = new Map(sessions.map((s, i) => [s.id, i]));
   const cwdOf = (sessionId: string) => sessions[sessionIndex.get(sessionId)!]?.cwd ?? undefined;
-  const [gaps, checked, unchecked, citing, summaries] = await Promise.all([
+  // The engine's order within a session: seq; a summary without a seq of its own after the span
+  // whose seq it takes, then by time. Unchecked spans have seqs of their own, none that of a span
+  // judged here (those are checkable, or summaries).
+  const citations = new FirstItems<Citation>(options.window);
+  const blockers = new FirstItems<Blocker>(options.window);
+  const tally = new OutcomeTally();
+  const judged = (j: Judged) => {
+    const at = { session: sessionIndex.get(j.session)!, seq: j.seq, rank: j.ownSeq ? 0 : 1, occurredAt: j.occurredAt, id: j.id };
+    j.citations.forEach((c, index) => {
+      citations.offer({ ...at, index, value: c });
+      tally.add(c);
+    });
+    if (j.blocker) blockers.offer({ ...at, index: 0, value: j.blocker });
+  };
+  const unchecked = (b: Blocker) =>
+    blockers.offer({
+      session: sessionIndex.get(b.sessionId)!,
+      seq: b.seq,
+      rank: 0,
+      occurredAt: 0,
+      id: b.spanId,
+      index: 0,
+      value: b,
+    });
+  const [gaps, checked, , citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(predicates, scope, policy, now, cwdOf, sessionIndex),
-    judgeCandidates(predicates, scope, policy, now, cwdOf),
+    judgeUnchecked(predicates, scope, policy, now, cwdOf, unchecked),
+    judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
+      ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
+      onProgress: progress,
+    }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
+  for (const j of summaries) judged(j);
   const answers = new Map<string, SessionAnswer>(
-    sessions.map((s) => [s.id, { checked: checked.get(s.id) ?? 0, citations: [], blockers: [], gaps: [] }]),
+    sessions.map((s, i) => [
+      s.id,
+      {
+        checked: checked.get(s.id) ?? 0,
+        citations: [],
+        citationCount: citations.counts.get(i) ?? 0,
+        blockers: [],
+        blockerCount: blockers.counts.get(i) ?? 0,
+        outcomes: tally.of(s.id),
+        gaps: [],
+      },
+    ]),
   );
   for (const g of gaps) answers.get(g.sessionId)!.gaps.push(g);
-  // The engine's order within a session: seq; a summary without a seq of its own after the span
-  // whose seq it takes, then by time. The unchecked spans come in that order already, and none
-  // has the seq of a span judged here (they are checkable, or summaries).
-  const judged = [...citing.judged, ...summaries].sort(
-    (a, b) =>
-      sessionIndex.get(a.session)! - sessionIndex.get(b.session)! ||
-      a.seq - b.seq ||
-      Number(b.ownSeq) - Number(a.ownSeq) ||
-      a.occurredAt - b.occurredAt ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  for (const c of citations.sorted()) answers.get(sessions[c.session]!.id)!.citations.push(c.value);
+  for (const b of blockers.sorted()) answers.get(sessions[b.session]!.id)!.blockers.push(b.value);
+  // A session's kept items are its first ones; whole when they are as many as the window holds.
+  const whole = new Set(
+    [...answers]
+      .filter(
+        ([, a]) =>
+          a.citations.length === Math.min(options.window, a.citationCount) &&
+          a.blockers.length === Math.min(options.window, a.blockerCount),
+      )
+      .map(([id]) => id),
   );
-  let u = 0;
-  const block = (b: Blocker) => answers.get(b.sessionId)!.blockers.push(b);
-  for (const j of judged) {
-    answers.get(j.session)!.citations.push(...j.citations);
-    if (!j.blocker) continue;
-    // Unchecked spans before this one: earlier sessions, or lower seqs (or the same seq, for a
-    // summary sitting after the span whose seq it takes).
-    const at = sessionIndex.get(j.session)!;
-    for (; u < unchecked.length; u++) {
-      const b = unchecked[u]!;
-      const order = sessionIndex.get(b.sessionId)! - at || b.seq - j.seq;
-      if (order > 0 || (order === 0 && j.ownSeq)) break;
-      block(b);
-    }
-    block(j.blocker);
-  }
-  for (; u < unchecked.length; u++) block(unchecked[u]!);
-  return { answers, damaged: citing.damaged };
+  return { answers, damaged: citing.damaged, whole };
 }

@@ -24,6 +24,7 @@ import {
   type SpanFactsRow,
 } from "./scope";
 import { retrievableWithPointer } from "@/lib/server/provenance";
+import { groupsOf, withCursors } from "./stream";
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
@@ -59,12 +60,20 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
      where k.could_match or k.held < k.commands`;
 }
 
+/** Spans judged at a time: their candidate atoms, facts and original bytes are all the memory a batch takes. */
+export const BATCH_SPANS = 500;
+
+type CandidateRow = AtomRow & { span_commands?: number };
+
 /**
  * Checkable spans with an atom some predicate could match, which the engine judges for citations.
  * Candidates come from the atom indexes; a span goes on only if some predicate holds for one of
  * its candidate atoms and for its tool name and commands (spanQualifies, matchAtom), and the
  * engine then judges it with every atom any predicate could match plus its tool calls and
  * commands (all its verdict reads) and cuts the cited bytes from the original, hashed again.
+ *
+ * The candidates stream: each predicate's through a cursor ordered by span, merged span by span,
+ * and judged `batchSpans` spans at a time; each judged span is handed to `emit` and let go.
  * Originals found damaged, which the engine then cites without bytes, are returned to be recorded.
  */
 export async function judgeCandidates(
@@ -73,7 +82,60 @@ export async function judgeCandidates(
   policy: RetentionPolicy,
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
-): Promise<{ judged: Judged[]; damaged: Array<{ sessionId: string; spanId: string }> }> {
+  emit: (judged: Judged) => void,
+  options: { batchSpans?: number; onProgress?: (spans: number) => void } = {},
+): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
+  const batchSpans = options.batchSpans ?? BATCH_SPANS;
+  const damaged: Array<{ sessionId: string; spanId: string }> = [];
+  let seen = 0;
+  await withCursors(async (open) => {
+    const streams = await Promise.all(
+      predicates.map(async (p) =>
+        groupsOf(
+          await open<CandidateRow>(Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`),
+          (row) => keyOf(row.session_id, row.span_id),
+        ),
+      ),
+    );
+    const heads = await Promise.all(streams.map((s) => s.next()));
+    let batch: Array<Array<CandidateRow[] | undefined>> = [];
+    for (;;) {
+      // The next span in order among every predicate's candidates, with each one's rows of it.
+      let next: string | undefined;
+      for (const head of heads) if (!head.done && (next === undefined || head.value.key < next)) next = head.value.key;
+      if (next === undefined) break;
+      const rows: Array<CandidateRow[] | undefined> = [];
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i]!;
+        if (!head.done && head.value.key === next) {
+          rows.push(head.value.rows);
+          heads[i] = await streams[i]!.next();
+        } else rows.push(undefined);
+      }
+      batch.push(rows);
+      if (batch.length >= batchSpans) {
+        await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+        seen += batch.length;
+        options.onProgress?.(seen);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+  });
+  return { damaged };
+}
+
+/** One batch of candidate spans (per span, each predicate's candidate rows of it), judged. */
+async function judgeBatch(
+  predicates: CompiledPredicate[],
+  batch: Array<Array<CandidateRow[] | undefined>>,
+  scope: Scope,
+  policy: RetentionPolicy,
+  now: Date,
+  cwdOf: (sessionId: string) => string | undefined,
+  emit: (judged: Judged) => void,
+  damaged: Array<{ sessionId: string; spanId: string }>,
+): Promise<void> {
   // Every predicate's candidates, merged by span: what the engine finally judges each span with.
   const atoms = new Map<string, Map<number, AtomRow>>();
   const merge = (bySpan: Map<string, Map<number, AtomRow>>) => {
@@ -83,19 +145,11 @@ export async function judgeCandidates(
       else for (const [ordinal, row] of own) all.set(ordinal, row);
     }
   };
-  // A span's facts and bytes are fetched as soon as one predicate holds for it, while the other
-  // predicates' candidates are still being found.
-  const requested = new Set<string>();
-  const facts: Array<Promise<FactsRow[]>> = [];
-  const fetchFacts = (spans: Array<{ session_id: string; id: string }>) => {
-    const fresh = spans.filter((s) => !requested.has(keyOf(s.session_id, s.id)));
-    for (const s of fresh) requested.add(keyOf(s.session_id, s.id));
-    if (fresh.length > 0) facts.push(db().$queryRaw<FactsRow[]>(factsQuery(fresh, scope, now)));
-  };
-
+  const hits = new Map<string, { session_id: string; id: string }>();
   await Promise.all(
-    predicates.map(async (p) => {
-      const rows = await db().$queryRaw<Array<AtomRow & { span_commands?: number }>>(candidateAtomsQuery(p, scope));
+    predicates.map(async (p, i) => {
+      const rows = batch.flatMap((spans) => spans[i] ?? []);
+      if (rows.length === 0) return;
       const own = atomsBySpan(rows);
       const toolNames = await fetchSpanLevel(p, rows, own);
       merge(own);
@@ -103,7 +157,6 @@ export async function judgeCandidates(
       const withoutOutcomes = { ...p, outcomes: null };
       // The engine's tests on what this predicate needs: its candidates, and the span's tool calls,
       // commands and tool name; a span it could cite or leave undecidable goes on.
-      const hits: Array<{ session_id: string; id: string }> = [];
       for (const [key, rowsOfSpan] of own) {
         const [sessionId, spanId] = key.split("/") as [string, string];
         const list = orderedAtoms(rowsOfSpan);
@@ -113,26 +166,21 @@ export async function judgeCandidates(
           spanQualifies(withoutOutcomes, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
           list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")
         ) {
-          hits.push({ session_id: sessionId, id: spanId });
+          hits.set(key, { session_id: sessionId, id: spanId });
         }
       }
-      fetchFacts(hits);
     }),
   );
-
-  const judged: Judged[] = [];
-  const damaged: Array<{ sessionId: string; spanId: string }> = [];
-  for (const row of (await Promise.all(facts)).flat()) {
+  if (hits.size === 0) return;
+  for (const row of await db().$queryRaw<FactsRow[]>(factsQuery([...hits.values()], scope, now))) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
     const span = questionSpan(row, row.seq!, policy, now, {
       atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
       ...(row.body !== null ? { body: new Uint8Array(Buffer.from(row.body, "base64")) } : {}),
     });
     const verdict = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
-    if (verdict.blocker || verdict.citations.length > 0)
-      judged.push(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
+    if (verdict.blocker || verdict.citations.length > 0) emit(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
   }
-  return { judged, damaged };
 }
 
 /**

@@ -18,6 +18,8 @@ function result(over: Partial<EvidenceQueryResult>): EvidenceQueryResult {
     skippedRecords: [],
     noSpansInScope: false,
     outcomes: {},
+    citationCount: over.citations?.length ?? 0,
+    blockerCount: over.blockers?.length ?? 0,
     ...over,
   };
 }

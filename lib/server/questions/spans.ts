@@ -10,6 +10,7 @@ import { blockingClasses, judgeSpan, type Blocker, type CompiledPredicate, type 
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
 import { inSessions, inTime, questionSpan, timed, type Scope, type ScopeSessionRow, type SpanFactsRow } from "./scope";
 import { sqlTime } from "@/lib/server/provenance";
+import { withCursors } from "./stream";
 
 /** Replaced spans (not summaries) that the question engine sees: they have a seq. */
 const REPLACED = Prisma.sql`s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST') and s.kind <> 'SUMMARY' and s.seq is not null`;
@@ -86,30 +87,28 @@ function enumCode(column: string, values: readonly string[]): Prisma.Sql {
 }
 
 /**
- * Replaced spans that cannot be checked, one packed text per session (fields split by \x1f, rows
- * by \x1e), which tens of thousands of blockers cross to the server far faster than as rows: each
- * span's identity and everything the engine's verdict on such a span reads (class, transcript
- * state, pointer, the original's state and whether it could be retrieved now, what an honest
- * summary dropped), in seq order. Packing per session keeps each sort small (one sort of every
- * span in a project was most of the time). The unchecked-span index answers alone.
+ * Replaced spans that cannot be checked, a row each: its identity and everything the engine's
+ * verdict on such a span reads (class, transcript state, pointer, the original's state and whether
+ * it could be retrieved now, what an honest summary dropped), enums as codes (comparing enums is
+ * cheap; printing them is not). The unchecked-span index answers alone.
  */
 export function uncheckedQuery(condition: Prisma.Sql, scope: Scope, classes: EvidentialClass[], now: Date): Prisma.Sql {
   return Prisma.sql`
-    select s.session_id::text as session_id,
-           string_agg(concat_ws(chr(31), s.id::text, s.seq::text,
-                                ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
-                                case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
-                                case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
-                                case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end),
-                      chr(30) order by s.seq) as packed
+    select s.session_id::text as session_id, s.id::text as id, s.seq,
+           concat_ws(chr(31), ${enumCode("s.class", CLASS_CODES)}, ${enumCode("s.transcript_state", STATE_CODES)},
+                     case when s.has_pointer then 't' else 'f' end, ${enumCode("s.original_state", ORIGINAL_CODES)},
+                     case when s.original_expires_at is null or s.original_expires_at > ${sqlTime(now)} then 't' else 'f' end,
+                     case when s.transcript_state = 'RECLAIMED_HONEST' then coalesce(s.replaced_dropped, '[]'::jsonb)::text else '' end) as facts
       from span s
-     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])
-     group by s.session_id`;
+     where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} and s.class = any(${classes}::"EvidentialClass"[])`;
 }
 
+/** Verdicts remembered by the facts they rest on, at most this many at once. */
+const REMEMBERED_VERDICTS = 10_000;
+
 /**
- * Replaced spans that cannot be checked and could hold a match: the blockers the engine finds
- * among them, in its order (sessions as in scope, then seq).
+ * Replaced spans that cannot be checked and could hold a match: each blocker the engine finds
+ * among them is handed to `emit` (in no particular order), read through cursors a batch at a time.
  */
 export async function judgeUnchecked(
   predicates: CompiledPredicate[],
@@ -117,79 +116,44 @@ export async function judgeUnchecked(
   policy: RetentionPolicy,
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
-  sessionIndex: ReadonlyMap<string, number>,
-): Promise<Blocker[]> {
+  emit: (blocker: Blocker) => void,
+): Promise<void> {
   const classes = blockingClasses(predicates);
-  if (classes.length === 0) return [];
-  const parts = await Promise.all(
-    uncheckedParts(now).map((condition) =>
-      db().$queryRaw<Array<{ session_id: string; packed: string }>>(uncheckedQuery(condition, scope, classes, now)),
-    ),
-  );
+  if (classes.length === 0) return;
   // Spans alike in every fact the verdict reads get the same verdict, but for their names.
   const verdicts = new Map<string, Blocker | null>();
-  const lists = parts.map((rows) => {
-    const out: Blocker[] = [];
-    rows.sort((a, b) => sessionIndex.get(a.session_id)! - sessionIndex.get(b.session_id)!);
-    for (const { session_id: sessionId, packed: text } of rows) {
-      // Each record: span and seq (the span a fixed-width uuid), then the verdict's facts.
-      for (let at = 0; at < text.length; ) {
-        const end = text.indexOf("\x1e", at);
-        const stop = end < 0 ? text.length : end;
-        const spanId = text.slice(at, at + 36);
-        const seqEnd = text.indexOf("\x1f", at + 37);
-        const seq = Number(text.slice(at + 37, seqEnd));
-        const key = text.slice(seqEnd + 1, stop);
-        at = stop + 1;
-        let t = verdicts.get(key);
-        if (t === undefined) {
-          t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...key.split("\x1f")], predicates, policy, now, cwdOf);
-          verdicts.set(key, t);
-        }
-        // The dropped counts are shared by the group's blockers: read, never changed.
-        if (t) {
-          out.push({
-            sessionId,
-            spanId,
-            seq,
-            class: t.class,
-            provenance: t.provenance,
-            transcriptState: t.transcriptState,
-            dropped: t.dropped,
-            originalHeld: t.originalHeld,
-            unblockBy: t.unblockBy,
-            reason: t.reason,
-          });
+  await withCursors(async (open) => {
+    for (const condition of uncheckedParts(now)) {
+      const cursor = await open<{ session_id: string; id: string; seq: number; facts: string }>(
+        uncheckedQuery(condition, scope, classes, now),
+      );
+      for (let rows = await cursor.next(); rows.length > 0; rows = await cursor.next()) {
+        for (const { session_id: sessionId, id: spanId, seq, facts } of rows) {
+          let t = verdicts.get(facts);
+          if (t === undefined) {
+            if (verdicts.size >= REMEMBERED_VERDICTS) verdicts.clear();
+            t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...facts.split("\x1f")], predicates, policy, now, cwdOf);
+            verdicts.set(facts, t);
+          }
+          // The dropped counts are shared by the group's blockers: read, never changed.
+          if (t) {
+            emit({
+              sessionId,
+              spanId,
+              seq,
+              class: t.class,
+              provenance: t.provenance,
+              transcriptState: t.transcriptState,
+              dropped: t.dropped,
+              originalHeld: t.originalHeld,
+              unblockBy: t.unblockBy,
+              reason: t.reason,
+            });
+          }
         }
       }
     }
-    return out;
   });
-  return lists.reduce((a, b) => mergeBySeq(a, b, sessionIndex));
-}
-
-/** Two lists of blockers of spans with seqs of their own, each in the engine's order, as one. */
-function mergeBySeq(a: Blocker[], b: Blocker[], sessionIndex: ReadonlyMap<string, number>): Blocker[] {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out: Blocker[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    const order = sessionIndex.get(x.sessionId)! - sessionIndex.get(y.sessionId)! || x.seq - y.seq;
-    if (order <= 0) {
-      out.push(x);
-      i++;
-    } else {
-      out.push(y);
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
-  return out;
 }
 
 /**

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { db, rawQuery } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./scope";
 import { loadCannedQuestions } from "@/lib/server/retention";
@@ -22,13 +23,20 @@ import { loadCannedQuestions } from "@/lib/server/retention";
  * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
  * when the stored shape does: verdicts of the old format are then never read again.
  */
-const VERDICT_FORMAT = 3;
+const VERDICT_FORMAT = 4;
 
-/** What a question found in one session: the parts of the answer over many sessions. */
+/**
+ * What a question found in one session: the parts of the answer over many sessions. Citations and
+ * blockers are the session's first ones in the engine's order (ANSWER_WINDOW at most), with exact
+ * counts of all, and the tally of attempts all its citations make.
+ */
 export interface SessionAnswer {
   checked: number;
   citations: Citation[];
+  citationCount: number;
   blockers: Blocker[];
+  blockerCount: number;
+  outcomes: Partial<Record<ToolOutcome, number>>;
   gaps: SeqGap[];
 }
 
@@ -60,6 +68,9 @@ type BlockerFacts = Omit<Blocker, "sessionId" | "spanId" | "seq">;
  */
 interface StoredAnswer {
   checked: number;
+  citationCount: number;
+  blockerCount: number;
+  outcomes: Partial<Record<ToolOutcome, number>>;
   citations: Array<Omit<Citation, "bytes"> & { bytes?: string }>;
   facts: BlockerFacts[];
   blockers: Array<[spanId: string, seq: number, facts: number]>;
@@ -77,6 +88,9 @@ function store(part: SessionAnswer): string {
   });
   const stored: StoredAnswer = {
     checked: part.checked,
+    citationCount: part.citationCount,
+    blockerCount: part.blockerCount,
+    outcomes: part.outcomes,
     citations: part.citations.map(({ bytes, ...c }) => (bytes ? { ...c, bytes: Buffer.from(bytes).toString("base64") } : c)),
     facts,
     blockers,
@@ -89,6 +103,9 @@ function restore(sessionId: string, text: string): SessionAnswer {
   const stored = JSON.parse(text) as StoredAnswer;
   return {
     checked: stored.checked,
+    citationCount: stored.citationCount,
+    blockerCount: stored.blockerCount,
+    outcomes: stored.outcomes,
     citations: stored.citations.map(({ bytes, ...c }) =>
       bytes !== undefined ? { ...c, bytes: new Uint8Array(Buffer.from(bytes, "base64")) } : c,
     ),

@@ -1,0 +1,63 @@
+/**
+ * Rows of a question's large queries read a batch at a time, through server-side cursors in one
+ * read-only transaction on the raw pool: however many atoms a scope holds, the server holds one
+ * batch of them at a time.
+ */
+import { rawTransaction } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+
+/** Rows per FETCH. */
+export const FETCH_ROWS = 5000;
+
+export interface Cursor<R> {
+  /** The next rows; none once the query is exhausted. */
+  next(): Promise<R[]>;
+}
+
+export type OpenCursor = <R>(query: Prisma.Sql, rows?: number) => Promise<Cursor<R>>;
+
+/**
+ * Runs `fn` with a way to open cursors over queries (on one connection, in one read-only
+ * transaction that ends when `fn` does).
+ */
+export function withCursors<T>(fn: (open: OpenCursor) => Promise<T>): Promise<T> {
+  return rawTransaction(async (client) => {
+    await client.query("set transaction read only");
+    let opened = 0;
+    const open: OpenCursor = async <R>(query: Prisma.Sql, rows = FETCH_ROWS) => {
+      const name = `question_rows_${opened++}`;
+      await client.query(`declare ${name} no scroll cursor for ${query.text}`, query.values);
+      let done = false;
+      return {
+        async next(): Promise<R[]> {
+          if (done) return [];
+          const result = await client.query(`fetch ${rows} from ${name}`);
+          if (result.rows.length < rows) done = true;
+          return result.rows as R[];
+        },
+      };
+    };
+    return fn(open);
+  });
+}
+
+/**
+ * The rows of a cursor ordered by a key, grouped by it: each group whole, though a group may span
+ * two batches.
+ */
+export async function* groupsOf<R>(cursor: Cursor<R>, keyOf: (row: R) => string): AsyncGenerator<{ key: string; rows: R[] }> {
+  let open: { key: string; rows: R[] } | null = null;
+  for (;;) {
+    const rows = await cursor.next();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const key = keyOf(row);
+      if (open && open.key === key) open.rows.push(row);
+      else {
+        if (open) yield open;
+        open = { key, rows: [row] };
+      }
+    }
+  }
+  if (open) yield open;
+}
