@@ -331,25 +331,161 @@ describe("Gemini CLI importer: corrupted records never turn YES into NO", () => 
     ["the JSON Lines session", linesFile, "\n", effectOn("/home/dana/src/billing/migrations/")],
     ["the session document", documentFile, "\n    },\n    {\n", effectOn("/etc/app/")],
     ["the real session document", realDocument, "\n    },\n    {\n", replied],
-  ] as const)("%s", (_name, bytes, separator, question) => {
-    expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
-    const whole = new TextDecoder().decode(bytes);
-    const records = whole.split(separator);
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat({ max: records.length - 1 }), fc.nat({ max: corruptions.length - 1 }), fc.nat()), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        (edits) => {
-          const copy = [...records];
-          for (const [at, kind, seed] of edits) copy[at] = corruptions[kind]!(copy[at]!, seed);
-          const result = parseGeminiCli(utf8(copy.join(separator)));
-          expectWellFormed(result);
-          expect(verdictOf(result, question)).not.toBe("NO");
-        },
-      ),
-      { numRuns: 300 },
-    );
+  ] as const)(
+    "%s",
+    (_name, bytes, separator, question) => {
+      expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
+      const whole = new TextDecoder().decode(bytes);
+      const records = whole.split(separator);
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.nat({ max: records.length - 1 }), fc.nat({ max: corruptions.length - 1 }), fc.nat()), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          (edits) => {
+            const copy = [...records];
+            for (const [at, kind, seed] of edits) copy[at] = corruptions[kind]!(copy[at]!, seed);
+            const result = parseGeminiCli(utf8(copy.join(separator)));
+            expectWellFormed(result);
+            expect(verdictOf(result, question)).not.toBe("NO");
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+    60_000,
+  );
+});
+
+// Two more real session documents (see fixtures/gemini-cli/SOURCES.md): file reads, a write and a
+// replace under an absolute project path; a delegation to a subagent, todo lists and three writes.
+const realEdits = fixture("gemini-cli/codemie-session-2025-12-01.json");
+const realFileOps = fixture("gemini-cli/codemie-session-2026-01-16-file-ops.json");
+
+describe("Gemini CLI importer: real session documents with tool calls", () => {
+  it.each([
+    ["edits", realEdits, 44],
+    ["file-ops", realFileOps, 38],
+  ] as const)("imports the %s session by detection, every message used", (_name, bytes, spans) => {
+    expect(detectFormat(bytes)).toBe("gemini-cli");
+    const result = importTranscript(bytes);
+    expectWellFormed(result);
+    expect(result.records).toEqual({ read: 14, used: 14, ignored: 0, skipped: 0, ignoredByType: {} });
+    expect(result.issues).toEqual([]);
+    expect(only(result).spans).toHaveLength(spans);
   });
+
+  it("pairs each call with its result: the write, the replace, every read SUCCEEDED", () => {
+    const s = only(parseGeminiCli(realEdits));
+    expect(s.externalId).toBe("5b959dae-8655-4cd1-b10f-720b8c336ea2");
+    expect(s.title).toBe("hi");
+    const calls = s.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((x) => [x.toolName, x.outcome, x.sourceLine])).toEqual([
+      ["list_directory", "SUCCEEDED", 4],
+      ["read_file", "SUCCEEDED", 5],
+      ["read_file", "SUCCEEDED", 6],
+      ["read_file", "SUCCEEDED", 7],
+      ["read_file", "SUCCEEDED", 8],
+      ["read_file", "SUCCEEDED", 11],
+      ["write_file", "SUCCEEDED", 11],
+      ["read_file", "SUCCEEDED", 11],
+      ["replace", "SUCCEEDED", 12],
+      ["read_file", "SUCCEEDED", 13],
+    ]);
+    const write = calls.find((x) => x.toolName === "write_file")!;
+    expect(write.sourceId).toBe("write_file-1764625701890-a743f9e75c7ca8");
+    // The call takes its message's time, its result the call record's own.
+    expect(write.occurredAt.toISOString()).toBe("2025-12-01T21:48:11.367Z");
+    const written = s.spans.find((x) => x.kind === "TOOL_RESULT" && x.sourceId === write.sourceId)!;
+    expect(written.occurredAt.toISOString()).toBe("2025-12-01T21:49:35.822Z");
+    expect((write.toolInput as { file_path: string }).file_path).toBe(
+      "/Users/Jane_Smith/Documents/projects/epm-cdme/assistants/lead_gemini.txt",
+    );
+    const results = s.spans.filter((x) => x.kind === "TOOL_RESULT");
+    expect(results).toHaveLength(calls.length);
+    expect(results.every((x) => x.outcome === "SUCCEEDED")).toBe(true);
+    expect(
+      verdictOf(parseGeminiCli(realEdits), effectOn("/Users/Jane_Smith/Documents/projects/epm-cdme/assistants/lead_gemini.txt")),
+    ).toBe("YES");
+  });
+
+  it("keeps a delegation to a subagent and the three writes of hello.md", () => {
+    const s = only(parseGeminiCli(realFileOps));
+    const calls = s.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(calls.map((x) => x.toolName)).toEqual([
+      "write_todos",
+      "delegate_to_agent",
+      "write_todos",
+      "read_file",
+      "read_file",
+      "read_file",
+      "write_todos",
+      "search_file_content",
+      "read_file",
+      "write_file",
+      "read_file",
+      "write_file",
+      "read_file",
+      "write_file",
+    ]);
+    expect(calls.every((x) => x.outcome === "SUCCEEDED")).toBe(true);
+    const writes = calls.filter((x) => x.toolName === "write_file");
+    const resultOf = (call: ImportedSpan) => s.spans.find((x) => x.kind === "TOOL_RESULT" && x.sourceId === call.sourceId)!;
+    expect(writes.map((x) => [x.sourceLine, x.occurredAt.toISOString(), resultOf(x).occurredAt.toISOString()])).toEqual([
+      [7, "2026-01-16T12:33:42.758Z", "2026-01-16T12:33:42.757Z"],
+      [10, "2026-01-16T12:34:02.084Z", "2026-01-16T12:34:09.445Z"],
+      [13, "2026-01-16T12:34:21.347Z", "2026-01-16T12:34:26.753Z"],
+    ]);
+    expect(text(writes[0])).toContain('"content": "# Hello World"');
+  });
+});
+
+const wroteHello = (span: ImportedSpan) =>
+  span.kind === "TOOL_CALL" &&
+  span.toolName === "write_file" &&
+  (span.toolInput as { file_path?: unknown } | undefined)?.file_path === "hello.md";
+
+describe("Gemini CLI importer: corrupted records of the real tool sessions never turn YES into NO", () => {
+  type Corruption = (record: string, seed: number) => string;
+  const corruptions: Corruption[] = [
+    (r, seed) => {
+      const i = seed % r.length;
+      return r.slice(0, i) + String.fromCharCode(33 + (seed % 90)) + r.slice(i + 1);
+    },
+    (r, seed) => r.slice(0, seed % r.length),
+    (r) => r.replace(/[}\]]\s*$/, ""),
+    (r) => r.replace(/"args"\s*:\s*\{/, '"args": 5, "x": {'),
+    (r) => r.replace(/"toolCalls"\s*:\s*\[/, '"toolCalls": 7, "x": ['),
+    (r) => r.replace(/"type"\s*:\s*"[a-z]+"/, '"type": 3'),
+    (r) => r.replace(/"name"\s*:\s*"[a-z_]+"/, '"name": []'),
+  ];
+
+  it.each([
+    ["the edits session", realEdits, effectOn("/Users/Jane_Smith/Documents/projects/epm-cdme/assistants/")],
+    ["the file-ops session", realFileOps, wroteHello],
+  ] as const)(
+    "%s",
+    (_name, bytes, question) => {
+      expect(verdictOf(parseGeminiCli(bytes), question)).toBe("YES");
+      const records = new TextDecoder().decode(bytes).split("\n    },\n    {\n");
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.nat({ max: records.length - 1 }), fc.nat({ max: corruptions.length - 1 }), fc.nat()), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          (edits) => {
+            const copy = [...records];
+            for (const [at, kind, seed] of edits) copy[at] = corruptions[kind]!(copy[at]!, seed);
+            const result = parseGeminiCli(utf8(copy.join("\n    },\n    {\n")));
+            expectWellFormed(result);
+            expect(verdictOf(result, question)).not.toBe("NO");
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+    60_000,
+  );
 });

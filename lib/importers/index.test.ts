@@ -22,6 +22,8 @@ const REAL: Array<[string, ImportFormat]> = [
   ["swe-agent/pydicom__pydicom-1458.traj", "swe-agent"],
   ["swe-agent/swe-agent__test-repo-i1.traj", "swe-agent"],
   ["gemini-cli/agent-history-session-01.json", "gemini-cli"],
+  ["gemini-cli/codemie-session-2025-12-01.json", "gemini-cli"],
+  ["gemini-cli/codemie-session-2026-01-16-file-ops.json", "gemini-cli"],
   ["aider/afi-core.aider.chat.history.md", "aider"],
   ["aider/monochromatic.aider.chat.history.md", "aider"],
 ];
