@@ -15,6 +15,7 @@ import { importLocally, importViaServer, printOutcome } from "./import-command";
 import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
 import { runMcpStdio } from "./mcp";
+import { HOOK_USAGE, runHookCommand } from "./hook-command";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
 
@@ -38,7 +39,7 @@ Commands:
   sweep               Delete originals whose TTL passed and that are not pinned.
   mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
                       with CUSTODIAN_KEY).
-`;
+${HOOK_USAGE}`;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
 
@@ -54,6 +55,10 @@ async function main() {
   }
   if (group === "mcp") {
     await runMcpStdio();
+    return;
+  }
+  if (group === "hook") {
+    await runHookCommand([action ?? "", ...rest]);
     return;
   }
   const { values } = parseArgs({

@@ -11,3 +11,4 @@ export {
   sideEffectLedger,
 } from "./ledger";
 export { gateCheck } from "./gate-check";
+export { type HookRefusal, type HookSyncInput, type HookSyncResult, syncHookTranscript } from "./hook-sync";

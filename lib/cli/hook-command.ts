@@ -1,0 +1,55 @@
+/**
+ * `custodian hook ...`: the runtime hooks and their installer. Loaded on its own by ./hook-main.ts
+ * (what the installed hooks run: no database module is loaded), and by main.ts.
+ */
+import { parseArgs } from "node:util";
+import { AppError } from "@/lib/core/errors";
+import { HOOK_RUNTIMES, type HookRuntime, readStdin, runHook } from "./hook";
+import { loadConnectionConfig } from "./hook-config";
+import { defaultCommand, installHooks } from "./hook-install";
+
+export const HOOK_USAGE = `  hook claude-code pre-compact|session-start
+  hook codex pre-compact|post-compact|session-start
+                      Compaction hooks: read the runtime's hook JSON on stdin (CUSTODIAN_URL,
+                      CUSTODIAN_KEY, CUSTODIAN_FAIL_CLOSED=1, CUSTODIAN_HOOK_TIMEOUT_MS,
+                      CUSTODIAN_LEDGER_LIMIT, or ~/.config/custodian/config.json).
+  hook install claude-code|codex [--user] [--dry-run]
+                      Merge the hooks into the project's (or with --user, your) runtime settings.
+`;
+
+export async function runHookCommand(args: string[]): Promise<void> {
+  const [first, second, ...rest] = args;
+  if (first === "install") {
+    if (!second || !(HOOK_RUNTIMES as readonly string[]).includes(second))
+      throw new AppError("VALIDATION_FAILED", "hook install needs a runtime: claude-code or codex");
+    const { values } = parseArgs({
+      args: rest,
+      options: { user: { type: "boolean" }, "dry-run": { type: "boolean" }, command: { type: "string" } },
+    });
+    const result = installHooks(second as HookRuntime, {
+      user: values.user ?? false,
+      dryRun: values["dry-run"] ?? false,
+      command: values.command ?? defaultCommand(),
+    });
+    if (result.before === result.after) {
+      console.log(`${result.path}: the Custodian hooks are already installed.`);
+      return;
+    }
+    console.log(`${result.written ? "Updated" : "Would update"} ${result.path}:`);
+    console.log(`--- before\n${result.before || "(no file)\n"}+++ after\n${result.after}`);
+    return;
+  }
+  const config = loadConnectionConfig();
+  // Backstop: a hook never holds the agent past its limit, even if reading stdin hangs.
+  const backstop = setTimeout(() => {
+    process.stderr.write(`custodian: no answer within ${config.timeoutMs} ms (compaction continues: fail-open)\n`);
+    process.exit(config.failClosed && second === "pre-compact" && first === "claude-code" ? 2 : 0);
+  }, config.timeoutMs + 250);
+  backstop.unref();
+  const stdin = await readStdin();
+  const answer = await runHook(first ?? "", second ?? "", stdin, config);
+  clearTimeout(backstop);
+  if (answer.stdout) process.stdout.write(answer.stdout);
+  if (answer.stderr) process.stderr.write(answer.stderr);
+  process.exitCode = answer.exitCode;
+}

@@ -1,0 +1,104 @@
+/**
+ * `custodian hook install claude-code|codex [--user] [--dry-run]`: merges Custodian's hook entries
+ * into the runtime's settings without touching anyone else's hooks. Claude Code: .claude/settings.json
+ * in the project (or ~/.claude/settings.json with --user). Codex: .codex/hooks.json (or
+ * ~/.codex/hooks.json with --user), the same shape. An entry already there is updated in place.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AppError } from "@/lib/core/errors";
+import type { HookRuntime } from "./hook";
+
+interface HookCommand {
+  type: "command";
+  command: string;
+  timeout?: number;
+}
+interface MatcherGroup {
+  matcher?: string;
+  hooks: HookCommand[];
+}
+type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
+
+/** The runtime's events, the matcher each needs, and the hook that answers it. */
+const ENTRIES: Record<HookRuntime, Array<{ event: string; matcher: string; hook: string }>> = {
+  "claude-code": [
+    { event: "PreCompact", matcher: "", hook: "pre-compact" },
+    { event: "SessionStart", matcher: "compact", hook: "session-start" },
+  ],
+  codex: [
+    { event: "PreCompact", matcher: "", hook: "pre-compact" },
+    { event: "PostCompact", matcher: "", hook: "post-compact" },
+    { event: "SessionStart", matcher: "compact", hook: "session-start" },
+  ],
+};
+
+/** Seconds the runtime waits: above the hook's own limit, so the hook answers first. */
+const RUNTIME_TIMEOUT_S = 15;
+
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/** How the runtime runs this checkout's CLI from any directory. */
+export function defaultCommand(): string {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+  return [join(root, "node_modules/.bin/tsx"), "--tsconfig", join(root, "tsconfig.json"), join(root, "lib/cli/hook-main.ts")]
+    .map(quote)
+    .join(" ");
+}
+
+export function settingsPath(runtime: HookRuntime, options: { user: boolean; cwd: string; home?: string }): string {
+  const base = options.user ? (options.home ?? homedir()) : options.cwd;
+  return runtime === "claude-code" ? join(base, ".claude", "settings.json") : join(base, ".codex", "hooks.json");
+}
+
+const isOurs = (command: string, runtime: HookRuntime, hook: string) => command.includes(` hook ${runtime} ${hook}`);
+
+/** The settings with Custodian's entries merged in; everything else as it was. */
+export function mergeHooks(settings: Settings, runtime: HookRuntime, command: string): Settings {
+  const hooks: Record<string, MatcherGroup[]> = { ...(settings.hooks ?? {}) };
+  for (const entry of ENTRIES[runtime]) {
+    const ours: HookCommand = {
+      type: "command",
+      command: `${command} hook ${runtime} ${entry.hook}`,
+      timeout: RUNTIME_TIMEOUT_S,
+    };
+    const groups = (hooks[entry.event] ?? []).map((g) => ({ ...g, hooks: [...(g.hooks ?? [])] }));
+    const existing = groups.find((g) =>
+      g.hooks.some((h) => typeof h.command === "string" && isOurs(h.command, runtime, entry.hook)),
+    );
+    if (existing) {
+      existing.hooks = existing.hooks.map((h) =>
+        typeof h.command === "string" && isOurs(h.command, runtime, entry.hook) ? ours : h,
+      );
+    } else {
+      groups.push({ matcher: entry.matcher, hooks: [ours] });
+    }
+    hooks[entry.event] = groups;
+  }
+  return { ...settings, hooks };
+}
+
+export function installHooks(
+  runtime: HookRuntime,
+  options: { user: boolean; dryRun: boolean; cwd?: string; home?: string; command?: string },
+): { path: string; before: string; after: string; written: boolean } {
+  const path = settingsPath(runtime, { user: options.user, cwd: options.cwd ?? process.cwd(), home: options.home });
+  const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+  let settings: Settings = {};
+  if (before.trim() !== "") {
+    try {
+      settings = JSON.parse(before) as Settings;
+    } catch {
+      throw new AppError("VALIDATION_FAILED", `${path} is not valid JSON; fix it first, nothing was changed`);
+    }
+    if (typeof settings !== "object" || settings === null || Array.isArray(settings))
+      throw new AppError("VALIDATION_FAILED", `${path} does not hold a JSON object; nothing was changed`);
+  }
+  const after = `${JSON.stringify(mergeHooks(settings, runtime, options.command ?? defaultCommand()), null, 2)}\n`;
+  if (options.dryRun || after === before) return { path, before, after, written: false };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, after);
+  return { path, before, after, written: true };
+}

@@ -1,0 +1,150 @@
+/**
+ * `custodian hook <runtime> <event>`: a compaction hook for Claude Code or Codex CLI. Reads the
+ * runtime's hook JSON on stdin and answers the way the runtime expects:
+ *
+ * - pre-compact: imports what is new in the transcript and asks the gate about the verbatim spans
+ *   the compaction may take. Allowed: nothing printed (Claude Code hands a PreCompact hook's output
+ *   to the summarizer), exit 0. Blocked (fail-closed only, when Custodian cannot hold them or cannot
+ *   be reached): Claude Code, the reason on stderr and exit 2; Codex, `{"continue":false,
+ *   "stopReason":...}` and exit 0 (a non-zero exit is only a failed hook there).
+ * - post-compact (Codex): imports the summary and links the compaction; prints nothing.
+ * - session-start with source "compact": the same, then prints the evidence ledger as the
+ *   session's additional context. Other sources: imports, prints nothing.
+ *
+ * Fail-open is the default: any failure is one line on stderr and the runtime continues.
+ * CUSTODIAN_FAIL_CLOSED=1 blocks instead (pre-compact only: after a compaction nothing is left
+ * to block). A hard time limit (CUSTODIAN_HOOK_TIMEOUT_MS, default 10 s) bounds every hook.
+ */
+import type { ImportFormat } from "@/lib/importers/types";
+import type { ConnectionConfig } from "./hook-config";
+import { HookFailure, type SyncAnswer, syncTranscript } from "./hook-sync";
+
+export const HOOK_RUNTIMES = ["claude-code", "codex"] as const;
+export type HookRuntime = (typeof HOOK_RUNTIMES)[number];
+export const HOOK_EVENTS: Record<HookRuntime, readonly string[]> = {
+  "claude-code": ["pre-compact", "session-start"],
+  codex: ["pre-compact", "post-compact", "session-start"],
+};
+
+export interface HookAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+interface Payload {
+  sessionId: string;
+  transcriptPath: string | null;
+  source?: string;
+}
+
+function parsePayload(stdin: string): Payload {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdin);
+  } catch {
+    throw new HookFailure("the hook input on stdin is not JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HookFailure("the hook input is not a JSON object");
+  const v = value as Record<string, unknown>;
+  if (typeof v.session_id !== "string" || v.session_id === "") throw new HookFailure("the hook input has no session_id");
+  const path = v.transcript_path;
+  if (path !== undefined && path !== null && typeof path !== "string") throw new HookFailure("transcript_path is not a string");
+  return {
+    sessionId: v.session_id,
+    transcriptPath: typeof path === "string" && path !== "" ? path : null,
+    ...(typeof v.source === "string" ? { source: v.source } : {}),
+  };
+}
+
+const FORMAT: Record<HookRuntime, ImportFormat> = { "claude-code": "claude-code", codex: "codex" };
+
+/** The runtime's "stop" for a pre-compact hook, or its "continue" with the reason on stderr. */
+function failure(runtime: HookRuntime, event: string, reason: string, config: ConnectionConfig): HookAnswer {
+  const line = reason.replace(/\s+/g, " ").trim();
+  if (!config.failClosed || event !== "pre-compact")
+    return { stdout: "", stderr: `custodian: ${line} (compaction continues: fail-open)\n`, exitCode: 0 };
+  const blocked = `Custodian blocked compaction: ${line}`;
+  if (runtime === "claude-code") return { stdout: "", stderr: `${blocked}\n`, exitCode: 2 };
+  return { stdout: `${JSON.stringify({ continue: false, stopReason: blocked })}\n`, stderr: `${blocked}\n`, exitCode: 0 };
+}
+
+function refusalReason(answer: SyncAnswer): string | undefined {
+  const gate = answer.gate;
+  if (!gate || gate.refusedCount === 0) return undefined;
+  const first = gate.refused[0];
+  return (
+    `${gate.refusedCount} span${gate.refusedCount === 1 ? "" : "s"} the compaction may drop ${gate.refusedCount === 1 ? "has" : "have"} no durable original` +
+    (first ? ` (e.g. span ${first.spanId}${first.seq !== null ? `, seq ${first.seq}` : ""}: ${first.reason})` : "")
+  );
+}
+
+async function handle(
+  runtime: HookRuntime,
+  event: string,
+  stdin: string,
+  config: ConnectionConfig,
+  signal: AbortSignal,
+): Promise<HookAnswer> {
+  if (!HOOK_EVENTS[runtime].includes(event)) throw new HookFailure(`unknown ${runtime} hook event "${event}"`);
+  const payload = parsePayload(stdin);
+  const afterCompaction = event === "session-start" && payload.source === "compact";
+  const answer = await syncTranscript(
+    config,
+    {
+      format: FORMAT[runtime],
+      sessionId: payload.sessionId,
+      transcriptPath: payload.transcriptPath,
+      gate: event === "pre-compact",
+      ...(afterCompaction ? { ledgerLimit: config.ledgerLimit } : {}),
+    },
+    signal,
+  );
+  if (event === "pre-compact") {
+    const refused = refusalReason(answer);
+    if (refused) return failure(runtime, event, refused, config);
+    return { stdout: "", stderr: "", exitCode: 0 };
+  }
+  if (afterCompaction && answer.ledgerText) {
+    const output = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: answer.ledgerText } };
+    return { stdout: `${JSON.stringify(output)}\n`, stderr: "", exitCode: 0 };
+  }
+  return { stdout: "", stderr: "", exitCode: 0 };
+}
+
+/** Runs one hook within the time limit; never throws. */
+export async function runHook(runtime: string, event: string, stdin: string, config: ConnectionConfig): Promise<HookAnswer> {
+  const known = (HOOK_RUNTIMES as readonly string[]).includes(runtime) ? (runtime as HookRuntime) : undefined;
+  if (!known) return failure("claude-code", "", `unknown runtime "${runtime}" (claude-code or codex)`, config);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<HookAnswer>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(failure(known, event, `no answer within ${config.timeoutMs} ms`, config));
+    }, config.timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      handle(known, event, stdin, config, controller.signal).catch((error: unknown) =>
+        failure(
+          known,
+          event,
+          error instanceof HookFailure ? error.message : `hook failed: ${error instanceof Error ? error.message : String(error)}`,
+          config,
+        ),
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads stdin to its end (a runtime closes it after writing the payload). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

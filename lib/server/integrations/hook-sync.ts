@@ -1,0 +1,132 @@
+/**
+ * What a compaction hook sends in one round trip: the spans of the transcript it has not sent
+ * before (the hook parses the transcript and keeps the cursor), the records it skipped, the
+ * compactions the transcript records, and what it wants back: the gate's view of what a
+ * compaction would take now, and the evidence ledger for the agent's new context.
+ */
+import { db } from "@/lib/db/client";
+import type { ImportedCompaction } from "@/lib/importers/types";
+import { appendSpans, upsertSession } from "@/lib/server/ingest";
+import { reclaim } from "@/lib/server/gate";
+import { linkCompactions, type StoredSpanRef } from "./compactions";
+import { type Ledger, ledgerText, sideEffectLedger } from "./ledger";
+
+type Submission = Parameters<typeof appendSpans>[2][number];
+type SessionInput = Parameters<typeof upsertSession>[1];
+
+export interface HookSyncInput {
+  session: SessionInput;
+  spans: Submission[];
+  skipped: Array<{ line: number; reason: string }>;
+  compactions: ImportedCompaction[];
+  /** Ask the gate about every verbatim span a compaction could take now. */
+  gate: boolean;
+  /** Return the ledger, with at most this many entries. */
+  ledgerLimit?: number;
+  /** The server's address as the hook knows it, for the ledger's fetch hint. */
+  serverUrl?: string;
+}
+
+export interface HookRefusal {
+  spanId: string;
+  seq: number | null;
+  cell: { class: string; provenance: string };
+  reason: string;
+}
+
+export interface HookSyncResult {
+  sessionId: string;
+  /** The first seq the hook has not sent: where its cursor goes. */
+  nextSeq: number;
+  imported: number;
+  linkedCompactions: number;
+  gate?: { checked: number; refusedCount: number; refused: HookRefusal[] };
+  ledger?: Ledger;
+  /** The ledger as the lines the agent reads. */
+  ledgerText?: string;
+}
+
+const CHUNK = 500;
+const REFUSALS_LISTED = 20;
+
+export async function syncHookTranscript(
+  projectId: string,
+  input: HookSyncInput,
+  requester: string,
+  now = new Date(),
+): Promise<HookSyncResult> {
+  const { session } = await upsertSession(projectId, input.session);
+  if (input.skipped.length > 0) {
+    await db().skippedRecord.createMany({
+      data: input.skipped.map((s) => ({ sessionId: session.id, line: s.line, reason: s.reason })),
+      skipDuplicates: true,
+    });
+  }
+  let imported = 0;
+  for (let i = 0; i < input.spans.length; i += CHUNK) {
+    const done = await appendSpans(projectId, session.id, input.spans.slice(i, i + CHUNK), { now });
+    imported += done.filter((s) => s.created).length;
+  }
+  const linkedCompactions =
+    input.compactions.length > 0 ? await linkHookCompactions(projectId, session.id, input.compactions, requester) : 0;
+  const last = await db().span.findFirst({
+    where: { sessionId: session.id, seq: { not: null } },
+    orderBy: { seq: "desc" },
+    select: { seq: true },
+  });
+  const result: HookSyncResult = { sessionId: session.id, nextSeq: (last?.seq ?? -1) + 1, imported, linkedCompactions };
+  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester);
+  if (input.ledgerLimit) {
+    result.ledger = await sideEffectLedger(projectId, session.id, input.ledgerLimit);
+    result.ledgerText = ledgerText(result.ledger, input.serverUrl);
+  }
+  return result;
+}
+
+/** The compactions' summaries and replaced spans by seq, as stored, then linked as observed. */
+async function linkHookCompactions(projectId: string, sessionId: string, compactions: ImportedCompaction[], requester: string) {
+  const seqs = [...new Set(compactions.flatMap((c) => [c.summarySeq, ...c.replacedSeqs]))];
+  const rows = await db().span.findMany({
+    where: { sessionId, seq: { in: seqs } },
+    select: { id: true, seq: true, sha256: true, byteLength: true, original: { select: { bytes: true } } },
+  });
+  const refs = new Map<number, StoredSpanRef>();
+  const bodies = new Map<number, Uint8Array>();
+  for (const row of rows) {
+    refs.set(row.seq!, { id: row.id, sha256: row.sha256 });
+    bodies.set(row.seq!, row.original?.bytes ? new Uint8Array(row.original.bytes) : new Uint8Array(row.byteLength));
+  }
+  return linkCompactions(projectId, sessionId, compactions, refs, bodies, requester);
+}
+
+/**
+ * The gate's verdicts, as a dry run, on the session's verbatim spans that carry evidence (a
+ * narrative span is always reclaimable), each with a pointer to its original: a refusal means
+ * Custodian cannot hold that span durably (its original expires before the evidence horizon, or is gone).
+ */
+async function gateOnVerbatim(projectId: string, sessionId: string, requester: string) {
+  const spans = await db().span.findMany({
+    where: { sessionId, transcriptState: "VERBATIM", class: { not: "NARRATIVE" }, seq: { not: null } },
+    select: { id: true, seq: true, sha256: true, byteLength: true },
+  });
+  if (spans.length === 0) return { checked: 0, refusedCount: 0, refused: [] };
+  const outcome = await reclaim({
+    projectId,
+    sessionId,
+    selection: { spanIds: spans.map((s) => s.id) },
+    // The summary to come is linked to what Custodian holds (the hook links it after compaction):
+    // every span gets its pointer, so the verdict turns on whether its original is held durably.
+    summary: { text: "", pointers: spans.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: s.byteLength, sha256: s.sha256 })) },
+    dryRun: true,
+    requester,
+  });
+  const seqOf = new Map(spans.map((s) => [s.id, s.seq]));
+  const refused = outcome.decisions.filter((d) => d.verdict === "REFUSE");
+  return {
+    checked: spans.length,
+    refusedCount: refused.length,
+    refused: refused
+      .slice(0, REFUSALS_LISTED)
+      .map((d) => ({ spanId: d.spanId, seq: seqOf.get(d.spanId) ?? null, cell: d.cell, reason: d.reason })),
+  };
+}
