@@ -66,6 +66,10 @@ const DECLINED = [
 ];
 // The runtime could not start the call at all.
 const NOT_RUN = [/^unsupported call: /, /^unsupported custom tool call/, /^failed to parse function arguments/];
+// The unified exec tools' own errors (codex-rs answers the model `exec_command failed: ...` or
+// `write_stdin failed: ...`, e.g. "stdin is closed for this session"): the call was made and failed.
+// The rollout keeps only the text, not the error flag the model was sent.
+const RUNTIME_FAILED = [/^exec_command failed: /, /^write_stdin failed: /];
 const TIMED_OUT = /^command timed out\b/m;
 const KILLED = /\b(killed|SIGKILL|terminated by signal)\b/i;
 const STILL_RUNNING = /^Process running with session ID \d+/m;
@@ -181,7 +185,8 @@ export interface Settled {
 
 /**
  * The outcome of a call from its end event and output item. A refusal (by a person, the guardian
- * or policy) is DECLINED; a call the runtime could not start is NOT_RUN; a command still running
+ * or policy) is DECLINED; a call the runtime could not start is NOT_RUN; a unified exec tool's own
+ * error (`write_stdin failed: ...`) with no end event or exit code is FAILED; a command still running
  * at its timeout is UNKNOWN unless the output says it was killed (then FAILED); otherwise the exit
  * code, the end event's status and error flags decide; with nothing to go on, UNKNOWN.
  */
@@ -189,6 +194,7 @@ export function settle(end: EndFacts | undefined, out: OutputFacts | undefined):
   const text = verdictText(out?.text ?? end?.output ?? "");
   if (end?.status === "declined" || DECLINED.some((r) => r.test(text))) return { outcome: "DECLINED" };
   if (NOT_RUN.some((r) => r.test(text))) return { outcome: "NOT_RUN" };
+  if (end === undefined && out?.exitCode === undefined && RUNTIME_FAILED.some((r) => r.test(text))) return { outcome: "FAILED" };
   const exitCode = end?.exitCode ?? out?.exitCode;
   const withCode = exitCode === undefined ? {} : { exitCode };
   if (out?.timedOut || TIMED_OUT.test(lead(text)) || TIMED_OUT.test(lead(end?.output ?? ""))) {
