@@ -1,8 +1,22 @@
 import { NextResponse } from "next/server";
 import { AppError, toAppError } from "@/lib/core/errors";
+import { isDatabaseUnavailable } from "@/lib/db/client";
+
+export { isDatabaseUnavailable };
+
+/** Seconds a client should wait before trying again while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The answer while the database cannot be reached: 503 with Retry-After; the pool reconnects by itself when it is back. */
+export function databaseUnavailable(): AppError {
+  return new AppError("DATABASE_UNAVAILABLE", "The database is unreachable; try again shortly", {
+    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
 
 /** The one place errors become HTTP responses: `{error:{code,message,fields?}}`, never a stack trace. */
 export function errorResponse(error: unknown): NextResponse {
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) error = databaseUnavailable();
   const appError = toAppError(error);
   if (!(error instanceof AppError)) console.error("Unhandled error in route handler", error);
   return NextResponse.json(appError.toJSON(), { status: appError.status, headers: appError.options.headers });

@@ -159,12 +159,13 @@ describe("runtime API", () => {
       });
       expect(result.status).toBe(422);
       expect(result.json.error.fields[0].path).toBe("spans.0.role");
+      // Tool input is stored exactly, NUL included (as its JSON text where jsonb cannot hold it).
       const nested = await call(appendSpans, {
         key,
         params: { id: sessionId },
-        body: { spans: [{ ...writeSpan(30), toolInput: { path: "/etc/x\u0000" } }] },
+        body: { spans: [{ ...writeSpan(31), toolInput: { path: "/etc/x\u0000" } }] },
       });
-      expect([nested.status, nested.json.error.fields[0].path]).toEqual([422, "spans.0.toolInput"]);
+      expect(nested.status).toBe(200);
       const session = await call(createSession, {
         key,
         body: { externalId: "run-nul", runtime: "claude-code", title: "a\u0000b" },

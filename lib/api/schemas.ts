@@ -31,18 +31,89 @@ export const LIMITS = {
   evidenceListDefault: 1000,
   /** The most citations, and blockers, one evidence answer carries: page through the rest. */
   evidenceListMax: 10_000,
+  /**
+   * Largest seq of a span (and of a reclamation's range). Storage is a 32-bit integer; the bound
+   * leaves room for the arithmetic reads do on it (`seq + 1` for gaps and pairing).
+   */
+  maxSeq: 2_000_000_000,
+  /** Exit codes: any 32-bit signed integer (negative for signals, as some runtimes report them). */
+  minExitCode: -2_147_483_648,
+  maxExitCode: 2_147_483_647,
+  /** Nesting of a request body's JSON (objects and arrays), and of one tool input within it. */
+  maxJsonDepth: 128,
+  maxToolInputDepth: 64,
+  /** Dates: ISO 8601 with an offset, from the first day of year 1 to the last instant of 9999 (UTC). */
+  minDate: "0001-01-01T00:00:00.000Z",
+  maxDate: "9999-12-31T23:59:59.999Z",
+  /** Days of a TTL or an evidence horizon in a policy (a century). */
+  maxPolicyDays: 36_500,
 } as const;
 
-const isoDate = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const MIN_TIME = Date.parse(LIMITS.minDate);
+const MAX_TIME = Date.parse(LIMITS.maxDate);
+
+const isoDate = z.iso
+  .datetime({ offset: true })
+  .transform((s) => new Date(s))
+  .refine((d) => d.getTime() >= MIN_TIME && d.getTime() <= MAX_TIME, {
+    message: `must lie between ${LIMITS.minDate} and ${LIMITS.maxDate}`,
+  });
 const uuid = z.uuid();
+
+/**
+ * Why Postgres text cannot hold `s` exactly, or null: the NUL character, or a lone UTF-16
+ * surrogate (which has no UTF-8 encoding). Bodies are bytes and hold both; names and labels are
+ * text and refuse them.
+ */
+export function unstorableText(s: string): string | null {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) return "must not contain the NUL character (U+0000)";
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else return "must not contain a lone surrogate (not text: send such content in the body)";
+    } else if (c >= 0xdc00 && c <= 0xdfff) return "must not contain a lone surrogate (not text: send such content in the body)";
+  }
+  return null;
+}
+
+/** A string stored as text: no NUL, no lone surrogate. */
+const text = () =>
+  z.string().superRefine((s, ctx) => {
+    const problem = unstorableText(s);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** Nesting depth of a JSON value (a scalar is 0), counted without recursion; stops past `limit`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    const inner = depth + 1;
+    if (inner > deepest) deepest = inner;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, inner]);
+  }
+  return deepest;
+}
+
+/** Any JSON value nested at most LIMITS.maxToolInputDepth deep: what a tool was called with. */
+const toolInput = () =>
+  z.unknown().superRefine((v, ctx) => {
+    if (jsonDepth(v, LIMITS.maxToolInputDepth) > LIMITS.maxToolInputDepth)
+      ctx.addIssue({ code: "custom", message: `nested deeper than ${LIMITS.maxToolInputDepth} levels` });
+  });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "lower-case hex sha256");
 
 export const SessionCreateSchema = z
   .object({
-    externalId: z.string().min(1).max(512),
-    runtime: z.string().min(1).max(64),
-    title: z.string().max(500).optional(),
-    cwd: z.string().max(4096).optional(),
+    externalId: text().min(1).max(512),
+    runtime: text().min(1).max(64),
+    title: text().max(500).optional(),
+    cwd: text().max(4096).optional(),
     startedAt: isoDate.optional(),
   })
   .strict();
@@ -59,22 +130,22 @@ export const SessionSchema = z.object({
 
 export const SpanInputSchema = z
   .object({
-    seq: z.number().int().min(0).max(2_147_483_647),
+    seq: z.number().int().min(0).max(LIMITS.maxSeq),
     kind: z.enum(SPAN_KINDS),
-    role: z.string().max(64).optional(),
-    toolName: z.string().max(256).optional(),
-    toolInput: z.unknown().optional(), // any JSON value: the body was parsed from JSON
+    role: text().max(64).optional(),
+    toolName: text().max(256).optional(),
+    toolInput: toolInput().optional(), // any JSON value: stored exactly, as JSON or (when Postgres cannot hold it) as its text
     toolAnnotations: z
       .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() })
       .strict()
       .optional(),
-    exitCode: z.number().int().optional(),
+    exitCode: z.number().int().min(LIMITS.minExitCode).max(LIMITS.maxExitCode).optional(),
     /** TOOL_CALL spans (and their results): what became of the call. */
     outcome: z.enum(TOOL_OUTCOMES).optional(),
     /** The subagent that produced the span; omitted for the session's main agent. */
-    agentId: z.string().min(1).max(256).optional(),
-    agentType: z.string().min(1).max(256).optional(),
-    cwd: z.string().max(4096).optional(),
+    agentId: text().min(1).max(256).optional(),
+    agentType: text().min(1).max(256).optional(),
+    cwd: text().max(4096).optional(),
     occurredAt: isoDate,
     body: z.string(),
     bodyEncoding: z.enum(["utf8", "base64"]).default("utf8"),
@@ -95,14 +166,25 @@ export const IngestedSpanSchema = z.object({
 export const SpanBatchResultSchema = z.object({ spans: z.array(IngestedSpanSchema) });
 
 export const PointerSchema = z
-  .object({ spanId: z.string().min(1).max(128), byteStart: z.number().int().min(0), byteEnd: z.number().int().min(0), sha256 })
+  .object({
+    spanId: z.string().min(1).max(128),
+    byteStart: z.number().int().min(0).max(LIMITS.maxSpanBytes),
+    byteEnd: z.number().int().min(0).max(LIMITS.maxSpanBytes),
+    sha256,
+  })
   .strict()
   .refine((p) => p.byteEnd >= p.byteStart, { message: "byteEnd must not be before byteStart", path: ["byteEnd"] });
 
 export const OmissionManifestSchema = z
   .object({
     omitted: z.array(
-      z.object({ kind: z.enum(ATOM_KINDS), count: z.number().int().min(0), values: z.array(z.string()).optional() }).strict(),
+      z
+        .object({
+          kind: z.enum(ATOM_KINDS),
+          count: z.number().int().min(0).max(LIMITS.maxSpanBytes),
+          values: z.array(z.string().max(LIMITS.maxSpanBytes)).max(100_000).optional(),
+        })
+        .strict(),
     ),
   })
   .strict();
@@ -117,16 +199,16 @@ export const SummarySchema = z
 
 export const PolicySchema = z
   .object({
-    evidenceHorizonDays: z.number().int().min(0).max(36_500),
+    evidenceHorizonDays: z.number().int().min(0).max(LIMITS.maxPolicyDays),
     ttlDays: z
       .object({
-        NARRATIVE: z.number().int().min(0),
-        STRUCTURED: z.number().int().min(0),
-        SIDE_EFFECTING: z.number().int().min(0),
+        NARRATIVE: z.number().int().min(0).max(LIMITS.maxPolicyDays),
+        STRUCTURED: z.number().int().min(0).max(LIMITS.maxPolicyDays),
+        SIDE_EFFECTING: z.number().int().min(0).max(LIMITS.maxPolicyDays),
       })
       .strict(),
     evidenceWorkloads: z.boolean(),
-    systemConfigPrefixes: z.array(z.string().min(1)).max(500),
+    systemConfigPrefixes: z.array(z.string().min(1).max(1024)).max(500),
   })
   .partial()
   .strict();
@@ -142,7 +224,7 @@ export const GateEvaluateSchema = z
             content: z.string().max(LIMITS.maxSpanBytes).optional(),
             kind: z.enum(SPAN_KINDS).default("MESSAGE"),
             toolName: z.string().max(256).optional(),
-            toolInput: z.unknown().optional(), // any JSON value: the body was parsed from JSON
+            toolInput: toolInput().optional(), // any JSON value: the body was parsed from JSON
             hasPointer: z.boolean(),
             originalRetrievable: z.boolean(),
             originalExpiresAt: isoDate.optional(),
@@ -182,8 +264,8 @@ export const ReclamationSchema = z
   .object({
     sessionId: uuid,
     spanIds: z.array(uuid).min(1).max(LIMITS.maxSpansPerGateCall).optional(),
-    fromSeq: z.number().int().min(0).optional(),
-    toSeq: z.number().int().min(0).optional(),
+    fromSeq: z.number().int().min(0).max(LIMITS.maxSeq).optional(),
+    toSeq: z.number().int().min(0).max(LIMITS.maxSeq).optional(),
     summary: SummarySchema,
     dryRun: z.boolean().default(false),
   })
@@ -215,16 +297,16 @@ const PredicateSchema = z
   .object({
     atomKinds: z.array(z.enum(ATOM_KINDS)).optional(),
     effectKinds: z.array(z.enum(SIDE_EFFECT_KINDS)).optional(),
-    valuePrefixes: z.array(z.string().min(1)).max(200).optional(),
-    excludePrefixes: z.array(z.string().min(1)).max(200).optional(),
-    valuePattern: z.string().max(1000).optional(),
+    valuePrefixes: z.array(text().min(1).max(1024)).max(200).optional(),
+    excludePrefixes: z.array(text().min(1).max(1024)).max(200).optional(),
+    valuePattern: text().max(1000).optional(),
     valuePatternFlags: z
       .string()
       .regex(/^[imsu]*$/)
       .optional(),
-    toolNames: z.array(z.string()).max(200).optional(),
-    argNames: z.array(z.string()).max(200).optional(),
-    commandPattern: z.string().max(1000).optional(),
+    toolNames: z.array(text().max(256)).max(200).optional(),
+    argNames: z.array(text().max(256)).max(200).optional(),
+    commandPattern: text().max(1000).optional(),
     outsideCwd: z.boolean().optional(),
     includeNegated: z.boolean().optional(),
     outcomes: z.array(z.enum(TOOL_OUTCOMES)).min(1).max(TOOL_OUTCOMES.length).optional(),
@@ -241,7 +323,7 @@ const listWindow = z
 export const EvidenceQuerySchema = z
   .object({
     question: z.union([
-      z.object({ canned: z.string().min(1) }).strict(),
+      z.object({ canned: z.string().min(1).max(200) }).strict(),
       z.object({ predicate: PredicateSchema, title: z.string().max(200).optional() }).strict(),
     ]),
     scope: z
@@ -304,11 +386,11 @@ export const EvidenceAnswerSchema = z.object({
 /** Paging of the read endpoints: a page size and the cursor the previous page returned. */
 const pageQuery = {
   limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
-  cursor: z.string().min(1).max(512).optional(),
+  cursor: text().min(1).max(512).optional(),
 };
 
 export const SessionListQuerySchema = z
-  .object({ ...pageQuery, runtime: z.string().min(1).max(100).optional(), externalId: z.string().min(1).max(1000).optional() })
+  .object({ ...pageQuery, runtime: text().min(1).max(100).optional(), externalId: text().min(1).max(1000).optional() })
   .strict();
 
 export const SessionListSchema = z.object({
@@ -360,127 +442,4 @@ export const SpanListSchema = z.object({
   ),
   total: z.number().int(),
   nextCursor: z.string().nullable(),
-});
-
-/** Most days a retention TTL or horizon may name (a century: catches seconds typed as days). */
-const policyDays = z.number().int().min(0).max(36_500);
-
-/** A retention policy, or changes to the current one: a field left out keeps its current value. */
-export const RetentionPolicyPatchSchema = z
-  .object({
-    evidenceHorizonDays: policyDays.min(1),
-    ttlDays: z.object({ NARRATIVE: policyDays, STRUCTURED: policyDays, SIDE_EFFECTING: policyDays }).partial().strict(),
-    evidenceWorkloads: z.boolean(),
-    systemConfigPrefixes: z.array(z.string().min(1).max(1024)).max(500),
-  })
-  .partial()
-  .strict();
-
-const ByClassSchema = z.object({
-  NARRATIVE: z.number().int(),
-  STRUCTURED: z.number().int(),
-  SIDE_EFFECTING: z.number().int(),
-});
-
-const FullPolicySchema = z.object({
-  evidenceHorizonDays: z.number().int(),
-  ttlDays: ByClassSchema,
-  evidenceWorkloads: z.boolean(),
-  systemConfigPrefixes: z.array(z.string()),
-});
-
-const PolicyChangeSchema = z.object({
-  field: z.string(),
-  before: z.unknown(),
-  after: z.unknown(),
-  narrowing: z.boolean(),
-  added: z.array(z.string()).optional(),
-  removed: z.array(z.string()).optional(),
-});
-
-export const RetentionPolicyResultSchema = z.object({ policy: FullPolicySchema, version: z.number().int().min(0) });
-
-export const RetentionPolicyPutSchema = z
-  .object({
-    policy: RetentionPolicyPatchSchema,
-    /** Required when the change shortens a TTL or the horizon, or narrows the system-config list. */
-    reason: z.string().max(1000).optional(),
-    /** The version the change was made from (GET's `version`): another saved since is a 409. */
-    version: z.number().int().min(0),
-  })
-  .strict();
-
-export const RetentionPolicySavedSchema = z.object({
-  policy: FullPolicySchema,
-  version: z.number().int(),
-  changes: z.array(PolicyChangeSchema),
-  warnings: z.array(z.object({ field: z.string(), message: z.string() })),
-});
-
-export const RetentionSimulationSchema = z
-  .object({
-    policy: RetentionPolicyPatchSchema.default({}),
-    horizonDays: z.number().int().min(1).max(3650).default(90),
-  })
-  .strict();
-
-const SimulatedDaySchema = z.object({
-  date: z.string(),
-  originalsDeleted: z.number().int(),
-  bytesFreed: z.number().int(),
-  bytesStored: z.number().int(),
-  storedByClass: ByClassSchema,
-  deletedByClass: ByClassSchema,
-  lost: ByClassSchema,
-  lostSessions: ByClassSchema,
-});
-
-const QuestionChangeSchema = z.object({
-  questionId: z.string(),
-  questionTitle: z.string(),
-  sessionId: uuid,
-  from: z.enum(["YES", "NO"]),
-  to: z.literal("INSUFFICIENT_EVIDENCE"),
-  at: z.string(),
-  spanIds: z.array(uuid),
-});
-
-const DeletionSchema = z.object({
-  sessionId: uuid,
-  spanId: uuid,
-  class: z.enum(EVIDENTIAL_CLASSES),
-  bytes: z.number().int(),
-  at: z.string(),
-});
-
-const OutlookSchema = z.object({
-  policy: FullPolicySchema,
-  days: z.array(SimulatedDaySchema),
-  deletions: z.array(DeletionSchema),
-  expiring: ByClassSchema,
-  expiringSessions: ByClassSchema,
-  questionsAffected: z.array(QuestionChangeSchema),
-  refusals: z.number().int(),
-});
-
-/** The proposal's figures at the top level; the current policy's beside them under `current`. */
-export const RetentionSimulationResultSchema = z.object({
-  from: z.string(),
-  horizonDays: z.number().int(),
-  changes: z.array(PolicyChangeSchema),
-  days: z.array(SimulatedDaySchema),
-  /** The first originals the proposal deletes, soonest first (at most 200). */
-  deletions: z.array(DeletionSchema),
-  questionsAffected: z.array(QuestionChangeSchema),
-  refusals: z.object({
-    current: z.number().int(),
-    proposed: z.number().int(),
-    gained: z.number().int(),
-    lost: z.number().int(),
-    decisions: z.number().int(),
-    recorded: z.number().int(),
-  }),
-  current: OutlookSchema,
-  proposed: OutlookSchema,
-  questionsTruncated: z.boolean(),
 });

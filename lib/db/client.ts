@@ -75,3 +75,74 @@ export async function disconnectDb(): Promise<void> {
 export function databaseMode(): "embedded" | "postgres" {
   return env().CUSTODIAN_DATABASE_MODE === "embedded" ? "embedded" : "postgres";
 }
+
+/** Socket errors of a database connection that is gone or never came. */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "EAI_AGAIN",
+]);
+/**
+ * SQLSTATEs that say the database cannot serve now, whatever the query: connection exceptions
+ * (class 08), shutdown and recovery (57P01-57P03), too many connections (53300), a database that
+ * does not exist or does not accept connections.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "3D000"]);
+/** The Prisma driver adapter's kinds for the same, and Prisma's own codes (P1001 cannot reach, P2024 pool timeout...). */
+const UNAVAILABLE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "DatabaseDoesNotExist",
+]);
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+/** What pg says when a pooled connection dies or cannot be made in time. */
+const UNAVAILABLE_MESSAGES = [
+  "Connection terminated",
+  "timeout exceeded when trying to connect",
+  "Client has encountered a connection error",
+  "Connection ended unexpectedly",
+  "is not currently accepting connections",
+  "the database system is",
+];
+
+/**
+ * Whether an error means the database cannot be reached or cannot serve now (as opposed to a
+ * query that failed): the caller should answer 503 and try again later. Looks through Prisma's
+ * wrappers to the driver's error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const e = queue.shift();
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    const o = e as {
+      code?: unknown;
+      kind?: unknown;
+      severity?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalCode?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      errors?: unknown;
+    };
+    const code = typeof o.code === "string" ? o.code : typeof o.originalCode === "string" ? o.originalCode : "";
+    if (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_PRISMA_CODES.has(code)) return true;
+    if (code.startsWith("08")) return true;
+    // A FATAL error from the server ends the session: the connection itself failed.
+    if (o.severity === "FATAL") return true;
+    if (typeof o.kind === "string" && UNAVAILABLE_KINDS.has(o.kind)) return true;
+    if (typeof o.message === "string" && UNAVAILABLE_MESSAGES.some((m) => (o.message as string).includes(m))) return true;
+    queue.push(o.cause, o.meta?.driverAdapterError);
+    if (Array.isArray(o.errors)) queue.push(...o.errors);
+  }
+  return false;
+}

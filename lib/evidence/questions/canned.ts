@@ -21,10 +21,11 @@ export const FILE_MUTATIONS: SideEffectKind[] = ["FILE_WRITE", "FILE_DELETE", "F
 
 /**
  * System package managers, also behind sudo/doas. Project-local installs (npm, pip in a venv)
- * are deliberately not system config; they still answer "installed or removed packages".
+ * are deliberately not system config; they still answer "installed or removed packages". RE2
+ * syntax (no lookahead): the trailing group consumes the space, which a search cannot tell apart.
  */
 export const SYSTEM_PACKAGE_MANAGER_PATTERN =
-  "(?:^|[\\s;&|(])(?:sudo|doas|apt-get|apt|aptitude|dpkg|yum|dnf|rpm|zypper|pacman|apk|snap|flatpak|brew|port|emerge|nix-env)(?=\\s|$)";
+  "(?:^|[\\s;&|(])(?:sudo|doas|apt-get|apt|aptitude|dpkg|yum|dnf|rpm|zypper|pacman|apk|snap|flatpak|brew|port|emerge|nix-env)(?:\\s|$)";
 
 /** Writes to these are plumbing, not files: `cmd > /dev/null` did not write outside the project. */
 export const DEVICE_SINKS = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/"];

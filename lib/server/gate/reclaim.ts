@@ -55,7 +55,39 @@ export interface ReclamationResult {
  * transcript states are written in one transaction. A refused span stays verbatim.
  */
 export async function reclaim(request: ReclamationRequest): Promise<ReclamationResult> {
-  return db().$transaction((tx) => reclaimIn(tx, request), { timeout: 60_000, maxWait: 30_000 });
+  try {
+    return await db().$transaction((tx) => reclaimIn(tx, request), { timeout: 60_000, maxWait: 30_000 });
+  } catch (error) {
+    if (isConcurrencyConflict(error))
+      throw new AppError("CONFLICT", "Another reclamation changed these spans at the same time; nothing was written", {
+        headers: { "Retry-After": "1" },
+      });
+    throw error;
+  }
+}
+
+/**
+ * Postgres' verdicts on transactions that collided: a unique violation (a link written twice), a
+ * serialization failure, a deadlock. Prisma reports them under its own codes, or as the driver
+ * adapter's error kind with the original SQLSTATE.
+ */
+function isConcurrencyConflict(error: unknown): boolean {
+  const codes = new Set(["P2002", "P2034", "23505", "40001", "40P01"]);
+  const kinds = new Set(["UniqueConstraintViolation", "TransactionWriteConflict"]);
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const o = e as {
+      code?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
+    if (typeof o.code === "string" && codes.has(o.code)) return true;
+    if (typeof o.originalCode === "string" && codes.has(o.originalCode)) return true;
+    if (typeof o.kind === "string" && kinds.has(o.kind)) return true;
+    e = o.meta?.driverAdapterError ?? o.cause;
+  }
+  return false;
 }
 
 export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<ReclamationResult> {
@@ -64,6 +96,9 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
   const session = await tx.session.findFirst({ where: { id: sessionId, projectId } });
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
 
+  // Concurrent reclamations over the same spans take turns: the later one reads what the earlier
+  // committed (each statement sees the latest committed rows) and finds them already reclaimed.
+  await lockSpans(tx, sessionId, request.selection);
   const spans = await selectSpans(tx, sessionId, request.selection);
   const unavailable = spans.filter((s) => s.transcriptState === "RECLAIMED" || s.transcriptState === "RECLAIMED_HONEST");
   if (unavailable.length > 0) {
@@ -195,6 +230,17 @@ export function actorOf(requester: string): Actor {
 }
 
 type SelectedSpan = Awaited<ReturnType<typeof selectSpans>>[number];
+
+/** Row locks on the selected spans, taken in one statement in id order (so two selections cannot deadlock). */
+async function lockSpans(tx: DbTx, sessionId: string, selection: SpanSelection): Promise<void> {
+  if ("spanIds" in selection) {
+    await tx.$queryRaw`select id from span where session_id = ${sessionId}::uuid and id = any(${[...new Set(selection.spanIds)]}::uuid[])
+                        order by id for update`;
+  } else {
+    await tx.$queryRaw`select id from span where session_id = ${sessionId}::uuid and seq between ${selection.fromSeq} and ${selection.toSeq}
+                        order by id for update`;
+  }
+}
 
 async function selectSpans(tx: DbTx, sessionId: string, selection: SpanSelection) {
   const select = {

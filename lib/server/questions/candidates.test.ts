@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SYSTEM_CONFIG_PREFIXES } from "@/lib/evidence/policy";
-import { compilePredicate, matchAtom, SYSTEM_PACKAGE_MANAGER_PATTERN } from "@/lib/evidence/questions";
+import { compilePredicate, compileRegex, matchAtom, SYSTEM_PACKAGE_MANAGER_PATTERN } from "@/lib/evidence/questions";
 import type { Atom } from "@/lib/evidence/types";
-import { prefixRange, prefixUpperBound, requiredLiterals } from "./candidates";
+import { prefixRange, prefixUpperBound, regexNarrowing, requiredLiterals } from "./candidates";
 
 /** Code point order, which is the byte order of UTF-8 and so of the "C" collation. */
 function compare(a: string, b: string): number {
@@ -109,15 +109,43 @@ describe("literals a regular expression requires", () => {
       "x(?:a|b)|y",
       "[(]sudo|x",
       "\\(sudo|doas\\)",
+      // RE2 reads "]" first in a class, and "[:alpha:]", as members: the group is inside the class.
+      "[]a(sudo)]",
+      "[[:alpha:](sudo)]",
+      "[^](sudo)]",
+      "\\Q(\\E(sudo)|x",
     ]) {
       expect(requiredLiterals(source), source).toBeNull();
     }
-    expect(requiredLiterals("(?:sudo|doas)", "iu")).toBeNull();
+    expect(requiredLiterals("\\Q(x|\\E(sudo|doas)")).toEqual(["sudo", "doas"]);
+  });
+
+  it("narrows case-insensitive patterns as RE2 folds them: KELVIN SIGN is k, LONG S is s", () => {
+    const sql = (source: string, flags: string) => regexNarrowing("a", { source, flags })!.values[0];
+    expect(sql("(?:sudo|kill)", "i")).toBe("([sS\u017f][uU][dD][oO]|[kK\u212a][iI][lL][lL])");
+    expect(sql("(?i)(?:sudo|kill)", "")).toBe(sql("(?:sudo|kill)", "i"));
+    expect(sql("(?:sudo|kill)", "u")).toBe("(sudo|kill)");
   });
 
   it("every string the expression matches contains one of them", () => {
     const word = fc.stringMatching(/^[A-Za-z0-9_-]{1,5}$/);
-    const piece = fc.oneof(word, fc.constantFrom("\\s", "\\d+", ".", "^", "$", "[a-z]", "(?=\\s|$)", "(?:x|y)?", "[|(]"));
+    const piece = fc.oneof(
+      word,
+      fc.constantFrom(
+        "\\s",
+        "\\d+",
+        ".",
+        "^",
+        "$",
+        "[a-z]",
+        "(?:\\s|$)",
+        "(?:x|y)?",
+        "[|(]",
+        "[]|(]",
+        "[[:alpha:]|]",
+        "\\Q(|\\E",
+      ),
+    );
     const source = fc
       .tuple(
         fc.array(piece, { maxLength: 3 }),
@@ -133,8 +161,13 @@ describe("literals a regular expression requires", () => {
     fc.assert(
       fc.property(source, subject, fc.constantFrom("", "i"), (src, s, flags) => {
         const literals = requiredLiterals(src, flags);
-        if (!literals || !new RegExp(src, flags).test(s)) return true;
-        const haystack = flags ? s.toLowerCase() : s;
+        if (!literals || !compileRegex(src, flags, "valuePattern").test(s)) return true;
+        const haystack = flags
+          ? s
+              .replace(/\u212a/g, "k")
+              .replace(/\u017f/g, "s")
+              .toLowerCase()
+          : s;
         return literals.some((l) => haystack.includes(flags ? l.toLowerCase() : l));
       }),
       { numRuns: 5000 },

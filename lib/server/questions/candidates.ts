@@ -71,33 +71,32 @@ function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
 }
 
 /**
- * Literals of which every string the regular expression matches contains one, when the source
- * says so plainly: the whole source is a literal word, or a group at its top level (no
- * alternation around it, not made optional) lists literal words as alternatives, such as
- * "(?:sudo|apt-get|brew)". Null when the source does not say, or when case-insensitive matching
- * could equate other characters with the literals' (the "u" and "v" flags fold Unicode: "ſ"
- * matches /s/iu). Only ever narrows candidates; the regular expression itself still decides.
+ * Literals of which every string the regular expression (RE2 syntax, see UserPattern) matches
+ * contains one, when the source says so plainly: the whole source is a literal word, or a group at
+ * its top level (no alternation around it, not made optional) lists literal words as
+ * alternatives, such as "(?:sudo|apt-get|brew)". Null when the source does not say. Only ever
+ * narrows candidates; the pattern itself still decides. Case is dealt with by regexNarrowing.
  */
-export function requiredLiterals(source: string, flags = ""): string[] | null {
-  if (/[uv]/.test(flags)) return null;
+export function requiredLiterals(source: string, _flags = ""): string[] | null {
   const word = /^[A-Za-z0-9_-]+$/;
   if (word.test(source)) return [source];
   let depth = 0;
-  let inClass = false;
   let found: string[] | null = null;
   let groupStart = -1;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     if (c === "\\") {
-      i++;
+      if (source[i + 1] === "Q") {
+        // \Q...\E quotes everything up to \E (or the end): no group, class or alternation inside.
+        const end = source.indexOf("\\E", i + 2);
+        i = end < 0 ? source.length : end + 1;
+      } else i++;
       continue;
     }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      continue;
-    }
-    if (c === "[") inClass = true;
-    else if (c === "(") {
+    if (c === "[") {
+      i = classEnd(source, i);
+      if (i < 0) return null;
+    } else if (c === "(") {
       if (depth === 0) groupStart = i;
       depth++;
     } else if (c === ")") {
@@ -114,24 +113,63 @@ export function requiredLiterals(source: string, flags = ""): string[] | null {
       return null; // an alternative at the top level need not contain the group
     }
   }
-  return depth === 0 && !inClass ? found : null;
+  return depth === 0 ? found : null;
 }
 
 /**
- * The value or text of atom `alias` could match the regular expression (a necessary condition:
- * it contains one of the literals the expression requires), or null. The literals are words
- * (letters, digits, "_" and "-"), so an alternation of them is the same in Postgres' regular
- * expressions, matched once per value.
+ * Where the character class opening at `start` ends (the index of its "]"), as RE2 reads it: a
+ * "]" first in the class (after an optional "^") is a member, "[:alpha:]" is one member, and
+ * backslash escapes; -1 when it never closes.
  */
-export function regexNarrowing(alias: string, regex: RegExp): Prisma.Sql | null {
+function classEnd(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === "^") i++;
+  if (source[i] === "]") i++;
+  for (; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") i++;
+    else if (c === "[" && source[i + 1] === ":") {
+      const end = source.indexOf(":]", i + 2);
+      if (end >= 0) i = end + 1;
+    } else if (c === "]") return i;
+  }
+  return -1;
+}
+
+/**
+ * RE2's case folding of the characters a literal can hold: every ASCII letter and its other
+ * case, and the two non-ASCII characters that fold to ASCII letters (KELVIN SIGN to "k", LONG S
+ * to "s").
+ */
+const FOLDS: Record<string, string> = { k: "kK\u212a", s: "sS\u017f" };
+
+/** A literal word as a Postgres pattern matching what RE2 matches for it, with or without case folding. */
+function literalPattern(literal: string, foldCase: boolean): string {
+  if (!foldCase) return literal;
+  let out = "";
+  for (const c of literal) {
+    const lower = c.toLowerCase();
+    out += /[a-z]/.test(lower) ? `[${FOLDS[lower] ?? lower + lower.toUpperCase()}]` : c;
+  }
+  return out;
+}
+
+/**
+ * The value or text of atom `alias` could match the pattern (a necessary condition: it contains
+ * one of the literals the pattern requires), or null. The literals are words (letters, digits, "_"
+ * and "-"), matched case-sensitively in Postgres with each letter spelled out as RE2 folds it when
+ * the pattern ignores case (by flag, or by an inline "(?i)" anywhere: read as ignoring case
+ * throughout, which only widens the condition).
+ */
+export function regexNarrowing(alias: string, regex: { source: string; flags: string }): Prisma.Sql | null {
   const literals = requiredLiterals(regex.source, regex.flags);
   if (!literals) return null;
-  const op = Prisma.raw(regex.flags.includes("i") ? "~*" : "~");
-  const pattern = `(${literals.join("|")})`;
+  const foldCase = regex.flags.includes("i") || /\(\?[A-Za-z-]*i/.test(regex.source);
+  const pattern = `(${literals.map((l) => literalPattern(l, foldCase)).join("|")})`;
   const normalized = Prisma.raw(`${alias}.normalized`);
   const text = Prisma.raw(`${alias}.text`);
   // The text is usually the normalised value itself: match it only when it differs.
-  return Prisma.sql`(${normalized} ${op} ${pattern} or (${text} <> ${normalized} and ${text} ${op} ${pattern}))`;
+  return Prisma.sql`(${normalized} ~ ${pattern} or (${text} <> ${normalized} and ${text} ~ ${pattern}))`;
 }
 
 const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;
