@@ -267,6 +267,111 @@ export function openApiDocument() {
           },
         },
       },
+      "/api/v1/mcp": {
+        post: {
+          summary: "MCP over streamable HTTP (stateless; JSON responses)",
+          description:
+            "JSON-RPC messages of the Model Context Protocol. Tools, all read-only: evidence_query, get_original, " +
+            "side_effect_ledger, gate_check; errors are tool errors carrying this API's codes. The key's project scopes every tool.",
+          requestBody: { required: true, ...json({ type: "object", description: "A JSON-RPC request or notification" }) },
+          responses: {
+            "200": ok("The JSON-RPC response", { type: "object" }),
+            "202": { description: "A notification, accepted" },
+            ...errors(401, 403, 429),
+          },
+        },
+      },
+      "/api/v1/hooks/sync": {
+        post: {
+          summary: "A compaction hook's round trip (custodian hook ...)",
+          description:
+            "The transcript's spans the hook has not sent yet (same fields as span batches, plus sourceLine), the records it " +
+            "skipped, the compactions it records (linked as observed), and optionally the gate's dry run over the session's " +
+            "verbatim evidence spans (gate: true) and the evidence ledger (ledgerLimit).",
+          requestBody: {
+            required: true,
+            ...json({
+              type: "object",
+              required: ["session"],
+              properties: {
+                session: z.toJSONSchema(SessionCreateSchema, { io: "input" }),
+                spans: { type: "array", maxItems: LIMITS.maxSpansPerBatch, items: { type: "object" } },
+                skipped: {
+                  type: "array",
+                  items: { type: "object", properties: { line: { type: "integer" }, reason: { type: "string" } } },
+                },
+                compactions: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    properties: {
+                      summarySeq: { type: "integer" },
+                      replacedSeqs: { type: "array", items: { type: "integer" } },
+                      occurredAt: { type: "string", format: "date-time" },
+                    },
+                  },
+                },
+                gate: { type: "boolean" },
+                ledgerLimit: { type: "integer", minimum: 1, maximum: 500 },
+                serverUrl: { type: "string", format: "uri" },
+              },
+            }),
+          },
+          responses: {
+            "200": ok("The session, the next seq to send, and what was asked for", {
+              type: "object",
+              properties: {
+                sessionId: { type: "string", format: "uuid" },
+                nextSeq: { type: "integer" },
+                imported: { type: "integer" },
+                linkedCompactions: { type: "integer" },
+                gate: { type: "object" },
+                ledger: { type: "object" },
+                ledgerText: { type: "string" },
+              },
+            }),
+            ...errors(401, 403, 409, 413, 422, 429),
+          },
+        },
+      },
+      "/api/otlp/v1/traces": {
+        post: {
+          summary: "OTLP/HTTP traces: OpenTelemetry GenAI spans become sessions and spans",
+          description:
+            "An ExportTraceServiceRequest as protobuf (application/x-protobuf) or JSON (application/json), optionally gzip " +
+            "(Content-Encoding). Spans that cannot be mapped are counted in partialSuccess.rejectedSpans with the reasons; " +
+            "spans waiting for their parent are named there as a warning. The answer is in the request's encoding.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/x-protobuf": { schema: { type: "string", contentMediaType: "application/x-protobuf" } },
+              "application/json": {
+                schema: { type: "object", properties: { resourceSpans: { type: "array", items: { type: "object" } } } },
+              },
+            },
+          },
+          responses: {
+            "200": {
+              description: "ExportTraceServiceResponse (partialSuccess when spans were rejected or held)",
+              content: {
+                "application/x-protobuf": { schema: { type: "string", contentMediaType: "application/x-protobuf" } },
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      partialSuccess: {
+                        type: "object",
+                        properties: { rejectedSpans: { type: "string" }, errorMessage: { type: "string" } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            ...errors(400, 401, 403, 413, 415, 429),
+          },
+        },
+      },
       "/api/v1/spans/{id}/original": {
         get: {
           summary: "The verbatim bytes of a span's original",
