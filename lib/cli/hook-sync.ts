@@ -181,6 +181,9 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
       },
       signal,
     );
+    // A long first import may outlast the hook's time limit: what was sent is kept, and the next
+    // hook goes on from there (the old byte count makes it parse the file again).
+    if (next && cursor && !last) writeCursor(config, request.format, request.sessionId, { ...cursor, nextSeq: answer.nextSeq });
   }
   if (next && answer) writeCursor(config, request.format, request.sessionId, { ...next, nextSeq: answer.nextSeq });
   return answer!;

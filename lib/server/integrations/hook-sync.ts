@@ -5,6 +5,9 @@
  * compaction would take now, and the evidence ledger for the agent's new context.
  */
 import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { sqlTime } from "@/lib/server/provenance";
+import { loadPolicy } from "@/lib/server/retention";
 import type { ImportedCompaction } from "@/lib/importers/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
@@ -75,7 +78,7 @@ export async function syncHookTranscript(
     select: { seq: true },
   });
   const result: HookSyncResult = { sessionId: session.id, nextSeq: (last?.seq ?? -1) + 1, imported, linkedCompactions };
-  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester);
+  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester, now);
   if (input.ledgerLimit) {
     result.ledger = await sideEffectLedger(projectId, session.id, input.ledgerLimit);
     result.ledgerText = ledgerText(result.ledger, input.serverUrl);
@@ -99,32 +102,45 @@ async function linkHookCompactions(projectId: string, sessionId: string, compact
   return linkCompactions(projectId, sessionId, compactions, refs, bodies, requester);
 }
 
+/** Spans the gate is asked about at most, per hook: the rest are counted, not listed. */
+const GATE_CANDIDATES = 1000;
+
 /**
- * The gate's verdicts, as a dry run, on the session's verbatim spans that carry evidence (a
- * narrative span is always reclaimable), each with a pointer to its original: a refusal means
- * Custodian cannot hold that span durably (its original expires before the evidence horizon, or is gone).
+ * The gate's verdicts on the session's verbatim spans a compaction may take. A span whose original
+ * is held durably (until its horizon, or pinned) is reclaimable in every row of the gate's table,
+ * so only the others (found in SQL from the original's facts each span carries) are put to the
+ * gate itself, as a dry run with a pointer each (the compaction's summary will be linked to what
+ * Custodian holds): a refusal means Custodian cannot hold that span durably.
  */
-async function gateOnVerbatim(projectId: string, sessionId: string, requester: string) {
-  const spans = await db().span.findMany({
-    where: { sessionId, transcriptState: "VERBATIM", class: { not: "NARRATIVE" }, seq: { not: null } },
-    select: { id: true, seq: true, sha256: true, byteLength: true },
-  });
-  if (spans.length === 0) return { checked: 0, refusedCount: 0, refused: [] };
+async function gateOnVerbatim(projectId: string, sessionId: string, requester: string, now: Date) {
+  const policy = await loadPolicy(db(), projectId);
+  const horizon = Prisma.raw(`interval '${Math.trunc(policy.evidenceHorizonDays)} days'`);
+  const at = sqlTime(now);
+  const durable = Prisma.sql`(s.has_pointer and s.original_state = 'HELD' and (s.original_expires_at is null or (s.original_expires_at > ${at} and s.original_expires_at >= s.occurred_at + ${horizon})))`;
+  const rows = await db().$queryRaw<Array<{ id: string; seq: number; sha256: string; byte_length: number; total: bigint }>>`
+    select s.id, s.seq, s.sha256, s.byte_length, count(*) over () as total
+    from span s
+    where s.session_id = ${sessionId}::uuid and s.transcript_state = 'VERBATIM' and s.class <> 'NARRATIVE'
+      and s.seq is not null and not ${durable}
+    order by s.seq
+    limit ${GATE_CANDIDATES}`;
+  if (rows.length === 0) return { checked: 0, refusedCount: 0, refused: [] };
   const outcome = await reclaim({
     projectId,
     sessionId,
-    selection: { spanIds: spans.map((s) => s.id) },
-    // The summary to come is linked to what Custodian holds (the hook links it after compaction):
-    // every span gets its pointer, so the verdict turns on whether its original is held durably.
-    summary: { text: "", pointers: spans.map((s) => ({ spanId: s.id, byteStart: 0, byteEnd: s.byteLength, sha256: s.sha256 })) },
+    selection: { spanIds: rows.map((r) => r.id) },
+    summary: { text: "", pointers: rows.map((r) => ({ spanId: r.id, byteStart: 0, byteEnd: r.byte_length, sha256: r.sha256 })) },
     dryRun: true,
     requester,
   });
-  const seqOf = new Map(spans.map((s) => [s.id, s.seq]));
+  const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
   const refused = outcome.decisions.filter((d) => d.verdict === "REFUSE");
+  // Past the first GATE_CANDIDATES non-durable spans, the rest are counted with the refused when
+  // any were refused (the same facts under the same policy), not put to the gate one by one.
+  const beyond = Number(rows[0]!.total) - rows.length;
   return {
-    checked: spans.length,
-    refusedCount: refused.length,
+    checked: rows.length,
+    refusedCount: refused.length + (refused.length > 0 ? beyond : 0),
     refused: refused
       .slice(0, REFUSALS_LISTED)
       .map((d) => ({ spanId: d.spanId, seq: seqOf.get(d.spanId) ?? null, cell: d.cell, reason: d.reason })),
