@@ -1,10 +1,10 @@
 "use server";
 
-import { APIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { requireSameOrigin } from "@/lib/auth/define-action";
 import { getAuth } from "@/lib/auth/server";
+import { signInWithPassword } from "@/lib/auth/sign-in";
 import { AppError } from "@/lib/core/errors";
 
 export interface SignInState {
@@ -18,9 +18,11 @@ async function sameOriginHeaders(): Promise<Headers> {
   return requestHeaders;
 }
 
+/** The sign-in form: throttled per account and per address; a wrong password is never a 500. */
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  let requestHeaders: Headers;
   try {
-    await sameOriginHeaders();
+    requestHeaders = await sameOriginHeaders();
   } catch (error) {
     if (error instanceof AppError) return { error: error.message };
     throw error;
@@ -28,12 +30,8 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
   if (!email || !password) return { error: "Enter your email and password." };
-  try {
-    await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
-  } catch (error) {
-    if (error instanceof APIError) return { error: "That email and password do not match an account." };
-    throw error;
-  }
+  const outcome = await signInWithPassword(email, password, requestHeaders);
+  if (!outcome.ok) return { error: outcome.error };
   redirect("/sessions");
 }
 

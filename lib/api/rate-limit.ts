@@ -1,5 +1,6 @@
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
+import { consumeThrottle, throttleKey } from "@/lib/server/admin";
 
 /**
  * A token bucket per API key, in this process. Protects the server from one runaway runtime; with
@@ -32,4 +33,32 @@ export function takeToken(key: string, now = Date.now()): void {
   }
   bucket.tokens -= 1;
   buckets.set(key, bucket);
+}
+
+/**
+ * Requests with an unknown (or revoked) API key, per address: counted in Postgres (every server
+ * sees the same count), answered 429 with Retry-After past the limit. Only a request whose key was
+ * not found is counted, so requests with a valid key never pay for it; an address this process has
+ * seen refused is answered from memory until its window ends, without touching the database.
+ */
+export const UNKNOWN_KEY_LIMIT = { limit: 30, windowSeconds: 60 } as const;
+
+const refusedUntil = new Map<string, number>();
+const MAX_REMEMBERED = 10_000;
+
+export async function countUnknownKey(address: string, now = Date.now()): Promise<void> {
+  const until = refusedUntil.get(address);
+  if (until !== undefined && until > now) throw unknownKeyLimited(Math.ceil((until - now) / 1000));
+  const decision = await consumeThrottle(throttleKey("api-key:address", address), UNKNOWN_KEY_LIMIT);
+  if (decision.allowed) return;
+  if (refusedUntil.size >= MAX_REMEMBERED) refusedUntil.clear();
+  refusedUntil.set(address, now + decision.retryAfterSeconds * 1000);
+  throw unknownKeyLimited(decision.retryAfterSeconds);
+}
+
+function unknownKeyLimited(retryAfter: number): AppError {
+  const seconds = Math.max(1, retryAfter);
+  return new AppError("RATE_LIMITED", `Too many requests with unknown API keys from this address; retry in ${seconds} s`, {
+    headers: { "Retry-After": String(seconds) },
+  });
 }

@@ -5,6 +5,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "@/lib/db/client";
 import { authSecret } from "./secret";
+import { countSignInAttempt, forgiveSuccessfulSignIn, postgresRateLimitStorage } from "./sign-in-throttle";
 
 function createAuth() {
   return betterAuth({
@@ -21,6 +22,11 @@ function createAuth() {
     account: { modelName: "authAccount" },
     verification: { modelName: "authVerification" },
     advanced: { database: { generateId: () => randomUUID() } },
+    // Counted in Postgres, so every server process enforces the same limits; on in every
+    // environment (the library's default is production only). Password guesses are also counted per
+    // account and per address by the hooks.
+    rateLimit: { enabled: true, window: 60, max: 100, customStorage: postgresRateLimitStorage },
+    hooks: { before: countSignInAttempt, after: forgiveSuccessfulSignIn },
     // Room for OIDC: add `genericOAuth` here with the identity provider's issuer and client.
     plugins: [nextCookies()],
   });

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { db, disconnectDb } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin";
-import { CLI } from "@/lib/server/audit";
+import { CLI, describeChainReport, verifyAuditChain } from "@/lib/server/audit";
 import { createProject, findProjectBySlug } from "@/lib/server/admin";
 import { runMaintenance } from "@/lib/server/background";
 import { createUser, listUsers } from "@/lib/server/admin";
@@ -39,7 +39,8 @@ Commands:
   sweep               Delete originals whose TTL passed and that are not pinned.
   mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
                       with CUSTODIAN_KEY).
-${HOOK_USAGE}`;
+${HOOK_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
+`;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
 
@@ -138,6 +139,12 @@ async function run(group: string, action: string | undefined, values: Record<str
         `Swept ${result.deleted} originals; ${result.lostSpanIds.length} spans moved to LOST; ` +
           `scrub verified ${result.verified} originals (${result.damaged} damaged); ${result.verdictsForgotten} stored verdicts no question reads deleted.`,
       );
+      return;
+    }
+    case "audit verify": {
+      const report = await verifyAuditChain();
+      console.log(describeChainReport(report));
+      if (report.broken) process.exitCode = 1;
       return;
     }
     default:

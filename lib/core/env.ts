@@ -17,8 +17,17 @@ const EnvSchema = z.object({
   /** The web server's port and address (`npm start`). */
   PORT: positiveInt(65_535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
-  /** The database; unset means the embedded one (`npm start`). */
+  /**
+   * The database, as the application's role (INSERT and SELECT only on the audit log); unset means
+   * the embedded one (`npm start`).
+   */
   DATABASE_URL: postgresUrl.optional(),
+  /**
+   * The same database as the owner of its schema, for migrations (applied at start) and the rights
+   * they grant DATABASE_URL's role; unset: migrations run as DATABASE_URL (which then owns the audit
+   * log, and can erase it).
+   */
+  MIGRATION_DATABASE_URL: postgresUrl.optional(),
   /** Set by the bootstrap: which kind of database the process runs on. */
   CUSTODIAN_DATABASE_MODE: z.enum(["embedded", "postgres"]).optional(),
   DATABASE_POOL_SIZE: positiveInt(1000).default(10),

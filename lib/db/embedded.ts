@@ -19,8 +19,19 @@ export interface EmbeddedDatabase {
   url: string;
   /** True when this process started the database (and must stop it). */
   owned: boolean;
+  /** SQL as the owner (the database's superuser), before `restrictTo`; only where owned. */
+  exec(sql: string): Promise<void>;
+  /**
+   * From now on every connection acts as `role`. PGlite is one Postgres session shared by every
+   * connection its socket serves, whatever user a client names, so the role is set on that session.
+   */
+  restrictTo(role: string): Promise<void>;
   stop(): Promise<void>;
 }
+
+const notOwned = async () => {
+  throw new StartupError("The embedded database is served by another process: it runs the migrations.");
+};
 
 interface OwnerRecord {
   pid: number;
@@ -57,7 +68,7 @@ function runningOwner(dataDir: string): OwnerRecord | null {
 
 export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0): Promise<EmbeddedDatabase> {
   const owner = runningOwner(dataDir);
-  if (owner) return { url: urlFor(owner.port), owned: false, stop: async () => {} };
+  if (owner) return { url: urlFor(owner.port), owned: false, exec: notOwned, restrictTo: notOwned, stop: async () => {} };
 
   mkdirSync(dataDir, { recursive: true });
   let db: PGlite;
@@ -83,6 +94,12 @@ export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0)
   return {
     url: urlFor(boundPort),
     owned: true,
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    async restrictTo(role) {
+      await db.exec(`SET ROLE "${role.replace(/"/g, '""')}"`);
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -10,3 +10,4 @@ export {
   writeAudit,
   writeAudits,
 } from "./write";
+export { type ChainReport, describeChainReport, verifyAuditChain } from "./verify";

@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/core/errors";
+import { db } from "@/lib/db/client";
+import { createApiKey } from "@/lib/server/admin/api-keys";
+import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
+import { authenticate } from "./auth";
+import { UNKNOWN_KEY_LIMIT } from "./rate-limit";
+
+function request(key: string, address: string) {
+  return new Request("http://custodian.test/api/v1/sessions", {
+    headers: { authorization: `Bearer ${key}`, "x-forwarded-for": address },
+  });
+}
+
+async function statusOf(promise: Promise<unknown>): Promise<{ status: number; retryAfter?: string }> {
+  try {
+    await promise;
+    return { status: 200 };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { status: error.status, retryAfter: error.options.headers?.["Retry-After"] };
+  }
+}
+
+describe("unknown API keys", () => {
+  it("are throttled per address: 401 up to the limit, then 429 with Retry-After; other addresses and valid keys are not", async () => {
+    const project = await makeTestProject("unknown-keys");
+    const valid = (await createApiKey(project.id, "runtime", "OPERATOR", TEST_ACTOR)).key;
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const guess = () => `cust_${randomBytes(32).toString("base64url")}`;
+
+    for (let i = 0; i < UNKNOWN_KEY_LIMIT.limit; i++)
+      expect((await statusOf(authenticate(request(guess(), address)))).status).toBe(401);
+    const limited = await statusOf(authenticate(request(guess(), address)));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(UNKNOWN_KEY_LIMIT.windowSeconds);
+
+    // The count is in Postgres, for every server process to see.
+    const [row] = await db().$queryRaw<
+      Array<{ hits: number }>
+    >`select hits from throttle where key like 'api-key:address:%' order by hits desc limit 1`;
+    expect(row!.hits).toBeGreaterThan(UNKNOWN_KEY_LIMIT.limit);
+
+    expect((await statusOf(authenticate(request(guess(), "203.0.113.9")))).status).toBe(401);
+    expect((await authenticate(request(valid, address))).projectId).toBe(project.id);
+  });
+});
