@@ -171,6 +171,25 @@ describe("POST /api/otlp/v1/traces with the real OTLP exporters", () => {
     });
   }
 
+  it("works with the exporter configured only by the README's environment variables (base endpoint, header, gzip)", async () => {
+    const saved = { ...process.env };
+    try {
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = url.replace(/\/v1\/traces$/, "");
+      process.env.OTEL_EXPORTER_OTLP_HEADERS = `Authorization=Bearer%20${key}`;
+      process.env.OTEL_EXPORTER_OTLP_COMPRESSION = "gzip";
+      const before = received.length;
+      const conversation = `conv-env-${Date.now()}`;
+      await recordAgentTurn(new ProtoExporter(), conversation);
+      const requests = received.slice(before);
+      expect(requests.length).toBe(3);
+      expect(requests.every((r) => r.status === 200 && r.encoding === "gzip")).toBe(true);
+      const sessions = await get(listSessions, key, `/api/v1/sessions?externalId=${conversation}`);
+      expect(sessions.sessions).toHaveLength(1);
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it("accepts gzip and reports a span it cannot map in partial success", async () => {
     const { gzipSync } = await import("node:zlib");
     const body = gzipSync(
