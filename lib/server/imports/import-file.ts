@@ -4,7 +4,7 @@ import { AppError } from "@/lib/core/errors";
 import { importTranscript, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportRecords, ImportResult, ImportedSession } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
-import { appendSpans, unstorableFields, upsertSession, type IngestedSpan } from "@/lib/server/ingest";
+import { appendSpans, type IngestedSpan, ingestPolicy, rowsAhead, unstorableFields, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
 
 /** Spans per ingest transaction: big enough to be fast, small enough to report progress. */
@@ -73,6 +73,7 @@ export async function importTranscriptFile(
     issues: parsed.issues,
     retention: { ttlFrom, expiringSoon: 0, withinMinutes: sweepMinutes() },
   };
+  const policy = await ingestPolicy(projectId);
   for (const imported of parsed.sessions) {
     const { session, created } = await upsertSession(projectId, {
       externalId: imported.externalId,
@@ -83,8 +84,16 @@ export async function importTranscriptFile(
     });
     await recordSkipped(session.id, imported);
     const ingested: IngestedSpan[] = [];
-    for (let i = 0; i < imported.spans.length; i += CHUNK) {
-      ingested.push(...(await appendSpans(projectId, session.id, imported.spans.slice(i, i + CHUNK), { ttlFrom, now })));
+    // Each batch is analysed while Postgres writes the one before it.
+    const batchAt = (i: number) => imported.spans.slice(i, i + CHUNK);
+    const analyse = (i: number) => rowsAhead(session, batchAt(i), policy, { ttlFrom, now });
+    let next = imported.spans.length > 0 ? analyse(0) : undefined;
+    for (let i = 0; next; i += CHUNK) {
+      const ahead = await next;
+      const writing = appendSpans(projectId, session.id, batchAt(i), { ttlFrom, now, ahead });
+      next = i + CHUNK < imported.spans.length ? analyse(i + CHUNK) : undefined;
+      next?.catch(() => {}); // dropped with the import should the write fail
+      for (const span of await writing) ingested.push(span);
       options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
     }
     for (const span of ingested) outcome.classes[span.class] += 1;

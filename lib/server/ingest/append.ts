@@ -5,9 +5,16 @@ import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
-import { atomRowsFor, writeRows, type AtomRow, type BatchRows, type OriginalRow, type SpanRow } from "./bulk-insert";
+import {
+  atomRowsFor,
+  type AtomRow,
+  type BatchRows,
+  type CopyText,
+  type OriginalRow,
+  type SpanRow,
+  writeRows,
+} from "./bulk-insert";
 import { sha256Hex } from "@/lib/core/hash";
-import { encodeToolInput, jsonbCannotHold, storableTime } from "./storable";
 import { loadPolicy } from "@/lib/server/retention";
 
 export interface SessionInput {
@@ -50,21 +57,20 @@ export interface IngestedSpan {
 }
 
 /**
- * Postgres text cannot hold the NUL character or a lone UTF-16 surrogate. Bodies are bytes and keep
- * both, and so does tool input (storable.ts); the fields stored as text are refused with the field
- * at fault.
+ * Postgres text and jsonb cannot hold the NUL character. Bodies are bytes and keep it; the fields
+ * stored as text (and tool input, stored as jsonb) are refused with the field at fault.
  */
 function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
   const bad = fields
     .filter(([, value]) => holdsNul(value))
-    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000) or a lone surrogate" }));
+    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
   if (bad.length > 0)
     throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", {
       fields: bad,
     });
 }
 
-const STORED_AS_TEXT = ["role", "toolName", "cwd", "agentId", "agentType"] as const;
+const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput", "agentId", "agentType"] as const;
 
 /** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
 export function unstorableFields(
@@ -73,9 +79,12 @@ export function unstorableFields(
   return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
 }
 
-/** NUL or a lone surrogate in a text field. */
 function holdsNul(value: unknown): boolean {
-  return typeof value === "string" && jsonbCannotHold(value);
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
+  return false;
 }
 
 /** Creates the session for a runtime's external id, or updates what the runtime now says about it. */
@@ -117,6 +126,15 @@ export interface AppendOptions {
   ttlFrom?: "received" | "occurred";
   /** The time of receipt (tests and imports pass their clock). */
   now?: Date;
+  /** The batch's rows, built ahead of the transaction (./prepare): an import analyses a batch while the one before is written. */
+  ahead?: RowsAhead;
+}
+
+/** Rows (and their COPY text) built ahead with `policy` for a session whose working directory was `cwd`; used when it still is. */
+export interface RowsAhead {
+  cwd: string | null;
+  policy: RetentionPolicy;
+  rowsFor(fresh: HashedSpan[]): { rows: BatchRows; inserted: IngestedSpan[]; copy?: CopyText[] };
 }
 
 export async function appendSpans(
@@ -130,18 +148,18 @@ export async function appendSpans(
   );
   const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
   rejectInconsistentBatch(hashed);
-  const policy = await loadPolicy(db(), projectId);
+  const policy = options.ahead?.policy ?? (await loadPolicy(db(), projectId));
   try {
-    return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options));
+    return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.ahead);
   } catch (error) {
     // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
-    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options));
+    if (isUniqueViolation(error)) return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.ahead);
     throw error;
   }
 }
 
 /** The time TTLs count from, or null when they count from each span's occurrence. */
-function receiptOf(options: AppendOptions): Date | null {
+export function receiptOf(options: AppendOptions): Date | null {
   return options.ttlFrom === "occurred" ? null : (options.now ?? new Date());
 }
 
@@ -170,6 +188,7 @@ async function writeBatch(
   policy: RetentionPolicy,
   hashed: HashedSpan[],
   receivedAt: Date | null,
+  ahead?: RowsAhead,
 ): Promise<IngestedSpan[]> {
   return rawTransaction(async (client) => {
     const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [
@@ -213,8 +232,9 @@ async function writeBatch(
     }
     const fresh = hashed.filter(({ span }) => !results.has(span.seq));
     const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
-    const { rows, inserted } = batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
-    await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy");
+    const { rows, inserted, copy }: ReturnType<RowsAhead["rowsFor"]> =
+      ahead && ahead.cwd === cwd ? ahead.rowsFor(uniqueFresh) : batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
+    await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy", copy);
     for (const result of inserted) results.set(result.seq, result);
 
     if (uniqueFresh.length > 0) {
@@ -273,7 +293,7 @@ export function batchRows(
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;
-    const expiresAt = storableTime(expiresAtFor(cls, receivedAt ?? span.occurredAt, policy));
+    const expiresAt = expiresAtFor(cls, receivedAt ?? span.occurredAt, policy);
     const atoms = atomRowsFor(sessionId, id, analysis.atoms);
     spanRows.push({
       sessionId,
@@ -282,7 +302,7 @@ export function batchRows(
       kind: span.kind,
       role: span.role ?? null,
       toolName: span.toolName ?? null,
-      toolInput: encodeToolInput(span.toolInput),
+      toolInput: span.toolInput === undefined ? null : JSON.stringify(span.toolInput),
       exitCode: span.exitCode ?? null,
       outcome: span.outcome ?? null,
       agentId: span.agentId ?? null,

@@ -179,7 +179,8 @@ export interface BatchRows {
 /** COPY on Postgres; INSERT from arrays where COPY is not served (the embedded server's socket). */
 export type WriteMode = "copy" | "insert";
 
-export async function writeRows(client: pg.ClientBase, rows: BatchRows, mode: WriteMode): Promise<void> {
+/** `copy`: the rows' COPY text when it was built ahead (copyTexts of exactly these rows). */
+export async function writeRows(client: pg.ClientBase, rows: BatchRows, mode: WriteMode, copy?: CopyText[]): Promise<void> {
   if (rows.spans.length === 0) return;
   if (mode === "insert") {
     for (const statement of [spanRowsInsert(rows.spans), originalRowsInsert(rows.originals), atomRowsInsert(rows.atoms)]) {
@@ -187,11 +188,18 @@ export async function writeRows(client: pg.ClientBase, rows: BatchRows, mode: Wr
     }
     return;
   }
-  for (const { table, columns, text } of copyTexts(rows)) await copyLines(client, table, columns, text);
+  for (const { table, columns, text } of copy ?? copyTexts(rows)) await copyLines(client, table, columns, text);
+}
+
+/** What COPY sends to one table: its columns and text lines. */
+export interface CopyText {
+  table: string;
+  columns: readonly string[];
+  text: string;
 }
 
 /** What COPY sends for each table of a batch, in the order they are written: columns and text lines. */
-export function copyTexts(rows: BatchRows): Array<{ table: string; columns: readonly string[]; text: string }> {
+export function copyTexts(rows: BatchRows): CopyText[] {
   return [
     {
       table: "span",

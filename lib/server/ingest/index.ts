@@ -1,3 +1,3 @@
 export { appendSpans, batchRows, type IngestedSpan, unstorableFields, upsertSession } from "./append";
-export { decodeStoredToolInput, encodeToolInput } from "./storable";
-export { atomRowsFor, atomRowsInsert, type BatchRows, copyTexts, executeBulk } from "./bulk-insert";
+export { ingestPolicy, rowsAhead } from "./prepare";
+export { atomRowsFor, atomRowsInsert, type BatchRows, type CopyText, copyTexts, executeBulk } from "./bulk-insert";
