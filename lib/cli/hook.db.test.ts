@@ -5,6 +5,7 @@
  * compaction; the hand-written samples that hold a compaction record for the link after it.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -368,4 +369,24 @@ describe("hook install", () => {
     ]);
     expect(existsSync(codex.path)).toBe(true);
   });
+
+  it("installs a command the runtime can run from any directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "custodian-install-run-"));
+    const { path } = installHooks("claude-code", { user: false, dryRun: false, cwd: dir });
+    const command = JSON.parse(readFileSync(path, "utf8")).hooks.PreCompact[0].hooks[0].command as string;
+    const run = spawnSync("sh", ["-c", command], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: "s", transcript_path: null, cwd: dir, hook_event_name: "PreCompact", trigger: "auto" }),
+      env: {
+        ...process.env,
+        CUSTODIAN_URL: "http://127.0.0.1:9",
+        CUSTODIAN_KEY: "k",
+        CUSTODIAN_FAIL_CLOSED: "1",
+        CUSTODIAN_CONFIG: join(dir, "none.json"),
+      },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^Custodian blocked compaction: Custodian server unreachable at http:\/\/127\.0\.0\.1:9/);
+  }, 60_000);
 });
