@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { createUser } from "@/lib/server/admin";
+import { createUser, throttleKey } from "@/lib/server/admin";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { signInWithPassword, WRONG_CREDENTIALS } from "./sign-in";
 import { SIGN_IN_LIMITS } from "./sign-in-throttle";
@@ -45,6 +45,17 @@ describe("password sign-in", () => {
     };
     await expect(signInWithPassword("a@example.com", "x", from(), broken)).rejects.toThrow(/connection refused/);
   });
+
+  it("successful sign-ins are not held against the account or the address", async () => {
+    const email = await person();
+    const address = from();
+    for (let i = 0; i <= SIGN_IN_LIMITS.account.limit; i++)
+      expect(await signInWithPassword(email, PASSWORD, address)).toEqual({ ok: true });
+    const [row] = await db().$queryRaw<
+      Array<{ hits: number }>
+    >`select hits from throttle where key = ${throttleKey("sign-in:account", email)}`;
+    expect(row!.hits).toBe(0);
+  }, 120_000);
 
   it("an account is locked after too many failures from any addresses, even for the right password, and counts live in Postgres", async () => {
     const email = await person();
