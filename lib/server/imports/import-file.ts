@@ -1,5 +1,6 @@
 import { env } from "@/lib/core/env";
-import { db } from "@/lib/db/client";
+import type pg from "pg";
+import { db, rawTransaction } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { importTranscript, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportRecords, ImportResult, ImportedSession } from "@/lib/importers/types";
@@ -73,39 +74,57 @@ export async function importTranscriptFile(
     issues: parsed.issues,
     retention: { ttlFrom, expiringSoon: 0, withinMinutes: sweepMinutes() },
   };
+  // A file's sessions and spans land in one transaction: a failure (or the process killed) leaves
+  // nothing of them behind. The compactions are recorded after it commits, through the gate's
+  // own transactions; should one fail, what this import wrote is deleted again.
+  const written: Array<{ imported: ImportedSession; id: string; created: boolean; ingested: IngestedSpan[] }> = [];
   const policy = await ingestPolicy(projectId);
-  for (const imported of parsed.sessions) {
-    const { session, created } = await upsertSession(projectId, {
-      externalId: imported.externalId,
-      runtime: imported.runtime,
-      title: imported.title,
-      cwd: imported.cwd,
-      startedAt: imported.startedAt,
-    });
-    await recordSkipped(session.id, imported);
-    const ingested: IngestedSpan[] = [];
-    // Each batch is analysed while Postgres writes the one before it.
-    const batchAt = (i: number) => imported.spans.slice(i, i + CHUNK);
-    const analyse = (i: number) => rowsAhead(session, batchAt(i), policy, { ttlFrom, now });
-    let next = imported.spans.length > 0 ? analyse(0) : undefined;
-    for (let i = 0; next; i += CHUNK) {
-      const ahead = await next;
-      const writing = appendSpans(projectId, session.id, batchAt(i), { ttlFrom, now, ahead });
-      next = i + CHUNK < imported.spans.length ? analyse(i + CHUNK) : undefined;
-      next?.catch(() => {}); // dropped with the import should the write fail
-      for (const span of await writing) ingested.push(span);
-      options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
+  await rawTransaction(async (client) => {
+    for (const imported of parsed.sessions) {
+      const { session, created } = await upsertSession(
+        projectId,
+        {
+          externalId: imported.externalId,
+          runtime: imported.runtime,
+          title: imported.title,
+          cwd: imported.cwd,
+          startedAt: imported.startedAt,
+        },
+        client,
+      );
+      await recordSkipped(client, session.id, imported);
+      const ingested: IngestedSpan[] = [];
+      // Each batch is analysed while Postgres writes the one before it.
+      const batchAt = (i: number) => imported.spans.slice(i, i + CHUNK);
+      const analyse = (i: number) => rowsAhead(session, batchAt(i), policy, { ttlFrom, now });
+      let next = imported.spans.length > 0 ? analyse(0) : undefined;
+      for (let i = 0; next; i += CHUNK) {
+        const ahead = await next;
+        const writing = appendSpans(projectId, session.id, batchAt(i), { ttlFrom, now, client, ahead });
+        next = i + CHUNK < imported.spans.length ? analyse(i + CHUNK) : undefined;
+        next?.catch(() => {}); // dropped with the import should the write fail
+        for (const span of await writing) ingested.push(span);
+        options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
+      }
+      outcome.spans += ingested.length;
+      written.push({ imported, id: session.id, created, ingested });
     }
-    for (const span of ingested) outcome.classes[span.class] += 1;
-    outcome.spans += ingested.length;
-    outcome.wouldRefuse += await recordCompactions(projectId, session.id, imported, ingested, options.requester);
-    outcome.sessions.push({
-      id: session.id,
-      externalId: imported.externalId,
-      spans: ingested.length,
-      created,
-      skippedRecords: imported.skipped.length,
-    });
+  });
+  try {
+    for (const { imported, id, created, ingested } of written) {
+      for (const span of ingested) outcome.classes[span.class] += 1;
+      outcome.wouldRefuse += await recordCompactions(projectId, id, imported, ingested, options.requester);
+      outcome.sessions.push({
+        id,
+        externalId: imported.externalId,
+        spans: ingested.length,
+        created,
+        skippedRecords: imported.skipped.length,
+      });
+    }
+  } catch (error) {
+    await undoImport(written).catch((undo) => console.error("Could not undo a failed import", undo));
+    throw error;
   }
   outcome.retention = await retentionOf(
     outcome.sessions.map((s) => s.id),
@@ -119,11 +138,30 @@ export async function importTranscriptFile(
  * The records skipped for a session are stored with it: they make it incomplete, so no evidence
  * question answers NO over it. Importing the same file again records nothing twice.
  */
-async function recordSkipped(sessionId: string, imported: ImportedSession): Promise<void> {
+async function recordSkipped(client: pg.PoolClient, sessionId: string, imported: ImportedSession): Promise<void> {
   if (imported.skipped.length === 0) return;
-  await db().skippedRecord.createMany({
-    data: imported.skipped.map((s) => ({ sessionId, line: s.line, reason: s.message })),
-    skipDuplicates: true,
+  await client.query(
+    `insert into skipped_record (session_id, line, reason)
+     select $1::uuid, line, reason from unnest($2::int[], $3::text[]) as r(line, reason)
+     on conflict do nothing`,
+    [sessionId, imported.skipped.map((s) => s.line), imported.skipped.map((s) => s.message)],
+  );
+}
+
+/**
+ * Deletes what a failed import wrote, in one transaction: the sessions it created (their spans,
+ * originals and atoms with them) and the spans it added to sessions that were there before.
+ */
+async function undoImport(written: Array<{ id: string; created: boolean; ingested: IngestedSpan[] }>): Promise<void> {
+  const sessions = written.filter((w) => w.created).map((w) => w.id);
+  const spans = written.filter((w) => !w.created).flatMap((w) => w.ingested.filter((s) => s.created).map((s) => [w.id, s.id]));
+  await rawTransaction(async (client) => {
+    if (spans.length > 0)
+      await client.query("delete from span where (session_id, id) in (select * from unnest($1::uuid[], $2::uuid[]))", [
+        spans.map(([session]) => session),
+        spans.map(([, span]) => span),
+      ]);
+    if (sessions.length > 0) await client.query("delete from session where id = any($1::uuid[])", [sessions]);
   });
 }
 

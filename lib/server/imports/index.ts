@@ -1,2 +1,3 @@
 export { type ImportOutcome, importTranscriptFile } from "./import-file";
-export { failInterruptedImports, getImportJob, startImportJob } from "./jobs";
+export { failInterruptedImports, getImportJob, MAX_RUNNING_IMPORTS, queuePosition, startImportJob } from "./jobs";
+export { type ReceivedFile, receiveFile } from "./spool";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
 import { AppError, toAppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
@@ -9,22 +10,86 @@ import { importTranscriptFile } from "./import-file";
 /** Progress is written at most this often, so a fast import is not slowed by its own bookkeeping. */
 const PROGRESS_INTERVAL_MS = 500;
 
+/** Imports that run at once in one server; the rest wait their turn, in order. */
+export const MAX_RUNNING_IMPORTS = 2;
+
+interface Waiting {
+  id: string;
+  run: () => Promise<void>;
+}
+
+/** This process's imports: how many run, and those waiting, first first. */
+const queue = globalThis as unknown as { custodianImports?: { running: number; waiting: Waiting[] } };
+const imports = () => (queue.custodianImports ??= { running: 0, waiting: [] });
+
+function startNext() {
+  const state = imports();
+  while (state.running < MAX_RUNNING_IMPORTS && state.waiting.length > 0) {
+    const next = state.waiting.shift()!;
+    state.running++;
+    void next.run().finally(() => {
+      state.running--;
+      startNext();
+    });
+  }
+}
+
+/** Where a job waits in this server's queue (1 = next), or null when it is not waiting here. */
+export function queuePosition(id: string): number | null {
+  const at = imports().waiting.findIndex((w) => w.id === id);
+  return at < 0 ? null : at + 1;
+}
+
+/** A waiting job's row is touched this often, so it is not taken for one whose server stopped. */
+const QUEUED_HEARTBEAT_MS = 60_000;
+
 /**
- * Starts an import in the background of this server process and returns its job id at once.
- * The job row carries progress, then the outcome or the error.
+ * Starts an import in the background of this server process and returns its job id at once: at
+ * most MAX_RUNNING_IMPORTS run at a time, the others wait in order. The file is read from its
+ * temporary file only when its turn comes, and the file is removed when the job ends. The job row
+ * carries progress, then the outcome or the error.
  */
 export async function startImportJob(
   projectId: string,
-  bytes: Uint8Array,
+  file: { file: string; byteLength: number } | Uint8Array,
   format: ImportFormat | undefined,
   requester: string,
   ttlFrom?: "received" | "occurred",
 ) {
+  const byteLength = file instanceof Uint8Array ? file.byteLength : file.byteLength;
   const job = await db().importJob.create({
-    data: { id: randomUUID(), projectId, format: format ?? null, byteLength: bytes.byteLength, requester },
+    data: { id: randomUUID(), projectId, format: format ?? null, byteLength, requester },
   });
-  void runImportJob(job.id, projectId, bytes, format, requester, ttlFrom);
+  const heartbeat = setInterval(() => {
+    void db()
+      .importJob.update({ where: { id: job.id }, data: { updatedAt: new Date() } })
+      .catch(() => {});
+  }, QUEUED_HEARTBEAT_MS);
+  heartbeat.unref?.();
+  imports().waiting.push({
+    id: job.id,
+    run: async () => {
+      clearInterval(heartbeat);
+      try {
+        const bytes = file instanceof Uint8Array ? file : new Uint8Array(await readFile(file.file));
+        await runImportJob(job.id, projectId, bytes, format, requester, ttlFrom);
+      } catch (error) {
+        await failJob(job.id, error);
+      } finally {
+        if (!(file instanceof Uint8Array)) await rm(file.file, { force: true }).catch(() => {});
+      }
+    },
+  });
+  startNext();
   return job;
+}
+
+async function failJob(id: string, error: unknown) {
+  const appError = toAppError(error);
+  if (!(error instanceof AppError)) console.error("Import job failed", error);
+  await db()
+    .importJob.update({ where: { id }, data: { status: "FAILED", error: appError.message } })
+    .catch(() => {});
 }
 
 async function runImportJob(
@@ -61,11 +126,7 @@ async function runImportJob(
       },
     });
   } catch (error) {
-    const appError = toAppError(error);
-    if (!(error instanceof AppError)) console.error("Import job failed", error);
-    await db()
-      .importJob.update({ where: { id }, data: { status: "FAILED", error: appError.message } })
-      .catch(() => {});
+    await failJob(id, error);
   }
 }
 

@@ -1,13 +1,12 @@
 import { env } from "@/lib/core/env";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { readBodyBytes } from "@/lib/api/body";
 import { AppError } from "@/lib/core/errors";
 import { apiRoute } from "@/lib/api/route";
 import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS } from "@/lib/importers/types";
 import { importTranscriptFile } from "@/lib/server/imports";
-import { startImportJob } from "@/lib/server/imports";
+import { queuePosition, receiveFile, startImportJob } from "@/lib/server/imports";
 import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
@@ -21,20 +20,36 @@ export const POST = apiRoute({
   }),
   handler: async ({ caller, request, query }) => {
     const { format, ttlFrom } = query;
-    const bytes = await readBodyBytes(request, LIMITS.maxImportBytes);
-    if (bytes.byteLength === 0)
+    // Overridable so that tests can exercise the background path with a small file.
+    const syncLimit = env().CUSTODIAN_SYNC_IMPORT_BYTES ?? LIMITS.syncImportBytes;
+    const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+    // Read once: a small file into memory, a larger one to a temporary file as it arrives.
+    const received = await receiveFile(
+      request.body,
+      Number.isFinite(declared) ? declared : undefined,
+      LIMITS.maxImportBytes,
+      syncLimit,
+    );
+    if (received.kind === "memory" && received.bytes.byteLength === 0)
       throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
         fields: [{ path: "(body)", message: "empty" }],
       });
-    // Overridable so that tests can exercise the background path with a small file.
-    const syncLimit = env().CUSTODIAN_SYNC_IMPORT_BYTES ?? LIMITS.syncImportBytes;
-    if (bytes.byteLength > syncLimit) {
-      const job = await startImportJob(caller.projectId, bytes, format, caller.label, ttlFrom);
+    if (received.kind === "spooled") {
+      const job = await startImportJob(caller.projectId, received, format, caller.label, ttlFrom);
+      const position = queuePosition(job.id);
       return NextResponse.json(
-        { job: { id: job.id, status: job.status, byteLength: job.byteLength } },
+        {
+          job: {
+            id: job.id,
+            status: position === null ? job.status : "QUEUED",
+            byteLength: job.byteLength,
+            queuePosition: position,
+          },
+        },
         { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
       );
     }
+    const bytes = received.bytes;
     return NextResponse.json(
       await importTranscriptFile(caller.projectId, bytes, {
         format,

@@ -1,5 +1,5 @@
 import { apiRoute, IdParams } from "@/lib/api/route";
-import { getImportJob } from "@/lib/server/imports";
+import { getImportJob, queuePosition } from "@/lib/server/imports";
 import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
@@ -10,9 +10,12 @@ export const GET = apiRoute({
   params: IdParams,
   handler: async ({ caller, params }) => {
     const job = await getImportJob(caller.projectId, params.id);
+    // Waiting its turn behind the imports this server runs at once (1 = next).
+    const position = queuePosition(job.id);
     return {
       id: job.id,
-      status: job.status,
+      status: position === null ? job.status : "QUEUED",
+      queuePosition: position,
       format: job.format,
       byteLength: job.byteLength,
       spansDone: job.spansDone,
