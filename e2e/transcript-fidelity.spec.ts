@@ -72,10 +72,16 @@ async function seedIncompleteSession() {
   return seeded;
 }
 
+// Each test signs in and loads two or three server-rendered pages, some with an axe pass: room for a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
 let seeded: Awaited<ReturnType<typeof seedIncompleteSession>>;
+/** A custom question over the seeded session: any command. */
+let EVIDENCE: string;
 
 test.beforeAll(async () => {
   seeded = await seedIncompleteSession();
+  EVIDENCE = `/evidence?project=${seeded.projectSlug}&session=${seeded.sessionId}&q=custom&kind=COMMAND`;
 });
 
 async function expectNoSeriousViolations(page: Page) {
@@ -108,9 +114,7 @@ test("a span's page names its call's outcome, exit code, agent and source line",
   await expectNoSeriousViolations(page);
 });
 
-test("a session's page lists skipped records, and filters its transcript by agent and outcome through the URL", async ({
-  page,
-}) => {
+test("a session's page lists the records its import skipped, and each span's agent and outcome", async ({ page }) => {
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.message());
@@ -128,8 +132,7 @@ test("a session's page lists skipped records, and filters its transcript by agen
   await expect(skipped.locator("img")).toHaveCount(0);
   await expect(rows.nth(1)).toContainText("tool result without its call");
 
-  // Every span shows its agent and outcome.
-  await expect(await listedSeqs(page)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8"]);
+  expect(await listedSeqs(page)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8"]);
   const call = page.locator(`[data-span-id="${seeded.spanIds[1]}"]`);
   await expect(call).toContainText("main agent");
   await expect(call.locator('[data-outcome="FAILED"]')).toContainText("failed");
@@ -137,16 +140,26 @@ test("a session's page lists skipped records, and filters its transcript by agen
   await expect(page.locator(`[data-span-id="${seeded.spanIds[7]}"]`)).toContainText("subagent explorer-1 (Explore)");
   await page.screenshot({ path: "e2e/artifacts/fidelity-session.png", fullPage: true });
   await expectNoSeriousViolations(page);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});
 
-  // One subagent.
+test("a session's transcript filters by agent through the URL", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto(`/sessions/${seeded.sessionId}`);
   const filters = page.getByRole("form", { name: "Filter the transcript" });
   await filters.getByLabel("Agent").selectOption({ label: "Subagent explorer-1 (Explore)" });
   await filters.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/agent=sub%3Aexplorer-1/);
   await expect.poll(() => listedSeqs(page)).toEqual(["5", "6", "7", "8"]);
   await expect(page.getByRole("heading", { name: /subagent explorer-1/ })).toBeVisible();
+});
 
-  // The main agent, failed or declined calls: the URL alone gives the same list to whoever opens it.
+test("a session's transcript filters by outcome, with an agent or without, and the URL shares the list", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto(`/sessions/${seeded.sessionId}`);
+  const filters = page.getByRole("form", { name: "Filter the transcript" });
+  // The main agent's failed or declined calls: the URL alone gives the same list to whoever opens it.
   await filters.getByLabel("Agent").selectOption({ label: "Main agent" });
   await filters.getByLabel("failed").check();
   await filters.getByLabel("declined").check();
@@ -154,8 +167,7 @@ test("a session's page lists skipped records, and filters its transcript by agen
   await expect(page).toHaveURL(/agent=main/);
   await expect(page).toHaveURL(/outcome=FAILED/);
   await expect.poll(() => listedSeqs(page)).toEqual(["1", "2"]);
-  const shared = page.url();
-  await page.goto(shared);
+  await page.goto(page.url());
   await expect.poll(() => listedSeqs(page)).toEqual(["1", "2"]);
   await expect(page.getByRole("form", { name: "Filter the transcript" }).getByLabel("failed")).toBeChecked();
   await page.screenshot({ path: "e2e/artifacts/fidelity-session-filtered.png", fullPage: true });
@@ -165,8 +177,6 @@ test("a session's page lists skipped records, and filters its transcript by agen
   await expect.poll(() => listedSeqs(page)).toEqual(["7", "8"]);
   await page.getByRole("link", { name: "Show every agent and outcome" }).click();
   await expect.poll(() => listedSeqs(page)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8"]);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-  expect(dialogs).toEqual([]);
 });
 
 test("the sessions list marks an incomplete session and can list only those", async ({ page }) => {
@@ -179,22 +189,19 @@ test("the sessions list marks an incomplete session and can list only those", as
   await expect(page).toHaveURL(/state=incomplete/);
   const listed = page.getByRole("table", { name: "Sessions" }).locator("tbody tr");
   await expect(listed.filter({ hasText: seeded.title })).toHaveCount(1);
+  await page.screenshot({ path: "e2e/artifacts/fidelity-sessions-incomplete.png", fullPage: true });
   // Every session listed is incomplete: the demo's complete sessions are not.
   await expect(listed.filter({ hasText: "Configure the app for staging" })).toHaveCount(0);
   expect(await listed.count()).toBe(await listed.getByTestId("incomplete").count());
 });
 
-test("an evidence answer tallies attempts, gives each citation its outcome, lists the skipped records, and exports them", async ({
-  page,
-}) => {
+test("an evidence answer tallies attempts, gives each citation its outcome and lists the skipped records", async ({ page }) => {
   await signIn(page, "viewer");
-  const base = `/evidence?project=${seeded.projectSlug}&session=${seeded.sessionId}&q=custom&kind=COMMAND`;
-  await page.goto(base);
+  await page.goto(EVIDENCE);
   await expect(page.getByTestId("answer")).toHaveText("YES");
   await expect(page.getByTestId("attempts")).toHaveText("3 attempts: 1 succeeded, 1 failed, 1 declined");
 
-  // The form's outcome checkboxes narrow the question to failed calls.
-  // The builder is open on a custom question.
+  // The builder is open on a custom question: its outcome checkboxes narrow it to failed calls.
   await page
     .getByRole("group", { name: /Call outcome/ })
     .getByLabel("failed")
@@ -219,7 +226,12 @@ test("an evidence answer tallies attempts, gives each citation its outcome, list
   await expect(skippedRows.nth(0)).toContainText(HOSTILE_REASON);
   await page.screenshot({ path: "e2e/artifacts/fidelity-evidence.png", fullPage: true });
   await expectNoSeriousViolations(page);
+});
 
+test("an evidence export carries each citation's outcome, the tally and the skipped records", async ({ page }) => {
+  await signIn(page, "viewer");
+  await page.goto(`${EVIDENCE}&outcome=FAILED`);
+  await expect(page.getByTestId("answer")).toHaveText("YES");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV" }).click()]);
   const csv = readFileSync((await download.path())!, "utf8").split("\r\n");
   expect(csv[0]).toContain('"outcome","exit_code","skipped_line","skipped_reason","attempts"');
@@ -229,7 +241,10 @@ test("an evidence answer tallies attempts, gives each citation its outcome, list
   const json = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8"));
   expect(json.outcomeSummary).toBe("1 attempt: 1 failed");
   expect(json.skippedRecords).toHaveLength(2);
+});
 
+test("an answer over an incomplete session is never NO, and an empty scope is said plainly", async ({ page }) => {
+  await signIn(page, "viewer");
   // Nothing matches: the skipped records keep the answer from NO.
   await page.goto(`/evidence?project=${seeded.projectSlug}&session=${seeded.sessionId}&q=custom&kind=URL`);
   await expect(page.getByTestId("answer")).toHaveText("INSUFFICIENT EVIDENCE");
@@ -237,7 +252,7 @@ test("an evidence answer tallies attempts, gives each citation its outcome, list
   await expect(page.getByTestId("no-spans-in-scope")).toHaveCount(0);
 
   // A date range holding none of its spans: said plainly.
-  await page.goto(`${base}&from=2001-01-01&to=2001-01-02`);
+  await page.goto(`${EVIDENCE}&from=2001-01-01&to=2001-01-02`);
   await expect(page.getByTestId("answer")).toHaveText("INSUFFICIENT EVIDENCE");
   await expect(page.getByTestId("no-spans-in-scope")).toContainText("No spans in scope");
 });
