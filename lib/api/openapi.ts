@@ -204,10 +204,23 @@ export function openApiDocument() {
           },
           responses: {
             "200": ok("The import's outcome: sessions, spans, classes, refusals, skipped lines", { type: "object" }),
-            "202": ok("The file is imported as a background job; poll its Location", {
-              type: "object",
-              properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } },
-            }),
+            "202": ok(
+              "The file is imported as a background job (at most 2 run at once per server; the others wait in order): poll its Location",
+              {
+                type: "object",
+                properties: {
+                  job: {
+                    type: "object",
+                    properties: {
+                      id: { type: "string" },
+                      status: { enum: ["QUEUED", "RUNNING", "DONE", "FAILED"] },
+                      byteLength: { type: "integer" },
+                      queuePosition: { type: ["integer", "null"], description: "1 = next; null unless QUEUED" },
+                    },
+                  },
+                },
+              },
+            ),
             ...errors(401, 403, 413, 422, 429),
           },
         },
@@ -217,7 +230,16 @@ export function openApiDocument() {
           summary: "An import job's progress, then its outcome or error",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
           responses: {
-            "200": ok("The job's status and progress, then its outcome or error", { type: "object" }),
+            "200": ok("The job's status (QUEUED with its queuePosition, RUNNING with progress), then its outcome or error", {
+              type: "object",
+              properties: {
+                id: { type: "string" },
+                status: { enum: ["QUEUED", "RUNNING", "DONE", "FAILED"] },
+                queuePosition: { type: ["integer", "null"] },
+                spansDone: { type: "integer" },
+                spansTotal: { type: "integer" },
+              },
+            }),
             ...errors(401, 404, 429),
           },
         },

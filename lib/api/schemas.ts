@@ -368,7 +368,10 @@ export const EvidenceAnswerSchema = z.object({
       reason: z.string(),
     }),
   ),
-  /** All citations and blockers of the answer; the lists above are the page asked for. */
+  /**
+   * All citations and blockers of the answer, counted exactly; the lists above are the page asked
+   * for, within the first 10,000 of each in the engine's order (a page past them is empty).
+   */
   citationCount: z.number().int(),
   blockerCount: z.number().int(),
   gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),

@@ -9,11 +9,19 @@
  * with, naming the indexes they use.
  *
  * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
+ *
+ * `npm run bench:questions -- heap`: the peak heap growth of questions over the project's largest
+ * session (`/etc/app/` as a path prefix, every span a candidate, and the canned question), judged
+ * afresh, against a bound of 256 MiB (run with node --expose-gc for a settled baseline).
+ * `-- heap synthetic [spans]` first writes a synthetic project of that many spans (default
+ * 1,000,000) and five times as many atoms (questions-synthetic.ts) into DATABASE_URL, named by
+ * BENCH_PROJECT (default "scale-synthetic" then).
  */
 import { env } from "@/lib/core/env";
 import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
+import { buildSyntheticProject } from "./questions-synthetic";
 import { createApiKey } from "@/lib/server/admin";
 import { CLI } from "@/lib/server/audit";
 import {
@@ -155,9 +163,75 @@ async function overHttp(url: string, projectId: string, sessions: number, forget
   }
 }
 
+/** The bound on an evidence question's heap growth, in MiB. */
+const HEAP_BOUND_MIB = 256;
+
+/** Peak heap growth while `work` runs, sampled every few milliseconds, from a baseline after a GC. */
+async function peakHeapGrowth<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number; ms: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const base = process.memoryUsage().heapUsed;
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 5);
+  const started = performance.now();
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    return { result, peakMiB: (peak - base) / 2 ** 20, ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function heap(args: string[]) {
+  requireDatabaseUrl();
+  const synthetic = args[0] === "synthetic";
+  const slug = env().BENCH_PROJECT ?? (synthetic ? "scale-synthetic" : "scale");
+  if (synthetic) {
+    const spans = Number(args[1] ?? 1_000_000);
+    console.log(`Writing synthetic project "${slug}" (${spans.toLocaleString("en")} spans) unless it is there`);
+    await buildSyntheticProject(slug, spans);
+  }
+  const targets = await scaleTargets(slug);
+  const [atoms] = await db().$queryRaw<Array<{ n: number }>>`
+    select count(*)::int as n from evidence_atom where session_id = ${targets.big.id}::uuid`;
+  const forget = () => db().questionVerdict.deleteMany({ where: { session: { projectId: targets.projectId } } });
+  const scope = { sessionIds: [targets.big.id] };
+  const cases: Array<{ label: string; input: EvidenceQueryInput }> = [
+    {
+      label: "path prefix /etc/app/",
+      input: { projectId: targets.projectId, question: { predicate: { valuePrefixes: ["/etc/app/"] } }, scope },
+    },
+    {
+      label: "modified-system-config",
+      input: { projectId: targets.projectId, question: { canned: "modified-system-config" }, scope },
+    },
+  ];
+  console.log(
+    `Peak heap growth of a question judged afresh over the longest session of "${slug}" ` +
+      `(${targets.big.spans.toLocaleString("en")} spans, ${atoms!.n.toLocaleString("en")} atoms)` +
+      ((globalThis as { gc?: () => void }).gc ? "" : " [no --expose-gc: the baseline is not settled]"),
+  );
+  let over = false;
+  for (const c of cases) {
+    await forget();
+    const { result, peakMiB, ms } = await peakHeapGrowth(() => askEvidenceQuestion(c.input));
+    over ||= peakMiB >= HEAP_BOUND_MIB;
+    console.log(
+      `  ${c.label}: ${result.answer}, ${result.citationCount.toLocaleString("en")} citations (${result.citations.length.toLocaleString("en")} kept), ` +
+        `${result.blockerCount.toLocaleString("en")} blockers; peak heap growth ${peakMiB.toFixed(1)} MiB ` +
+        `(bound ${HEAP_BOUND_MIB} MiB), ${(ms / 1000).toFixed(1)} s`,
+    );
+  }
+  if (over) throw new Error(`a question's heap grew past ${HEAP_BOUND_MIB} MiB`);
+}
+
 runMain(async () => {
   try {
-    await main();
+    if (process.argv[2] === "heap") await heap(process.argv.slice(3));
+    else await main();
   } finally {
     await disconnectDb();
   }
