@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { importTranscript } from "@/lib/importers";
+import { importTranscript as parse, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportedSession } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
 
@@ -20,6 +20,13 @@ export interface Cursor {
   lines: number;
   /** The first seq not yet sent. */
   nextSeq: number;
+  /**
+   * Where the next parse may start: the end of the last line before which every tool call has its
+   * result (so no later record pairs with an earlier one), with the seq and line count there.
+   */
+  base?: { bytes: number; lines: number; seq: number };
+  /** The session's metadata from the last parse of the whole file. */
+  session?: { externalId: string; runtime: string; title?: string; cwd?: string; startedAt?: string };
 }
 
 export interface SyncRequest {
@@ -80,6 +87,88 @@ function countLines(bytes: Uint8Array): number {
 /** The session of the transcript the runtime named: by its id, else the one with the most spans. */
 function pickSession(sessions: ImportedSession[], sessionId: string): ImportedSession | undefined {
   return sessions.find((s) => s.externalId === sessionId) ?? [...sessions].sort((a, b) => b.spans.length - a.spans.length)[0];
+}
+
+type Session = NonNullable<Cursor["session"]>;
+
+interface SessionRead {
+  session: Session;
+  spans: ImportedSession["spans"];
+  skipped: ImportedSession["skipped"];
+  compactions: ImportedSession["compactions"];
+  base: NonNullable<Cursor["base"]>;
+}
+
+/**
+ * The session's spans with the seqs and lines a parse of the whole file gives them. Only the part
+ * after the cursor's base is parsed (records there never pair with earlier ones); the whole file is
+ * parsed when there is no base, and when the part holds a compaction (which replaces spans before it).
+ */
+/** The transcript parsed; none when it holds no session yet (a file that starts with bookkeeping records). */
+function importTranscript(bytes: Uint8Array, format: ImportFormat): { sessions: ImportedSession[] } {
+  try {
+    return parse(bytes, format);
+  } catch (error) {
+    if (error instanceof TranscriptImportError && error.code === "NO_SESSIONS_FOUND") return { sessions: [] };
+    throw error;
+  }
+}
+
+function readSession(bytes: Uint8Array, request: SyncRequest, cursor: Cursor | undefined): SessionRead | undefined {
+  // Only Claude Code's records are known to read the same from any quiescent line (the test parses
+  // real sessions both ways); Codex rollouts are parsed whole.
+  const tailSafe = request.format === "claude-code";
+  const base = tailSafe && cursor?.base && cursor.session && cursor.base.bytes <= bytes.byteLength ? cursor.base : undefined;
+  if (base) {
+    const tail = importTranscript(bytes.subarray(base.bytes), request.format);
+    const found = pickSession(tail.sessions, request.sessionId);
+    if (found && found.compactions.length === 0) return shifted(found, cursor!.session!, bytes, base);
+    if (!found && tail.sessions.length === 0) return undefined;
+  }
+  const whole = importTranscript(bytes, request.format);
+  const found = pickSession(whole.sessions, request.sessionId);
+  if (!found) return undefined;
+  const session: Session = {
+    externalId: found.externalId,
+    runtime: found.runtime,
+    ...(found.title ? { title: found.title.slice(0, 500) } : {}),
+    ...(found.cwd ? { cwd: found.cwd } : {}),
+    ...(found.startedAt ? { startedAt: found.startedAt.toISOString() } : {}),
+  };
+  return shifted(found, session, bytes, { bytes: 0, lines: 0, seq: 0 });
+}
+
+/** A parse of bytes[base.bytes..] in the whole file's numbering, and the next base. */
+function shifted(found: ImportedSession, session: Session, bytes: Uint8Array, base: NonNullable<Cursor["base"]>): SessionRead {
+  const spans = found.spans.map((s) => ({ ...s, seq: s.seq + base.seq, sourceLine: s.sourceLine + base.lines }));
+  const skipped = found.skipped.map((k) => ({ ...k, line: k.line > 0 ? k.line + base.lines : 0 }));
+  const compactions = found.compactions.map((c) => ({
+    ...c,
+    summarySeq: c.summarySeq + base.seq,
+    replacedSeqs: c.replacedSeqs.map((q) => q + base.seq),
+  }));
+  // The next base: before the first call still waiting for its result, else after the last line.
+  const answered = new Set(spans.filter((s) => s.kind === "TOOL_RESULT" && s.sourceId).map((s) => s.sourceId));
+  const open = spans.filter((s) => s.kind === "TOOL_CALL" && (!s.sourceId || !answered.has(s.sourceId)));
+  const totalLines = base.lines + countLines(bytes.subarray(base.bytes));
+  const cutLine = open.length > 0 ? Math.min(...open.map((s) => s.sourceLine)) - 1 : totalLines;
+  const after = spans.filter((s) => s.sourceLine > cutLine);
+  const nextSeq = after.length > 0 ? Math.min(...after.map((s) => s.seq)) : base.seq + found.spans.length;
+  // Spans of lines past the cut must all come after those before it, or the cut is not safe.
+  const safe = spans.every((s) => s.sourceLine > cutLine === s.seq >= nextSeq);
+  const next = safe && cutLine >= base.lines ? { bytes: lineEnd(bytes, cutLine), lines: cutLine, seq: nextSeq } : base;
+  return { session, spans, skipped, compactions, base: next };
+}
+
+/** The byte offset just after the given number of lines. */
+function lineEnd(bytes: Uint8Array, lines: number): number {
+  let at = 0;
+  for (let i = 0; i < lines; i++) {
+    const nl = bytes.indexOf(0x0a, at);
+    if (nl < 0) return bytes.byteLength;
+    at = nl + 1;
+  }
+  return at;
 }
 
 const wire = (span: ImportedSession["spans"][number]) => ({
@@ -144,26 +233,27 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
       );
     }
     if (bytes.byteLength !== cursor.bytes && bytes.byteLength > 0) {
-      const parsed = importTranscript(bytes, request.format);
-      const found = pickSession(parsed.sessions, request.sessionId);
-      if (found) {
-        session = {
-          externalId: found.externalId,
-          runtime: found.runtime,
-          ...(found.title ? { title: found.title.slice(0, 500) } : {}),
-          ...(found.cwd ? { cwd: found.cwd } : {}),
-          ...(found.startedAt ? { startedAt: found.startedAt.toISOString() } : {}),
-        };
-        const from = bytes.byteLength < cursor.bytes ? 0 : cursor.nextSeq; // a rewritten file starts over
-        spans = found.spans.filter((s) => s.seq >= from).map(wire);
-        skipped = found.skipped
+      const rewritten = bytes.byteLength < cursor.bytes;
+      const read = readSession(bytes, request, rewritten ? undefined : cursor);
+      if (read) {
+        session = read.session;
+        const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
+        spans = read.spans.filter((s) => s.seq >= from).map(wire);
+        skipped = read.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
           .map((s) => ({ line: s.line, reason: s.message.slice(0, 2000) }));
-        compactions = found.compactions
+        compactions = read.compactions
           .filter((c) => c.summarySeq >= from)
           .map((c) => ({ summarySeq: c.summarySeq, replacedSeqs: c.replacedSeqs, occurredAt: c.occurredAt.toISOString() }));
-      }
-      next = { transcriptPath: path, bytes: bytes.byteLength, lines: countLines(bytes), nextSeq: cursor.nextSeq };
+        next = {
+          transcriptPath: path,
+          bytes: bytes.byteLength,
+          lines: countLines(bytes),
+          nextSeq: cursor.nextSeq,
+          base: read.base,
+          session: read.session,
+        };
+      } else next = { ...cursor, transcriptPath: path, bytes: bytes.byteLength, lines: countLines(bytes) };
     }
   }
   let answer: SyncAnswer | undefined;

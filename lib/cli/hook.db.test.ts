@@ -132,6 +132,40 @@ describe("claude-code hooks", () => {
     expect(await storedSpans(session.id)).toHaveLength(afterSecond.length);
   });
 
+  it("a hook at every few lines of real sessions ends with exactly what one import of the whole file holds", async () => {
+    for (const [file, format, step] of [
+      ["claude-code/spotter-subagent-progress.jsonl", "claude-code", 7],
+      ["claude-code/spotter-tool-heavy.jsonl", "claude-code", 3],
+      ["codex/codemie-tui-0.125.jsonl", "codex", 41],
+    ] as const) {
+      const { project, config, dir } = await setup(`hook-steps-${format}`);
+      const bytes = fixture(file);
+      const sessionId = importTranscript(bytes, format).sessions[0]!.externalId;
+      const transcript = join(dir, "t.jsonl");
+      const payload = JSON.stringify({
+        session_id: sessionId,
+        transcript_path: transcript,
+        cwd: dir,
+        hook_event_name: "PreCompact",
+        trigger: "auto",
+      });
+      const lines = bytes.toString("utf8").split("\n").length;
+      for (let cut = step; cut < lines + step; cut += step) {
+        writeFileSync(transcript, head(bytes, Math.min(cut, lines)));
+        const answer = await runHook(format, "pre-compact", payload, config);
+        expect(answer, `${file} at line ${cut}`).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+      }
+      writeFileSync(transcript, bytes);
+      await runHook(format, "pre-compact", payload, config);
+      const session = await db().session.findUniqueOrThrow({
+        where: { projectId_externalId: { projectId: project.id, externalId: sessionId } },
+      });
+      const whole = await makeTestProject(`hook-steps-whole-${format}`);
+      const full = await importTranscriptFile(whole.id, bytes, { format, requester: "test" });
+      expect(await storedSpans(session.id), file).toEqual(await storedSpans(full.sessions[0]!.id));
+    }
+  }, 120_000);
+
   it("after compaction, session-start links the compaction (replaced spans reclaimed with a pointer) and prints the ledger", async () => {
     const { project, config, dir } = await setup("hook-cc-compact");
     const bytes = fixture("claude-code-session.jsonl");
