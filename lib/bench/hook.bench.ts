@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:hook`: a Claude Code pre-compact hook against a local server (`next start` on a
+ * fresh database; built first if needed) on a long session: the transcript holds BENCH_HOOK_RECORDS
+ * records (default 5,000: a real session's records repeated with fresh ids), and before each timed
+ * run 100 new records are appended. A run is the hook's whole work: read and parse the transcript,
+ * send the new spans, the server's ingest and the gate's dry run over every verbatim evidence span.
+ * Target: p95 under 300 ms. Then a few runs as the runtime runs the hook (a new process through
+ * tsx), to show what process start-up adds.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { env } from "@/lib/core/env";
+import { disconnectDb } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/db/test-database";
+import { ensureBuilt } from "@/lib/runner/build";
+import { runMain } from "@/lib/runner/run-main";
+import { createApiKey, createProject } from "@/lib/server/admin";
+import { CLI } from "@/lib/server/audit";
+import { runHook } from "@/lib/cli/hook";
+import type { ConnectionConfig } from "@/lib/cli/hook-config";
+import { measure, printTimings, type RunningServer, startServer } from "./measure";
+
+const RECORDS = Number(process.env.BENCH_HOOK_RECORDS ?? 5000);
+const NEW_PER_RUN = 100;
+const ITERATIONS = env().BENCH_ITERATIONS ?? 20;
+const SESSION = "bench-hook-session";
+
+/** The real session's records, repeated: every id made fresh per repetition, one session id. */
+function recordStream(): () => string {
+  const lines = readFileSync("lib/importers/fixtures/claude-code/spotter-tool-heavy.jsonl", "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const original = (JSON.parse(lines.find((l) => l.includes('"sessionId"'))!) as { sessionId: string }).sessionId;
+  let n = 0;
+  return () => {
+    const rep = Math.floor(n / lines.length);
+    const line = lines[n % lines.length]!;
+    n += 1;
+    const fresh = (id: string) => {
+      const h = createHash("sha256").update(`${rep}:${id}`).digest("hex");
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    };
+    return line
+      .replaceAll(original, SESSION)
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, fresh)
+      .replace(/(toolu_|call_)([A-Za-z0-9]+)/g, (_, p: string, id: string) => `${p}${id}r${rep}`);
+  };
+}
+
+async function main() {
+  await ensureBuilt();
+  const database = await createTestDatabase("bench-hook");
+  process.env.DATABASE_URL = database.url;
+  let server: RunningServer | undefined;
+  try {
+    const project = await createProject({ slug: "bench-hook", name: "Bench hook" });
+    const key = (await createApiKey(project.id, "bench", "OPERATOR", CLI)).key;
+    await disconnectDb();
+    server = await startServer(database.url, { CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" });
+    const dir = mkdtempSync(join(tmpdir(), "custodian-bench-hook-"));
+    const transcript = join(dir, "session.jsonl");
+    const next = recordStream();
+    const records = (count: number) => `${Array.from({ length: count }, next).join("\n")}\n`;
+    writeFileSync(transcript, records(RECORDS));
+    const config: ConnectionConfig = {
+      url: server.base,
+      key,
+      failClosed: true,
+      timeoutMs: 60_000,
+      ledgerLimit: 40,
+      stateDir: join(dir, "state"),
+    };
+    const payload = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: dir,
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+    });
+
+    const first = performance.now();
+    const initial = await runHook("claude-code", "pre-compact", payload, config);
+    console.log(`Initial import of ${RECORDS} records: ${(performance.now() - first).toFixed(0)} ms (exit ${initial.exitCode})`);
+
+    let last = initial;
+    const timing = await measure(
+      `pre-compact, ${NEW_PER_RUN} new records of a ${RECORDS}+ record session`,
+      async () => {
+        last = await runHook("claude-code", "pre-compact", payload, config);
+        if (last.exitCode !== 0 || last.stdout) throw new Error(`the hook did not allow: ${last.stderr}`);
+      },
+      { iterations: ITERATIONS, warmup: 2, target: 300, before: async () => appendFileSync(transcript, records(NEW_PER_RUN)) },
+    );
+    printTimings([timing]);
+
+    const tsx = join(process.cwd(), "node_modules/.bin/tsx");
+    const spawned: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      appendFileSync(transcript, records(NEW_PER_RUN));
+      const t0 = performance.now();
+      execFileSync(
+        tsx,
+        [
+          "--tsconfig",
+          join(process.cwd(), "tsconfig.json"),
+          join(process.cwd(), "lib/cli/hook-main.ts"),
+          "hook",
+          "claude-code",
+          "pre-compact",
+        ],
+        {
+          input: payload,
+          env: {
+            ...process.env,
+            CUSTODIAN_URL: server.base,
+            CUSTODIAN_KEY: key,
+            CUSTODIAN_STATE_DIR: config.stateDir,
+            CUSTODIAN_FAIL_CLOSED: "1",
+          },
+          stdio: ["pipe", "pipe", "inherit"],
+        },
+      );
+      spawned.push(performance.now() - t0);
+    }
+    spawned.sort((a, b) => a - b);
+    console.log(
+      `As a new process (tsx start-up included), 5 runs: median ${spawned[2]!.toFixed(0)} ms, max ${spawned[4]!.toFixed(0)} ms`,
+    );
+  } finally {
+    await server?.stop();
+    await disconnectDb();
+    await database.drop();
+  }
+}
+
+runMain(main);
