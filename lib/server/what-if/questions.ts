@@ -12,10 +12,9 @@
  */
 import { db } from "@/lib/db/client";
 import { blockingClasses, compileQuestion, type CannedQuestionId } from "@/lib/evidence/questions";
-import type { AtomKind, EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
 import { askEvidenceQuestion } from "@/lib/server/questions";
 import { loadCannedQuestions } from "@/lib/server/retention";
-import { expiryUnder } from "./policy-sql";
+import { type Candidate, MAX_CANDIDATE_SPANS } from "./scan";
 
 export interface QuestionChange {
   questionId: CannedQuestionId;
@@ -29,43 +28,22 @@ export interface QuestionChange {
   spanIds: string[];
 }
 
-/** Spans read back at most, and sessions whose answers are judged at most (soonest first). */
-export const MAX_CANDIDATE_SPANS = 20_000;
+/** Sessions whose answers are judged at most (soonest first). */
 export const MAX_SESSIONS_JUDGED = 40;
 const MAX_SPANS_NAMED = 20;
+/** Answers asked concurrently (each holds a database connection while it reads). */
+const ASKED_AT_ONCE = 4;
 
-interface Candidate {
-  session_id: string;
-  span_id: string;
-  cls: EvidentialClass;
-  honest: boolean;
-  dropped: Array<{ kind: AtomKind; count: number }> | null;
-  current_at: Date | null;
-  proposed_at: Date | null;
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
 export async function questionsAffected(
   projectId: string,
-  current: RetentionPolicy,
-  proposed: RetentionPolicy,
+  rows: Candidate[],
   now: Date,
   end: Date,
 ): Promise<{ current: QuestionChange[]; proposed: QuestionChange[]; truncated: boolean }> {
-  const due = (policy: RetentionPolicy) =>
-    // Due within the horizon; an expiry already passed counts from now (the next sweep).
-    expiryUnder(policy, current);
-  const rows = await db().$queryRaw<Array<Candidate & { first_at: Date }>>`
-    select * from (
-      select s.session_id::text as session_id, s.id::text as span_id, s.class::text as cls,
-             s.transcript_state = 'RECLAIMED_HONEST' as honest, s.replaced_dropped as dropped,
-             greatest(${due(current)}, ${now}::timestamptz) as current_at, greatest(${due(proposed)}, ${now}::timestamptz) as proposed_at
-        from span s join session se on se.id = s.session_id
-       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD' and s.original_expires_at is not null
-         and s.has_pointer and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE'
-         and s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST')) c
-     where least(c.current_at, c.proposed_at) < ${end}
-     order by least(c.current_at, c.proposed_at)
-     limit ${MAX_CANDIDATE_SPANS + 1}`;
   let truncated = rows.length > MAX_CANDIDATE_SPANS;
   const bySession = new Map<string, Candidate[]>();
   for (const r of rows.slice(0, MAX_CANDIDATE_SPANS)) {
@@ -78,44 +56,53 @@ export async function questionsAffected(
 
   const { canned } = await loadCannedQuestions(db(), projectId);
   const out = { current: [] as QuestionChange[], proposed: [] as QuestionChange[], truncated };
-  for (const [sessionId, spans] of bySession) {
-    for (const [id, question] of Object.entries(canned) as Array<[CannedQuestionId, (typeof canned)[CannedQuestionId]]>) {
+  const questions = (Object.entries(canned) as Array<[CannedQuestionId, (typeof canned)[CannedQuestionId]]>).map(
+    ([id, question]) => {
       const predicates = compileQuestion(question);
       const classes = new Set(blockingClasses(predicates));
       const relevant = new Set(predicates.flatMap((p) => [...p.relevantKinds]));
       const blocks = (c: Candidate) =>
         classes.has(c.cls) && (!c.honest || (c.dropped ?? []).some((d) => d.count > 0 && relevant.has(d.kind)));
-      const answer = await askEvidenceQuestion({ projectId, question: { canned: id }, scope: { sessionIds: [sessionId] } }, now);
-      if (answer.answer === "INSUFFICIENT_EVIDENCE") continue;
-      const cited = new Set(answer.citations.map((c) => c.spanId));
-      // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
-      const citationsKnown =
-        ((answer as { citationCount?: number }).citationCount ?? answer.citations.length) <= answer.citations.length;
-      if (answer.answer === "YES" && !citationsKnown) out.truncated = true;
-      for (const which of ["current", "proposed"] as const) {
-        const at = (c: Candidate) => (which === "current" ? c.current_at : c.proposed_at);
-        const dueSpans = spans.filter((c) => at(c) !== null && at(c)! < end);
-        const change =
-          answer.answer === "NO"
-            ? firstBlocker(dueSpans.filter(blocks), at)
-            : citationsKnown
-              ? lastCitation(dueSpans, cited, at, blocks)
-              : null;
-        if (change) {
-          out[which].push({
-            questionId: id,
-            questionTitle: question.title,
-            sessionId,
-            from: answer.answer,
-            to: "INSUFFICIENT_EVIDENCE",
-            at: change.at.toISOString(),
-            spanIds: change.spanIds,
-          });
-        }
+      return { id, question, blocks };
+    },
+  );
+  // Only pairs where some due span could block can change; their current answers are asked a few at a time.
+  const tasks = [...bySession].flatMap(([sessionId, spans]) =>
+    questions.filter((q) => spans.some(q.blocks)).map((q) => ({ sessionId, spans, ...q })),
+  );
+  await inBatches(tasks, ASKED_AT_ONCE, async ({ sessionId, spans, id, question, blocks }) => {
+    const answer = await askEvidenceQuestion({ projectId, question: { canned: id }, scope: { sessionIds: [sessionId] } }, now);
+    if (answer.answer === "INSUFFICIENT_EVIDENCE") return;
+    const cited = new Set(answer.citations.map((c) => c.spanId));
+    // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
+    const citationsKnown =
+      ((answer as { citationCount?: number }).citationCount ?? answer.citations.length) <= answer.citations.length;
+    if (answer.answer === "YES" && !citationsKnown) out.truncated = true;
+    for (const which of ["current", "proposed"] as const) {
+      const at = (c: Candidate) => (which === "current" ? c.current_at : c.proposed_at);
+      const dueSpans = spans.filter((c) => at(c) !== null && at(c)! < end);
+      const change =
+        answer.answer === "NO"
+          ? firstBlocker(dueSpans.filter(blocks), at)
+          : citationsKnown
+            ? lastCitation(dueSpans, cited, at, blocks)
+            : null;
+      if (change) {
+        out[which].push({
+          questionId: id,
+          questionTitle: question.title,
+          sessionId,
+          from: answer.answer,
+          to: "INSUFFICIENT_EVIDENCE",
+          at: change.at.toISOString(),
+          spanIds: change.spanIds,
+        });
       }
     }
-  }
-  for (const list of [out.current, out.proposed]) list.sort((a, b) => a.at.localeCompare(b.at));
+  });
+  const order = (a: QuestionChange, b: QuestionChange) =>
+    a.at.localeCompare(b.at) || a.questionId.localeCompare(b.questionId) || a.sessionId.localeCompare(b.sessionId);
+  for (const list of [out.current, out.proposed]) list.sort(order);
   return out;
 }
 

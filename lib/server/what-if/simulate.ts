@@ -8,13 +8,15 @@
  * due within the horizon) come back, a bounded number, with the current answers of their sessions.
  */
 import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/core/errors";
 import { DAY_MS, validatePolicy } from "@/lib/evidence/policy";
 import { EVIDENTIAL_CLASSES, type EvidentialClass, type RetentionPolicy } from "@/lib/evidence/types";
 import { applyPolicyPatch, currentPolicy, diffPolicies, type PolicyFieldChange, type PolicyPatch } from "@/lib/server/retention";
 import { questionsAffected, type QuestionChange } from "./questions";
-import { expiryUnder, horizonUnder, replayedVerdict } from "./policy-sql";
+import { replayedVerdict } from "./policy-sql";
+import { type BucketRow, type DeletionRow, MAX_DELETIONS_LISTED, scanHeld } from "./scan";
+
+export { MAX_DELETIONS_LISTED };
 
 export const MAX_HORIZON_DAYS = 3650;
 export const DEFAULT_HORIZON_DAYS = 90;
@@ -60,8 +62,6 @@ export interface Deletion {
   at: string;
 }
 
-export const MAX_DELETIONS_LISTED = 200;
-
 export interface Simulation {
   from: string;
   horizonDays: number;
@@ -96,13 +96,14 @@ export async function simulateRetention(
     });
   }
   const end = new Date(now.getTime() + horizonDays * DAY_MS);
-  const [buckets, replay, questions, deletionsCurrent, deletionsProposed] = await Promise.all([
-    dayBuckets(projectId, current, proposed, now, end),
+  const [scan, replay] = await Promise.all([
+    scanHeld(projectId, current, proposed, now, end),
     replayDecisions(projectId, current, proposed, now),
-    questionsAffected(projectId, current, proposed, now, end),
-    firstDeletions(projectId, current, current, now, end),
-    firstDeletions(projectId, proposed, current, now, end),
   ]);
+  const buckets = readBuckets(scan.buckets);
+  const questions = await questionsAffected(projectId, scan.candidates, now, end);
+  const deletionsCurrent = scan.deletionsCurrent.map(toDeletion);
+  const deletionsProposed = scan.deletionsProposed.map(toDeletion);
   const outlook = (which: "current" | "proposed", policy: RetentionPolicy): PolicyOutlook => ({
     policy,
     days: buildDays(buckets.held, buckets[which], now, horizonDays),
@@ -131,46 +132,8 @@ interface Bucket {
   sessions: number;
 }
 
-/**
- * One scan of the project's held originals, grouped three ways: by class and the day each
- * expires under the current policy, the same under the proposal (day -1: not within the horizon),
- * and by class alone with what is held and what is EXPIRING under each.
- */
-async function dayBuckets(projectId: string, current: RetentionPolicy, proposed: RetentionPolicy, now: Date, end: Date) {
-  const day = (
-    policy: RetentionPolicy,
-  ) => Prisma.sql`(case when ${expiryUnder(policy, current)} is null or ${expiryUnder(policy, current)} >= ${end} then -1
-      else greatest(0, floor(extract(epoch from (${expiryUnder(policy, current)} - ${now}::timestamptz)) / 86400))::int end)`;
-  const expiring = (policy: RetentionPolicy) => Prisma.sql`(${expiryUnder(policy, current)} < ${horizonUnder(policy)})`;
-  const rows = await db().$queryRaw<
-    Array<{
-      cls: string;
-      day_current: number | null;
-      day_proposed: number | null;
-      by_current: number;
-      by_proposed: number;
-      n: bigint;
-      bytes: bigint | null;
-      sessions: bigint;
-      expiring_current: bigint;
-      expiring_proposed: bigint;
-      expiring_sessions_current: bigint;
-      expiring_sessions_proposed: bigint;
-    }>
-  >`
-    with held as (
-      select s.session_id, s.class::text as cls, s.byte_length, ${day(current)} as day_current, ${day(proposed)} as day_proposed,
-             coalesce(${expiring(current)}, false) as expiring_current, coalesce(${expiring(proposed)}, false) as expiring_proposed
-        from span s join session se on se.id = s.session_id
-       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD')
-    select cls, day_current, day_proposed, grouping(day_current) as by_current, grouping(day_proposed) as by_proposed,
-           count(*) as n, sum(byte_length)::bigint as bytes, count(distinct session_id) as sessions,
-           count(*) filter (where expiring_current) as expiring_current,
-           count(*) filter (where expiring_proposed) as expiring_proposed,
-           count(distinct session_id) filter (where expiring_current) as expiring_sessions_current,
-           count(distinct session_id) filter (where expiring_proposed) as expiring_sessions_proposed
-      from held
-     group by grouping sets ((cls), (cls, day_current), (cls, day_proposed))`;
+/** The scan's grouping sets: held bytes and EXPIRING counts by class, and deletions per class and day under each policy. */
+function readBuckets(rows: BucketRow[]) {
   const held: Record<EvidentialClass, number> = zero();
   const out = {
     held,
@@ -202,6 +165,16 @@ async function dayBuckets(projectId: string, current: RetentionPolicy, proposed:
   return out;
 }
 
+function toDeletion(r: DeletionRow): Deletion {
+  return {
+    sessionId: r.session_id,
+    spanId: r.span_id,
+    class: r.cls as EvidentialClass,
+    bytes: r.bytes,
+    at: new Date(r.at).toISOString(),
+  };
+}
+
 /** Day by day from what is held now and what the policy deletes on each day. */
 export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, horizonDays: number): SimulatedDay[] {
   const stored = { ...held };
@@ -230,32 +203,6 @@ export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, 
     });
   }
   return days;
-}
-
-/** The first originals `policy` deletes within the horizon, soonest first. */
-async function firstDeletions(
-  projectId: string,
-  policy: RetentionPolicy,
-  current: RetentionPolicy,
-  now: Date,
-  end: Date,
-): Promise<Deletion[]> {
-  const rows = await db().$queryRaw<Array<{ session_id: string; span_id: string; cls: string; bytes: number; at: Date }>>`
-    select * from (
-      select s.session_id::text as session_id, s.id::text as span_id, s.class::text as cls, s.byte_length as bytes,
-             greatest(${expiryUnder(policy, current)}, ${now}::timestamptz) as at
-        from span s join session se on se.id = s.session_id
-       where se.project_id = ${projectId}::uuid and s.original_state = 'HELD' and s.original_expires_at is not null) d
-     where d.at < ${end}
-     order by d.at, d.span_id
-     limit ${MAX_DELETIONS_LISTED}`;
-  return rows.map((r) => ({
-    sessionId: r.session_id,
-    spanId: r.span_id,
-    class: r.cls as EvidentialClass,
-    bytes: r.bytes,
-    at: r.at.toISOString(),
-  }));
 }
 
 const sum = (v: ByClass) => v.NARRATIVE + v.STRUCTURED + v.SIDE_EFFECTING;

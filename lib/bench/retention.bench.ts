@@ -1,0 +1,60 @@
+/**
+ * `npm run bench:retention`: the retention what-if (simulateRetention, as POST
+ * /api/v1/retention/simulations and the Retention page call it) on DATABASE_URL loaded by
+ * `npm run seed:scale`: the current policy, a side-effecting TTL of one day, and every TTL halved
+ * with a shorter horizon, over 90 days and over 3,650 (target p95 under 3 s at 1M spans). Stores
+ * nothing: the stored verdicts the question step reads are left as they were.
+ *
+ * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
+ */
+import { env } from "@/lib/core/env";
+import { runMain } from "@/lib/runner/run-main";
+import { disconnectDb } from "@/lib/db/client";
+import type { PolicyPatch } from "@/lib/server/retention";
+import { simulateRetention, type Simulation } from "@/lib/server/what-if";
+import { measure, printTimings, requireDatabaseUrl, scaleTargets, type Timing } from "./measure";
+
+const ITERATIONS = env().BENCH_ITERATIONS ?? 30;
+const WARMUP = env().BENCH_WARMUP ?? 3;
+const TARGET_MS = 3000;
+
+function describe(s: Simulation): string {
+  const deleted = s.proposed.days.reduce((n, d) => n + d.originalsDeleted, 0);
+  return (
+    `${deleted.toLocaleString("en")} originals deleted, ${s.proposed.questionsAffected.length} answers changed, ` +
+    `refusals ${s.refusals.current} -> ${s.refusals.proposed} of ${s.refusals.decisions} decisions`
+  );
+}
+
+async function main() {
+  requireDatabaseUrl();
+  const targets = await scaleTargets();
+  const cases: Array<{ label: string; patch: PolicyPatch; horizon: number }> = [
+    { label: "current policy, 90 days", patch: {}, horizon: 90 },
+    { label: "side-effecting TTL 1 day, 90 days", patch: { ttlDays: { SIDE_EFFECTING: 1 } }, horizon: 90 },
+    {
+      label: "every TTL halved, horizon 200 days, 3,650 days",
+      patch: { evidenceHorizonDays: 200, ttlDays: { NARRATIVE: 15, STRUCTURED: 200, SIDE_EFFECTING: 365 } },
+      horizon: 3650,
+    },
+  ];
+  console.log(
+    `Retention what-if over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`,
+  );
+  const timings: Timing[] = [];
+  for (const c of cases) {
+    const run = () => simulateRetention(targets.projectId, c.patch, c.horizon);
+    console.log(`  ${c.label}: ${describe(await run())}`);
+    timings.push(await measure(c.label, run, { iterations: ITERATIONS, warmup: WARMUP, target: TARGET_MS }));
+  }
+  console.log(`\n${ITERATIONS} sequential runs each after ${WARMUP} warm-up runs:`);
+  printTimings(timings);
+}
+
+runMain(async () => {
+  try {
+    await main();
+  } finally {
+    await disconnectDb();
+  }
+});
