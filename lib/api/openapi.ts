@@ -250,7 +250,32 @@ export function openApiDocument() {
           requestBody: { required: true, ...json(requestSchema(EvidenceQuerySchema)) },
           responses: {
             "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)),
+            "202": ok('Asked with "async", or still judging after 5 seconds: answered as a job; poll its Location', {
+              type: "object",
+              properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } },
+            }),
             ...errors(400, 401, 403, 404, 413, 422, 429),
+          },
+        },
+      },
+      "/api/v1/evidence/jobs/{id}": {
+        get: {
+          summary: "An evidence question answered in the background: its progress, then its answer or error",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": ok("RUNNING with progress, DONE with the answer as POST /api/v1/evidence/query returns it, or FAILED", {
+              type: "object",
+              properties: {
+                id: { type: "string" },
+                status: { enum: ["RUNNING", "DONE", "FAILED"] },
+                candidateSpans: { type: "integer" },
+                sessionsDone: { type: "integer" },
+                sessionsTotal: { type: "integer" },
+                answer: {},
+                error: { type: ["string", "null"] },
+              },
+            }),
+            ...errors(401, 404, 429),
           },
         },
       },

@@ -332,6 +332,11 @@ export const EvidenceQuerySchema = z
       .default({}),
     /** Which part of each list to return: an answer over a whole project can name tens of thousands of blockers. */
     page: z.object({ citations: listWindow.optional(), blockers: listWindow.optional() }).strict().default({}),
+    /**
+     * Answer in the background: 202 with a job to poll (GET /api/v1/evidence/jobs/{id}). A question
+     * still judging after 5 seconds goes on as a job anyway.
+     */
+    async: z.boolean().optional(),
   })
   .strict();
 

@@ -1,4 +1,11 @@
-export { askEvidenceQuestion, evidenceQueriesToExplain, type EvidenceQueryInput, type EvidenceQueryResult } from "./ask";
+export {
+  askEvidenceQuestion,
+  evidenceQueriesToExplain,
+  type EvidenceQueryInput,
+  type EvidenceQueryResult,
+  type QuestionProgress,
+} from "./ask";
+export { getQuestionJob, questionJobFor } from "./jobs";
 export { answerAsCsv, answerAsJson, citationJson } from "./export";
 export { evidenceQueryFromParams } from "./params";
 export { forgetUnreadableVerdicts } from "./verdicts";
