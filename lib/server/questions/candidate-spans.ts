@@ -89,15 +89,16 @@ export async function judgeCandidates(
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   let seen = 0;
   await withCursors(async (open) => {
-    const streams = await Promise.all(
-      predicates.map(async (p) =>
-        groupsOf(
-          await open<CandidateRow>(Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`),
-          (row) => keyOf(row.session_id, row.span_id),
-        ),
-      ),
-    );
-    const heads = await Promise.all(streams.map((s) => s.next()));
+    // One connection: cursors are opened, and read, one statement at a time.
+    const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
+    for (const p of predicates) {
+      const cursor = await open<CandidateRow>(
+        Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`,
+      );
+      streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
+    }
+    const heads: Array<IteratorResult<{ key: string; rows: CandidateRow[] }>> = [];
+    for (const stream of streams) heads.push(await stream.next());
     let batch: Array<Array<CandidateRow[] | undefined>> = [];
     for (;;) {
       // The next span in order among every predicate's candidates, with each one's rows of it.
