@@ -2,7 +2,8 @@ import { z } from "zod";
 import { parseWith } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { STATUS_CODES, sqlTime } from "@/lib/server/provenance";
+import { STATUS_CODES, sessionGrid, sqlTime } from "@/lib/server/provenance";
+import { loadPolicy } from "@/lib/server/retention";
 
 /** span_grid_count's code for spans LOST whatever the clock says. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
@@ -51,6 +52,7 @@ export async function listSessionPage(
   const rows = await db().$queryRaw<
     Array<{
       id: string;
+      project_id: string;
       slug: string;
       external_id: string;
       runtime: string;
@@ -65,6 +67,7 @@ export async function listSessionPage(
     }>
   >(sessionListSql(query));
   const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
+  const lost = await lostAsTheGridShowsIt(rows);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -76,13 +79,34 @@ export async function listSessionPage(
       spanCount: r.spans,
       refusalCount: r.refusals,
       atRiskCount: r.at_risk,
-      lostCount: r.lost,
+      lostCount: lost.get(r.id) ?? r.lost,
       skippedCount: r.skipped,
     })),
     total: Number(rows[0]?.total ?? 0),
     query,
     runtimes: runtimes.map((r) => r.runtime),
   };
+}
+
+/**
+ * Evidence lost on a page's rows, read from each session's grid itself (spans and summaries LOST at
+ * the clock), so the list and the session page can never disagree. A page is a few dozen sessions,
+ * each grid a few index reads; the list's filter on lost evidence uses the SQL count of spans.
+ */
+async function lostAsTheGridShowsIt(rows: Array<{ id: string; project_id: string }>): Promise<Map<string, number>> {
+  const now = new Date();
+  const policies = new Map<string, Awaited<ReturnType<typeof loadPolicy>>>();
+  const lost = new Map<string, number>();
+  for (const row of rows) {
+    let policy = policies.get(row.project_id);
+    if (!policy) {
+      policy = await loadPolicy(db(), row.project_id);
+      policies.set(row.project_id, policy);
+    }
+    const { grid } = await sessionGrid(db(), row.id, policy, now);
+    lost.set(row.id, grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST);
+  }
+  return lost;
 }
 
 /** The page's query: filters, sort and paging over the sessions' kept counts. */
@@ -122,7 +146,7 @@ export function sessionListSql(
              (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped
         from session se
     )
-    select se.id::text as id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
+    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
            c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, count(*) over () as total
       from session se join c on c.id = se.id join project pr on pr.id = se.project_id
      where ${Prisma.join(conditions, " and ")}
