@@ -2,6 +2,8 @@
  * Calling route handlers in process, as Next.js does: a Request and a context with the path's
  * dynamic segments. For tests and the fuzz run, which need no server to reach every route.
  */
+import { inRequestScope } from "./request-scope";
+
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 export interface CallOptions {
@@ -35,7 +37,9 @@ export async function callRoute(handler: RouteHandler, options: CallOptions = {}
     headers,
     body: method === "GET" || method === "HEAD" ? undefined : body,
   });
-  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const response = await inRequestScope(request, options.path ?? "/api/v1/x", () =>
+    handler(request, { params: Promise.resolve(options.params ?? {}) }),
+  );
   const text = await response.text();
   let json: unknown = null;
   if ((response.headers.get("content-type") ?? "").includes("json") && text) {
