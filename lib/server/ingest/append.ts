@@ -16,6 +16,7 @@ import {
   writeRows,
 } from "./bulk-insert";
 import { sha256Hex } from "@/lib/core/hash";
+import { encodeToolInput, jsonbCannotHold, storableTime } from "./storable";
 import { loadPolicy } from "@/lib/server/retention";
 
 export interface SessionInput {
@@ -58,20 +59,21 @@ export interface IngestedSpan {
 }
 
 /**
- * Postgres text and jsonb cannot hold the NUL character. Bodies are bytes and keep it; the fields
- * stored as text (and tool input, stored as jsonb) are refused with the field at fault.
+ * Postgres text cannot hold the NUL character or a lone UTF-16 surrogate. Bodies are bytes and keep
+ * both, and so does tool input (storable.ts); the fields stored as text are refused with the field
+ * at fault.
  */
 function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
   const bad = fields
     .filter(([, value]) => holdsNul(value))
-    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000)" }));
+    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000) or a lone surrogate" }));
   if (bad.length > 0)
     throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", {
       fields: bad,
     });
 }
 
-const STORED_AS_TEXT = ["role", "toolName", "cwd", "toolInput", "agentId", "agentType"] as const;
+const STORED_AS_TEXT = ["role", "toolName", "cwd", "agentId", "agentType"] as const;
 
 /** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
 export function unstorableFields(
@@ -80,12 +82,9 @@ export function unstorableFields(
   return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
 }
 
+/** NUL or a lone surrogate in a text field. */
 function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (value !== null && typeof value === "object")
-    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || holdsNul(v));
-  return false;
+  return typeof value === "string" && jsonbCannotHold(value);
 }
 
 /** A session as upsertSession answers it. */
@@ -385,7 +384,7 @@ export function batchRows(
       toolAnnotations: span.toolAnnotations,
     });
     const cls = analysis.classification.class;
-    const expiresAt = expiresAtFor(cls, receivedAt ?? span.occurredAt, policy);
+    const expiresAt = storableTime(expiresAtFor(cls, receivedAt ?? span.occurredAt, policy));
     const atoms = atomRowsFor(sessionId, id, analysis.atoms);
     spanRows.push({
       sessionId,
@@ -394,7 +393,7 @@ export function batchRows(
       kind: span.kind,
       role: span.role ?? null,
       toolName: span.toolName ?? null,
-      toolInput: span.toolInput === undefined ? null : JSON.stringify(span.toolInput),
+      toolInput: encodeToolInput(span.toolInput),
       exitCode: span.exitCode ?? null,
       outcome: span.outcome ?? null,
       agentId: span.agentId ?? null,
