@@ -38,14 +38,8 @@ import { policyToRow } from "@/lib/server/retention/policy";
 import { pinOriginal } from "@/lib/server/provenance/operator-acts";
 import { listSessionPage } from "@/lib/server/dashboard/session-list";
 import { getSpanDetail } from "@/lib/server/dashboard/span-detail";
-import {
-  countGrid,
-  sessionGrid,
-  sessionSpanStatuses,
-  sessionTimeline,
-  spanStatusOf,
-  timelineTotal,
-} from "@/lib/server/provenance/span-status";
+import { countGrid, sessionGrid, sessionSpanStatuses, spanStatusOf } from "@/lib/server/provenance/span-status";
+import { sessionTimeline, timelineTotal } from "@/lib/server/provenance/timeline";
 import { sweep } from "@/lib/server/retention/sweeper";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 

@@ -2,18 +2,13 @@ export { BULK_LIMIT, type BulkOutcome, extendOriginals, type OriginalKey, pinOri
 export { pinOriginal, setOriginalExpiry, unpinOriginal } from "./operator-acts";
 export { loadOriginalFacts, recordDamaged } from "./original-facts";
 export { readOriginal } from "./originals";
+export { gridQueries, lineageStatuses, sessionGrid, type SpanRowFacts, type SpanStatus, spanStatusOf } from "./span-status";
 export {
-  gridQueries,
-  lineageStatuses,
-  sessionGrid,
   sessionTimeline,
-  type SpanRowFacts,
-  type SpanStatus,
-  spanStatusOf,
   timelineCount,
   type TimelineFilter,
   timelineQuery,
   type TimelineSpan,
   timelineTotal,
-} from "./span-status";
+} from "./timeline";
 export { originalFromSpan, retrievableWithPointer, STATUS_CODES, sqlTime } from "./status-sql";
