@@ -58,7 +58,7 @@ const isoDate = z.iso
   .refine((d) => d.getTime() >= MIN_TIME && d.getTime() <= MAX_TIME, {
     message: `must lie between ${LIMITS.minDate} and ${LIMITS.maxDate}`,
   });
-const uuid = z.uuid();
+export const uuid = z.uuid();
 
 /**
  * Why Postgres text cannot hold `s` exactly, or null: the NUL character, or a lone UTF-16
@@ -79,7 +79,7 @@ export function unstorableText(s: string): string | null {
 }
 
 /** A string stored as text: no NUL, no lone surrogate. */
-const text = () =>
+export const text = () =>
   z.string().superRefine((s, ctx) => {
     const problem = unstorableText(s);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -106,7 +106,7 @@ const toolInput = () =>
     if (jsonDepth(v, LIMITS.maxToolInputDepth) > LIMITS.maxToolInputDepth)
       ctx.addIssue({ code: "custom", message: `nested deeper than ${LIMITS.maxToolInputDepth} levels` });
   });
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "lower-case hex sha256");
+export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "lower-case hex sha256");
 
 export const SessionCreateSchema = z
   .object({
@@ -389,65 +389,4 @@ export const EvidenceAnswerSchema = z.object({
   /** Distinct cited calls by outcome, and the same in words ("3 attempts: 2 failed, 1 succeeded"). */
   outcomes: z.partialRecord(z.enum(TOOL_OUTCOMES), z.number().int()),
   outcomeSummary: z.string(),
-});
-
-/** Paging of the read endpoints: a page size and the cursor the previous page returned. */
-const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
-  cursor: text().min(1).max(512).optional(),
-};
-
-export const SessionListQuerySchema = z
-  .object({ ...pageQuery, runtime: text().min(1).max(100).optional(), externalId: text().min(1).max(1000).optional() })
-  .strict();
-
-export const SessionListSchema = z.object({
-  sessions: z.array(
-    z.object({
-      id: uuid,
-      externalId: z.string(),
-      runtime: z.string(),
-      title: z.string().nullable(),
-      cwd: z.string().nullable(),
-      startedAt: z.string().nullable(),
-      lastActivityAt: z.string(),
-      spanCount: z.number().int(),
-      refusalCount: z.number().int(),
-      /** Originals of the session's spans whose bytes were deleted (swept or damaged). */
-      originalsDeleted: z.number().int(),
-      /** Records its imports skipped: while any are, no question answers NO over the session. */
-      skippedRecords: z.number().int(),
-    }),
-  ),
-  total: z.number().int(),
-  nextCursor: z.string().nullable(),
-});
-
-export const SpanListQuerySchema = z
-  .object({ ...pageQuery, class: z.enum(EVIDENTIAL_CLASSES).optional(), provenance: z.enum(PROVENANCE_STATUSES).optional() })
-  .strict();
-
-export const SpanListSchema = z.object({
-  spans: z.array(
-    z.object({
-      id: uuid,
-      seq: z.number().int().nullable(),
-      kind: z.enum(SPAN_KINDS),
-      role: z.string().nullable(),
-      toolName: z.string().nullable(),
-      class: z.enum(EVIDENTIAL_CLASSES),
-      provenance: z.enum(PROVENANCE_STATUSES),
-      transcriptState: z.enum(["VERBATIM", "RECLAIMED", "RECLAIMED_HONEST", "PRESERVED"]),
-      outcome: z.enum(TOOL_OUTCOMES).nullable(),
-      exitCode: z.number().int().nullable(),
-      sourceLine: z.number().int().nullable(),
-      agentId: z.string().nullable(),
-      agentType: z.string().nullable(),
-      occurredAt: z.string(),
-      byteLength: z.number().int(),
-      sha256,
-    }),
-  ),
-  total: z.number().int(),
-  nextCursor: z.string().nullable(),
 });

@@ -1,5 +1,6 @@
 import { apiRoute } from "@/lib/api/route";
-import { SessionCreateSchema, SessionListQuerySchema, SessionListSchema, SessionSchema } from "@/lib/api/schemas";
+import { SessionListQuerySchema, SessionListSchema } from "@/lib/api/read-schemas";
+import { SessionCreateSchema, SessionSchema } from "@/lib/api/schemas";
 import { listSessionsPage } from "@/lib/server/dashboard";
 import { upsertSession } from "@/lib/server/ingest";
 import { otherMethods } from "@/lib/api/respond";

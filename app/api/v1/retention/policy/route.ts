@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { RetentionPolicyPutSchema, RetentionPolicyResultSchema, RetentionPolicySavedSchema } from "@/lib/api/schemas";
+import { RetentionPolicyPutSchema, RetentionPolicyResultSchema, RetentionPolicySavedSchema } from "@/lib/api/retention-schemas";
 import { otherMethods } from "@/lib/api/respond";
 import { applyPolicyPatch, currentPolicy, savePolicyVersion } from "@/lib/server/retention";
 

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { RetentionSimulationResultSchema, RetentionSimulationSchema } from "@/lib/api/schemas";
+import { RetentionSimulationResultSchema, RetentionSimulationSchema } from "@/lib/api/retention-schemas";
 import { otherMethods } from "@/lib/api/respond";
 import { simulateRetention } from "@/lib/server/what-if";
 

@@ -1,5 +1,6 @@
 import { apiRoute, IdParams } from "@/lib/api/route";
-import { SpanBatchResultSchema, SpanBatchSchema, SpanListQuerySchema, SpanListSchema } from "@/lib/api/schemas";
+import { SpanListQuerySchema, SpanListSchema } from "@/lib/api/read-schemas";
+import { SpanBatchResultSchema, SpanBatchSchema } from "@/lib/api/schemas";
 import { listSessionSpans } from "@/lib/server/dashboard";
 import { decodeSpanBody } from "@/lib/api/span-body";
 import { appendSpans } from "@/lib/server/ingest";
