@@ -1,185 +1,18 @@
-import { randomUUID } from "node:crypto";
 import { AppError, type FieldError } from "@/lib/core/errors";
 import type pg from "pg";
-import { databaseMode, db, rawQuery, rawTransaction } from "@/lib/db/client";
-import { analyzeSpan } from "@/lib/evidence/analyze";
-import { expiresAtFor } from "@/lib/evidence/policy";
-import type { ToolOutcome } from "@/lib/evidence/outcomes";
-import type { EvidentialClass, RetentionPolicy, SpanKind } from "@/lib/evidence/types";
-import {
-  atomRowsFor,
-  type AtomRow,
-  type BatchRows,
-  type CopyText,
-  type OriginalRow,
-  type SpanRow,
-  writeRows,
-} from "./bulk-insert";
+import { databaseMode, db, rawTransaction } from "@/lib/db/client";
+import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
+import { type BatchRows, type CopyText, writeRows } from "./bulk-insert";
 import { sha256Hex } from "@/lib/core/hash";
-import { encodeToolInput, jsonbCannotHold, storableTime } from "./storable";
 import { loadPolicy } from "@/lib/server/retention";
+import { batchRows } from "./batch-rows";
+import type { HashedSpan, IngestedSpan, SpanSubmission } from "./span-submission";
+import { rejectUnstorableText, unstorableFields } from "./text-fields";
 
-export interface SessionInput {
-  externalId: string;
-  runtime: string;
-  title?: string | null;
-  cwd?: string | null;
-  startedAt?: Date | null;
-}
-
-export interface SpanSubmission {
-  seq: number;
-  kind: SpanKind;
-  role?: string | null;
-  toolName?: string | null;
-  toolInput?: unknown;
-  exitCode?: number | null;
-  /** TOOL_CALL spans and their results: what became of the call (DESIGN.md, "Outcomes"). */
-  outcome?: ToolOutcome | null;
-  /** The subagent that produced the span; absent for the session's main agent. */
-  agentId?: string | null;
-  agentType?: string | null;
-  /** The line (or record) of an imported file the span came from. */
-  sourceLine?: number | null;
-  occurredAt: Date;
-  body: Uint8Array;
-  /** Where a tool call ran, when it differs from the session's working directory. */
-  cwd?: string | null;
-  toolAnnotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
-}
-
-export interface IngestedSpan {
-  id: string;
-  seq: number;
-  class: EvidentialClass;
-  atomCount: number;
-  sha256: string;
-  /** False when this exact span was already stored: resubmission is a no-op. */
-  created: boolean;
-}
-
-/**
- * Postgres text cannot hold the NUL character or a lone UTF-16 surrogate. Bodies are bytes and keep
- * both, and so does tool input (storable.ts); the fields stored as text are refused with the field
- * at fault.
- */
-function rejectUnstorableText(fields: Array<[path: string, value: unknown]>) {
-  const bad = fields
-    .filter(([, value]) => holdsNul(value))
-    .map(([path]) => ({ path, message: "must not contain the NUL character (U+0000) or a lone surrogate" }));
-  if (bad.length > 0)
-    throw new AppError("VALIDATION_FAILED", "Text fields cannot hold the NUL character; send such content in the body", {
-      fields: bad,
-    });
-}
-
-const STORED_AS_TEXT = ["role", "toolName", "cwd", "agentId", "agentType"] as const;
-
-/** The span's fields that Postgres cannot store as they are (they hold NUL): its bytes can. */
-export function unstorableFields(
-  span: Pick<SpanSubmission, (typeof STORED_AS_TEXT)[number]>,
-): Array<(typeof STORED_AS_TEXT)[number]> {
-  return STORED_AS_TEXT.filter((field) => holdsNul(span[field]));
-}
-
-/** NUL or a lone surrogate in a text field. */
-function holdsNul(value: unknown): boolean {
-  return typeof value === "string" && jsonbCannotHold(value);
-}
-
-/** A session as upsertSession answers it. */
-export interface UpsertedSession {
-  id: string;
-  projectId: string;
-  externalId: string;
-  runtime: string;
-  title: string | null;
-  cwd: string | null;
-  startedAt: Date | null;
-}
-
-/** What runs one statement: the pool, or a connection inside a transaction. */
-type Queryable = Pick<pg.PoolClient, "query">;
-
-/**
- * Creates the session for a runtime's external id, or updates what the runtime now says about it.
- * Which submission created it is decided by the insert itself (ON CONFLICT DO NOTHING RETURNING):
- * of concurrent first submissions exactly one reports `created`. On `client`, it joins that
- * connection's transaction (an import creates its sessions with its spans, all or nothing).
- */
-export async function upsertSession(
-  projectId: string,
-  input: SessionInput,
-  client?: Queryable,
-): Promise<{ session: UpsertedSession; created: boolean }> {
-  rejectUnstorableText([
-    ["externalId", input.externalId],
-    ["runtime", input.runtime],
-    ["title", input.title],
-    ["cwd", input.cwd],
-  ]);
-  const run = async (text: string, values: unknown[]) =>
-    client ? (await client.query<SessionRow>(text, values)).rows : await rawQuery<SessionRow>(text, values);
-  // An ISO time cast to timestamp keeps its UTC digits, whatever the connection's time zone.
-  const startedAt = input.startedAt ? input.startedAt.toISOString() : null;
-  const inserted = await run(
-    `insert into session (id, project_id, external_id, runtime, title, cwd, started_at)
-     values ($1, $2, $3, $4, $5, $6, $7::timestamp)
-     on conflict (project_id, external_id) do nothing
-     returning ${SESSION_COLUMNS}`,
-    [randomUUID(), projectId, input.externalId, input.runtime, input.title ?? null, input.cwd ?? null, startedAt],
-  );
-  if (inserted[0]) return { session: sessionOf(inserted[0]), created: true };
-  // Fields left out are kept; the update waits for a concurrent creator's transaction to end.
-  const updated = await run(
-    `update session set runtime = $3,
-            title = case when $4 then $5 else title end,
-            cwd = case when $6 then $7 else cwd end,
-            started_at = case when $8 then $9::timestamp else started_at end
-      where project_id = $1 and external_id = $2
-      returning ${SESSION_COLUMNS}`,
-    [
-      projectId,
-      input.externalId,
-      input.runtime,
-      input.title !== undefined,
-      input.title ?? null,
-      input.cwd !== undefined,
-      input.cwd ?? null,
-      input.startedAt !== undefined,
-      startedAt,
-    ],
-  );
-  // Neither inserted nor found: its creator rolled back between the two statements; try again.
-  if (!updated[0]) return upsertSession(projectId, input, client);
-  return { session: sessionOf(updated[0]), created: false };
-}
-
-interface SessionRow {
-  id: string;
-  project_id: string;
-  external_id: string;
-  runtime: string;
-  title: string | null;
-  cwd: string | null;
-  /** ISO text in UTC (the column is a timestamp without time zone). */
-  started_at: string | null;
-}
-
-const SESSION_COLUMNS = `id::text as id, project_id::text as project_id, external_id, runtime, title, cwd,
-  to_char(started_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as started_at`;
-
-function sessionOf(row: SessionRow): UpsertedSession {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    externalId: row.external_id,
-    runtime: row.runtime,
-    title: row.title,
-    cwd: row.cwd,
-    startedAt: row.started_at === null ? null : new Date(row.started_at),
-  };
-}
+export { batchRows } from "./batch-rows";
+export { type SessionInput, type UpsertedSession, upsertSession } from "./session";
+export type { HashedSpan, IngestedSpan, SpanSubmission } from "./span-submission";
+export { unstorableFields } from "./text-fields";
 
 /**
  * Appends a batch of spans to a session in one transaction: all of it lands or none of it does.
@@ -243,11 +76,6 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 const UNIQUE_VIOLATION = "23505";
-
-export interface HashedSpan {
-  span: SpanSubmission;
-  sha256: string;
-}
 
 interface StoredSpanRow {
   id: string;
@@ -353,63 +181,4 @@ function rejectInconsistentBatch(hashed: HashedSpan[]) {
       fields.push({ path: `spans.${index}.seq`, message: `seq ${span.seq} appears twice in this batch with different bytes` });
   });
   if (fields.length > 0) throw new AppError("VALIDATION_FAILED", "The batch contradicts itself", { fields });
-}
-
-/**
- * The rows a batch of new spans writes: analysis, hashes, TTLs (counted from `receivedAt`, or from
- * each span's occurrence when it is null).
- */
-export function batchRows(
-  sessionId: string,
-  cwd: string | null,
-  policy: RetentionPolicy,
-  batch: HashedSpan[],
-  receivedAt: Date | null,
-): { rows: BatchRows; inserted: IngestedSpan[] } {
-  const spanRows: SpanRow[] = [];
-  const originalRows: OriginalRow[] = [];
-  const atomRows: AtomRow[] = [];
-  const results: IngestedSpan[] = [];
-
-  for (const { span, sha256 } of batch) {
-    const id = randomUUID();
-    const analysis = analyzeSpan({
-      body: span.body,
-      kind: span.kind,
-      role: span.role ?? undefined,
-      toolName: span.toolName ?? undefined,
-      toolInput: span.toolInput,
-      exitCode: span.exitCode ?? undefined,
-      cwd: span.cwd ?? cwd ?? undefined,
-      toolAnnotations: span.toolAnnotations,
-    });
-    const cls = analysis.classification.class;
-    const expiresAt = storableTime(expiresAtFor(cls, receivedAt ?? span.occurredAt, policy));
-    const atoms = atomRowsFor(sessionId, id, analysis.atoms);
-    spanRows.push({
-      sessionId,
-      id,
-      seq: span.seq,
-      kind: span.kind,
-      role: span.role ?? null,
-      toolName: span.toolName ?? null,
-      toolInput: encodeToolInput(span.toolInput),
-      exitCode: span.exitCode ?? null,
-      outcome: span.outcome ?? null,
-      agentId: span.agentId ?? null,
-      agentType: span.agentType ?? null,
-      sourceLine: span.sourceLine ?? null,
-      occurredAt: span.occurredAt,
-      class: cls,
-      classReasons: JSON.stringify(analysis.classification.reasons),
-      byteLength: span.body.byteLength,
-      sha256,
-      original: { expiresAt },
-    });
-    originalRows.push({ sessionId, spanId: id, bytes: span.body, sha256, expiresAt });
-    atomRows.push(...atoms);
-    results.push({ id, seq: span.seq, class: cls, atomCount: atoms.length, sha256, created: true });
-  }
-
-  return { rows: { spans: spanRows, originals: originalRows, atoms: atomRows }, inserted: results };
 }

@@ -1,4 +1,8 @@
-export { appendSpans, batchRows, type IngestedSpan, unstorableFields, upsertSession } from "./append";
+export { appendSpans } from "./append";
+export { batchRows } from "./batch-rows";
+export { upsertSession } from "./session";
+export type { IngestedSpan } from "./span-submission";
+export { unstorableFields } from "./text-fields";
 export { decodeStoredToolInput, encodeToolInput } from "./storable";
 export { ingestPolicy, rowsAhead } from "./prepare";
 export { atomRowsFor, atomRowsInsert, type BatchRows, type CopyText, copyTexts, executeBulk } from "./bulk-insert";

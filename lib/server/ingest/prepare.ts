@@ -2,15 +2,9 @@ import { sha256Hex } from "@/lib/core/hash";
 import { db } from "@/lib/db/client";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
-import {
-  type AppendOptions,
-  batchRows,
-  type HashedSpan,
-  type IngestedSpan,
-  type RowsAhead,
-  receiptOf,
-  type SpanSubmission,
-} from "./append";
+import { type AppendOptions, type RowsAhead, receiptOf } from "./append";
+import { batchRows } from "./batch-rows";
+import type { HashedSpan, IngestedSpan, SpanSubmission } from "./span-submission";
 import { type BatchRows, type CopyText, copyTexts } from "./bulk-insert";
 
 /** The retention policy a project's batches are analysed with. */
