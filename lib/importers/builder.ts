@@ -97,7 +97,8 @@ export class SessionDraft {
     kept.forEach((s, i) => seqOf.set(s, i));
     const times = fillTimes(kept);
     const callOutcome = new Map<string, ToolOutcome>();
-    for (const s of kept) if (s.kind === "TOOL_CALL" && s.sourceId !== undefined) callOutcome.set(s.sourceId, s.outcome ?? "UNKNOWN");
+    for (const s of kept)
+      if (s.kind === "TOOL_CALL" && s.sourceId !== undefined) callOutcome.set(s.sourceId, s.outcome ?? "UNKNOWN");
     const spans: ImportedSpan[] = kept.map((s, seq) => {
       const out: ImportedSpan = { seq, kind: s.kind, occurredAt: times[seq]!, body: s.body, sourceLine: s.sourceLine };
       if (s.role !== undefined) out.role = s.role;

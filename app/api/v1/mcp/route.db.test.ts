@@ -54,6 +54,7 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+// biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON the assertions walk freely
 type Structured = Record<string, any>;
 
 async function exercise(client: Client) {
