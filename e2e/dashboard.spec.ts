@@ -37,7 +37,7 @@ test("a wrong password is refused with a message", async ({ page }) => {
   await page.getByLabel("Email").fill("viewer@demo.local");
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("p[role=alert]")).toContainText("do not match");
+  await expect(page.locator("p[role=alert]")).toContainText("Wrong email or password.");
 });
 
 test("health reports the database and current migrations", async ({ request }) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { type APIRequestContext, type APIResponse, expect, test } from "@playwright/test";
-import { seedApiKey, seedImportJob, seedPin, seedSession } from "./support/seed";
+import { seedApiKey, seedImportJob, seedQuestionJob, seedPin, seedSession } from "./support/seed";
 import { PASSWORD, signIn, USERS } from "./support/sign-in";
 
 /**
@@ -59,6 +59,7 @@ function endpoints(fill: (parent: string, segment: string) => string): Endpoint[
 
 let seeded: Awaited<ReturnType<typeof seedSession>>;
 let importJobId: string;
+let questionJobId: string;
 let operatorKey: string;
 let viewerKey: string;
 let all: Endpoint[];
@@ -73,6 +74,7 @@ test.beforeAll(async () => {
     { externalId: SECRET, title: `Title ${SECRET}`, projectName: `Project ${SECRET}` },
   );
   importJobId = await seedImportJob(seeded.projectId, `import failed: ${SECRET}`);
+  questionJobId = await seedQuestionJob(seeded.projectId, `question failed: ${SECRET}`);
   operatorKey = await seedApiKey(seeded.projectId, "OPERATOR");
   viewerKey = await seedApiKey(seeded.projectId, "VIEWER");
   // An audit row and a refusal event that name the secret: the gate refuses a summary without a pointer.
@@ -87,6 +89,7 @@ test.beforeAll(async () => {
     "sessions/[id]": seeded.sessionId,
     "spans/[id]": seeded.spanIds[0]!,
     "imports/[id]": importJobId,
+    "jobs/[id]": questionJobId,
     "auth/[...all]": "get-session",
     "api/[...path]": "no-such/route",
   };

@@ -80,6 +80,17 @@ export async function seedImportJob(projectId: string, error: string) {
   return job.id;
 }
 
+/** A finished evidence-question job whose stored answer names `text`. */
+export async function seedQuestionJob(projectId: string, text: string) {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { randomUUID } = await import("node:crypto");
+  const { db } = await import("@/lib/db/client");
+  const job = await db().questionJob.create({
+    data: { id: randomUUID(), projectId, status: "FAILED", error: text, answer: { note: text }, requester: "e2e" },
+  });
+  return job.id;
+}
+
 /** Pins a span's original, as an operator would, with the given reason (it shows in the audit log). */
 export async function seedPin(projectId: string, spanId: string, reason: string) {
   process.env.DATABASE_URL = e2eDatabase().url;
