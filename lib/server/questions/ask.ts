@@ -282,7 +282,7 @@ async function answerSessions(
   const [gaps, checked, , citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(predicates, scope, policy, now, cwdOf, unchecked),
+    judgeUnchecked(predicates, scope, now, cwdOf, unchecked),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
       onProgress: progress,

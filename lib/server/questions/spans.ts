@@ -6,9 +6,16 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { KindCount } from "@/lib/evidence/manifest";
-import { blockingClasses, judgeSpan, type Blocker, type CompiledPredicate, type SeqGap } from "@/lib/evidence/questions";
+import {
+  blockingClasses,
+  judgeSpan,
+  type Blocker,
+  type CompiledPredicate,
+  type QuestionSpan,
+  type SeqGap,
+} from "@/lib/evidence/questions";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
-import { inSessions, inTime, questionSpan, timed, type Scope, type ScopeSessionRow, type SpanFactsRow } from "./scope";
+import { inSessions, inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { sqlTime } from "@/lib/server/provenance";
 import { withCursors } from "./stream";
 
@@ -113,7 +120,6 @@ const REMEMBERED_VERDICTS = 10_000;
 export async function judgeUnchecked(
   predicates: CompiledPredicate[],
   scope: Scope,
-  policy: RetentionPolicy,
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
@@ -132,7 +138,7 @@ export async function judgeUnchecked(
           let t = verdicts.get(facts);
           if (t === undefined) {
             if (verdicts.size >= REMEMBERED_VERDICTS) verdicts.clear();
-            t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...facts.split("\x1f")], predicates, policy, now, cwdOf);
+            t = judgeUncheckedSpan([sessionId, spanId, String(seq), ...facts.split("\x1f")], predicates, cwdOf);
             verdicts.set(facts, t);
           }
           // The dropped counts are shared by the group's blockers: read, never changed.
@@ -157,18 +163,16 @@ export async function judgeUnchecked(
 }
 
 /**
- * The engine's verdict on one packed span it cannot check. It reads only the facts packed (the
- * original's expiry only through whether it could be retrieved now, which a passed TTL or none
- * stands for) and names the span in the blocker.
+ * The engine's verdict on one packed span it cannot check, from the facts packed (the expiry flag,
+ * packed for the query's own use, is not needed: an unchecked span is not retrievable either way),
+ * naming the span in the blocker.
  */
 function judgeUncheckedSpan(
   fields: string[],
   predicates: CompiledPredicate[],
-  policy: RetentionPolicy,
-  now: Date,
   cwdOf: (sessionId: string) => string | undefined,
 ): Blocker | null {
-  const [sessionId, id, seq, cls, state, pointer, original, unexpired, dropped] = fields as [
+  const [sessionId, id, seq, cls, state, pointer, original, , dropped] = fields as [
     string,
     string,
     string,
@@ -179,24 +183,23 @@ function judgeUncheckedSpan(
     string,
     string,
   ];
-  const originalState = ORIGINAL_CODES[Number(original)]!;
-  const facts: SpanFactsRow = {
-    session_id: sessionId,
+  const transcriptState = STATE_CODES[Number(state)]!;
+  // Unchecked means not retrievable now: without a pointer its status is NONE; with one, its
+  // original is gone, damaged or past its TTL, so LOST. A held original (past its TTL) can still be
+  // pinned back, which the blocker says. An unchecked span only ever blocks, whatever its call's outcome.
+  const span: QuestionSpan = {
     id,
+    sessionId,
     seq: Number(seq),
     kind: "TOOL_CALL", // not a summary: the query excludes them
     class: CLASS_CODES[Number(cls)]!,
-    transcript_state: STATE_CODES[Number(state)]!,
-    occurred_at: now,
-    has_pointer: pointer === "t",
-    original_state: originalState,
-    original_expires_at: originalState === "HELD" && unexpired === "f" ? now : null,
+    transcriptState,
+    provenance: pointer === "t" ? "LOST" : "NONE",
+    originalRetrievable: false,
+    originalHeld: ORIGINAL_CODES[Number(original)] === "HELD",
+    atoms: [],
     sha256: "",
-    tool_name: null,
-    // An unchecked span only ever blocks, whatever its call's outcome.
-    outcome: null,
-    exit_code: null,
+    ...(transcriptState === "RECLAIMED_HONEST" ? { droppedByManifest: JSON.parse(dropped) as KindCount[] } : {}),
   };
-  const extra = facts.transcript_state === "RECLAIMED_HONEST" ? { droppedByManifest: JSON.parse(dropped) as KindCount[] } : {};
-  return judgeSpan(questionSpan(facts, facts.seq!, policy, now, extra), predicates, cwdOf(sessionId), new Map()).blocker;
+  return judgeSpan(span, predicates, cwdOf(sessionId), new Map()).blocker;
 }
