@@ -14,7 +14,7 @@ import {
   type QuestionSpan,
   type SeqGap,
 } from "@/lib/evidence/questions";
-import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
+import type { EvidentialClass } from "@/lib/evidence/types";
 import { inSessions, inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { sqlTime } from "@/lib/server/provenance";
 import { withCursors } from "./stream";
