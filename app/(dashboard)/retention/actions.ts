@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { isUuid } from "@/lib/core/ids";
+import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
-import type { RetentionPolicy } from "@/lib/evidence/types";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
@@ -50,42 +50,12 @@ export const bulkRetentionAction = defineAction({
   },
 });
 
-/** A policy as the what-if form sends it: every field, as typed. */
-const PolicyFields = {
-  projectId: z.uuid(),
-  evidenceHorizonDays: z.coerce.number().int().min(1).max(36_500),
-  ttlNarrative: z.coerce.number().int().min(0).max(36_500),
-  ttlStructured: z.coerce.number().int().min(0).max(36_500),
-  ttlSideEffecting: z.coerce.number().int().min(0).max(36_500),
-  evidenceWorkloads: z.literal("on").optional(),
-  systemConfigPrefixes: z.string().max(50_000).default(""),
-};
-
-function policyOf(input: {
-  evidenceHorizonDays: number;
-  ttlNarrative: number;
-  ttlStructured: number;
-  ttlSideEffecting: number;
-  evidenceWorkloads?: "on";
-  systemConfigPrefixes: string;
-}): RetentionPolicy {
-  return {
-    evidenceHorizonDays: input.evidenceHorizonDays,
-    ttlDays: { NARRATIVE: input.ttlNarrative, STRUCTURED: input.ttlStructured, SIDE_EFFECTING: input.ttlSideEffecting },
-    evidenceWorkloads: input.evidenceWorkloads === "on",
-    systemConfigPrefixes: input.systemConfigPrefixes
-      .split("\n")
-      .map((l) => l.trim())
-      .filter(Boolean),
-  };
-}
-
 /** What-if: reads only, so anyone who may read the project may run it. */
 export const simulateAction = defineAction({
   permission: "read",
-  input: z.object({ ...PolicyFields, horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90) }),
+  input: z.object({ ...POLICY_FIELDS, horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90) }),
   run: async ({ input }) => {
-    const data = await simulateRetention(input.projectId, policyOf(input), input.horizonDays);
+    const data = await simulateRetention(input.projectId, policyFromForm(input), input.horizonDays);
     return { message: `Simulated ${input.horizonDays} days.`, data: data as Simulation };
   },
 });
@@ -94,7 +64,7 @@ export const simulateAction = defineAction({
 export const savePolicyAction = defineAction({
   permission: "policy:write",
   input: z.object({
-    ...PolicyFields,
+    ...POLICY_FIELDS,
     version: z.coerce.number().int().min(0),
     reason: z.string().max(1000).optional(),
   }),
@@ -102,7 +72,7 @@ export const savePolicyAction = defineAction({
   run: async ({ input, actor }) => {
     const saved = await savePolicyVersion(
       input.projectId,
-      { policy: policyOf(input), expectedVersion: input.version, reason: input.reason },
+      { policy: policyFromForm(input), expectedVersion: input.version, reason: input.reason },
       actor,
     );
     const note = saved.warnings.length > 0 ? ` Note: ${saved.warnings.map((w) => w.message).join("; ")}` : "";

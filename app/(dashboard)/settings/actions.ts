@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
+import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { createApiKey, createUser, revokeApiKey, setUserRole } from "@/lib/server/admin";
 import { updatePolicy } from "@/lib/server/retention";
 
@@ -66,13 +67,7 @@ const CannedQuestionsField = z
   });
 
 const PolicyForm = z.object({
-  projectId: z.uuid(),
-  evidenceHorizonDays: z.coerce.number(),
-  ttlNarrative: z.coerce.number(),
-  ttlStructured: z.coerce.number(),
-  ttlSideEffecting: z.coerce.number(),
-  evidenceWorkloads: z.literal("on").optional(),
-  systemConfigPrefixes: z.string().max(20_000).default(""),
+  ...POLICY_FIELDS,
   cannedQuestions: CannedQuestionsField,
   reason: z.string().max(1000).optional(),
 });
@@ -86,15 +81,7 @@ export const updatePolicyAction = defineAction({
     const { warnings } = await updatePolicy(
       input.projectId,
       {
-        policy: {
-          evidenceHorizonDays: input.evidenceHorizonDays,
-          ttlDays: { NARRATIVE: input.ttlNarrative, STRUCTURED: input.ttlStructured, SIDE_EFFECTING: input.ttlSideEffecting },
-          evidenceWorkloads: input.evidenceWorkloads === "on",
-          systemConfigPrefixes: input.systemConfigPrefixes
-            .split("\n")
-            .map((l) => l.trim())
-            .filter(Boolean),
-        },
+        policy: policyFromForm(input),
         cannedQuestions: input.cannedQuestions,
       },
       actor,
