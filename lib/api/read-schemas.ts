@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS } from "@/lib/evidence/types";
-import { LIMITS, sha256, text, uuid } from "./schemas";
+import { LIMITS, SessionSchema, sha256, text, uuid } from "./schemas";
 
 /** Paging of the read endpoints: a page size and the cursor the previous page returned. */
 const pageQuery = {
@@ -16,13 +16,8 @@ export const SessionListQuerySchema = z
 
 export const SessionListSchema = z.object({
   sessions: z.array(
-    z.object({
-      id: uuid,
-      externalId: z.string(),
-      runtime: z.string(),
-      title: z.string().nullable(),
-      cwd: z.string().nullable(),
-      startedAt: z.string().nullable(),
+    // A session as POST /sessions answers it, with its activity and counts instead of "created".
+    SessionSchema.omit({ created: true }).extend({
       lastActivityAt: z.string(),
       spanCount: z.number().int(),
       refusalCount: z.number().int(),
