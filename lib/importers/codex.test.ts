@@ -588,8 +588,10 @@ describe("Codex importer: damaged records of the real interactive rollout never 
               else if (how === 3)
                 copy[l - 1] = body.replace(/"(call_id|type|role|arguments|input|exit_code)":/, '"$1":[42],"y":');
               else {
+                // A damaged byte: a raw control character, which no JSON text may hold (a printable
+                // one inside a string would be another valid record, not damage).
                 const i = seed % Math.max(1, body.length);
-                copy[l - 1] = body.slice(0, i) + String.fromCharCode(33 + (seed % 90)) + body.slice(i + 1);
+                copy[l - 1] = `${body.slice(0, i)}\u0001${body.slice(i + 1)}`;
               }
             }
             const result = parseCodex(utf8(copy.join("\n")));

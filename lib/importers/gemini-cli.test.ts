@@ -315,9 +315,12 @@ const replied = (span: ImportedSpan) => span.kind === "MESSAGE" && span.role ===
 describe("Gemini CLI importer: corrupted records never turn YES into NO", () => {
   type Corruption = (record: string, seed: number) => string;
   const corruptions: Corruption[] = [
+    // A damaged byte: a raw control character, which no JSON text may hold. (A printable character
+    // in its place can land inside a string and make another valid record, e.g. "/home" -> "Rhome":
+    // different content, not damage, which no importer could tell from the real thing.)
     (r, seed) => {
       const i = seed % r.length;
-      return r.slice(0, i) + String.fromCharCode(33 + (seed % 90)) + r.slice(i + 1);
+      return `${r.slice(0, i)}\u0001${r.slice(i + 1)}`;
     },
     (r, seed) => r.slice(0, seed % r.length),
     (r) => r.replace(/[}\]]\s*$/, ""),
@@ -449,9 +452,12 @@ const wroteHello = (span: ImportedSpan) =>
 describe("Gemini CLI importer: corrupted records of the real tool sessions never turn YES into NO", () => {
   type Corruption = (record: string, seed: number) => string;
   const corruptions: Corruption[] = [
+    // A damaged byte: a raw control character, which no JSON text may hold. (A printable character
+    // in its place can land inside a string and make another valid record, e.g. "/home" -> "Rhome":
+    // different content, not damage, which no importer could tell from the real thing.)
     (r, seed) => {
       const i = seed % r.length;
-      return r.slice(0, i) + String.fromCharCode(33 + (seed % 90)) + r.slice(i + 1);
+      return `${r.slice(0, i)}\u0001${r.slice(i + 1)}`;
     },
     (r, seed) => r.slice(0, seed % r.length),
     (r) => r.replace(/[}\]]\s*$/, ""),

@@ -476,7 +476,8 @@ describe("OTel GenAI importer: corrupting the real trace never turns YES into NO
   // the same type, and deleting a span nothing else names (a leaf such as the tool span: OTLP
   // exports are often partial, so a parent missing from the file is not evidence of loss either).
   const corruption = fc.oneof(
-    fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.constantFrom(0xff, 0xc3, 0x00, 0x22, 0x7b) }),
+    // Damaged bytes only: "{" or another printable byte inside a string is another valid value.
+    fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.constantFrom(0xff, 0xc3, 0x00, 0x22, 0x01) }),
     fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
     fc.record({ kind: fc.constant("break" as const), at: fc.nat() }),
     fc.record({ kind: fc.constant("retype" as const), field: fc.constantFrom(...FIELDS), value: fc.constantFrom(...WRONG) }),
