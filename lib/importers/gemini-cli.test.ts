@@ -312,23 +312,26 @@ describe("Gemini CLI importer: edge cases", () => {
  */
 const replied = (span: ImportedSpan) => span.kind === "MESSAGE" && span.role === "assistant";
 
+type Corruption = (record: string, seed: number) => string;
+
+/** Damage every corruption property below applies: a bad byte, a cut, broken JSON, wrong types. */
+const COMMON_CORRUPTIONS: Corruption[] = [
+  // A damaged byte: a raw control character, which no JSON text may hold. (A printable character
+  // in its place can land inside a string and make another valid record, e.g. "/home" -> "Rhome":
+  // different content, not damage, which no importer could tell from the real thing.)
+  (r, seed) => {
+    const i = seed % r.length;
+    return `${r.slice(0, i)}\u0001${r.slice(i + 1)}`;
+  },
+  (r, seed) => r.slice(0, seed % r.length),
+  (r) => r.replace(/[}\]]\s*$/, ""),
+  (r) => r.replace(/"args"\s*:\s*\{/, '"args": 5, "x": {'),
+  (r) => r.replace(/"toolCalls"\s*:\s*\[/, '"toolCalls": 7, "x": ['),
+  (r) => r.replace(/"type"\s*:\s*"[a-z]+"/, '"type": 3'),
+];
+
 describe("Gemini CLI importer: corrupted records never turn YES into NO", () => {
-  type Corruption = (record: string, seed: number) => string;
-  const corruptions: Corruption[] = [
-    // A damaged byte: a raw control character, which no JSON text may hold. (A printable character
-    // in its place can land inside a string and make another valid record, e.g. "/home" -> "Rhome":
-    // different content, not damage, which no importer could tell from the real thing.)
-    (r, seed) => {
-      const i = seed % r.length;
-      return `${r.slice(0, i)}\u0001${r.slice(i + 1)}`;
-    },
-    (r, seed) => r.slice(0, seed % r.length),
-    (r) => r.replace(/[}\]]\s*$/, ""),
-    (r) => r.replace(/"args"\s*:\s*\{/, '"args": 5, "x": {'),
-    (r) => r.replace(/"toolCalls"\s*:\s*\[/, '"toolCalls": 7, "x": ['),
-    (r) => r.replace(/"type"\s*:\s*"[a-z]+"/, '"type": 3'),
-    (r) => r.replace(/"content"\s*:\s*/, '"content": 9, "x": '),
-  ];
+  const corruptions: Corruption[] = [...COMMON_CORRUPTIONS, (r) => r.replace(/"content"\s*:\s*/, '"content": 9, "x": ')];
 
   it.each([
     ["the JSON Lines session", linesFile, "\n", effectOn("/home/dana/src/billing/migrations/")],
@@ -450,22 +453,7 @@ const wroteHello = (span: ImportedSpan) =>
   (span.toolInput as { file_path?: unknown } | undefined)?.file_path === "hello.md";
 
 describe("Gemini CLI importer: corrupted records of the real tool sessions never turn YES into NO", () => {
-  type Corruption = (record: string, seed: number) => string;
-  const corruptions: Corruption[] = [
-    // A damaged byte: a raw control character, which no JSON text may hold. (A printable character
-    // in its place can land inside a string and make another valid record, e.g. "/home" -> "Rhome":
-    // different content, not damage, which no importer could tell from the real thing.)
-    (r, seed) => {
-      const i = seed % r.length;
-      return `${r.slice(0, i)}\u0001${r.slice(i + 1)}`;
-    },
-    (r, seed) => r.slice(0, seed % r.length),
-    (r) => r.replace(/[}\]]\s*$/, ""),
-    (r) => r.replace(/"args"\s*:\s*\{/, '"args": 5, "x": {'),
-    (r) => r.replace(/"toolCalls"\s*:\s*\[/, '"toolCalls": 7, "x": ['),
-    (r) => r.replace(/"type"\s*:\s*"[a-z]+"/, '"type": 3'),
-    (r) => r.replace(/"name"\s*:\s*"[a-z_]+"/, '"name": []'),
-  ];
+  const corruptions: Corruption[] = [...COMMON_CORRUPTIONS, (r) => r.replace(/"name"\s*:\s*"[a-z_]+"/, '"name": []')];
 
   it.each([
     ["the edits session", realEdits, effectOn("/Users/Jane_Smith/Documents/projects/epm-cdme/assistants/")],
