@@ -1,0 +1,33 @@
+"use client";
+
+import { useEffect } from "react";
+
+/**
+ * A page that failed to render: say so plainly, offer a retry, and show the digest the server logged
+ * (never the error's message, which may carry internals).
+ */
+export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  useEffect(() => {
+    console.error(error);
+  }, [error]);
+  return (
+    <main id="main" className="status-page">
+      <p className="status-code">Error</p>
+      <h1>This page could not be shown</h1>
+      <p className="subtitle">
+        Nothing you submitted was lost: acts are written in one transaction or not at all. Try again; if it keeps failing, give
+        your operator this reference.
+      </p>
+      {error.digest ? (
+        <p>
+          Reference: <code>{error.digest}</code>
+        </p>
+      ) : null}
+      <p>
+        <button type="button" className="button" onClick={() => reset()}>
+          Try again
+        </button>
+      </p>
+    </main>
+  );
+}
