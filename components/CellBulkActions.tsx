@@ -3,18 +3,25 @@
 import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
 import { useRefill } from "./ActionForm";
+import { BulkActFields } from "./BulkActFields";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-/** Pin or extend every held original in one grid cell (the spans listed below it), with a reason. */
+/**
+ * Pin or extend every held original in one grid cell (the spans listed below it), with a reason and
+ * a confirmation naming the count and bytes.
+ */
 export function CellBulkActions({
   sessionId,
   spanIds,
+  bytes,
   label,
   action,
 }: {
   sessionId: string;
   spanIds: string[];
+  /** The held bytes of those originals, when the page knows them. */
+  bytes?: number;
   label: string;
   action: Action;
 }) {
@@ -27,28 +34,18 @@ export function CellBulkActions({
       ref={form}
       action={submit}
       className="panel"
-      style={{ display: "flex", gap: 12, alignItems: "end", margin: "12px 0" }}
+      style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", margin: "12px 0" }}
       aria-label={`Retention acts for ${label}`}
     >
       {spanIds.map((id) => (
         <input key={id} type="hidden" name="original" value={`${sessionId}:${id}`} />
       ))}
-      <label>
-        Keep for (days from now)
-        <br />
-        <input name="days" type="number" min={1} max={36500} defaultValue={400} />
-      </label>
-      <label>
-        Reason (required)
-        <br />
-        <input name="reason" required maxLength={1000} />
-      </label>
-      <button className="button" type="submit" name="act" value="pin" disabled={pending}>
-        Pin all {spanIds.length}
-      </button>
-      <button className="button secondary" type="submit" name="act" value="extend" disabled={pending}>
-        Extend all {spanIds.length}
-      </button>
+      <BulkActFields
+        form={form}
+        target={() => ({ count: spanIds.length, bytes })}
+        pending={pending}
+        what={`all ${spanIds.length}`}
+      />
       {result ? (
         result.ok ? (
           <span role="status">{result.message}</span>
