@@ -97,6 +97,32 @@ export type AuditEvent =
       after: { role: RoleName };
     }
   | {
+      /** A project created by an instance admin (or the CLI). */
+      act: "project.create";
+      targetType: "project";
+      before?: undefined;
+      after: { slug: string; name: string };
+    }
+  | {
+      /** A person made a member of a project with a role there (invited when they had no account: created). */
+      act: "member.add";
+      targetType: "user";
+      before?: undefined;
+      after: { email: string; role: RoleName; created: boolean };
+    }
+  | {
+      act: "member.role";
+      targetType: "user";
+      before: { role: RoleName };
+      after: { role: RoleName };
+    }
+  | {
+      act: "member.remove";
+      targetType: "user";
+      before: { email: string; role: RoleName };
+      after?: undefined;
+    }
+  | {
       /** An evidence answer downloaded from the Evidence page: which question, over which scope, as what. */
       act: "evidence.export";
       targetType: "project";
@@ -108,6 +134,19 @@ export type AuditEvent =
         answer: string;
         citations: number;
       };
+    }
+  | {
+      /** An evidence question saved under a title for the project (the retention what-if judges it too), or deleted. */
+      act: "question.save";
+      targetType: "saved_question";
+      before?: undefined;
+      after: { title: string; predicate: JsonObject };
+    }
+  | {
+      act: "question.delete";
+      targetType: "saved_question";
+      before: { title: string; predicate: JsonObject };
+      after?: undefined;
     }
   | {
       /** A committed reclamation (asked of the gate, or observed in an import): what it replaced. */
