@@ -3,9 +3,11 @@ import { headers } from "next/headers";
 import type { z } from "zod";
 import type { ActionResult, FormValues } from "@/lib/core/action-result";
 import { AppError, toAppError } from "@/lib/core/errors";
-import { requirePermission, type Permission } from "@/lib/core/permissions";
+import type { Permission } from "@/lib/core/permissions";
 import { zodFields } from "@/lib/core/validation";
+import type { ProjectRef } from "@/lib/server/admin";
 import type { Actor } from "@/lib/server/audit";
+import { actorOf, memberAccess, requireInstanceRole } from "./project-access";
 import { currentUser, type SignedInUser } from "./session";
 
 export type { ActionResult } from "@/lib/core/action-result";
@@ -13,26 +15,57 @@ export type { ActionResult } from "@/lib/core/action-result";
 /** A server action as forms call it (React's `useActionState`). */
 export type FormAction<T = undefined> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 
-export interface ActionContext<I> {
+/**
+ * An act inside a project. The page binds the project's slug (`action.bind(null, slug)`), which
+ * makes it a FormAction; a form may instead name it in a hidden `project` field (bound wins). Either
+ * way the slug is only a claim: the caller's membership of that project is checked on every call.
+ */
+export type ProjectAction<T = undefined> = (
+  project: string | null,
+  previous: ActionResult<T> | null,
+  form: FormData,
+) => Promise<ActionResult<T>>;
+
+export interface InstanceActionContext<I> {
   input: I;
   user: SignedInUser;
   /** Who the audit log names: the use case writes its audit rows with it, in its own transaction. */
   actor: Actor;
 }
 
+export interface ActionContext<I> extends InstanceActionContext<I> {
+  /** The project the act is in; use cases are given its id, never one typed into the form. */
+  project: ProjectRef;
+}
+
 /** What a run returns: the message to show, or a message with a one-time secret or data for the form. */
 export type ActionOutcome<T> = string | { message: string; secret?: string; data?: T };
 
 export interface ActionDefinition<I, T> {
-  /** What the act needs; a function of the submitted form when one action does two acts (pin or extend). */
+  /**
+   * What the act needs of the caller's role in the project; a function of the submitted form when
+   * one action does two acts (pin or extend).
+   */
   permission: Permission | ((form: FormData) => Permission);
   /** The form's schema; empty fields are left out, so optional fields may be left blank. */
   input: z.ZodType<I>;
   /** Fields always read as lists (checkboxes, repeated hidden inputs), even with one value or none. */
   lists?: readonly string[];
-  /** Pages to show afresh after the act. */
+  /**
+   * Pages to show afresh after the act, inside the project: "/retention" is the project's retention
+   * page; a dynamic segment ("/sessions/[id]") stands for every page of that route.
+   */
   revalidate?: readonly string[] | ((input: I) => readonly string[]);
   run: (context: ActionContext<I>) => Promise<ActionOutcome<T>>;
+}
+
+/** An instance admin's act: not inside a project; the caller's instance role must be ADMIN. */
+export interface InstanceActionDefinition<I, T> {
+  input: z.ZodType<I>;
+  lists?: readonly string[];
+  /** Pages to show afresh after the act (absolute paths). */
+  revalidate?: readonly string[];
+  run: (context: InstanceActionContext<I>) => Promise<ActionOutcome<T>>;
 }
 
 /** What a server action reads from its request: replaced in tests, which run outside a request. */
@@ -48,6 +81,11 @@ const NEXT_ENVIRONMENT: ActionEnvironment = {
   // A path with a dynamic segment ("/sessions/[id]") stands for every page of that route.
   revalidate: (path) => (path.includes("[") ? revalidatePath(path, "page") : revalidatePath(path)),
 };
+
+/** A project page's path: "/retention" in project "demo" is "/projects/demo/retention". */
+function projectPath(slug: string, path: string): string {
+  return path.includes("[") ? `/projects/[slug]${path}` : `/projects/${slug}${path}`;
+}
 
 /** Fields never sent back to the form (a typed password stays typed only in the browser). */
 const NEVER_ECHOED = new Set(["password"]);
@@ -74,12 +112,15 @@ export function requireSameOrigin(requestHeaders: Headers): void {
   if (!addressed || originHost !== addressed) throw new AppError("FORBIDDEN", "Refused: the request comes from another site");
 }
 
+/** The hidden field naming the project an unbound action acts in; never part of the act's input. */
+const PROJECT_FIELD = "project";
+
 /** The form as the schema reads it: one value per name, lists for `lists`, blank fields left out. */
 export function formInput(form: FormData, lists: readonly string[] = []): Record<string, string | string[]> {
   const input: Record<string, string | string[]> = {};
   for (const name of lists) input[name] = [];
   for (const [name, value] of form.entries()) {
-    if (typeof value !== "string" || name.startsWith("$ACTION")) continue;
+    if (typeof value !== "string" || name.startsWith("$ACTION") || name === PROJECT_FIELD) continue;
     if (lists.includes(name)) {
       if (value !== "") (input[name] as string[]).push(value);
     } else if (value !== "") input[name] = value;
@@ -108,14 +149,63 @@ function parseForm<I>(schema: z.ZodType<I>, value: unknown): I {
   throw new AppError("VALIDATION_FAILED", `Check the form (${message})`, { fields });
 }
 
+/** An action's answer to a failure: the error's code and message, and what was typed. */
+function failure<T>(error: unknown, form: FormData): ActionResult<T> {
+  const appError = toAppError(error);
+  if (!(error instanceof AppError)) console.error("Server action failed", error);
+  return {
+    ok: false,
+    error: {
+      code: appError.code,
+      message: appError.message,
+      ...(appError.fields ? { fields: appError.fields } : {}),
+    },
+    values: formValues(form),
+  };
+}
+
+function success<T>(outcome: ActionOutcome<T>): ActionResult<T> {
+  return typeof outcome === "string" ? { ok: true, message: outcome } : { ok: true, ...outcome };
+}
+
 /**
- * The one way to write a server action: same-origin check, sign-in, permission, the form validated
- * by its schema (422 VALIDATION_FAILED with the fields at fault), the act (which audits with the
- * actor given here, in its own transaction), the pages revalidated, and the ActionResult shape; on
- * an error the form gets back what was typed.
+ * The one way to write a server action inside a project: same-origin check, sign-in, membership of
+ * the project (NOT_FOUND for a non-member, as for a project that does not exist), the permission
+ * checked against the caller's role there, the form validated by its schema (422 VALIDATION_FAILED
+ * with the fields at fault), the act (given the project; it audits with the actor given here, in its
+ * own transaction), the project's pages revalidated, and the ActionResult shape; on an error the
+ * form gets back what was typed.
  */
 export function defineAction<I, T = undefined>(
   definition: ActionDefinition<I, T>,
+  environment: ActionEnvironment = NEXT_ENVIRONMENT,
+): ProjectAction<T> {
+  return async (bound, _previous, form) => {
+    try {
+      requireSameOrigin(await environment.headers());
+      const user = await environment.currentUser();
+      if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
+      const named = typeof bound === "string" ? bound : form.get(PROJECT_FIELD);
+      if (typeof named !== "string" || named === "") throw new AppError("NOT_FOUND", "No such project");
+      const permission = typeof definition.permission === "function" ? definition.permission(form) : definition.permission;
+      const { project } = await memberAccess(user, named, permission);
+      const input = parseForm(definition.input, formInput(form, definition.lists));
+      const outcome = await definition.run({ input, user, actor: actorOf(user), project });
+      const paths = typeof definition.revalidate === "function" ? definition.revalidate(input) : (definition.revalidate ?? []);
+      for (const path of paths) environment.revalidate(projectPath(project.slug, path));
+      return success(outcome);
+    } catch (error) {
+      return failure(error, form);
+    }
+  };
+}
+
+/**
+ * A server action of the instance admin (projects, people's instance roles, members of any
+ * project): same-origin check, sign-in, the caller's instance role ADMIN, then as defineAction.
+ */
+export function defineInstanceAction<I, T = undefined>(
+  definition: InstanceActionDefinition<I, T>,
   environment: ActionEnvironment = NEXT_ENVIRONMENT,
 ): FormAction<T> {
   return async (_previous, form) => {
@@ -123,27 +213,13 @@ export function defineAction<I, T = undefined>(
       requireSameOrigin(await environment.headers());
       const user = await environment.currentUser();
       if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
-      requirePermission(
-        user.role,
-        typeof definition.permission === "function" ? definition.permission(form) : definition.permission,
-      );
+      requireInstanceRole(user);
       const input = parseForm(definition.input, formInput(form, definition.lists));
-      const outcome = await definition.run({ input, user, actor: { type: "USER", id: user.id, label: user.email } });
-      const paths = typeof definition.revalidate === "function" ? definition.revalidate(input) : (definition.revalidate ?? []);
-      for (const path of paths) environment.revalidate(path);
-      return typeof outcome === "string" ? { ok: true, message: outcome } : { ok: true, ...outcome };
+      const outcome = await definition.run({ input, user, actor: actorOf(user) });
+      for (const path of definition.revalidate ?? []) environment.revalidate(path);
+      return success(outcome);
     } catch (error) {
-      const appError = toAppError(error);
-      if (!(error instanceof AppError)) console.error("Server action failed", error);
-      return {
-        ok: false,
-        error: {
-          code: appError.code,
-          message: appError.message,
-          ...(appError.fields ? { fields: appError.fields } : {}),
-        },
-        values: formValues(form),
-      };
+      return failure(error, form);
     }
   };
 }

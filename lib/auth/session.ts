@@ -1,14 +1,13 @@
 import { headers } from "next/headers";
-import { notFound, redirect } from "next/navigation";
-import { AppError } from "@/lib/core/errors";
-import { can, requirePermission, ROLES, type Permission, type RoleName } from "@/lib/core/permissions";
-import type { Actor } from "@/lib/server/audit";
+import { redirect } from "next/navigation";
+import { ROLES, type RoleName } from "@/lib/core/permissions";
 import { getAuth } from "./server";
 
 export interface SignedInUser {
   id: string;
   email: string;
   name: string;
+  /** The instance role: ADMIN manages projects and people. Inside a project only the membership's role counts. */
   role: RoleName;
 }
 
@@ -26,25 +25,12 @@ export async function currentUser(): Promise<SignedInUser | null> {
 }
 
 /**
- * For pages: the first act of every page, before it reads anything (a layout's check does not stop
- * its page from rendering and streaming). A stranger is redirected to the sign-in page; a person
- * whose role lacks `permission` gets the 404 page, as if the page did not exist. Both are thrown
- * before anything is rendered, so the response carries no data.
+ * For pages outside any project (the home page, old links): the first act of the page, before it
+ * reads anything. A stranger is redirected to the sign-in page before anything is rendered. Pages of
+ * a project use requireMember instead; the instance admin's, requireInstanceAdmin.
  */
-export async function requireUser(permission?: Permission): Promise<SignedInUser> {
+export async function requireUser(): Promise<SignedInUser> {
   const user = await currentUser();
   if (!user) redirect("/login");
-  if (permission && !can(user.role, permission)) notFound();
   return user;
-}
-
-/**
- * For server actions: the first line of every mutation. Fails with UNAUTHENTICATED or FORBIDDEN
- * before anything is read or written, whatever the UI showed.
- */
-export async function authorize(permission: Permission): Promise<{ user: SignedInUser; actor: Actor }> {
-  const user = await currentUser();
-  if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
-  requirePermission(user.role, permission);
-  return { user, actor: { type: "USER", id: user.id, label: user.email } };
 }

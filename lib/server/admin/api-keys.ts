@@ -52,13 +52,16 @@ export async function createApiKey(projectId: string, name: string, role: Role, 
   return { id: row.id, name: row.name, prefix, role: row.role, key };
 }
 
-/** Revokes a key at once (the next request with it gets 401), audited as `api_key.revoke` in the same transaction. */
-export async function revokeApiKey(keyId: string, actor: Actor): Promise<void> {
+/**
+ * Revokes a key at once (the next request with it gets 401), audited as `api_key.revoke` in the
+ * same transaction. Given a project, a key of another project is NOT_FOUND (the dashboard acts inside one).
+ */
+export async function revokeApiKey(keyId: string, actor: Actor, projectId?: string): Promise<void> {
   if (!actor?.label) throw new Error("revokeApiKey needs the actor who revokes the key");
   if (!isUuid(keyId)) throw new AppError("NOT_FOUND", "Key not found");
   await db().$transaction(async (tx) => {
     const key = await tx.apiKey.findUnique({ where: { id: keyId } });
-    if (!key) throw new AppError("NOT_FOUND", "Key not found");
+    if (!key || (projectId !== undefined && key.projectId !== projectId)) throw new AppError("NOT_FOUND", "Key not found");
     if (key.revokedAt) return;
     const revokedAt = new Date();
     await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });

@@ -1,14 +1,15 @@
+import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import { policyFromRow } from "@/lib/server/retention";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 
-/** Projects with their retention policy and API keys (prefixes only: keys are never stored). */
-export async function listProjectSettings() {
+/** A project with its retention policy and API keys (prefixes only: keys are never stored). */
+export async function projectSettings(projectId: string) {
   const projects = await db().project.findMany({
-    orderBy: { createdAt: "asc" },
+    where: { id: projectId },
     include: { retentionPolicy: true, apiKeys: { orderBy: { createdAt: "asc" } } },
   });
-  return projects.map((p) => ({
+  const [settings] = projects.map((p) => ({
     id: p.id,
     slug: p.slug,
     name: p.name,
@@ -24,4 +25,6 @@ export async function listProjectSettings() {
       revokedAt: k.revokedAt,
     })),
   }));
+  if (!settings) throw new AppError("NOT_FOUND", "No such project");
+  return settings;
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { AppError } from "@/lib/core/errors";
-import { db } from "@/lib/db/client";
+import { type DbTx, db } from "@/lib/db/client";
 import type { RoleName } from "@/lib/core/permissions";
 import { Prisma } from "@/lib/db/generated/client";
 import { isUuid } from "@/lib/core/ids";
@@ -17,9 +17,55 @@ export interface CreatedUser {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** An email as people are keyed: trimmed and lower-cased, refused unless it looks like one. */
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!EMAIL.test(email))
+    throw new AppError("VALIDATION_FAILED", "Invalid email", { fields: [{ path: "email", message: "not an email address" }] });
+  return email;
+}
+
 /**
- * Invites a person with a role and a password sign-in (the account record better-auth reads),
- * audited as `user.invite` in the same transaction: who invited whom, with which role.
+ * Writes a new person and their password sign-in (the account record better-auth reads) inside
+ * the caller's transaction, audited as `user.invite` there; returns their id. The password is hashed
+ * before (`hashPassword`), outside the transaction.
+ */
+export async function insertPerson(
+  tx: DbTx,
+  person: { email: string; name?: string; role: RoleName; hashedPassword: string },
+  actor: Actor,
+  projectId: string | null = null,
+): Promise<string> {
+  const id = randomUUID();
+  await tx.user.create({
+    data: { id, email: person.email, name: person.name ?? person.email.split("@")[0]!, role: person.role, emailVerified: true },
+  });
+  await tx.authAccount.create({
+    data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: person.hashedPassword },
+  });
+  await writeAudit(tx, {
+    projectId,
+    actor,
+    act: "user.invite",
+    targetType: "user",
+    targetId: id,
+    after: { email: person.email, role: person.role },
+  });
+  return id;
+}
+
+/** A one-time password for a person invited without one: shown once, never stored. */
+export function generatePassword(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/**
+ * Invites a person with an instance role and a password sign-in, audited as `user.invite` in the
+ * same transaction: who invited whom, with which role. Projects are joined separately (members.ts).
  */
 export async function createUser(
   input: {
@@ -30,36 +76,19 @@ export async function createUser(
   },
   actor: Actor,
 ): Promise<CreatedUser> {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email))
-    throw new AppError("VALIDATION_FAILED", "Invalid email", { fields: [{ path: "email", message: "not an email address" }] });
+  const email = normalizeEmail(input.email);
   if (input.password !== undefined && input.password.length < 10) {
     throw new AppError("VALIDATION_FAILED", "Password too short", {
       fields: [{ path: "password", message: "at least 10 characters" }],
     });
   }
-  const password = input.password ?? randomBytes(12).toString("base64url");
-  const id = randomUUID();
+  const password = input.password ?? generatePassword();
+  let id: string;
   try {
-    const hashed = await hashPassword(password);
-    await db().$transaction(async (tx) => {
-      await tx.user.create({
-        data: { id, email, name: input.name ?? email.split("@")[0]!, role: input.role, emailVerified: true },
-      });
-      await tx.authAccount.create({
-        data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: hashed },
-      });
-      await writeAudit(tx, {
-        projectId: null,
-        actor,
-        act: "user.invite",
-        targetType: "user",
-        targetId: id,
-        after: { email, role: input.role },
-      });
-    });
+    const hashedPassword = await hashPassword(password);
+    id = await db().$transaction((tx) => insertPerson(tx, { email, name: input.name, role: input.role, hashedPassword }, actor));
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("CONFLICT", `A user with email ${email} exists already`, {
         fields: [{ path: "email", message: "taken" }],
       });
