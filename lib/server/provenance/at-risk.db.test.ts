@@ -53,7 +53,7 @@ describe("at risk: the pure definition and the retention page's SQL agree", () =
       )
       .map((r) => r.id)
       .sort();
-    const listed = (await listAtRiskOriginals(100_000))
+    const listed = (await listAtRiskOriginals(project.id, 100_000))
       .filter((o) => o.sessionId === session.id)
       .map((o) => o.spanId)
       .sort();

@@ -13,9 +13,9 @@ export interface AtRiskOriginal {
 
 /**
  * Held originals of evidence-bearing spans that will expire before their evidence horizon,
- * soonest first: what a retention owner should pin or extend before it is too late.
+ * soonest first, in one project: what a retention owner should pin or extend before it is too late.
  */
-export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]> {
+export async function listAtRiskOriginals(projectId: string, limit = 200): Promise<AtRiskOriginal[]> {
   const rows = await db().$queryRaw<
     Array<{
       session_id: string;
@@ -34,7 +34,8 @@ export async function listAtRiskOriginals(limit = 200): Promise<AtRiskOriginal[]
       join span s on s.session_id = o.session_id and s.id = o.span_id
       join session se on se.id = o.session_id
       left join retention_policy p on p.project_id = se.project_id
-     where o.bytes is not null and o.pinned = false and o.expires_at > now() and s.class <> 'NARRATIVE'
+     where se.project_id = ${projectId}::uuid
+       and o.bytes is not null and o.pinned = false and o.expires_at > now() and s.class <> 'NARRATIVE'
        and o.expires_at < s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays}))
      order by o.expires_at
      limit ${limit}`;
@@ -57,12 +58,13 @@ export interface ExpiryWeekCount {
 }
 
 /** Unpinned, held originals of evidence-bearing spans expiring in the coming weeks, counted per week and class. */
-export async function expiriesByWeek(now: Date, weeks: number): Promise<ExpiryWeekCount[]> {
+export async function expiriesByWeek(projectId: string, now: Date, weeks: number): Promise<ExpiryWeekCount[]> {
   const until = new Date(now.getTime() + weeks * 7 * 86_400_000);
   const rows = await db().$queryRaw<Array<{ week: string; class: string; count: bigint | number }>>`
     select to_char(date_trunc('week', o.expires_at), 'YYYY-MM-DD') as week, s.class::text as class, count(*) as count
       from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
-     where o.expires_at > ${now} and o.expires_at <= ${until} and o.pinned = false and o.bytes is not null and s.class <> 'NARRATIVE'
+      join session se on se.id = o.session_id
+     where se.project_id = ${projectId}::uuid and o.expires_at > ${now} and o.expires_at <= ${until} and o.pinned = false and o.bytes is not null and s.class <> 'NARRATIVE'
      group by 1, 2`;
   return rows.map((r) => ({ week: r.week, class: r.class, count: Number(r.count) }));
 }
