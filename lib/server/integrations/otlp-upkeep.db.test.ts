@@ -1,0 +1,126 @@
+/**
+ * The maintenance round's upkeep of the OTLP receiver's raw spans: quiet conversations are
+ * forgotten whole, running ones kept; spans held for an ancestor that never comes are mapped.
+ */
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { makeTestProject } from "@/lib/server/admin/test-project";
+import { runMaintenance } from "@/lib/server/background";
+import { receiveOtlpTraces } from "./otlp-ingest";
+
+const DAY_MS = 86_400_000;
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+interface SpanSpec {
+  traceId: string;
+  spanId?: string;
+  parentSpanId?: string;
+  conversation?: string;
+  operation: string;
+  attributes?: Array<ReturnType<typeof attr>>;
+  at: Date;
+}
+
+/** One span in OTLP's JSON mapping, as an exporter sends it. */
+function span(spec: SpanSpec) {
+  const start = BigInt(spec.at.getTime()) * 1_000_000n;
+  return {
+    traceId: spec.traceId,
+    spanId: spec.spanId ?? hex(8),
+    ...(spec.parentSpanId ? { parentSpanId: spec.parentSpanId } : {}),
+    name: spec.operation,
+    kind: 1,
+    startTimeUnixNano: String(start),
+    endTimeUnixNano: String(start + 1_000_000n),
+    attributes: [
+      attr("gen_ai.operation.name", spec.operation),
+      ...(spec.conversation ? [attr("gen_ai.conversation.id", spec.conversation)] : []),
+      ...(spec.attributes ?? []),
+    ],
+    status: { code: 1 },
+  };
+}
+
+const request = (...spans: Array<ReturnType<typeof span>>) => ({
+  resourceSpans: [{ resource: { attributes: [attr("service.name", "agent")] }, scopeSpans: [{ spans }] }],
+});
+
+const chat = (traceId: string, conversation: string, text: string, at: Date, parentSpanId?: string) =>
+  span({
+    traceId,
+    conversation,
+    operation: "chat",
+    at,
+    ...(parentSpanId ? { parentSpanId } : {}),
+    attributes: [attr("gen_ai.input.messages", JSON.stringify([{ role: "user", parts: [{ type: "text", content: text }] }]))],
+  });
+
+async function receivedDaysAgo(projectId: string, traceId: string, days: number, now: Date) {
+  await db().otlpSpan.updateMany({
+    where: { projectId, traceId },
+    data: { receivedAt: new Date(now.getTime() - days * DAY_MS) },
+  });
+}
+
+const rowsOf = async (projectId: string) =>
+  (await db().otlpSpan.findMany({ where: { projectId }, select: { traceId: true } })).map((r) => r.traceId).sort();
+
+describe("forgetting raw OTLP spans", () => {
+  it("deletes a conversation quiet for the narrative TTL, whole; keeps one with any recent trace; the sessions stay", async () => {
+    const project = await makeTestProject("otlp-forget");
+    const now = new Date();
+    const options = { requester: "test", now };
+    const [quiet, quietSecond, running, runningNew, bare] = [hex(16), hex(16), hex(16), hex(16), hex(16)];
+    const quietConversation = `quiet-${hex(4)}`;
+    const runningConversation = `running-${hex(4)}`;
+    // The quiet conversation spans two traces; the running one has an old trace and a new one.
+    await receiveOtlpTraces(project.id, request(chat(quiet, quietConversation, "first", now)), options);
+    await receiveOtlpTraces(project.id, request(chat(quietSecond, quietConversation, "second", now)), options);
+    await receiveOtlpTraces(project.id, request(chat(running, runningConversation, "long ago", now)), options);
+    await receiveOtlpTraces(project.id, request(chat(runningNew, runningConversation, "today", now)), options);
+    // A trace whose spans name no conversation at all: its own group.
+    await receiveOtlpTraces(project.id, request(chat(bare, "", "no conversation", now)), options);
+    const ttl = DEFAULT_POLICY.ttlDays.NARRATIVE;
+    await receivedDaysAgo(project.id, quiet, ttl + 5, now);
+    await receivedDaysAgo(project.id, quietSecond, ttl + 1, now);
+    await receivedDaysAgo(project.id, running, ttl + 5, now);
+    await receivedDaysAgo(project.id, runningNew, 2, now);
+    await receivedDaysAgo(project.id, bare, ttl + 1, now);
+    const sessionsBefore = await db().session.count({ where: { projectId: project.id } });
+    const spansBefore = await db().span.count({ where: { session: { projectId: project.id } } });
+
+    const result = await runMaintenance(now);
+
+    expect(result.otlpSpansForgotten).toBeGreaterThanOrEqual(3);
+    expect(await rowsOf(project.id)).toEqual([running, runningNew].sort());
+    expect(await db().session.count({ where: { projectId: project.id } })).toBe(sessionsBefore);
+    expect(await db().span.count({ where: { session: { projectId: project.id } } })).toBe(spansBefore);
+  });
+
+  it("counts quiet from the project's own narrative TTL, and a TTL under a day as a day", async () => {
+    const long = await makeTestProject("otlp-forget-long", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, NARRATIVE: 90 },
+    });
+    const none = await makeTestProject("otlp-forget-zero", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, NARRATIVE: 0 },
+    });
+    const now = new Date();
+    const [a, b, c] = [hex(16), hex(16), hex(16)];
+    await receiveOtlpTraces(long.id, request(chat(a, `c-${hex(4)}`, "kept for 90 days", now)), { requester: "test", now });
+    await receivedDaysAgo(long.id, a, 40, now);
+    await receiveOtlpTraces(none.id, request(chat(b, `c-${hex(4)}`, "an hour ago", now)), { requester: "test", now });
+    await receivedDaysAgo(none.id, b, 1 / 24, now);
+    await receiveOtlpTraces(none.id, request(chat(c, `c-${hex(4)}`, "two days ago", now)), { requester: "test", now });
+    await receivedDaysAgo(none.id, c, 2, now);
+
+    await runMaintenance(now);
+
+    expect(await rowsOf(long.id)).toEqual([a]);
+    expect(await rowsOf(none.id)).toEqual([b]);
+  });
+});

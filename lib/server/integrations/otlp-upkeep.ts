@@ -1,0 +1,51 @@
+/**
+ * Upkeep of the OTLP receiver's raw spans (otlp_span), run in the maintenance round.
+ *
+ * Why rows are kept after their spans were ingested at all: the receiver maps a conversation as a
+ * whole at every batch (a tool span inherits its conversation from an ancestor, a chat request
+ * repeats the history before it and a message is kept only where it first appears, a compaction
+ * replaces everything since the previous one), so a later batch needs the conversation's earlier
+ * spans. Deleting single old rows of a conversation still running would make its next batch ingest
+ * that history again as new spans, or put a tool span in the wrong session.
+ *
+ * Why they must go eventually: each row is a copy of what its spans hold (messages, tool arguments
+ * and results); kept forever, it would outlive the originals the sweeper deletes at their TTL.
+ *
+ * So a conversation's rows go together, once the conversation has been quiet for the project's
+ * narrative TTL (the shortest-lived content they copy, and the first the sweeper takes): no row of
+ * its traces, nor of any trace of a conversation those traces name (what a batch's mapping
+ * reaches), was received since. A narrative TTL under a day counts as a day, so a conversation
+ * that pauses for minutes is not cut in two.
+ */
+import { db } from "@/lib/db/client";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+
+const MIN_QUIET_DAYS = 1;
+
+/** Deletes the raw OTLP spans of every conversation quiet for its project's narrative TTL. */
+export async function forgetQuietOtlpSpans(now = new Date()): Promise<number> {
+  return db().$executeRaw`
+    with quiet_after as (
+      select p.id as project_id,
+             ${now}::timestamptz - make_interval(days => greatest(coalesce(r.ttl_narrative_days, ${DEFAULT_POLICY.ttlDays.NARRATIVE}::int), ${MIN_QUIET_DAYS}::int)) as since
+        from project p left join retention_policy r on r.project_id = p.id
+    ),
+    recent_traces as (
+      select distinct o.project_id, o.trace_id
+        from otlp_span o join quiet_after q on q.project_id = o.project_id
+       where o.received_at > q.since
+    ),
+    recent_conversations as (
+      select distinct o.project_id, o.conversation_id
+        from otlp_span o join recent_traces t on t.project_id = o.project_id and t.trace_id = o.trace_id
+       where o.conversation_id is not null
+    ),
+    live_traces as (
+      select project_id, trace_id from recent_traces
+      union
+      select o.project_id, o.trace_id
+        from otlp_span o join recent_conversations c on c.project_id = o.project_id and c.conversation_id = o.conversation_id
+    )
+    delete from otlp_span o
+     where not exists (select 1 from live_traces l where l.project_id = o.project_id and l.trace_id = o.trace_id)`;
+}
