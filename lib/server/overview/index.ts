@@ -1,0 +1,9 @@
+export { type ProjectOverview, projectOverview } from "./overview";
+export {
+  DEFAULT_OVERVIEW_RANGE,
+  OVERVIEW_RANGES,
+  type OverviewRange,
+  type OverviewWindow,
+  overviewWindow,
+  parseOverviewRange,
+} from "./range";

@@ -1,0 +1,92 @@
+import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
+import { storageFigures } from "@/lib/server/retention";
+import { atRiskNow, evidenceLostPerBucket, expiriesPerDay, refusalsPerBucket, unaskedCompactionsPerBucket } from "./queries";
+import { DAY_MS, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
+
+type ByClass = Record<EvidentialClass, { originals: number; bytes: number }>;
+
+/**
+ * What an ops team watches on a project's first page. Every series is sparse (only buckets with
+ * something in them, oldest first) and carries its totals; times are ISO strings so the same
+ * object is rendered on the server and polled as JSON.
+ */
+export interface ProjectOverview {
+  window: OverviewWindow;
+  refusals: { series: Array<{ at: string; count: number }>; total: number };
+  unaskedCompactions: {
+    series: Array<{ at: string; count: number; spansReplaced: number }>;
+    total: number;
+    spansReplaced: number;
+    /** Compactions in the same window that did ask the gate. */
+    askedTotal: number;
+  };
+  /** Now, not over the range: spans whose held original expires before their evidence horizon. */
+  atRisk: { spans: number; sessions: number };
+  evidenceLost: { series: Array<{ at: string; deleted: number; damaged: number }>; deleted: number; damaged: number };
+  /** Today and the six days after it (UTC), whatever the range: what to pin or extend now. */
+  expiringThisWeek: {
+    window: { bucket: "day"; from: string; buckets: number };
+    series: Array<{ at: string; originals: number; bytes: number }>;
+    byClass: ByClass;
+    total: { originals: number; bytes: number };
+  };
+  /** Bytes held now, per evidential class (the retention page's storage figures). */
+  storage: { byClass: ByClass; total: { originals: number; bytes: number } };
+}
+
+const EXPIRY_DAYS = 7;
+
+export async function projectOverview(
+  projectId: string,
+  { range, now = new Date() }: { range: OverviewRange; now?: Date },
+): Promise<ProjectOverview> {
+  const window = overviewWindow(range, now);
+  const today = now.getTime() - (now.getTime() % DAY_MS);
+  const expiryEnd = new Date(today + EXPIRY_DAYS * DAY_MS);
+  const scope = { projectId, window };
+  // Only the class figures of the storage read are used: one day of growth and no session list
+  // keep its other parts cheap.
+  const [refusals, compactions, lost, atRisk, expiries, storage] = await Promise.all([
+    refusalsPerBucket(scope),
+    unaskedCompactionsPerBucket(scope),
+    evidenceLostPerBucket(scope),
+    atRiskNow(projectId),
+    expiriesPerDay(projectId, now, expiryEnd),
+    storageFigures(projectId, now, 1, 0),
+  ]);
+
+  const perDay = new Map<string, { at: string; originals: number; bytes: number }>();
+  const byClass = Object.fromEntries(EVIDENTIAL_CLASSES.map((c) => [c, { originals: 0, bytes: 0 }])) as ByClass;
+  const expiringTotal = { originals: 0, bytes: 0 };
+  for (const e of expiries) {
+    const day = perDay.get(e.at) ?? { at: e.at, originals: 0, bytes: 0 };
+    day.originals += e.originals;
+    day.bytes += e.bytes;
+    perDay.set(e.at, day);
+    byClass[e.class].originals += e.originals;
+    byClass[e.class].bytes += e.bytes;
+    expiringTotal.originals += e.originals;
+    expiringTotal.bytes += e.bytes;
+  }
+
+  const sum = <T>(rows: T[], pick: (r: T) => number) => rows.reduce((a, r) => a + pick(r), 0);
+  return {
+    window,
+    refusals: { series: refusals, total: sum(refusals, (r) => r.count) },
+    unaskedCompactions: {
+      series: compactions.series,
+      total: sum(compactions.series, (r) => r.count),
+      spansReplaced: sum(compactions.series, (r) => r.spansReplaced),
+      askedTotal: compactions.askedTotal,
+    },
+    atRisk,
+    evidenceLost: { series: lost, deleted: sum(lost, (r) => r.deleted), damaged: sum(lost, (r) => r.damaged) },
+    expiringThisWeek: {
+      window: { bucket: "day", from: new Date(today).toISOString(), buckets: EXPIRY_DAYS },
+      series: [...perDay.values()],
+      byClass,
+      total: expiringTotal,
+    },
+    storage: { byClass: storage.byClass, total: storage.total },
+  };
+}
