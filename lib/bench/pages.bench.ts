@@ -165,8 +165,8 @@ async function main() {
       "transcript, STRUCTURED x DURABLE cell",
       timelineQuery(targets.big.id, policy, now, grid, { class: "STRUCTURED", provenance: "DURABLE" }, { offset: 0, limit: 200 }),
     );
-    await printExplain(client, "sessions page", sessionListSql({ state: "any", sort: "activity", page: 1 }));
-    await printExplain(client, "sessions page, by spans at risk", sessionListSql({ state: "any", sort: "at-risk", page: 1 }));
+    await printExplain(client, "sessions page", sessionListSql(targets.projectId, { state: "any", sort: "activity", page: 1 }));
+    await printExplain(client, "sessions page, by spans at risk", sessionListSql(targets.projectId, { state: "any", sort: "at-risk", page: 1 }));
   } finally {
     await client.end();
   }

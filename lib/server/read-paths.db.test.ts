@@ -479,7 +479,7 @@ describe("provenance status from indexes", () => {
             return kindOf.get(l.replacedSpanId) === "SUMMARY" ? rootsOf(l.replacedSpanId, seen) : [l.replacedSpanId];
           });
       for (const summary of ref.spans.filter((s) => s.kind === "SUMMARY" && ref.links.some((l) => l.summarySpanId === s.id))) {
-        const detail = await getSpanDetail(summary.id, now);
+        const detail = await getSpanDetail(fixture.projectId, summary.id, now);
         expect(detail.provenance, summary.id).toBe(ref.statuses.get(summary.id));
         if (detail.lineage) {
           expect([...detail.lineage.roots].sort(), summary.id).toEqual(rootsOf(summary.id).sort());
@@ -600,7 +600,7 @@ describe("provenance status from indexes", () => {
         unchecked: r.unchecked,
       });
     }
-    const listed = await listSessionPage({ q: "", sort: "at-risk" });
+    const listed = await listSessionPage(fixture.projectId, { q: "", sort: "at-risk" });
     const now = new Date();
     for (const row of listed.rows.filter((x) => fixture.sessions.includes(x.id))) {
       const r = recount.find((x) => x.id === row.id)!;

@@ -24,12 +24,22 @@ export interface RefusalFeed {
   asOf: string;
 }
 
-/** The Refusals page's data: the newest events and per-day counts for the same filter and window. */
-export async function refusalFeed(raw: Record<string, string | undefined>, now = new Date()): Promise<RefusalFeed> {
+/** A project's Refusals page: the newest events and per-day counts for the same filter and window. */
+export async function refusalFeed(
+  projectId: string,
+  raw: Record<string, string | undefined>,
+  now = new Date(),
+): Promise<RefusalFeed> {
   const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""));
   const filter = parseWith(RefusalFeedFilterSchema, cleaned, "The filter");
   const since = new Date(now.getTime() - filter.days * DAY_MS);
-  const common = { sessionId: filter.session, cellClass: filter.cellClass, cellProvenance: filter.cellProvenance, since };
+  const common = {
+    projectId,
+    sessionId: filter.session,
+    cellClass: filter.cellClass,
+    cellProvenance: filter.cellProvenance,
+    since,
+  };
   const [events, counts] = await Promise.all([listRefusals({ ...common, limit: 200 }), refusalCountsByDay(common)]);
   return { events, counts, days: filter.days, asOf: now.toISOString() };
 }

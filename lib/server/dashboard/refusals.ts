@@ -3,6 +3,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { EvidentialClass, ProvenanceStatus } from "@/lib/evidence/types";
 
 export interface RefusalFilter {
+  /** Always one project's: the feed never mixes projects. */
+  projectId: string;
   sessionId?: string;
   cellClass?: EvidentialClass;
   cellProvenance?: ProvenanceStatus;
@@ -26,6 +28,7 @@ export interface RefusalRow {
 
 function where(filter: RefusalFilter): Prisma.RefusalEventWhereInput {
   return {
+    projectId: filter.projectId,
     ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
     ...(filter.cellClass ? { cellClass: filter.cellClass } : {}),
     ...(filter.cellProvenance ? { cellProvenance: filter.cellProvenance } : {}),
@@ -33,8 +36,8 @@ function where(filter: RefusalFilter): Prisma.RefusalEventWhereInput {
   };
 }
 
-/** The newest refusal events first (index on occurred_at), serialisable for the live feed. */
-export async function listRefusals(filter: RefusalFilter = {}): Promise<RefusalRow[]> {
+/** A project's newest refusal events first (index on project_id, occurred_at), serialisable for the live feed. */
+export async function listRefusals(filter: RefusalFilter): Promise<RefusalRow[]> {
   const events = await db().refusalEvent.findMany({
     where: where(filter),
     orderBy: { occurredAt: "desc" },
@@ -65,7 +68,7 @@ export interface RefusalDayCount {
 
 /** Refusals per UTC day (timestamps are stored in UTC) and cell since a date, counted in the database. */
 export async function refusalCountsByDay(filter: RefusalFilter & { since: Date }): Promise<RefusalDayCount[]> {
-  const conditions = [Prisma.sql`occurred_at >= ${filter.since}`];
+  const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`, Prisma.sql`occurred_at >= ${filter.since}`];
   if (filter.sessionId) conditions.push(Prisma.sql`session_id = ${filter.sessionId}::uuid`);
   if (filter.cellClass) conditions.push(Prisma.sql`cell_class = ${filter.cellClass}::"EvidentialClass"`);
   if (filter.cellProvenance) conditions.push(Prisma.sql`cell_provenance = ${filter.cellProvenance}::"ProvenanceStatus"`);

@@ -54,39 +54,39 @@ describe("the session page's transcript filters", () => {
     const expectSeqs = (spans: Array<{ seq: number | null }>, keep: (p: Planned) => boolean) =>
       expect(spans.map((s) => s.seq)).toEqual(planned.filter(keep).map((p) => p.seq));
 
-    const all = await getSessionOverview(session.id);
+    const all = await getSessionOverview(session.projectId, session.id);
     expect(all.total).toBe(30);
     expect(all.spans).toHaveLength(30);
     const call = all.spans.find((s) => s.seq === 3)!;
     expect(call).toMatchObject({ id: idOf.get(3), kind: "TOOL_CALL", outcome: "FAILED", exitCode: 2, agentId: null });
     expect(all.spans.find((s) => s.seq === 12)).toMatchObject({ agentId: "explorer-1", agentType: "Explore" });
 
-    const main = await getSessionOverview(session.id, { agentId: null });
+    const main = await getSessionOverview(session.projectId, session.id, { agentId: null });
     expectSeqs(main.spans, (p) => p.agentId === null);
     expect(main.total).toBe(15);
     expect(main.totalIsLowerBound).toBe(false);
 
-    const explorer = await getSessionOverview(session.id, { agentId: "explorer-1" });
+    const explorer = await getSessionOverview(session.projectId, session.id, { agentId: "explorer-1" });
     expectSeqs(explorer.spans, (p) => p.agentId === "explorer-1");
     expect(explorer.total).toBe(10);
 
-    const failed = await getSessionOverview(session.id, { outcomes: ["FAILED", "UNKNOWN"] });
+    const failed = await getSessionOverview(session.projectId, session.id, { outcomes: ["FAILED", "UNKNOWN"] });
     expectSeqs(failed.spans, (p) => p.outcome === "FAILED" || p.outcome === "UNKNOWN");
     expect(failed.total).toBe(planned.filter((p) => p.outcome === "FAILED" || p.outcome === "UNKNOWN").length);
     expect(failed.spans.every((s) => s.outcome === "FAILED" || s.outcome === "UNKNOWN")).toBe(true);
 
-    const both = await getSessionOverview(session.id, { agentId: "planner-2", outcomes: ["DECLINED"] });
+    const both = await getSessionOverview(session.projectId, session.id, { agentId: "planner-2", outcomes: ["DECLINED"] });
     expectSeqs(both.spans, (p) => p.agentId === "planner-2" && p.outcome === "DECLINED");
     expect(both.total).toBe(both.spans.length);
 
     // With a grid cell: every span here is a structured or narrative one; the cell narrows further.
-    const structuredMain = await getSessionOverview(session.id, { class: "NARRATIVE", agentId: null });
+    const structuredMain = await getSessionOverview(session.projectId, session.id, { class: "NARRATIVE", agentId: null });
     expect(structuredMain.spans.every((s) => s.class === "NARRATIVE" && s.agentId === null)).toBe(true);
     expect(structuredMain.total).toBe(structuredMain.spans.length);
 
     // An empty outcome list filters nothing; an agent nobody is lists nothing.
-    expect((await getSessionOverview(session.id, { outcomes: [] })).total).toBe(30);
-    const nobody = await getSessionOverview(session.id, { agentId: "nobody" });
+    expect((await getSessionOverview(session.projectId, session.id, { outcomes: [] })).total).toBe(30);
+    const nobody = await getSessionOverview(session.projectId, session.id, { agentId: "nobody" });
     expect(nobody.spans).toEqual([]);
     expect(nobody.total).toBe(0);
   });
@@ -124,7 +124,7 @@ describe("the session page's transcript filters", () => {
       total: 2,
     });
     expect((await sessionSkippedRecords(session.id, 1)).records).toHaveLength(1);
-    const overview = await getSessionOverview(session.id);
+    const overview = await getSessionOverview(session.projectId, session.id);
     expect(overview.skipped.total).toBe(2);
     expect(overview.agents).toHaveLength(2);
   });

@@ -79,15 +79,21 @@ export async function sessionSkippedRecords(sessionId: string, limit = SKIPPED_S
 }
 
 /**
- * A session's page: the session, its grid, and one page of its transcript (a grid cell's spans,
+ * A session's page (in its project): the session, its grid, and one page of its transcript (a grid cell's spans,
  * one agent's, calls with some outcomes, when filtered), its subagents and the records its import
  * skipped. A 100,000-span session costs an index-only scan for the grid and a page of rows; a
  * filter on agent or outcome reads its own index up to the page and counts at most
  * TIMELINE_COUNT_AHEAD further.
  */
-export async function getSessionOverview(sessionId: string, options: SessionOverviewOptions = {}, now = new Date()) {
+export async function getSessionOverview(
+  projectId: string,
+  sessionId: string,
+  options: SessionOverviewOptions = {},
+  now = new Date(),
+) {
   if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "Session not found");
-  const session = await db().session.findUnique({ where: { id: sessionId }, include: { project: true } });
+  // A session of another project is not found, exactly as one that does not exist.
+  const session = await db().session.findFirst({ where: { id: sessionId, projectId }, include: { project: true } });
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
   const policy = await loadPolicy(db(), session.projectId);
   const [grid, agents, skipped] = await Promise.all([

@@ -38,16 +38,16 @@ describe("the sessions list", () => {
       requester: "test",
     });
 
-    const searched = await listSessionPage({ q: tag });
+    const searched = await listSessionPage(project.id, { q: tag });
     expect(searched.total).toBe(3);
-    expect((await listSessionPage({ q: tag, runtime: `rt-${tag}` })).rows.map((r) => r.id)).toEqual([ids[2]]);
-    const refused = await listSessionPage({ q: tag, state: "refused" });
+    expect((await listSessionPage(project.id, { q: tag, runtime: `rt-${tag}` })).rows.map((r) => r.id)).toEqual([ids[2]]);
+    const refused = await listSessionPage(project.id, { q: tag, state: "refused" });
     expect(refused.rows.map((r) => r.id)).toEqual([ids[1]]);
     expect(refused.rows[0]!.refusalCount).toBe(1);
-    expect((await listSessionPage({ q: tag, sort: "refusals" })).rows[0]!.id).toBe(ids[1]);
-    expect((await listSessionPage({ q: `${tag} 1%` })).total).toBe(0); // % is literal, not a wildcard
-    expect((await listSessionPage({ q: tag, page: "2" })).rows).toEqual([]);
-    await expect(listSessionPage({ sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    expect((await listSessionPage(project.id, { q: tag, sort: "refusals" })).rows[0]!.id).toBe(ids[1]);
+    expect((await listSessionPage(project.id, { q: `${tag} 1%` })).total).toBe(0); // % is literal, not a wildcard
+    expect((await listSessionPage(project.id, { q: tag, page: "2" })).rows).toEqual([]);
+    await expect(listSessionPage(project.id, { sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 
   it("marks the sessions whose import skipped records, and lists only them when asked", async () => {
@@ -68,9 +68,9 @@ describe("the sessions list", () => {
         { sessionId: ids[1]!, line: 9, reason: "result without its call" },
       ],
     });
-    const all = await listSessionPage({ q: tag });
+    const all = await listSessionPage(project.id, { q: tag });
     expect(Object.fromEntries(all.rows.map((r) => [r.id, r.skippedCount]))).toEqual({ [ids[0]!]: 0, [ids[1]!]: 2 });
-    const incomplete = await listSessionPage({ q: tag, state: "incomplete" });
+    const incomplete = await listSessionPage(project.id, { q: tag, state: "incomplete" });
     expect(incomplete.rows.map((r) => r.id)).toEqual([ids[1]]);
     expect(incomplete.total).toBe(1);
   });

@@ -38,10 +38,11 @@ export interface SessionListRow {
 }
 
 /**
- * The Sessions page: search, filter, sort and paginate in the database, with per-session counts of
- * spans, refusals, originals at risk (expiring before their horizon) and originals gone.
+ * A project's Sessions page: search, filter, sort and paginate in the database, with per-session
+ * counts of spans, refusals, originals at risk (expiring before their horizon) and originals gone.
  */
 export async function listSessionPage(
+  projectId: string,
   raw: Record<string, string | undefined>,
 ): Promise<{ rows: SessionListRow[]; total: number; query: SessionListQuery; runtimes: string[] }> {
   const query = parseWith(
@@ -65,8 +66,13 @@ export async function listSessionPage(
       skipped: number;
       total: bigint;
     }>
-  >(sessionListSql(query));
-  const runtimes = await db().session.findMany({ distinct: ["runtime"], select: { runtime: true }, orderBy: { runtime: "asc" } });
+  >(sessionListSql(projectId, query));
+  const runtimes = await db().session.findMany({
+    where: { projectId },
+    distinct: ["runtime"],
+    select: { runtime: true },
+    orderBy: { runtime: "asc" },
+  });
   const lost = await lostAsTheGridShowsIt(rows);
   return {
     rows: rows.map((r) => ({
@@ -109,12 +115,13 @@ async function lostAsTheGridShowsIt(rows: Array<{ id: string; project_id: string
   return lost;
 }
 
-/** The page's query: filters, sort and paging over the sessions' kept counts. */
+/** The page's query: one project's sessions, filters, sort and paging over their kept counts. */
 export function sessionListSql(
+  projectId: string,
   query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">,
   now = new Date(),
 ): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+  const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
@@ -145,6 +152,7 @@ export function sessionListSql(
                    and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)}) as lost,
              (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped
         from session se
+       where se.project_id = ${projectId}::uuid
     )
     select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
            c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, count(*) over () as total

@@ -12,13 +12,14 @@ import { loadAtoms } from "@/lib/server/gate";
 import { lineageStatuses } from "@/lib/server/provenance";
 
 /**
- * Everything the span page shows: the verbatim bytes with their atoms, why the span has its class,
+ * Everything the span page shows (a span of the project): the verbatim bytes with their atoms, why the span has its class,
  * a live hash check, retention dates, the gate's decisions and, for summaries, their lineage.
  */
-export async function getSpanDetail(spanId: string, now = new Date()) {
+export async function getSpanDetail(projectId: string, spanId: string, now = new Date()) {
   if (!isUuid(spanId)) throw new AppError("NOT_FOUND", "Span not found");
+  // A span of another project is not found, exactly as one that does not exist.
   const span = await db().span.findFirst({
-    where: { id: spanId },
+    where: { id: spanId, session: { projectId } },
     include: {
       session: { include: { project: { select: { id: true, slug: true } } } },
       original: true,
@@ -28,7 +29,6 @@ export async function getSpanDetail(spanId: string, now = new Date()) {
     },
   });
   if (!span) throw new AppError("NOT_FOUND", "Span not found");
-  const projectId = span.session.projectId;
   const policy = await loadPolicy(db(), projectId);
   const atoms = (await loadAtoms(db(), span.sessionId, [span.id])).get(span.id) ?? [];
   // The span's status and, for a summary, the links below it that its lineage is computed over.

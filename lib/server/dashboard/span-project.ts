@@ -2,10 +2,14 @@ import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 
-/** The project a span belongs to: dashboard acts name a span, use cases are scoped by project. */
-export async function projectOfSpan(spanId: string): Promise<string> {
-  if (!isUuid(spanId)) throw new AppError("NOT_FOUND", "Span not found");
-  const span = await db().span.findFirst({ where: { id: spanId }, select: { session: { select: { projectId: true } } } });
-  if (!span) throw new AppError("NOT_FOUND", "Span not found");
-  return span.session.projectId;
+/**
+ * Refuses (NOT_FOUND) unless every session named belongs to the project: acts that name sessions
+ * (a bulk pin's session:span pairs, a gate run) act inside the caller's project only.
+ */
+export async function requireSessionsOfProject(projectId: string, sessionIds: readonly string[]): Promise<void> {
+  const wanted = [...new Set(sessionIds)];
+  if (wanted.length === 0) return;
+  if (!wanted.every(isUuid)) throw new AppError("NOT_FOUND", "Session not found");
+  const found = await db().session.count({ where: { projectId, id: { in: wanted } } });
+  if (found !== wanted.length) throw new AppError("NOT_FOUND", "Session not found");
 }

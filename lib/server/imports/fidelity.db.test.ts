@@ -162,7 +162,7 @@ describe("transcript fidelity, end to end", () => {
       return grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST;
     };
     const listed = async () =>
-      (await listSessionPage({ q: warned.sessions[0]!.externalId })).rows.find((r) => r.id === sessionId)!;
+      (await listSessionPage(occurred.id, { q: warned.sessions[0]!.externalId })).rows.find((r) => r.id === sessionId)!;
     // Before the sweep (TTLs passed, bytes still held) and after it, both say the same.
     expect(await lostInGrid(new Date())).toBeGreaterThan(0);
     expect((await listed()).lostCount).toBe(await lostInGrid(new Date()));
