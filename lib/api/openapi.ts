@@ -23,6 +23,7 @@ import {
 } from "./retention-schemas";
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
+import { savedQuestionPaths } from "./openapi-questions";
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
@@ -219,6 +220,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...savedQuestionPaths,
       "/api/v1/retention/policy": {
         get: {
           summary: "The retention policy in force and its version",

@@ -293,7 +293,7 @@ export const ReclamationResultSchema = z.object({
   results: z.array(GateResultSchema),
 });
 
-const PredicateSchema = z
+export const PredicateSchema = z
   .object({
     atomKinds: z.array(z.enum(ATOM_KINDS)).optional(),
     effectKinds: z.array(z.enum(SIDE_EFFECT_KINDS)).optional(),

@@ -5,12 +5,12 @@ export type RoleName = (typeof ROLES)[number];
 
 /**
  * Roles as data: what each may do. The first line of every mutation asks `requirePermission`.
- * Operators run runtimes and keep evidence (ingest, reclaim, pin, extend); only admins remove
+ * Operators run runtimes and keep evidence (ingest, reclaim, pin, extend, save questions); only admins remove
  * protection (unpin, shorten a TTL), change policy, or manage keys and people.
  */
 export const ROLE_PERMISSIONS = {
   VIEWER: ["read"],
-  OPERATOR: ["read", "spans:write", "gate:run", "originals:pin", "originals:extend", "imports:write"],
+  OPERATOR: ["read", "spans:write", "gate:run", "originals:pin", "originals:extend", "imports:write", "questions:write"],
   ADMIN: [
     "read",
     "spans:write",
@@ -18,6 +18,7 @@ export const ROLE_PERMISSIONS = {
     "originals:pin",
     "originals:extend",
     "imports:write",
+    "questions:write",
     "originals:unpin",
     "originals:shorten",
     "policy:write",

@@ -1,6 +1,6 @@
 /**
- * Which canned evidence questions change their answer under a policy, for which sessions, when,
- * and because of which spans. Retention moves an answer one way only: a replaced span is checkable
+ * Which evidence questions (the canned ones and the project's saved ones) change their answer under
+ * a policy, for which sessions, when, and because of which spans. Retention moves an answer one way only: a replaced span is checkable
  * while its original is held, so when the original goes
  * - a NO becomes INSUFFICIENT_EVIDENCE at the first such span that could hold a match (its class
  *   can, and an honest summary over it dropped atoms of a kind the question reads);
@@ -11,13 +11,14 @@
  * their sessions come from the evidence engine (its stored per-session verdicts).
  */
 import { db } from "@/lib/db/client";
-import { blockingClasses, compileQuestion, type CannedQuestionId } from "@/lib/evidence/questions";
-import { askEvidenceQuestion } from "@/lib/server/questions";
+import { blockingClasses, compileQuestion, type CannedQuestionId, type EvidenceQuestion } from "@/lib/evidence/questions";
+import { askEvidenceQuestion, type EvidenceQueryInput, listSavedQuestions, savedAsQuestion } from "@/lib/server/questions";
 import { loadCannedQuestions } from "@/lib/server/retention";
 import { type Candidate, MAX_CANDIDATE_SPANS } from "./scan";
 
 export interface QuestionChange {
-  questionId: CannedQuestionId;
+  /** A canned question's id, or a saved question's (a uuid). */
+  questionId: string;
   questionTitle: string;
   sessionId: string;
   from: "YES" | "NO";
@@ -30,6 +31,8 @@ export interface QuestionChange {
 
 /** Sessions whose answers are judged at most (soonest first). */
 export const MAX_SESSIONS_JUDGED = 40;
+/** Saved questions judged at most (oldest first): each is judged afresh, as it has no stored verdicts. */
+export const MAX_SAVED_JUDGED = 20;
 const MAX_SPANS_NAMED = 20;
 /** Answers asked concurrently (each holds a database connection while it reads). */
 const ASKED_AT_ONCE = 4;
@@ -54,24 +57,34 @@ export async function questionsAffected(
   }
   if (bySession.size === 0) return { current: [], proposed: [], truncated };
 
-  const { canned } = await loadCannedQuestions(db(), projectId);
+  const [{ canned }, saved] = await Promise.all([loadCannedQuestions(db(), projectId), listSavedQuestions(projectId)]);
   const out = { current: [] as QuestionChange[], proposed: [] as QuestionChange[], truncated };
-  const questions = (Object.entries(canned) as Array<[CannedQuestionId, (typeof canned)[CannedQuestionId]]>).map(
-    ([id, question]) => {
-      const predicates = compileQuestion(question);
-      const classes = new Set(blockingClasses(predicates));
-      const relevant = new Set(predicates.flatMap((p) => [...p.relevantKinds]));
-      const blocks = (c: Candidate) =>
-        classes.has(c.cls) && (!c.honest || (c.dropped ?? []).some((d) => d.count > 0 && relevant.has(d.kind)));
-      return { id, question, blocks };
-    },
-  );
+  if (saved.length > MAX_SAVED_JUDGED) out.truncated = true;
+  const asked: Array<{ id: string; question: EvidenceQuestion; ask: EvidenceQueryInput["question"] }> = [
+    ...(Object.entries(canned) as Array<[CannedQuestionId, EvidenceQuestion]>).map(([id, question]) => ({
+      id,
+      question,
+      ask: { canned: id },
+    })),
+    ...saved
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      .slice(0, MAX_SAVED_JUDGED)
+      .map((q) => ({ id: q.id, question: savedAsQuestion(q), ask: { predicate: q.predicate, title: q.title } })),
+  ];
+  const questions = asked.map(({ id, question, ask }) => {
+    const predicates = compileQuestion(question);
+    const classes = new Set(blockingClasses(predicates));
+    const relevant = new Set(predicates.flatMap((p) => [...p.relevantKinds]));
+    const blocks = (c: Candidate) =>
+      classes.has(c.cls) && (!c.honest || (c.dropped ?? []).some((d) => d.count > 0 && relevant.has(d.kind)));
+    return { id, question, ask, blocks };
+  });
   // Only pairs where some due span could block can change; their current answers are asked a few at a time.
   const tasks = [...bySession].flatMap(([sessionId, spans]) =>
     questions.filter((q) => spans.some(q.blocks)).map((q) => ({ sessionId, spans, ...q })),
   );
-  await inBatches(tasks, ASKED_AT_ONCE, async ({ sessionId, spans, id, question, blocks }) => {
-    const answer = await askEvidenceQuestion({ projectId, question: { canned: id }, scope: { sessionIds: [sessionId] } }, now);
+  await inBatches(tasks, ASKED_AT_ONCE, async ({ sessionId, spans, id, question, ask, blocks }) => {
+    const answer = await askEvidenceQuestion({ projectId, question: ask, scope: { sessionIds: [sessionId] } }, now);
     if (answer.answer === "INSUFFICIENT_EVIDENCE") return;
     const cited = new Set(answer.citations.map((c) => c.spanId));
     // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
