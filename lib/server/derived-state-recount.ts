@@ -4,7 +4,7 @@
  * returns the values that differ, as readable lines, so a drift names its column and row.
  *
  * Source rows: span (its own columns, not those copied onto it), span_original (bytes hashed live),
- * summary_link, refusal_event, retention_policy, session.cwd, skipped_record.
+ * summary_link, refusal_event, compaction, retention_policy, session.cwd, skipped_record.
  */
 import type { DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -41,7 +41,7 @@ type Row = { what: string; key: string; stored: unknown; expected: unknown };
 const lines = (rows: Row[]) =>
   rows.map((r) => `${r.what} of ${r.key}: stored ${JSON.stringify(r.stored)}, recounted ${JSON.stringify(r.expected)}`);
 
-/** session's counters against a recount of its spans, originals and refusals. */
+/** session's counters against a recount of its spans, originals, refusals and compactions. */
 export async function sessionCountDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
     with ${facts(projectId)},
@@ -60,13 +60,15 @@ export async function sessionCountDrift(tx: DbTx, projectId: string): Promise<st
                'lost_count', (select count(*) from facts f where f.session_id = se.id and f.live_state = 'DELETED'),
                'unchecked_count', (select count(*) from facts f where f.session_id = se.id
                                     and f.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST') and f.kind <> 'SUMMARY'
-                                    and f.seq is not null and (not f.has_pointer or f.live_state <> 'HELD'))) as v
+                                    and f.seq is not null and (not f.has_pointer or f.live_state <> 'HELD')),
+               'unasked_compaction_count', (select count(*) from compaction c where c.session_id = se.id and not c.asked)) as v
         from session se where se.project_id = ${projectId}::uuid),
     stored as (
       select se.id,
              jsonb_build_object('span_count', se.span_count, 'non_summary_count', se.non_summary_count,
                'seq_count', se.seq_count, 'seq_min', se.seq_min, 'seq_max', se.seq_max, 'refusal_count', se.refusal_count,
-               'at_risk_count', se.at_risk_count, 'lost_count', se.lost_count, 'unchecked_count', se.unchecked_count) as v
+               'at_risk_count', se.at_risk_count, 'lost_count', se.lost_count, 'unchecked_count', se.unchecked_count,
+               'unasked_compaction_count', se.unasked_compaction_count) as v
         from session se where se.project_id = ${projectId}::uuid)
     select 'session.' || k as what, e.id::text as key, s.v -> k as stored, e.v -> k as expected
       from expected e join stored s on s.id = e.id, jsonb_object_keys(e.v) k
@@ -278,6 +280,7 @@ export async function coverageOf(tx: DbTx, projectId: string): Promise<Set<strin
     union select 'refusal' from refusal_event r join session se on se.id = r.session_id where se.project_id = ${projectId}::uuid
     union select 'at risk' from session se where se.project_id = ${projectId}::uuid and se.at_risk_count > 0
     union select 'unchecked' from session se where se.project_id = ${projectId}::uuid and se.unchecked_count > 0
+    union select 'compaction without asking' from compaction c where c.project_id = ${projectId}::uuid and not c.asked
     union select 'seq gap' from session se where se.project_id = ${projectId}::uuid and se.seq_count < se.seq_max - se.seq_min + 1
     union select 'horizon moved' from retention_policy p where p.project_id = ${projectId}::uuid and p.evidence_horizon_days <> 20`;
   return new Set(rows.map((r) => r.feature));

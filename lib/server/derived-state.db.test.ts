@@ -29,6 +29,7 @@ const COVERAGE = [
   "refusal",
   "at risk",
   "unchecked",
+  "compaction without asking",
   "seq gap",
   "horizon moved",
 ];
@@ -114,13 +115,14 @@ describe("derived state", () => {
     const [a, b] = w.sessionIds as [string, string];
     // The workload reached what the breakages below need.
     const [shape] = await db().$queryRaw<
-      Array<{ replaced: number; lost: number; at_risk: number; refusals: number; unchecked: number }>
+      Array<{ replaced: number; lost: number; at_risk: number; refusals: number; unchecked: number; unasked: number }>
     >`
       select count(*) filter (where replacing_summary_id is not null)::int as replaced,
              (select sum(lost_count) from session where project_id = ${p}::uuid)::int as lost,
              (select sum(at_risk_count) from session where project_id = ${p}::uuid)::int as at_risk,
              (select sum(refusal_count) from session where project_id = ${p}::uuid)::int as refusals,
-             (select sum(unchecked_count) from session where project_id = ${p}::uuid)::int as unchecked
+             (select sum(unchecked_count) from session where project_id = ${p}::uuid)::int as unchecked,
+             (select sum(unasked_compaction_count) from session where project_id = ${p}::uuid)::int as unasked
         from span where session_id in (${a}::uuid, ${b}::uuid)`;
     expect(
       Object.values(shape!).every((n) => n > 0),
@@ -137,6 +139,7 @@ describe("derived state", () => {
       "at_risk_count",
       "lost_count",
       "unchecked_count",
+      "unasked_compaction_count",
     ];
     for (const column of counters) {
       const found = await driftInside(p, (tx) =>
@@ -171,6 +174,10 @@ describe("derived state", () => {
       ["span.generation", "update span set generation = generation + 1 where session_id = $1::uuid and kind = 'SUMMARY'"],
     ];
     for (const [what, sql] of breakages) expect((await driftInside(p, quietly(sql))).join("\n"), what).toContain(what);
+    // A compaction that changes whether it was asked, past the triggers that count it.
+    expect(
+      (await driftInside(p, quietly("update compaction set asked = true where session_id = $1::uuid and not asked"))).join("\n"),
+    ).toContain(`session.unasked_compaction_count of ${a}`);
     // A row of counters the triggers never wrote.
     expect(
       (

@@ -11,6 +11,7 @@ import { loadOriginalFacts } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import { type Actor, writeAudit } from "@/lib/server/audit";
 import { lockSpans, selectSpans, type SpanSelection } from "./span-selection";
+import { recordCompaction } from "./compaction-record";
 import { recordSummarySpan } from "./summary-span";
 
 export type { SpanSelection } from "./span-selection";
@@ -193,6 +194,18 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
       });
     }
   }
+  await recordCompaction(tx, {
+    projectId,
+    sessionId,
+    reclamationId,
+    summarySpanId,
+    observed,
+    decisions,
+    replacedCount: replaced.length,
+    summary: request.summary,
+    requester: request.requester,
+    at: now,
+  });
   const verdicts: Record<string, number> = {};
   for (const d of decisions) verdicts[d.verdict] = (verdicts[d.verdict] ?? 0) + 1;
   await writeAudit(tx, {
