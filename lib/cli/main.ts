@@ -16,6 +16,7 @@ import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
 import { runMcpStdio } from "./mcp";
 import { HOOK_USAGE, runHookCommand } from "./hook-command";
+import { runVerifyExport, VERIFY_EXPORT_USAGE } from "./verify-export";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
 
@@ -40,7 +41,7 @@ Commands:
   mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
                       with CUSTODIAN_KEY).
 ${HOOK_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
-`;
+${VERIFY_EXPORT_USAGE}`;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
 
@@ -56,6 +57,10 @@ async function main() {
   }
   if (group === "mcp") {
     await runMcpStdio();
+    return;
+  }
+  if (group === "verify-export") {
+    await runVerifyExport(action, rest);
     return;
   }
   if (group === "hook") {

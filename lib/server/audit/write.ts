@@ -130,9 +130,11 @@ export type AuditEvent =
       after: {
         question: { id: string; title: string; anyOf: unknown[] };
         scope: { sessionIds?: string[]; from?: Date; to?: Date };
-        format: "json" | "csv";
+        format: "json" | "csv" | "print";
         answer: string;
         citations: number;
+        /** The sealed export document's hash (what `custodian verify-export` checks). */
+        exportSha256?: string;
       };
     }
   | {

@@ -1,6 +1,7 @@
 import { describeOutcomes } from "@/lib/evidence/outcomes";
 import type { Citation } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./ask";
+import type { EvidenceExportDocument } from "./export-document";
 
 /** A citation as JSON, for the API and the download alike: the cited bytes travel as base64. */
 export function citationJson(c: Citation) {
@@ -130,4 +131,32 @@ export function answerAsCsv(result: EvidenceQueryResult): string {
   ];
   if (rows.length === 0) rows.push([...answerCells("answer"), ...header.slice(3, -2).map(() => ""), ...tail]);
   return `${[header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
+}
+
+/**
+ * The CSV download of an export: the document's facts (who, when, which project, question, scope,
+ * policy and Custodian version, the JSON export's hash) as two-cell rows, a blank line, then the
+ * table answerAsCsv writes. The hash names the JSON document of the same answer, which the audit
+ * row records: the CSV itself is for reading, the JSON for verifying.
+ */
+export function exportAsCsv(
+  document: Pick<
+    EvidenceExportDocument,
+    "format" | "custodianVersion" | "project" | "askedBy" | "askedAt" | "question" | "scope" | "policy" | "exportSha256"
+  >,
+  result: EvidenceQueryResult,
+): string {
+  const meta: Array<[string, unknown]> = [
+    ["format", `${document.format} (csv)`],
+    ["custodian_version", document.custodianVersion],
+    ["project", `${document.project.name} (${document.project.slug}, ${document.project.id})`],
+    ["asked_by", document.askedBy.email],
+    ["asked_at", document.askedAt],
+    ["question", document.question.title],
+    ["question_in_words", document.question.inWords],
+    ["scope", document.scope.inWords],
+    ["policy_version", document.policy.version],
+    ["json_export_sha256", document.exportSha256],
+  ];
+  return `${meta.map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n\r\n${answerAsCsv(result)}`;
 }

@@ -6,7 +6,22 @@ export {
   type QuestionProgress,
 } from "./ask";
 export { getQuestionJob, questionJobFor } from "./jobs";
-export { answerAsCsv, answerAsJson, citationJson } from "./export";
+export { answerAsCsv, answerAsJson, citationJson, exportAsCsv } from "./export";
+export { type EvidenceExport, exportEvidence, type ExportFormat } from "./export-answer";
+export {
+  CUSTODIAN_VERSION,
+  type EvidenceExportDocument,
+  type ExportBlocker,
+  type ExportCitation,
+  exportStream,
+} from "./export-document";
+export {
+  type CitationProblem,
+  describeExportVerification,
+  type ExportVerification,
+  parseExportDocument,
+  verifyExport,
+} from "./export-verify";
 export { evidenceQueryFromParams } from "./params";
 export { forgetUnreadableVerdicts } from "./verdicts";
 export {
