@@ -1,4 +1,4 @@
-import { forgetQuietOtlpSpans } from "@/lib/server/integrations";
+import { forgetQuietOtlpSpans, releaseHeldOtlpSpans } from "@/lib/server/integrations";
 import { forgetUnreadableVerdicts } from "@/lib/server/questions";
 import { type SweepResult, sweep } from "@/lib/server/retention";
 
@@ -7,6 +7,8 @@ export interface MaintenanceResult extends SweepResult {
   verdictsForgotten: number;
   /** Raw OTLP spans of conversations quiet for their project's narrative TTL. */
   otlpSpansForgotten: number;
+  /** Spans ingested from OTLP spans held for an ancestor that did not come within the wait. */
+  otlpHeldSpansReleased: number;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface MaintenanceResult extends SweepResult {
 export async function runMaintenance(now = new Date()): Promise<MaintenanceResult> {
   const swept = await sweep(now);
   const verdictsForgotten = await forgetUnreadableVerdicts();
+  // Held spans first: a conversation quiet long enough to be forgotten is mapped before it goes.
+  const otlpHeldSpansReleased = await releaseHeldOtlpSpans(now);
   const otlpSpansForgotten = await forgetQuietOtlpSpans(now);
-  return { ...swept, verdictsForgotten, otlpSpansForgotten };
+  return { ...swept, verdictsForgotten, otlpSpansForgotten, otlpHeldSpansReleased };
 }

@@ -1,6 +1,6 @@
 export { decodeTraceRequest, encodeTraceResponse, type PartialSuccess } from "./otlp-proto";
 export { type OtlpReceipt, receiveOtlpTraces } from "./otlp-ingest";
-export { forgetQuietOtlpSpans } from "./otlp-upkeep";
+export { forgetQuietOtlpSpans, releaseHeldOtlpSpans } from "./otlp-upkeep";
 export { linkCompactions, type StoredSpanRef } from "./compactions";
 export {
   findSession,

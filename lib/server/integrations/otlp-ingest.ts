@@ -89,9 +89,9 @@ async function loadTraces(projectId: string, traceIds: string[]) {
   return db().otlpSpan.findMany({ where: { projectId, traceId: { in: traceIds } }, orderBy: { ordinal: "asc" } });
 }
 
-/** Every stored span of the traces the batch touched and of the conversations those traces name. */
-async function conversationSpans(projectId: string, batch: BatchSpan[]): Promise<StoredOtlpSpan[]> {
-  const traces = new Set(batch.map((s) => s.traceId));
+/** Every stored span of the given traces and of the conversations those traces name. */
+async function conversationSpans(projectId: string, traceIds: string[]): Promise<StoredOtlpSpan[]> {
+  const traces = new Set(traceIds);
   let stored = await loadTraces(projectId, [...traces]);
   const conversations = [...new Set(stored.map((s) => s.conversationId).filter((c): c is string => c !== null))];
   if (conversations.length > 0) {
@@ -133,18 +133,14 @@ function heldSpans(stored: StoredOtlpSpan[], now: Date): Set<StoredOtlpSpan> {
 
 /**
  * Batches of one project are mapped one at a time in this process (exporters send concurrently, and
- * new spans take the next free seq); across processes a CONFLICT on append is retried once.
+ * new spans take the next free seq); across processes a CONFLICT on append is retried once. The
+ * maintenance round's mapping of held spans waits in the same queue.
  */
 const queues = new Map<string, Promise<unknown>>();
 
-/** Stores the batch, maps the conversations it touches, and ingests what is new. */
-export function receiveOtlpTraces(
-  projectId: string,
-  request: Record<string, unknown>,
-  options: { requester: string; now?: Date },
-): Promise<OtlpReceipt> {
+function inQueue<T>(projectId: string, run: () => Promise<T>): Promise<T> {
   const previous = queues.get(projectId) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => receive(projectId, request, options));
+  const next = previous.catch(() => undefined).then(run);
   queues.set(projectId, next);
   void next
     .finally(() => {
@@ -152,6 +148,31 @@ export function receiveOtlpTraces(
     })
     .catch(() => undefined);
   return next;
+}
+
+/** Stores the batch, maps the conversations it touches, and ingests what is new. */
+export function receiveOtlpTraces(
+  projectId: string,
+  request: Record<string, unknown>,
+  options: { requester: string; now?: Date },
+): Promise<OtlpReceipt> {
+  return inQueue(projectId, () => receive(projectId, request, options));
+}
+
+/**
+ * Maps the given traces again (with the conversations they name), as a batch touching them would:
+ * how the maintenance round releases spans held for an ancestor that never came. Returns the spans
+ * it ingested.
+ */
+export function mapOtlpTraces(
+  projectId: string,
+  traceIds: string[],
+  options: { requester: string; now?: Date },
+): Promise<number> {
+  return inQueue(projectId, async () => {
+    const mapped = await mapTraces(projectId, traceIds, new Set(), options);
+    return mapped.sessions.reduce((n, session) => n + session.newSpans, 0);
+  });
 }
 
 async function receive(
@@ -174,17 +195,41 @@ async function receive(
       skipDuplicates: true,
     });
   }
-  const stored = batch.length > 0 ? await conversationSpans(projectId, batch) : [];
+  const inBatch = new Set(batch.map((s) => `${s.traceId}/${s.spanId}`));
+  const mapped =
+    batch.length > 0 ? await mapTraces(projectId, [...new Set(batch.map((s) => s.traceId))], inBatch, options) : undefined;
+  const reasons = [...malformed, ...(mapped?.reasons ?? [])];
+  const held = mapped?.held ?? 0;
+  if (held > 0) reasons.push(`${held} span${held === 1 ? "" : "s"} held until their parent spans arrive (at most a minute)`);
+  return {
+    rejectedSpans: malformed.length + (mapped?.rejected ?? 0),
+    errorMessage: reasons.join("\n"),
+    sessions: mapped?.sessions ?? [],
+    held,
+  };
+}
+
+/**
+ * Maps every stored span of the traces (and their conversations) that is not held, and ingests
+ * what is new. Rejections and held spans are counted for the spans of `inBatch` only: the ones
+ * whoever asked sent.
+ */
+async function mapTraces(
+  projectId: string,
+  traceIds: string[],
+  inBatch: Set<string>,
+  options: { requester: string; now?: Date },
+): Promise<{ reasons: string[]; rejected: number; held: number; sessions: OtlpReceipt["sessions"] }> {
+  const stored = await conversationSpans(projectId, traceIds);
   const held = heldSpans(stored, options.now ?? new Date());
   const mapped = stored.filter((s) => !held.has(s));
-  const inBatch = new Set(batch.map((s) => `${s.traceId}/${s.spanId}`));
   // One resourceSpans per span: the importer numbers spans 1, 2, 3... in this order.
   const parsed = parseOtlpRequest({
     resourceSpans: mapped.map((s) => ({ resource: { attributes: s.resource }, scopeSpans: [{ spans: [s.span] }] })),
   });
   const ordinalOf = (position: number) =>
     position >= 1 && position <= mapped.length ? Number(mapped[position - 1]!.ordinal) : 0;
-  const reasons = [...malformed];
+  const reasons: string[] = [];
   const rejected = new Set<number>();
   const used = new Set(parsed.sessions.flatMap((session) => session.spans.map((span) => span.sourceLine)));
   const skipped = new Set(parsed.sessions.flatMap((session) => session.skipped.map((k) => k.line)));
@@ -197,16 +242,12 @@ async function receive(
       rejected.add(issue.line);
     } else if (skipped.has(issue.line)) reasons.push(`span ${span.spanId} (kept): ${issue.message}`);
   }
-  const receipt: OtlpReceipt = { rejectedSpans: malformed.length + rejected.size, errorMessage: "", sessions: [], held: 0 };
+  const sessions: OtlpReceipt["sessions"] = [];
   for (const session of parsed.sessions) {
-    receipt.sessions.push(await retryOnConflict(() => ingestSession(projectId, session, ordinalOf, options)));
+    sessions.push(await retryOnConflict(() => ingestSession(projectId, session, ordinalOf, options)));
   }
   const heldHere = [...held].filter((s) => inBatch.has(`${s.traceId}/${s.spanId}`)).length;
-  receipt.held = heldHere;
-  if (heldHere > 0)
-    reasons.push(`${heldHere} span${heldHere === 1 ? "" : "s"} held until their parent spans arrive (at most a minute)`);
-  receipt.errorMessage = reasons.join("\n");
-  return receipt;
+  return { reasons, rejected: rejected.size, held: heldHere, sessions };
 }
 
 async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {

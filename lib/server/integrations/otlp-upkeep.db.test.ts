@@ -58,6 +58,20 @@ const chat = (traceId: string, conversation: string, text: string, at: Date, par
     attributes: [attr("gen_ai.input.messages", JSON.stringify([{ role: "user", parts: [{ type: "text", content: text }] }]))],
   });
 
+const tool = (traceId: string, parentSpanId: string, path: string, at: Date) =>
+  span({
+    traceId,
+    parentSpanId,
+    operation: "execute_tool",
+    at,
+    attributes: [
+      attr("gen_ai.tool.name", "write_file"),
+      attr("gen_ai.tool.call.id", `call_${hex(4)}`),
+      attr("gen_ai.tool.call.arguments", JSON.stringify({ path })),
+      attr("gen_ai.tool.call.result", "ok"),
+    ],
+  });
+
 async function receivedDaysAgo(projectId: string, traceId: string, days: number, now: Date) {
   await db().otlpSpan.updateMany({
     where: { projectId, traceId },
@@ -122,5 +136,38 @@ describe("forgetting raw OTLP spans", () => {
 
     expect(await rowsOf(long.id)).toEqual([a]);
     expect(await rowsOf(none.id)).toEqual([b]);
+  });
+});
+
+describe("spans held for an ancestor that never comes", () => {
+  it("are mapped by the maintenance round once their wait is over, once", async () => {
+    const project = await makeTestProject("otlp-held");
+    const now = new Date();
+    const trace = hex(16);
+    const conversation = `held-${hex(4)}`;
+    const agent = hex(8); // the invoke_agent span: never sent (the exporter died before it ended)
+    const receipt = await receiveOtlpTraces(
+      project.id,
+      request(chat(trace, conversation, "Set the log level", now, agent), tool(trace, agent, "/etc/app/conf.yaml", now)),
+      { requester: "test", now },
+    );
+    expect(receipt.held).toBe(2);
+    expect(await db().session.count({ where: { projectId: project.id } })).toBe(0);
+
+    // Within the wait nothing is released. (The round's counts cover every project of the shared
+    // test database: this test reads its own project's rows.)
+    await runMaintenance(new Date(now.getTime() + 1_000));
+    expect(await db().session.count({ where: { projectId: project.id } })).toBe(0);
+    const later = new Date(now.getTime() + 2 * 60_000);
+    const released = await runMaintenance(later);
+
+    const session = await db().session.findFirstOrThrow({ where: { projectId: project.id }, include: { spans: true } });
+    // The tool span inherits the trace's one conversation.
+    expect(session.externalId).toBe(conversation);
+    expect(session.spans.map((s) => s.kind).sort()).toEqual(["MESSAGE", "TOOL_CALL", "TOOL_RESULT"]);
+    expect(released.otlpHeldSpansReleased).toBeGreaterThanOrEqual(session.spans.length);
+    // Mapped once: the next round adds nothing.
+    await runMaintenance(new Date(later.getTime() + 60_000));
+    expect(await db().span.count({ where: { sessionId: session.id } })).toBe(session.spans.length);
   });
 });

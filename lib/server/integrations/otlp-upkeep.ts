@@ -19,6 +19,7 @@
  */
 import { db } from "@/lib/db/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { mapOtlpTraces, OTLP_HOLD_MS } from "./otlp-ingest";
 
 const MIN_QUIET_DAYS = 1;
 
@@ -48,4 +49,37 @@ export async function forgetQuietOtlpSpans(now = new Date()): Promise<number> {
     )
     delete from otlp_span o
      where not exists (select 1 from live_traces l where l.project_id = o.project_id and l.trace_id = o.trace_id)`;
+}
+
+/** Who the ingest and any compaction links of a released span are recorded as requested by. */
+const MAINTENANCE = "maintenance (held OTLP spans)";
+
+/**
+ * Maps the spans still held for an ancestor that never came. A batch holds a span whose ancestor
+ * has not arrived for OTLP_HOLD_MS; only a later batch touching its trace or conversation maps it
+ * after that, and for the last spans of a run none comes. A span counts as still held when its
+ * wait is over, an ancestor is still missing, and nothing was made of it yet: no span and no
+ * skipped record carries its receipt number. (A held span the importer ignores on purpose leaves
+ * neither, so it is mapped again at each round, which changes nothing, until its conversation is
+ * forgotten.) Returns the spans ingested.
+ */
+export async function releaseHeldOtlpSpans(now = new Date()): Promise<number> {
+  const waitedSince = new Date(now.getTime() - OTLP_HOLD_MS);
+  const rows = await db().$queryRaw<Array<{ project_id: string; trace_id: string }>>`
+    select distinct o.project_id::text as project_id, o.trace_id
+      from otlp_span o
+     where o.parent_span_id is not null
+       and o.received_at <= ${waitedSince}
+       and not exists (select 1 from otlp_span p
+                        where p.project_id = o.project_id and p.trace_id = o.trace_id and p.span_id = o.parent_span_id)
+       and not exists (select 1 from span s join session se on se.id = s.session_id
+                        where se.project_id = o.project_id and se.runtime = 'otel-genai' and s.source_line = o.ordinal)
+       and not exists (select 1 from skipped_record k join session se on se.id = k.session_id
+                        where se.project_id = o.project_id and se.runtime = 'otel-genai' and k.line = o.ordinal)`;
+  const traces = new Map<string, string[]>();
+  for (const row of rows) traces.set(row.project_id, [...(traces.get(row.project_id) ?? []), row.trace_id]);
+  let ingested = 0;
+  for (const [projectId, traceIds] of traces)
+    ingested += await mapOtlpTraces(projectId, traceIds, { requester: MAINTENANCE, now });
+  return ingested;
 }
