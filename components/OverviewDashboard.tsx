@@ -1,0 +1,96 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { usePathname, useSearchParams } from "next/navigation";
+import type { MouseEvent } from "react";
+import type { OverviewRange, ProjectOverview } from "@/lib/server/overview";
+import { prepareOverview, RANGES, rangeFromUrl, rangeWords } from "./charts/overview-series";
+import { formatTime } from "./format";
+import { OverviewPanel } from "./OverviewPanel";
+
+const POLL_MS = 10_000;
+
+/** React Query keys of the overview: per project and range, so a range's data is never shown for another. */
+export const overviewKeys = {
+  all: ["overview"] as const,
+  project: (slug: string, range: OverviewRange) => ["overview", slug, range] as const,
+};
+
+async function fetchOverview(slug: string, range: OverviewRange): Promise<ProjectOverview> {
+  const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(slug)}/overview?range=${range}`, {
+    cache: "no-store",
+  });
+  if (!response.ok) throw new Error(`The overview answered ${response.status}`);
+  return response.json() as Promise<ProjectOverview>;
+}
+
+const GRID = { display: "grid", gap: 16, gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 340px), 1fr))" } as const;
+
+/**
+ * A project's overview: rendered on the server with `initial`, then polled while the page is open.
+ * The range lives in the URL (?range=7d); picking one changes the URL without a page load and
+ * shows a loading state until that range's figures arrive (a plain link when scripts are off).
+ */
+export function OverviewDashboard({ slug, initial }: { slug: string; initial: ProjectOverview }) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const range = rangeFromUrl(searchParams.get("range")) ?? initial.window.range;
+  const { data, error, dataUpdatedAt } = useQuery({
+    queryKey: overviewKeys.project(slug, range),
+    queryFn: () => fetchOverview(slug, range),
+    initialData: range === initial.window.range ? initial : undefined,
+    refetchInterval: POLL_MS,
+  });
+
+  const pick = (r: OverviewRange) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    const next = new URLSearchParams(searchParams);
+    next.set("range", r);
+    // Next.js keeps useSearchParams in step with pushState: no server round trip for a range.
+    window.history.pushState(null, "", `${pathname}?${next}`);
+  };
+
+  return (
+    <>
+      <nav aria-label="Range" className="overview-ranges" style={{ display: "flex", gap: 8, flexWrap: "wrap", marginBottom: 12 }}>
+        {RANGES.map((r) => (
+          <a
+            key={r}
+            href={`?range=${r}`}
+            onClick={pick(r)}
+            aria-current={r === range ? "page" : undefined}
+            className={r === range ? "button" : "button secondary"}
+          >
+            {rangeWords(r).replace("the last ", "Last ")}
+          </a>
+        ))}
+      </nav>
+      <p className="subtitle" aria-live="polite">
+        {error ? (
+          <span className="error-text">Live updates paused: {(error as Error).message}</span>
+        ) : !data ? (
+          <>Loading {rangeWords(range)}…</>
+        ) : (
+          <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
+        )}
+      </p>
+      {!data ? (
+        <div style={GRID} aria-busy="true">
+          {["refusals", "unasked", "lost", "expiring", "storage"].map((id) => (
+            <div key={id} className="panel">
+              <div className="skeleton" style={{ width: "40%", height: 20 }} />
+              <div className="skeleton" style={{ height: 160 }} />
+            </div>
+          ))}
+        </div>
+      ) : (
+        <div style={GRID}>
+          {prepareOverview(data, slug).charts.map((chart) => (
+            <OverviewPanel key={chart.id} chart={chart} />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
