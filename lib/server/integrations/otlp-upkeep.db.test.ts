@@ -2,76 +2,15 @@
  * The maintenance round's upkeep of the OTLP receiver's raw spans: quiet conversations are
  * forgotten whole, running ones kept; spans held for an ancestor that never comes are mapped.
  */
-import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { runMaintenance } from "@/lib/server/background";
 import { receiveOtlpTraces } from "./otlp-ingest";
+import { chat, hex, request, tool } from "./otlp-test-spans";
 
 const DAY_MS = 86_400_000;
-const hex = (bytes: number) => randomBytes(bytes).toString("hex");
-const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
-
-interface SpanSpec {
-  traceId: string;
-  spanId?: string;
-  parentSpanId?: string;
-  conversation?: string;
-  operation: string;
-  attributes?: Array<ReturnType<typeof attr>>;
-  at: Date;
-}
-
-/** One span in OTLP's JSON mapping, as an exporter sends it. */
-function span(spec: SpanSpec) {
-  const start = BigInt(spec.at.getTime()) * 1_000_000n;
-  return {
-    traceId: spec.traceId,
-    spanId: spec.spanId ?? hex(8),
-    ...(spec.parentSpanId ? { parentSpanId: spec.parentSpanId } : {}),
-    name: spec.operation,
-    kind: 1,
-    startTimeUnixNano: String(start),
-    endTimeUnixNano: String(start + 1_000_000n),
-    attributes: [
-      attr("gen_ai.operation.name", spec.operation),
-      ...(spec.conversation ? [attr("gen_ai.conversation.id", spec.conversation)] : []),
-      ...(spec.attributes ?? []),
-    ],
-    status: { code: 1 },
-  };
-}
-
-const request = (...spans: Array<ReturnType<typeof span>>) => ({
-  resourceSpans: [{ resource: { attributes: [attr("service.name", "agent")] }, scopeSpans: [{ spans }] }],
-});
-
-const chat = (traceId: string, conversation: string, text: string, at: Date, parentSpanId?: string) =>
-  span({
-    traceId,
-    conversation,
-    operation: "chat",
-    at,
-    ...(parentSpanId ? { parentSpanId } : {}),
-    attributes: [attr("gen_ai.input.messages", JSON.stringify([{ role: "user", parts: [{ type: "text", content: text }] }]))],
-  });
-
-const tool = (traceId: string, parentSpanId: string, path: string, at: Date) =>
-  span({
-    traceId,
-    parentSpanId,
-    operation: "execute_tool",
-    at,
-    attributes: [
-      attr("gen_ai.tool.name", "write_file"),
-      attr("gen_ai.tool.call.id", `call_${hex(4)}`),
-      attr("gen_ai.tool.call.arguments", JSON.stringify({ path })),
-      attr("gen_ai.tool.call.result", "ok"),
-    ],
-  });
-
 async function receivedDaysAgo(projectId: string, traceId: string, days: number, now: Date) {
   await db().otlpSpan.updateMany({
     where: { projectId, traceId },
