@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { formatCount, formatTime } from "./format";
+import type { CompactionRow as Row } from "@/lib/server/compactions";
+
+/**
+ * A compaction done without asking the gate, as a row of the refusal feed's table (same columns:
+ * when, session, span, cell, reason, requested by, atoms at risk). `basePath` is the project's.
+ */
+export function CompactionRow({ row, basePath }: { row: Row; basePath: string }) {
+  const refused =
+    row.refusedCount === 0
+      ? "the gate would have allowed all of it"
+      : `the gate would have refused ${formatCount(row.refusedCount)} of them`;
+  return (
+    <tr data-testid="unasked-compaction" data-event="compaction">
+      <td>
+        <time dateTime={row.occurredAt}>{formatTime(new Date(row.occurredAt))}</time>
+      </td>
+      <td>
+        <Link href={`${basePath}/sessions/${row.sessionId}`}>{row.sessionTitle}</Link>
+      </td>
+      <td className="num">{row.summarySpanId ? <Link href={`${basePath}/spans/${row.summarySpanId}`}>summary</Link> : "none"}</td>
+      <td>
+        <span className="badge risk">compacted without asking</span>
+      </td>
+      <td>
+        The runtime replaced {formatCount(row.replacedCount)} span{row.replacedCount === 1 ? "" : "s"} without asking the gate;{" "}
+        {refused}.
+      </td>
+      <td className="mono">{row.requester}</td>
+      {/* Its atoms are counted on the spans it replaced, not on the event. */}
+      <td className="num">—</td>
+    </tr>
+  );
+}
