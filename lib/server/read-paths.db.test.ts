@@ -54,8 +54,8 @@ const CLOCKS = [1, 20, 31, 200, 399, 401, 800].map((d) => new Date(T.getTime() +
 function call(seq: number, minutes: number, toolName: string, input: Record<string, unknown>): SpanSubmission {
   return { seq, kind: "TOOL_CALL", toolName, toolInput: input, occurredAt: at(minutes), body: enc(JSON.stringify(input)) };
 }
-function bash(seq: number, minutes: number, command: string): SpanSubmission {
-  return call(seq, minutes, "Bash", { command, description: "run it" });
+function bash(seq: number, minutes: number, command: string, ended: Partial<SpanSubmission> = {}): SpanSubmission {
+  return { ...call(seq, minutes, "Bash", { command, description: "run it" }), ...ended };
 }
 function message(seq: number, minutes: number, text: string): SpanSubmission {
   return { seq, kind: "MESSAGE", role: "assistant", occurredAt: at(minutes), body: enc(text) };
@@ -72,9 +72,9 @@ function transcript(offset: number): SpanSubmission[] {
     call(1, m(1), "write_file", { path: "/etc/app/conf.yaml", mode: "overwrite" }),
     result(2, m(2), "wrote 312 bytes to /etc/app/conf.yaml"),
     bash(3, m(3), "echo 'export PATH=$HOME/bin:$PATH' >> ~/.bashrc"),
-    bash(4, m(4), "sudo apt-get install -y nginx"),
+    bash(4, m(4), "sudo apt-get install -y nginx", { outcome: "FAILED", exitCode: 100 }),
     bash(5, m(5), "npm install zod@4.1.0"),
-    bash(6, m(6), "sudo systemctl restart nginx"),
+    bash(6, m(6), "sudo systemctl restart nginx", { outcome: "SUCCEEDED", exitCode: 0 }),
     message(7, m(7), "I did not write /etc/hosts and no files were changed in migrations/."),
     call(8, m(8), "Edit", { file_path: "/home/dev/.ssh/config", old_string: "Host a", new_string: "Host b" }),
     call(9, m(9), "Write", { file_path: "notes/todo.md", content: "- ship it" }),
@@ -298,6 +298,9 @@ async function referenceFacts(sessionId: string) {
         occurredAt: true,
         sha256: true,
         toolName: true,
+        outcome: true,
+        exitCode: true,
+        byteLength: true,
       },
       orderBy: [{ seq: "asc" }, { occurredAt: "asc" }, { id: "asc" }],
     }),
@@ -366,6 +369,9 @@ async function referenceQuestionSpans(sessionId: string, now: Date): Promise<Que
       atoms: atoms.get(s.id) ?? [],
       sha256: s.sha256,
       ...(s.toolName ? { toolName: s.toolName } : {}),
+      ...(s.outcome ? { outcome: s.outcome } : {}),
+      ...(s.exitCode !== null ? { exitCode: s.exitCode } : {}),
+      byteLength: s.byteLength,
       occurredAt: s.occurredAt,
       ...(s.transcriptState === "RECLAIMED_HONEST" ? { droppedByManifest: dropped.get(s.id) ?? [] } : {}),
       ...(r ? { replaces: r } : {}),
@@ -647,6 +653,15 @@ describe("evidence questions from indexes", () => {
     { atomKinds: ["PATH"], valuePrefixes: ["~/.ssh/"] },
     { valuePrefixes: ["/tmp"] },
     { toolNames: ["write_file"] },
+    // Tool names alone: calls whose bodies do not spell the name, found by the span's tool name.
+    { toolNames: ["bash"] },
+    { toolNames: ["Bash", "Write"], outcomes: ["FAILED", "UNKNOWN"] },
+    { toolNames: ["BASH"], includeNegated: true },
+    { toolNames: ["Write"], valuePrefixes: ["/usr/"] },
+    { toolNames: ["Bash"], commandPattern: "sudo" },
+    { toolNames: ["shell"], atomKinds: ["TOOL_ARG"] },
+    // Only the TOOL_CALL atoms a body spells: none here, so NO wherever the scope is complete.
+    { toolNames: ["write_file"], atomKinds: ["TOOL_CALL"] },
     { commandPattern: "curl" },
     { effectKinds: ["FILE_WRITE"], includeNegated: true },
     { valuePattern: "nginx" },
@@ -696,5 +711,5 @@ describe("evidence questions from indexes", () => {
     // Summaries blocked too, by every kind of unbacked lineage the fixture built.
     const blockingSummaries = await db().span.count({ where: { id: { in: [...blockedBy] }, kind: "SUMMARY" } });
     expect(blockingSummaries).toBeGreaterThanOrEqual(4);
-  }, 120_000);
+  }, 300_000);
 });

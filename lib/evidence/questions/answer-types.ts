@@ -26,6 +26,8 @@ export interface QuestionSpan {
   sha256: string;
   /** The span's bytes, for citation excerpts. */
   body?: Uint8Array;
+  /** The body's length in bytes: what a citation of a whole call spans when the body is not given. */
+  byteLength?: number;
   toolName?: string;
   /** The outcome of the call the span is or belongs to (TOOL_CALL and its paired TOOL_RESULT). */
   outcome?: ToolOutcome;

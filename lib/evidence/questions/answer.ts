@@ -174,6 +174,16 @@ function citeMatches(
   let undecidable = false;
   predicates.forEach((p, predicateIndex) => {
     if (!spanQualifies(p, span)) return;
+    if (p.wholeCall && span.kind === "TOOL_CALL") {
+      // The call itself is the evidence: its whole body, whether or not it spells the tool's name.
+      const call = wholeCallAtom(span);
+      const key = `${call.byteStart}:${call.byteEnd}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        citations.push(cite(span, call, predicateIndex));
+      }
+      return;
+    }
     for (const atom of span.atoms) {
       const m = matchAtom(p, atom, cwd);
       if (m === "UNDECIDABLE") undecidable = true;
@@ -188,6 +198,15 @@ function citeMatches(
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
+
+/**
+ * A TOOL_CALL span's whole body as what a citation cites: its bytes when given, else its length
+ * (the excerpt is then the tool's name, or the name its body spells).
+ */
+function wholeCallAtom(span: QuestionSpan): Atom {
+  const name = span.toolName ?? span.atoms.find((a) => a.kind === "TOOL_CALL")?.text ?? "";
+  return { kind: "TOOL_CALL", text: name, normalized: name, byteStart: 0, byteEnd: span.body?.length ?? span.byteLength ?? 0 };
+}
 
 function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation {
   const c: Citation = {

@@ -28,7 +28,11 @@ export interface EvidencePredicate {
    */
   valuePattern?: string;
   valuePatternFlags?: string;
-  /** Span level: the span is a call of one of these tools (case-insensitive). */
+  /**
+   * Span level: the span is a call of one of these tools (ASCII case-insensitive). Alone (with
+   * at most `outcomes` and `includeNegated`) it asks whether the tool was called at all: a
+   * TOOL_CALL span of the tool is cited whole, since a call's body need not spell its tool's name.
+   */
   toolNames?: string[];
   /** TOOL_ARG atoms of these argument names. */
   argNames?: string[];
@@ -70,6 +74,8 @@ export interface CompiledPredicate {
   readonly outsideCwd: boolean;
   readonly includeNegated: boolean;
   readonly outcomes: ReadonlySet<ToolOutcome> | null;
+  /** Asks only whether a tool was called (see `toolNames`): a call of it is cited whole. */
+  readonly wholeCall: boolean;
   /** Kinds whose loss could hide a match: what makes an honest summary's omission relevant. */
   readonly relevantKinds: ReadonlySet<AtomKind>;
   /** Asks about side effects: only SIDE_EFFECTING spans can hold a match. */
@@ -94,12 +100,13 @@ export function compilePredicate(p: EvidencePredicate): CompiledPredicate {
     valuePrefixes: nonEmpty(p.valuePrefixes),
     excludePrefixes: nonEmpty(p.excludePrefixes),
     valueRegex: p.valuePattern ? compileRegex(p.valuePattern, p.valuePatternFlags, "valuePattern") : null,
-    toolNames: p.toolNames?.length ? new Set(p.toolNames.map((t) => t.toLowerCase())) : null,
+    toolNames: p.toolNames?.length ? new Set(p.toolNames.map(toolNameKey)) : null,
     argNames: setOrNull(p.argNames),
     commandRegex: p.commandPattern ? compileRegex(p.commandPattern, "i", "commandPattern") : null,
     outsideCwd: p.outsideCwd === true,
     includeNegated: p.includeNegated === true,
     outcomes: setOrNull(p.outcomes),
+    wholeCall: isWholeCall(p),
     relevantKinds: relevantKinds(p),
     onSideEffects: (p.effectKinds?.length ?? 0) > 0,
   };
@@ -149,12 +156,10 @@ export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNeg
   // A summary's prose (ignoreNegation) carries no outcome: a claim in it may still hide any call.
   if (p.outcomes && !ignoreNegation && (span.outcome === undefined || !p.outcomes.has(span.outcome))) return false;
   if (p.toolNames) {
-    let ok = span.toolName !== undefined && p.toolNames.has(span.toolName.toLowerCase());
+    let ok = span.toolName !== undefined && p.toolNames.has(toolNameKey(span.toolName));
     for (let i = 0; !ok && i < span.atoms.length; i++) {
       const a = span.atoms[i]!;
-      if (a.kind === "TOOL_CALL" && (ignoreNegation || !a.negated)) {
-        ok = p.toolNames.has(a.normalized.toLowerCase()) || p.toolNames.has(a.text.toLowerCase());
-      }
+      if (a.kind === "TOOL_CALL" && (ignoreNegation || !a.negated)) ok = namesTool(p.toolNames, a);
     }
     if (!ok) return false;
   }
@@ -180,6 +185,8 @@ export function spanQualifies(p: CompiledPredicate, span: SpanContext, ignoreNeg
 export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefined, asClaim = false): AtomMatch {
   if (!asClaim && atom.negated && !p.includeNegated) return "NO_MATCH";
   if (p.kinds && !p.kinds.has(atom.kind)) return "NO_MATCH";
+  // Asked whether a tool was called: another tool's call in the same message is not an answer.
+  if (p.wholeCall && atom.kind === "TOOL_CALL" && !namesTool(p.toolNames!, atom)) return "NO_MATCH";
   // Without the effect check a claim must at least be of a kind that could carry the match.
   if (asClaim && !p.relevantKinds.has(atom.kind)) return "NO_MATCH";
   if (!asClaim && p.effects && (atom.effect === undefined || !p.effects.has(atom.effect))) return "NO_MATCH";
@@ -195,6 +202,19 @@ export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefi
     if (isPathUnder(value, cwd)) return "NO_MATCH";
   }
   return "MATCH";
+}
+
+/**
+ * A tool name as predicates compare it: ASCII letters folded to lower case, nothing else changed,
+ * so the database compares exactly as the engine does (lower() under the "C" collation; migration
+ * 20261203083500_span_tool_call_names).
+ */
+export function toolNameKey(name: string): string {
+  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function namesTool(names: ReadonlySet<string>, atom: Atom): boolean {
+  return names.has(toolNameKey(atom.normalized)) || names.has(toolNameKey(atom.text));
 }
 
 function isPathLikePrefix(prefix: string): boolean {
@@ -220,18 +240,27 @@ const EFFECT_CARRIERS: readonly AtomKind[] = ["PATH", "COMMAND", "TOOL_CALL", "T
  * cites the tool call or the command itself, not every atom of the span.
  */
 function spanLevelDefaultKinds(p: EvidencePredicate): ReadonlySet<AtomKind> | null {
-  const atomLevel =
-    p.effectKinds?.length ||
-    p.valuePrefixes?.length ||
-    p.excludePrefixes?.length ||
-    p.valuePattern ||
-    p.argNames?.length ||
-    p.outsideCwd;
-  if (atomLevel) return null;
+  if (hasAtomLevelFields(p)) return null;
   const kinds = new Set<AtomKind>();
   if (p.toolNames?.length) kinds.add("TOOL_CALL");
   if (p.commandPattern) kinds.add("COMMAND");
   return kinds.size > 0 ? kinds : null;
+}
+
+function hasAtomLevelFields(p: EvidencePredicate): boolean {
+  return Boolean(
+    p.effectKinds?.length ||
+      p.valuePrefixes?.length ||
+      p.excludePrefixes?.length ||
+      p.valuePattern ||
+      p.argNames?.length ||
+      p.outsideCwd,
+  );
+}
+
+/** Tool names and nothing that looks at atoms or commands: "was the tool called?". */
+function isWholeCall(p: EvidencePredicate): boolean {
+  return Boolean(p.toolNames?.length) && !p.atomKinds?.length && !p.commandPattern && !hasAtomLevelFields(p);
 }
 
 /**
@@ -239,6 +268,9 @@ function spanLevelDefaultKinds(p: EvidencePredicate): ReadonlySet<AtomKind> | nu
  * turn a non-match into an apparent match in a summary's prose, never hide a real one.
  */
 function relevantKinds(p: EvidencePredicate): Set<AtomKind> {
+  // A whole call is cited, not an atom: a summary that dropped any part of a call may have hidden
+  // it (its manifest counts atoms, and the tool's name need not be one).
+  if (isWholeCall(p)) return new Set(ATOM_KINDS.filter((k) => k !== "NEGATION"));
   const base = p.atomKinds?.length ? p.atomKinds : (spanLevelDefaultKinds(p) ?? ATOM_KINDS.filter((k) => k !== "NEGATION"));
   let kinds = new Set<AtomKind>(base);
   const keep = (allowed: readonly AtomKind[]) => {

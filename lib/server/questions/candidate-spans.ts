@@ -35,6 +35,7 @@ import { groupsOf, withCursors } from "./stream";
  * commands, so the ones still to read are known.
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  if (p.wholeCall) return callCandidatesQuery(p, scope);
   const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
@@ -60,10 +61,30 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
      where k.could_match or k.held < k.commands`;
 }
 
+/**
+ * For a predicate that asks whether a tool was called: the TOOL_CALL spans of the tool, by its name
+ * (index span_tool_call_name_idx, under the engine's ASCII case folding), each as one row with no
+ * atom (`whole_call`); and the TOOL_CALL atoms that could name it, for calls inside messages.
+ */
+function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  const names = [...p.toolNames!];
+  return Prisma.sql`
+    select ${ATOM_FIELDS}, a.whole_call from (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
+             false as whole_call
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}
+      union all
+      select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
+        from span s
+       where ${inSessions("s", scope)} and s.kind = 'TOOL_CALL' and lower(s.tool_name collate "C") = any(${names}::text[])
+    ) a`;
+}
+
 /** Spans judged at a time: their candidate atoms, facts and original bytes are all the memory a batch takes. */
 export const BATCH_SPANS = 500;
 
-type CandidateRow = AtomRow & { span_commands?: number };
+/** An atom some predicate could match, or (`whole_call`, no atom) a call of a tool asked about. */
+type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
 
 /**
  * Checkable spans with an atom some predicate could match, which the engine judges for citations.
@@ -149,7 +170,12 @@ async function judgeBatch(
   const hits = new Map<string, { session_id: string; id: string }>();
   await Promise.all(
     predicates.map(async (p, i) => {
-      const rows = batch.flatMap((spans) => spans[i] ?? []);
+      const all = batch.flatMap((spans) => spans[i] ?? []);
+      if (all.length === 0) return;
+      // A call of the tool asked about is cited whole: the engine needs only its facts.
+      for (const row of all)
+        if (row.whole_call) hits.set(keyOf(row.session_id, row.span_id), { session_id: row.session_id, id: row.span_id });
+      const rows = all.filter((row) => !row.whole_call);
       if (rows.length === 0) return;
       const own = atomsBySpan(rows);
       const toolNames = await fetchSpanLevel(p, rows, own);

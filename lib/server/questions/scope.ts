@@ -38,6 +38,7 @@ export interface SpanFactsRow extends SpanRowFacts {
   tool_name: string | null;
   outcome: ToolOutcome | null;
   exit_code: number | null;
+  byte_length: number;
 }
 
 export interface AtomRow {
@@ -56,7 +57,7 @@ export interface AtomRow {
 
 export const SPAN_FACTS = Prisma.sql`s.session_id::text as session_id, s.id::text as id, s.seq, s.kind::text as kind, s.class::text as class,
   s.transcript_state::text as transcript_state, s.occurred_at, s.has_pointer, s.original_state::text as original_state,
-  s.original_expires_at, s.sha256, s.tool_name, s.outcome::text as outcome, s.exit_code`;
+  s.original_expires_at, s.sha256, s.tool_name, s.outcome::text as outcome, s.exit_code, s.byte_length`;
 
 export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
   a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
@@ -109,6 +110,7 @@ export function questionSpan(
     originalHeld: row.original_state === "HELD",
     atoms: [],
     sha256: row.sha256.trim(),
+    byteLength: row.byte_length,
     ...(row.tool_name !== null ? { toolName: row.tool_name } : {}),
     ...(row.outcome !== null ? { outcome: row.outcome } : {}),
     ...(row.exit_code !== null ? { exitCode: row.exit_code } : {}),
