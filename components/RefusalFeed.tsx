@@ -5,23 +5,32 @@ import Link from "next/link";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { formatTime, humanize } from "./format";
+import { projectHref } from "./project-href";
 import { refusalKeys } from "./query-keys";
 import type { RefusalFeed as Feed } from "@/lib/server/dashboard";
 
 const POLL_MS = 5_000;
 
-async function fetchFeed(filter: Record<string, string | undefined>): Promise<Feed> {
+async function fetchFeed(project: string, filter: Record<string, string | undefined>): Promise<Feed> {
   const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
-  const response = await fetch(`/api/dashboard/refusals?${query}`, { cache: "no-store" });
+  const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(project)}/refusals?${query}`, { cache: "no-store" });
   if (!response.ok) throw new Error(`The refusal feed answered ${response.status}`);
   return response.json() as Promise<Feed>;
 }
 
-/** Refusal events as they happen: server-rendered first, then polled while the page is open. */
-export function RefusalFeed({ filter, initial }: { filter: Record<string, string | undefined>; initial: Feed }) {
+/** A project's refusal events as they happen: server-rendered first, then polled while the page is open. */
+export function RefusalFeed({
+  project,
+  filter,
+  initial,
+}: {
+  project: string;
+  filter: Record<string, string | undefined>;
+  initial: Feed;
+}) {
   const { data, error, dataUpdatedAt } = useQuery({
-    queryKey: refusalKeys.feed(filter),
-    queryFn: () => fetchFeed(filter),
+    queryKey: refusalKeys.feed({ ...filter, project }),
+    queryFn: () => fetchFeed(project, filter),
     initialData: initial,
     refetchInterval: POLL_MS,
   });
@@ -60,10 +69,10 @@ export function RefusalFeed({ filter, initial }: { filter: Record<string, string
                   <time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time>
                 </td>
                 <td>
-                  <Link href={`/sessions/${r.sessionId}`}>{r.sessionTitle}</Link>
+                  <Link href={projectHref(project, `/sessions/${r.sessionId}`)}>{r.sessionTitle}</Link>
                 </td>
                 <td className="num">
-                  <Link href={`/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link>
+                  <Link href={projectHref(project, `/spans/${r.spanId}`)}>{r.seq ?? "summary"}</Link>
                 </td>
                 <td>
                   {humanize(r.cellClass)} × {humanize(r.cellProvenance)}

@@ -3,35 +3,55 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { usePathname } from "next/navigation";
+import { projectHref } from "./project-href";
 
 const SECTIONS = [
-  { href: "/sessions", label: "Sessions" },
-  { href: "/refusals", label: "Refusals" },
-  { href: "/evidence", label: "Evidence" },
-  { href: "/retention", label: "Retention" },
-  { href: "/audit", label: "Audit log" },
-  { href: "/settings", label: "Settings", managersOnly: true },
+  { path: "/sessions", label: "Sessions" },
+  { path: "/refusals", label: "Refusals" },
+  { path: "/evidence", label: "Evidence" },
+  { path: "/retention", label: "Retention" },
+  { path: "/audit", label: "Audit log" },
+  { path: "/settings", label: "Settings", managersOnly: true },
 ] as const;
 
-/** `canManage`: the person may manage people and keys (Settings answers 404 to anyone else). */
-export function SideNav({ children, canManage = false }: { children?: ReactNode; canManage?: boolean }) {
+/**
+ * The project's sections. `canManage`: the person may manage this project's people and keys
+ * (Settings answers 404 to anyone else); `instanceAdmin`: they also get the instance admin's page.
+ */
+export function SideNav({
+  project,
+  children,
+  canManage = false,
+  instanceAdmin = false,
+}: {
+  project: string;
+  children?: ReactNode;
+  canManage?: boolean;
+  instanceAdmin?: boolean;
+}) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="side-nav">
-      <Link href="/sessions" className="brand">
+      <Link href={projectHref(project)} className="brand">
         Custodian
       </Link>
       <ul>
         {SECTIONS.filter((section) => canManage || !("managersOnly" in section)).map((section) => {
-          const active = pathname === section.href || pathname.startsWith(`${section.href}/`);
+          const href = projectHref(project, section.path);
+          const active = pathname === href || pathname.startsWith(`${href}/`);
           return (
-            <li key={section.href}>
-              <Link href={section.href} aria-current={active ? "page" : undefined}>
+            <li key={section.path}>
+              <Link href={href} aria-current={active ? "page" : undefined}>
                 {section.label}
               </Link>
             </li>
           );
         })}
+        {instanceAdmin ? (
+          <li>
+            <Link href="/admin">Instance admin</Link>
+          </li>
+        ) : null}
       </ul>
       {children}
     </nav>

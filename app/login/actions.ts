@@ -32,7 +32,7 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   if (!email || !password) return { error: "Enter your email and password." };
   const outcome = await signInWithPassword(email, password, requestHeaders);
   if (!outcome.ok) return { error: outcome.error };
-  redirect("/sessions");
+  redirect("/");
 }
 
 export async function signOutAction(): Promise<void> {

@@ -5,7 +5,7 @@ import { SignInForm } from "./SignInForm";
 export const metadata = { title: "Sign in" };
 
 export default async function LoginPage() {
-  if (await currentUser()) redirect("/sessions");
+  if (await currentUser()) redirect("/");
   return (
     <main id="main" className="login">
       <h1>Custodian</h1>

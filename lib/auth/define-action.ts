@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import type { z } from "zod";
 import type { ActionResult, FormValues } from "@/lib/core/action-result";
 import { AppError, toAppError } from "@/lib/core/errors";
-import type { Permission } from "@/lib/core/permissions";
+import type { Permission, RoleName } from "@/lib/core/permissions";
 import { zodFields } from "@/lib/core/validation";
 import type { ProjectRef } from "@/lib/server/admin";
 import type { Actor } from "@/lib/server/audit";
@@ -36,6 +36,8 @@ export interface InstanceActionContext<I> {
 export interface ActionContext<I> extends InstanceActionContext<I> {
   /** The project the act is in; use cases are given its id, never one typed into the form. */
   project: ProjectRef;
+  /** The caller's role in that project (what a run asks `can` of, for acts that depend on it). */
+  role: RoleName;
 }
 
 /** What a run returns: the message to show, or a message with a one-time secret or data for the form. */
@@ -188,9 +190,9 @@ export function defineAction<I, T = undefined>(
       const named = typeof bound === "string" ? bound : form.get(PROJECT_FIELD);
       if (typeof named !== "string" || named === "") throw new AppError("NOT_FOUND", "No such project");
       const permission = typeof definition.permission === "function" ? definition.permission(form) : definition.permission;
-      const { project } = await memberAccess(user, named, permission);
+      const { project, role } = await memberAccess(user, named, permission);
       const input = parseForm(definition.input, formInput(form, definition.lists));
-      const outcome = await definition.run({ input, user, actor: actorOf(user), project });
+      const outcome = await definition.run({ input, user, actor: actorOf(user), project, role });
       const paths = typeof definition.revalidate === "function" ? definition.revalidate(input) : (definition.revalidate ?? []);
       for (const path of paths) environment.revalidate(projectPath(project.slug, path));
       return success(outcome);

@@ -1,20 +1,29 @@
 import type { ReactNode } from "react";
+import { ProjectSwitcher } from "@/components/ProjectSwitcher";
 import { QueryProvider } from "@/components/QueryProvider";
 import { SideNav } from "@/components/SideNav";
 import { humanize } from "@/components/format";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
 import { can } from "@/lib/core/permissions";
+import { listProjectsOf } from "@/lib/server/admin";
 import { signOutAction } from "@/app/login/actions";
 
-/** Every dashboard page needs a signed-in person; the sign-in page lives outside this group. */
-export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
+/**
+ * Every page of a project: the project switcher (the person's projects) and the project's nav. The
+ * layout's own check does not stop a page from rendering, so every page checks membership itself first.
+ */
+export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
+  const { user, project, role } = await requireMember((await params).slug);
+  const projects = await listProjectsOf(user.id);
   return (
     <div className="shell">
-      <SideNav canManage={can(user.role, "users:manage")}>
+      <SideNav project={project.slug} canManage={can(role, "users:manage")} instanceAdmin={user.role === "ADMIN"}>
+        <ProjectSwitcher current={project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
         <div className="who">
           <div>{user.email}</div>
-          <div className="role">{humanize(user.role)}</div>
+          <div className="role">
+            {humanize(role)} in {project.name}
+          </div>
           <form action={signOutAction}>
             <button type="submit" className="link-button">
               Sign out
@@ -22,7 +31,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </form>
         </div>
       </SideNav>
-      <main className="content">
+      <main className="content" id="main">
         <QueryProvider>{children}</QueryProvider>
       </main>
     </div>

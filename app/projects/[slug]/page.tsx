@@ -1,7 +1,9 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
+import { projectHref } from "@/components/project-href";
+import { requireMember } from "@/lib/auth/project-access";
 
-export default async function Home() {
-  await requireUser();
-  redirect("/sessions");
+/** A project's first page: its sessions, for now (a non-member gets 404 before the redirect). */
+export default async function ProjectHome({ params }: { params: Promise<{ slug: string }> }) {
+  const { project } = await requireMember((await params).slug);
+  redirect(projectHref(project.slug, "/sessions"));
 }

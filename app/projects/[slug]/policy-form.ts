@@ -7,7 +7,6 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 
 /** Every field of a policy, as typed into the form. */
 export const POLICY_FIELDS = {
-  projectId: z.uuid(),
   evidenceHorizonDays: z.coerce.number().int().min(1).max(36_500),
   ttlNarrative: z.coerce.number().int().min(0).max(36_500),
   ttlStructured: z.coerce.number().int().min(0).max(36_500),

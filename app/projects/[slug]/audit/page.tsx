@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
-import { requireUser } from "@/lib/auth/session";
-import { listAuditLog } from "@/lib/server/audit";
+import { projectHref } from "@/components/project-href";
+import { requireMember } from "@/lib/auth/project-access";
+import { projectAuditLog } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Audit log" };
 
@@ -9,10 +10,16 @@ function show(value: unknown): string {
   return value === null || value === undefined ? "" : JSON.stringify(value);
 }
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  await requireUser();
+export default async function AuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const { project } = await requireMember((await params).slug);
   const query = await searchParams;
-  const { rows, acts } = await listAuditLog({
+  const { rows, acts } = await projectAuditLog(project.id, {
     act: query.act || undefined,
     actor: query.actor || undefined,
     target: query.target || undefined,
@@ -80,7 +87,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <td className="mono">{row.act}</td>
                 <td className="mono">
                   {row.targetType === "span" ? (
-                    <Link href={`/spans/${row.targetId}`}>span {row.targetId.slice(0, 8)}</Link>
+                    <Link href={projectHref(project.slug, `/spans/${row.targetId}`)}>span {row.targetId.slice(0, 8)}</Link>
                   ) : (
                     `${row.targetType} ${row.targetId.slice(0, 8)}`
                   )}

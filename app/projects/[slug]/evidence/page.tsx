@@ -7,7 +7,8 @@ import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
 import { AppError } from "@/lib/core/errors";
 import { can } from "@/lib/core/permissions";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
+import { projectHref } from "@/components/project-href";
 import { formatKindCounts } from "@/lib/evidence/manifest";
 import { describeOutcomes, OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
@@ -30,30 +31,33 @@ const ROWS_PER_PAGE = 100;
 const SKIPPED_SHOWN = 100;
 
 export default async function EvidencePage({
+  params: routeParams,
   searchParams,
 }: {
+  params: Promise<{ slug: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
+  const { project, role } = await requireMember((await routeParams).slug);
   const raw = await searchParams;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(raw)) for (const v of [value].flat()) if (v !== undefined) params.append(key, v);
 
-  const { projects, project, sessions } = await evidencePicker(params.get("project"));
+  // The project is the URL's; a "project" parameter left over from an old link is ignored.
+  params.delete("project");
+  const { sessions } = await evidencePicker(project.id);
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 
   let result: Awaited<ReturnType<typeof askEvidenceQuestion>> | null = null;
   let problem: string | null = null;
   try {
-    const input = project ? evidenceQueryFromParams(project.id, params) : null;
+    const input = evidenceQueryFromParams(project.id, params);
     if (input) result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     problem = `${error.message}${error.fields ? `: ${error.fields.map((f) => `${f.path} ${f.message}`).join("; ")}` : ""}`;
   }
   const exportParams = new URLSearchParams(params);
-  exportParams.set("project", project?.slug ?? "");
   exportParams.delete("cpage");
   exportParams.delete("bpage");
   const citationPage = pageWindow(result?.citations.length ?? 0, Number(params.get("cpage") ?? 1), ROWS_PER_PAGE);
@@ -63,9 +67,11 @@ export default async function EvidencePage({
     const next = new URLSearchParams(params);
     if (n > 1) next.set(list, String(n));
     else next.delete(list);
-    return `/evidence?${next}#${anchor}`;
+    return projectHref(project.slug, `/evidence?${next}#${anchor}`);
   };
-  const canPin = can(user.role, "originals:pin");
+  const canPin = can(role, "originals:pin");
+  const pin = pinAction.bind(null, project.slug);
+  const at = (path: string) => projectHref(project.slug, path);
 
   return (
     <>
@@ -73,17 +79,6 @@ export default async function EvidencePage({
       <p className="subtitle">Ask what the agents did. YES cites verbatim bytes; NO only when the evidence is complete.</p>
       <form method="get" className="panel" style={{ display: "grid", gap: 12 }} aria-label="Ask a question">
         <div style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}>
-          <label>
-            Project
-            <br />
-            <select name="project" defaultValue={project?.slug}>
-              {projects.map((p) => (
-                <option key={p.id} value={p.slug}>
-                  {p.slug}
-                </option>
-              ))}
-            </select>
-          </label>
           <label>
             Question
             <br />
@@ -201,11 +196,11 @@ export default async function EvidencePage({
             {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans;{" "}
             {formatCount(result.checkedSpans)} spans checked in {formatCount(result.sessionsInScope)} sessions; scope{" "}
             {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
-            <a href={`/evidence/export?${exportParams}&format=json`} download>
+            <a href={at(`/evidence/export?${exportParams}&format=json`)} download>
               JSON
             </a>{" "}
             ·{" "}
-            <a href={`/evidence/export?${exportParams}&format=csv`} download>
+            <a href={at(`/evidence/export?${exportParams}&format=csv`)} download>
               CSV
             </a>
           </p>
@@ -237,11 +232,13 @@ export default async function EvidencePage({
                   {result.citations.slice(citationPage.start, citationPage.end).map((c) => (
                     <tr key={`${c.spanId}:${c.byteStart}`}>
                       <td>
-                        <Link href={`/sessions/${c.sessionId}`}>{sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}</Link>
+                        <Link href={at(`/sessions/${c.sessionId}`)}>
+                          {sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}
+                        </Link>
                       </td>
                       <td className="num">{c.seq}</td>
                       <td className="mono">
-                        <Link href={`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`}>
+                        <Link href={at(`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
                           {c.byteStart}–{c.byteEnd}
                         </Link>
                       </td>
@@ -276,10 +273,12 @@ export default async function EvidencePage({
                   {result.blockers.slice(blockerPage.start, blockerPage.end).map((b) => (
                     <tr key={b.spanId}>
                       <td>
-                        <Link href={`/sessions/${b.sessionId}`}>{sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}</Link>
+                        <Link href={at(`/sessions/${b.sessionId}`)}>
+                          {sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}
+                        </Link>
                       </td>
                       <td className="num">
-                        <Link href={`/spans/${b.spanId}`}>{b.seq}</Link>
+                        <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
                       </td>
                       <td>
                         {humanize(b.class)} × {humanize(b.provenance)}
@@ -291,7 +290,7 @@ export default async function EvidencePage({
                         {b.unblockBy === "none" ? (
                           "not possible"
                         ) : canPin ? (
-                          <ActionForm action={pinAction} label={`Pin span ${b.seq}`} inline>
+                          <ActionForm action={pin} label={`Pin span ${b.seq}`} inline>
                             <input type="hidden" name="spanId" value={b.spanId} />
                             <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
                             <button type="submit" className="link-button">

@@ -2,18 +2,24 @@ import { RefusalFeed } from "@/components/RefusalFeed";
 import { AppError } from "@/lib/core/errors";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { humanize } from "@/components/format";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
 import { refusalFeed } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Refusals" };
 
-export default async function RefusalsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  await requireUser();
+export default async function RefusalsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const { project } = await requireMember((await params).slug);
   const query = await searchParams;
   const filter = { session: query.session, cellClass: query.cellClass, cellProvenance: query.cellProvenance, days: query.days };
   let initial: Awaited<ReturnType<typeof refusalFeed>>;
   try {
-    initial = await refusalFeed(filter);
+    initial = await refusalFeed(project.id, filter);
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") {
       return (
@@ -69,7 +75,7 @@ export default async function RefusalsPage({ searchParams }: { searchParams: Pro
           Filter
         </button>
       </form>
-      <RefusalFeed filter={filter} initial={initial} />
+      <RefusalFeed project={project.slug} filter={filter} initial={initial} />
     </>
   );
 }

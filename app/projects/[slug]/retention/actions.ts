@@ -5,6 +5,7 @@ import { isUuid } from "@/lib/core/ids";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
+import { requireSessionsOfProject } from "@/lib/server/dashboard";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
@@ -35,7 +36,11 @@ export const bulkRetentionAction = defineAction({
   input: BulkForm,
   lists: ["original"],
   revalidate: ["/retention", "/sessions/[id]"],
-  run: async ({ input, actor }) => {
+  run: async ({ input, actor, project }) => {
+    await requireSessionsOfProject(
+      project.id,
+      input.original.map((o) => o.sessionId),
+    );
     const outcome =
       input.act === "pin"
         ? await pinOriginals(input.original, actor, input.reason)
@@ -54,8 +59,8 @@ export const bulkRetentionAction = defineAction({
 export const simulateAction = defineAction({
   permission: "read",
   input: z.object({ ...POLICY_FIELDS, horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90) }),
-  run: async ({ input }) => {
-    const data = await simulateRetention(input.projectId, policyFromForm(input), input.horizonDays);
+  run: async ({ input, project }) => {
+    const data = await simulateRetention(project.id, policyFromForm(input), input.horizonDays);
     return { message: `Simulated ${input.horizonDays} days.`, data: data as Simulation };
   },
 });
@@ -69,9 +74,9 @@ export const savePolicyAction = defineAction({
     reason: z.string().max(1000).optional(),
   }),
   revalidate: ["/retention", "/retention/history"],
-  run: async ({ input, actor }) => {
+  run: async ({ input, actor, project }) => {
     const saved = await savePolicyVersion(
-      input.projectId,
+      project.id,
       { policy: policyFromForm(input), expectedVersion: input.version, reason: input.reason },
       actor,
     );
@@ -84,15 +89,14 @@ export const savePolicyAction = defineAction({
 export const rollbackPolicyAction = defineAction({
   permission: "policy:write",
   input: z.object({
-    projectId: z.uuid(),
     toVersion: z.coerce.number().int().min(0),
     version: z.coerce.number().int().min(0),
     reason: z.string().max(1000).optional(),
   }),
   revalidate: ["/retention", "/retention/history"],
-  run: async ({ input, actor }) => {
+  run: async ({ input, actor, project }) => {
     const saved = await rollbackPolicy(
-      input.projectId,
+      project.id,
       { toVersion: input.toVersion, expectedVersion: input.version, reason: input.reason },
       actor,
     );

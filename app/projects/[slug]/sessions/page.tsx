@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Time } from "@/components/Time";
 import { AppError } from "@/lib/core/errors";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
+import { projectHref } from "@/components/project-href";
 import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Sessions" };
@@ -15,7 +16,7 @@ const STATE_LABEL = {
   incomplete: "Incomplete (records skipped)",
 } as const;
 
-function href(query: SessionListQuery, change: Partial<SessionListQuery>): string {
+function href(slug: string, query: SessionListQuery, change: Partial<SessionListQuery>): string {
   const next = { ...query, ...change };
   const params = new URLSearchParams();
   if (next.q) params.set("q", next.q);
@@ -24,14 +25,20 @@ function href(query: SessionListQuery, change: Partial<SessionListQuery>): strin
   if (next.sort !== "activity") params.set("sort", next.sort);
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
-  return text ? `/sessions?${text}` : "/sessions";
+  return projectHref(slug, text ? `/sessions?${text}` : "/sessions");
 }
 
-export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  await requireUser();
+export default async function SessionsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const { project } = await requireMember((await params).slug);
   let data: Awaited<ReturnType<typeof listSessionPage>>;
   try {
-    data = await listSessionPage(await searchParams);
+    data = await listSessionPage(project.id, await searchParams);
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED")
       return <div className="panel error-text">That filter is not valid.</div>;
@@ -42,7 +49,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1>Sessions</h1>
-      <p className="subtitle">Agent runs whose transcripts Custodian holds.</p>
+      <p className="subtitle">Agent runs whose transcripts Custodian holds in {project.name}.</p>
       <form
         method="get"
         className="panel"
@@ -99,18 +106,17 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
           <thead>
             <tr>
               <th>Session</th>
-              <th>Project</th>
               <th>Runtime</th>
               <th className="num">Spans</th>
               <th className="num">
-                <Link href={href(query, { sort: "refusals", page: 1 })}>Refusals</Link>
+                <Link href={href(project.slug, query, { sort: "refusals", page: 1 })}>Refusals</Link>
               </th>
               <th className="num">
-                <Link href={href(query, { sort: "at-risk", page: 1 })}>At risk</Link>
+                <Link href={href(project.slug, query, { sort: "at-risk", page: 1 })}>At risk</Link>
               </th>
               <th className="num">Lost</th>
               <th>
-                <Link href={href(query, { sort: "activity", page: 1 })}>Last activity</Link>
+                <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity</Link>
               </th>
             </tr>
           </thead>
@@ -118,7 +124,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
             {rows.map((s) => (
               <tr key={s.id}>
                 <td>
-                  <Link href={`/sessions/${s.id}`}>{s.title ?? s.externalId}</Link>
+                  <Link href={projectHref(project.slug, `/sessions/${s.id}`)}>{s.title ?? s.externalId}</Link>
                   {s.skippedCount > 0 ? (
                     <>
                       {" "}
@@ -135,7 +141,6 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
                     {s.externalId}
                   </div>
                 </td>
-                <td>{s.projectSlug}</td>
                 <td>{s.runtime}</td>
                 <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
@@ -150,11 +155,11 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         </table>
       )}
       <nav aria-label="Pages" style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
-        {query.page > 1 ? <Link href={href(query, { page: query.page - 1 })}>← Previous</Link> : null}
+        {query.page > 1 ? <Link href={href(project.slug, query, { page: query.page - 1 })}>← Previous</Link> : null}
         <span>
           Page {query.page} of {pages} · {total} sessions
         </span>
-        {query.page < pages ? <Link href={href(query, { page: query.page + 1 })}>Next →</Link> : null}
+        {query.page < pages ? <Link href={href(project.slug, query, { page: query.page + 1 })}>Next →</Link> : null}
       </nav>
     </>
   );

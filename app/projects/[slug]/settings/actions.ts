@@ -4,17 +4,17 @@ import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
-import { createApiKey, createUser, revokeApiKey, setUserRole } from "@/lib/server/admin";
+import { addMember, createApiKey, removeMember, revokeApiKey, setMemberRole } from "@/lib/server/admin";
 import { updatePolicy } from "@/lib/server/retention";
 
 const SETTINGS = ["/settings"];
 
 export const createKeyAction = defineAction({
   permission: "keys:manage",
-  input: z.object({ projectId: z.uuid(), name: z.string().min(1).max(100), role: z.enum(ROLES) }),
+  input: z.object({ name: z.string().min(1).max(100), role: z.enum(ROLES) }),
   revalidate: SETTINGS,
-  run: async ({ input, actor }) => {
-    const key = await createApiKey(input.projectId, input.name, input.role, actor);
+  run: async ({ input, actor, project }) => {
+    const key = await createApiKey(project.id, input.name, input.role, actor);
     return { message: `Created key "${key.name}" (${key.prefix}…). Copy it now: it is not shown again.`, secret: key.key };
   },
 });
@@ -23,32 +23,43 @@ export const revokeKeyAction = defineAction({
   permission: "keys:manage",
   input: z.object({ keyId: z.uuid() }),
   revalidate: SETTINGS,
-  run: async ({ input, actor }) => {
-    await revokeApiKey(input.keyId, actor);
+  run: async ({ input, actor, project }) => {
+    await revokeApiKey(input.keyId, actor, project.id);
     return "Revoked: requests with this key now get 401.";
   },
 });
 
-export const inviteUserAction = defineAction({
+/** Invites a person to this project by email; someone without an account gets one, with a password shown once. */
+export const inviteMemberAction = defineAction({
   permission: "users:manage",
   input: z.object({ email: z.string().min(3).max(320), name: z.string().max(200).optional(), role: z.enum(ROLES) }),
   revalidate: SETTINGS,
-  run: async ({ input, actor }) => {
-    const user = await createUser(input, actor);
-    return {
-      message: `Invited ${user.email} as ${user.role.toLowerCase()}. Give them this password once:`,
-      secret: user.generatedPassword!,
-    };
+  run: async ({ input, actor, project }) => {
+    const added = await addMember({ projectId: project.id, ...input }, actor);
+    const as = `${added.email} is now a ${added.role.toLowerCase()} of ${project.name}.`;
+    return added.generatedPassword
+      ? { message: `${as} They had no account: give them this one-time password once:`, secret: added.generatedPassword }
+      : `${as} They sign in with their existing account.`;
   },
 });
 
-export const setRoleAction = defineAction({
+export const setMemberRoleAction = defineAction({
   permission: "users:manage",
   input: z.object({ userId: z.uuid(), role: z.enum(ROLES) }),
   revalidate: SETTINGS,
-  run: async ({ input, actor }) => {
-    await setUserRole(input.userId, input.role, actor);
-    return `Role changed to ${input.role.toLowerCase()}.`;
+  run: async ({ input, actor, project }) => {
+    await setMemberRole(project.id, input.userId, input.role, actor);
+    return `Role in ${project.name} changed to ${input.role.toLowerCase()}.`;
+  },
+});
+
+export const removeMemberAction = defineAction({
+  permission: "users:manage",
+  input: z.object({ userId: z.uuid() }),
+  revalidate: SETTINGS,
+  run: async ({ input, actor, project }) => {
+    await removeMember(project.id, input.userId, actor);
+    return `Removed from ${project.name}: they no longer see anything of it.`;
   },
 });
 
@@ -77,9 +88,9 @@ export const updatePolicyAction = defineAction({
   permission: "policy:write",
   input: PolicyForm,
   revalidate: SETTINGS,
-  run: async ({ input, actor }) => {
+  run: async ({ input, actor, project }) => {
     const { warnings } = await updatePolicy(
-      input.projectId,
+      project.id,
       {
         policy: policyFromForm(input),
         cannedQuestions: input.cannedQuestions,

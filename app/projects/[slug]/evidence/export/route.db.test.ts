@@ -1,28 +1,41 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { makeTestProject } from "@/lib/server/admin/test-project";
+import { addMember } from "@/lib/server/admin";
+import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { upsertSession } from "@/lib/server/ingest";
 
-// Who is signed in: the one thing a route test cannot get from a request outside Next.js.
-vi.mock("@/lib/auth/session", () => ({
-  currentUser: async () => ({ id: "reviewer-1", email: "reviewer@example.com", name: "Reviewer", role: "VIEWER" }),
-}));
+// Who is signed in: the one thing a route test cannot get from a request outside Next.js. Their
+// membership of the project is real, read from the database.
+const signedIn = vi.hoisted(() => ({ user: null as null | { id: string; email: string; name: string; role: "VIEWER" } }));
+vi.mock("@/lib/auth/session", () => ({ currentUser: async () => signedIn.user }));
 
 const { GET } = await import("./route");
+
+/** A viewer of the project, signed in. */
+async function signInAsViewerOf(projectId: string) {
+  const email = `reviewer-${randomUUID()}@example.com`;
+  const { userId } = await addMember({ projectId, email, role: "VIEWER" }, TEST_ACTOR);
+  signedIn.user = { id: userId, email, name: "Reviewer", role: "VIEWER" };
+  return signedIn.user;
+}
+
+const get = (slug: string, query: string) =>
+  GET(new Request(`http://custodian.test/projects/${slug}/evidence/export?${query}`), { params: Promise.resolve({ slug }) });
 
 describe("the Evidence export", () => {
   it("writes evidence.export naming who exported which question over which scope, as what", async () => {
     const project = await makeTestProject("export-audit");
+    const reviewer = await signInAsViewerOf(project.id);
     const { session } = await upsertSession(project.id, { externalId: "exported", runtime: "test" });
-    const url = `http://custodian.test/evidence/export?project=${project.slug}&q=modified-system-config&session=${session.id}&from=2026-01-01&format=csv`;
-    const response = await GET(new Request(url));
+    const response = await get(project.slug, `q=modified-system-config&session=${session.id}&from=2026-01-01&format=csv`);
     expect(response.status).toBe(200);
     const rows = await db().auditLog.findMany({ where: { projectId: project.id, act: "evidence.export" } });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       actorType: "USER",
-      actorId: "reviewer-1",
-      actorLabel: "reviewer@example.com",
+      actorId: reviewer.id,
+      actorLabel: reviewer.email,
       targetType: "project",
       targetId: project.id,
       after: {
@@ -36,8 +49,25 @@ describe("the Evidence export", () => {
 
   it("a refused export (no question) writes nothing", async () => {
     const project = await makeTestProject("export-refused");
-    const response = await GET(new Request(`http://custodian.test/evidence/export?project=${project.slug}`));
+    await signInAsViewerOf(project.id);
+    const response = await get(project.slug, "");
     expect(response.status).toBe(422);
-    expect(await db().auditLog.count({ where: { projectId: project.id } })).toBe(0);
+    expect(await db().auditLog.count({ where: { projectId: project.id, act: "evidence.export" } })).toBe(0);
+  });
+
+  it("a person who is not a member gets 404, as for a project that does not exist, and nothing is written", async () => {
+    const [mine, theirs] = [await makeTestProject("export-mine"), await makeTestProject("export-theirs")];
+    await signInAsViewerOf(mine.id);
+    const { session } = await upsertSession(theirs.id, { externalId: "theirs", runtime: "test" });
+    const foreign = await get(theirs.slug, `q=modified-system-config&session=${session.id}`);
+    expect(foreign.status).toBe(404);
+    const unknown = await get("no-such-project", "q=modified-system-config");
+    expect(unknown.status).toBe(404);
+    expect(await foreign.json()).toEqual(await unknown.json());
+    // Naming the other project's session from one's own project finds nothing either.
+    expect((await get(mine.slug, `q=modified-system-config&session=${session.id}`)).status).toBe(404);
+    expect(await db().auditLog.count({ where: { projectId: theirs.id, act: "evidence.export" } })).toBe(0);
+    signedIn.user = null;
+    expect((await get(mine.slug, "q=modified-system-config")).status).toBe(401);
   });
 });

@@ -2,8 +2,7 @@ import { NextResponse } from "next/server";
 import { afterResponse } from "@/app/after-response";
 import { AppError } from "@/lib/core/errors";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
-import { currentUser } from "@/lib/auth/session";
-import { findProjectBySlug } from "@/lib/server/admin";
+import { authorizeMember } from "@/lib/auth/project-access";
 import { recordAudit } from "@/lib/server/audit";
 import { askEvidenceQuestion } from "@/lib/server/questions";
 import { answerAsCsv, answerAsJson } from "@/lib/server/questions";
@@ -12,12 +11,11 @@ import { evidenceQueryFromParams } from "@/lib/server/questions";
 export const dynamic = "force-dynamic";
 
 /** The answer shown on the Evidence page, with its citations, as a JSON or CSV download. */
-export async function GET(request: Request) {
+export async function GET(request: Request, { params: route }: { params: Promise<{ slug: string }> }) {
   try {
-    const user = await currentUser();
-    if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
+    // A non-member gets 404, as for a project that does not exist, before anything is read.
+    const { project, actor } = await authorizeMember((await route).slug, "read");
     const params = new URL(request.url).searchParams;
-    const project = await findProjectBySlug(params.get("project") ?? "");
     const input = evidenceQueryFromParams(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
     const result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
@@ -26,7 +24,7 @@ export async function GET(request: Request) {
     // Who took which evidence out, before it leaves: an export the log cannot record is not sent.
     await recordAudit({
       projectId: project.id,
-      actor: { type: "USER", id: user.id, label: user.email },
+      actor,
       act: "evidence.export",
       targetType: "project",
       targetId: project.id,

@@ -2,10 +2,10 @@ import Link from "next/link";
 import { ActionForm } from "@/components/ActionForm";
 import { Time } from "@/components/Time";
 import { can } from "@/lib/core/permissions";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
+import { projectHref } from "@/components/project-href";
 import { currentPolicy, listPolicyVersions } from "@/lib/server/retention";
 import { rollbackPolicyAction } from "../actions";
-import { pickProject } from "../project";
 
 export const metadata = { title: "Retention policy history" };
 
@@ -14,22 +14,17 @@ function show(value: unknown): string {
 }
 
 /** Every saved version of the project's retention policy: who, when, why, and what changed. */
-export default async function PolicyHistoryPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const user = await requireUser();
-  const { project } = await pickProject(searchParams);
-  if (!project) return <div className="panel empty-state">No project yet.</div>;
+export default async function PolicyHistoryPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { project, role } = await requireMember((await params).slug);
   const [versions, current] = await Promise.all([listPolicyVersions(project.id), currentPolicy(project.id)]);
-  const canRollBack = can(user.role, "policy:write");
+  const canRollBack = can(role, "policy:write");
+  const rollback = rollbackPolicyAction.bind(null, project.slug);
   return (
     <>
       <h1>Retention policy history</h1>
       <p className="subtitle">
         {project.slug}: version {current.version} is in force.{" "}
-        <Link href={`/retention?project=${project.id}`}>Back to retention</Link>
+        <Link href={projectHref(project.slug, "/retention")}>Back to retention</Link>
       </p>
       {versions.length === 0 ? (
         <div className="panel empty-state">The policy has never been changed.</div>
@@ -79,8 +74,7 @@ export default async function PolicyHistoryPage({
                     {v.version === current.version ? (
                       "in force"
                     ) : (
-                      <ActionForm action={rollbackPolicyAction} label={`Roll back to version ${v.version}`} inline>
-                        <input type="hidden" name="projectId" value={project.id} />
+                      <ActionForm action={rollback} label={`Roll back to version ${v.version}`} inline>
                         <input type="hidden" name="toVersion" value={v.version} />
                         <input type="hidden" name="version" value={current.version} />
                         <input name="reason" placeholder="Reason" aria-label="Reason" maxLength={1000} />

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { RunGateData } from "@/components/RunGateForm";
 import { defineAction } from "@/lib/auth/define-action";
+import { requireSessionsOfProject } from "@/lib/server/dashboard";
 import { reclaimSeqRange } from "@/lib/server/gate";
 
 const RunGateForm = z
@@ -22,7 +23,8 @@ export const runGateAction = defineAction<z.output<typeof RunGateForm>, RunGateD
   permission: "gate:run",
   input: RunGateForm,
   revalidate: (input) => (input.commit === "on" ? [`/sessions/${input.sessionId}`] : []),
-  run: async ({ input, user, actor }) => {
+  run: async ({ input, user, actor, project }) => {
+    await requireSessionsOfProject(project.id, [input.sessionId]);
     const outcome = await reclaimSeqRange({
       sessionId: input.sessionId,
       fromSeq: input.fromSeq,

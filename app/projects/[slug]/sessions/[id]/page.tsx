@@ -1,10 +1,11 @@
 import { orNotFound } from "../../or-not-found";
+import { projectHref } from "@/components/project-href";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
 import { Pager } from "@/components/Pager";
 import { can } from "@/lib/core/permissions";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
 import { bulkRetentionAction } from "../../retention/actions";
 import { RunGateForm } from "@/components/RunGateForm";
 import { SkippedRecords } from "@/components/SkippedRecords";
@@ -24,11 +25,11 @@ export default async function SessionPage({
   params,
   searchParams,
 }: {
-  params: Promise<{ id: string }>;
+  params: Promise<{ slug: string; id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
-  const { id } = await params;
+  const { slug, id } = await params;
+  const { project, role } = await requireMember(slug);
   const query = await searchParams;
   const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
   const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
@@ -36,7 +37,7 @@ export default async function SessionPage({
   const outcomes = outcomesFromParam(query.outcome);
   const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;
   const overview = await orNotFound(
-    getSessionOverview(id, {
+    getSessionOverview(project.id, id, {
       class: cls,
       provenance,
       agentId,
@@ -54,7 +55,7 @@ export default async function SessionPage({
     if (narrowed) for (const o of outcomes) params.append("outcome", o);
     if (n > 1) params.set("page", String(n));
     const text = params.toString();
-    return `/sessions/${session.id}${text ? `?${text}` : ""}#spans`;
+    return projectHref(project.slug, `/sessions/${session.id}${text ? `?${text}` : ""}#spans`);
   };
   const pageHref = (n: number) => listHref(n, true);
   const agentType = agents.find((a) => a.agentId === agentId)?.agentType;
@@ -70,7 +71,7 @@ export default async function SessionPage({
     <>
       <h1>{session.title ?? session.externalId}</h1>
       <p className="subtitle">
-        {session.runtime} · project {session.project.slug} · <span className="mono">{session.externalId}</span>
+        {session.runtime} · project {session.project.name} · <span className="mono">{session.externalId}</span>
         {session.cwd ? (
           <>
             {" "}
@@ -80,22 +81,25 @@ export default async function SessionPage({
       </p>
       <SkippedRecords records={skipped.records} total={skipped.total} scope="this session" />
       <h2>Evidence grid</h2>
-      <ProvenanceGrid counts={grid} hrefFor={(c, p) => `/sessions/${session.id}?class=${c}&provenance=${p}#spans`} />
+      <ProvenanceGrid
+        counts={grid}
+        hrefFor={(c, p) => projectHref(project.slug, `/sessions/${session.id}?class=${c}&provenance=${p}#spans`)}
+      />
       <h2 id="spans">{narrowing.length > 0 ? `Spans: ${narrowing.join("; ")}` : "Transcript"}</h2>
       <TranscriptFilters
-        action={`/sessions/${session.id}`}
+        action={projectHref(project.slug, `/sessions/${session.id}`)}
         agents={agents}
         agentId={agentId}
         outcomes={outcomes}
         keep={{ class: cls, provenance }}
         clearHref={listHref(1, false)}
       />
-      {cls && provenance && can(user.role, "originals:pin") ? (
+      {cls && provenance && can(role, "originals:pin") ? (
         <CellBulkActions
           sessionId={session.id}
           spanIds={cellSpanIds}
           label={`${cls} × ${provenance}`}
-          action={bulkRetentionAction}
+          action={bulkRetentionAction.bind(null, project.slug)}
         />
       ) : null}
       <SpanTimeline spans={spans} />
@@ -112,10 +116,10 @@ export default async function SessionPage({
         }}
         hrefFor={pageHref}
       />
-      {can(user.role, "gate:run") ? (
+      {can(role, "gate:run") ? (
         <>
           <h2>Run the gate</h2>
-          <RunGateForm sessionId={session.id} maxSeq={maxSeq} action={runGateAction} />
+          <RunGateForm sessionId={session.id} maxSeq={maxSeq} action={runGateAction.bind(null, project.slug)} />
         </>
       ) : null}
     </>

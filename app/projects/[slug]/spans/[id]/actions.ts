@@ -5,7 +5,6 @@ import { can } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
 import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/provenance";
-import { projectOfSpan } from "@/lib/server/dashboard";
 
 const SpanForm = z.object({ spanId: z.uuid(), reason: z.string().max(1000).optional() });
 const ExpiryForm = SpanForm.extend({ days: z.coerce.number().int().min(1).max(36_500) });
@@ -17,8 +16,8 @@ export const pinAction = defineAction({
   permission: "originals:pin",
   input: SpanForm,
   revalidate: spanPage,
-  run: async ({ input, actor }) => {
-    await pinOriginal({ projectId: await projectOfSpan(input.spanId), spanId: input.spanId }, actor, input.reason);
+  run: async ({ input, actor, project }) => {
+    await pinOriginal({ projectId: project.id, spanId: input.spanId }, actor, input.reason);
     return "Pinned: the original is under legal hold.";
   },
 });
@@ -28,8 +27,8 @@ export const unpinAction = defineAction({
   permission: "originals:unpin",
   input: SpanForm,
   revalidate: spanPage,
-  run: async ({ input, actor }) => {
-    await unpinOriginal({ projectId: await projectOfSpan(input.spanId), spanId: input.spanId }, actor, input.reason ?? "");
+  run: async ({ input, actor, project }) => {
+    await unpinOriginal({ projectId: project.id, spanId: input.spanId }, actor, input.reason ?? "");
     return "Unpinned: the original follows its TTL again.";
   },
 });
@@ -39,15 +38,14 @@ export const setExpiryAction = defineAction({
   permission: "originals:extend",
   input: ExpiryForm,
   revalidate: spanPage,
-  run: async ({ input, user, actor }) => {
-    const projectId = await projectOfSpan(input.spanId);
+  run: async ({ input, actor, project, role }) => {
     const result = await setOriginalExpiry(
-      { projectId, spanId: input.spanId },
+      { projectId: project.id, spanId: input.spanId },
       actor,
       new Date(Date.now() + input.days * DAY_MS),
       input.reason,
       new Date(),
-      { allowShorten: can(user.role, "originals:shorten") },
+      { allowShorten: can(role, "originals:shorten") },
     );
     return result.shortened
       ? `Shortened: the original now expires in ${input.days} days.`

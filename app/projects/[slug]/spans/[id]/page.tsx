@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { orNotFound } from "../../or-not-found";
+import { projectHref } from "@/components/project-href";
 import { humanize } from "@/components/format";
 import { SpanBody } from "@/components/SpanBody";
 import { AgentName, CallOutcome } from "@/components/CallOutcome";
@@ -9,7 +10,7 @@ import { cellSafety } from "@/lib/evidence/safety";
 import { getSpanDetail } from "@/lib/server/dashboard";
 import { RetentionControls } from "@/components/RetentionControls";
 import { can } from "@/lib/core/permissions";
-import { requireUser } from "@/lib/auth/session";
+import { requireMember } from "@/lib/auth/project-access";
 import { pinAction, setExpiryAction, unpinAction } from "./actions";
 
 export const metadata = { title: "Span" };
@@ -29,13 +30,13 @@ export default async function SpanPage({
   params,
   searchParams,
 }: {
-  params: Promise<{ id: string }>;
+  params: Promise<{ slug: string; id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
-  const { id } = await params;
+  const { slug, id } = await params;
+  const { project, role } = await requireMember(slug);
   const query = await searchParams;
-  const detail = await orNotFound(getSpanDetail(id));
+  const detail = await orNotFound(getSpanDetail(project.id, id));
   const now = new Date();
   const { span } = detail;
   const from = intParam(query.from);
@@ -45,8 +46,10 @@ export default async function SpanPage({
   return (
     <>
       <p className="subtitle" style={{ marginBottom: 4 }}>
-        <Link href={`/sessions/${span.sessionId}`}>{span.session.title ?? span.session.externalId}</Link> · project{" "}
-        {detail.projectSlug}
+        <Link href={projectHref(project.slug, `/sessions/${span.sessionId}`)}>
+          {span.session.title ?? span.session.externalId}
+        </Link>{" "}
+        · project {project.name}
       </p>
       <h1>
         {humanize(span.kind)} {span.seq !== null ? `#${span.seq}` : ""}{" "}
@@ -149,12 +152,16 @@ export default async function SpanPage({
               spanId={span.id}
               pinned={detail.pinned}
               allowed={{
-                pin: can(user.role, "originals:pin"),
-                unpin: can(user.role, "originals:unpin"),
-                extend: can(user.role, "originals:extend"),
-                shorten: can(user.role, "originals:shorten"),
+                pin: can(role, "originals:pin"),
+                unpin: can(role, "originals:unpin"),
+                extend: can(role, "originals:extend"),
+                shorten: can(role, "originals:shorten"),
               }}
-              actions={{ pin: pinAction, unpin: unpinAction, setExpiry: setExpiryAction }}
+              actions={{
+                pin: pinAction.bind(null, project.slug),
+                unpin: unpinAction.bind(null, project.slug),
+                setExpiry: setExpiryAction.bind(null, project.slug),
+              }}
             />
           ) : null}
           <h2>Why {humanize(span.class)}</h2>
@@ -227,7 +234,7 @@ export default async function SpanPage({
             {span.replaces.map((link) => (
               <li key={link.replacedSpanId}>
                 replaces{" "}
-                <Link href={`/spans/${link.replacedSpanId}`} className="mono">
+                <Link href={projectHref(project.slug, `/spans/${link.replacedSpanId}`)} className="mono">
                   {link.replacedSpanId.slice(0, 8)}
                 </Link>{" "}
                 {link.pointerSha256 ? "with a pointer" : "without a pointer"}; its text lacks{" "}
@@ -246,7 +253,7 @@ export default async function SpanPage({
         <p>
           Replaced by summary{" "}
           {span.replacedBy.map((l) => (
-            <Link key={l.summarySpanId} href={`/spans/${l.summarySpanId}`} className="mono">
+            <Link key={l.summarySpanId} href={projectHref(project.slug, `/spans/${l.summarySpanId}`)} className="mono">
               {l.summarySpanId.slice(0, 8)}
             </Link>
           ))}{" "}
