@@ -14,6 +14,7 @@ import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { importTranscriptFile } from "@/lib/server/imports";
+import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { POST } from "./route";
 
 let server: Server;
@@ -21,6 +22,7 @@ let base: string;
 let key: string;
 let sessionId: string;
 let externalId: string;
+let projectId: string;
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -40,6 +42,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const project = await makeTestProject("mcp");
+  projectId = project.id;
   key = (await createApiKey(project.id, "mcp", "VIEWER", { type: "SYSTEM", label: "test" })).key;
   const outcome = await importTranscriptFile(
     project.id,
@@ -109,6 +112,57 @@ describe("MCP server", () => {
       }),
     );
     await exercise(client);
+    await client.close();
+  });
+
+  it("pages an answer's citations and blockers: every citation read exactly once through `next`", async () => {
+    const { session } = await upsertSession(projectId, { externalId: "mcp-many-writes", runtime: "test" });
+    const writes = 120;
+    await appendSpans(
+      projectId,
+      session.id,
+      Array.from({ length: writes }, (_, i) => {
+        const input = { path: `/etc/app/conf-${i}.yaml`, content: "x" };
+        return {
+          seq: i,
+          kind: "TOOL_CALL" as const,
+          toolName: "write_file",
+          toolInput: input,
+          occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+          body: new TextEncoder().encode(JSON.stringify(input)),
+        };
+      }),
+    );
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/api/v1/mcp", base), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    const question = { canned: "modified-system-config" };
+    const scope = { sessionIds: [session.id] };
+    const seen: string[] = [];
+    let offset: number | undefined = 0;
+    let calls = 0;
+    while (offset !== undefined) {
+      const page = (await client.callTool({ name: "evidence_query", arguments: { question, scope, offset } }))
+        .structuredContent as Structured;
+      calls += 1;
+      expect(page.answer).toBe("YES");
+      expect(page.citationCount).toBe(writes);
+      expect(page.citations.length).toBeLessThanOrEqual(50);
+      seen.push(...page.citations.map((c: Structured) => c.spanId as string));
+      offset = page.next === null ? undefined : (page.next.offset as number);
+    }
+    expect(calls).toBe(3);
+    expect(seen).toHaveLength(writes);
+    expect(new Set(seen).size).toBe(writes);
+    const small = (await client.callTool({ name: "evidence_query", arguments: { question, scope, offset: 110, limit: 5 } }))
+      .structuredContent as Structured;
+    expect(small.citations).toHaveLength(5);
+    expect(small.next).toEqual({ offset: 115 });
+    const beyond = await client.callTool({ name: "evidence_query", arguments: { question, scope, limit: 51 } });
+    expect(beyond.isError).toBe(true);
     await client.close();
   });
 

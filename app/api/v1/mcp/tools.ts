@@ -22,7 +22,18 @@ export interface McpCaller {
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-const MAX_CITATIONS = 50;
+/** Citations and blockers per call: an answer can cite thousands of spans, more than a model's context holds. */
+const PAGE_MAX = 50;
+/** How far an agent may page: the answer is kept up to the page's end while it is read. */
+const OFFSET_MAX = 100_000;
+
+/** The API's question (without its HTTP paging and async), and which page of the lists to return. */
+const McpQuerySchema = z.object({
+  question: EvidenceQuerySchema.shape.question,
+  scope: EvidenceQuerySchema.shape.scope,
+  offset: z.number().int().min(0).max(OFFSET_MAX).default(0),
+  limit: z.number().int().min(1).max(PAGE_MAX).default(PAGE_MAX),
+});
 
 function result(structured: Record<string, unknown>, text?: string): CallToolResult {
   return { content: [{ type: "text", text: text ?? JSON.stringify(structured) }], structuredContent: structured };
@@ -67,26 +78,36 @@ export function custodianMcpServer(caller: McpCaller): McpServer {
       description:
         "Did the agent do X? Answers YES (with citations to verbatim bytes), NO (only over complete evidence) or " +
         "INSUFFICIENT_EVIDENCE (with the spans that block a proof). question: {canned: id} (e.g. modified-system-config) " +
-        "or {predicate: {...}}; scope: {sessionIds, from, to}.",
-      inputSchema: EvidenceQuerySchema.shape,
+        `or {predicate: {...}}; scope: {sessionIds, from, to}. Citations and blockers come ${PAGE_MAX} at a time from ` +
+        "offset (default 0); when more remain, `next` holds the offset to ask with for the rest.",
+      inputSchema: McpQuerySchema.shape,
       annotations: { title: "Evidence question", ...READ_ONLY },
     },
     (input) =>
       run(async () => {
-        const body = EvidenceQuerySchema.parse(input);
-        const answer = await askEvidenceQuestion(
-          { projectId: caller.projectId, question: body.question, scope: body.scope },
-          new Date(),
-          {
+        const { offset, limit, ...query } = McpQuerySchema.parse(input);
+        const body = EvidenceQuerySchema.parse(query);
+        const ask = (window?: number) =>
+          askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope }, new Date(), {
             keepVerdicts: afterResponse,
-          },
-        );
+            ...(window ? { window } : {}),
+          });
+        let answer = await ask();
+        // The answer keeps its first citations and blockers (a large window); a page past them asks
+        // again keeping as many as the page reaches.
+        const end = offset + limit;
+        if (
+          answer.citations.length < Math.min(end, answer.citationCount) ||
+          answer.blockers.length < Math.min(end, answer.blockerCount)
+        )
+          answer = await ask(end);
+        const more = end < Math.max(answer.citationCount, answer.blockerCount);
         return result({
           answer: answer.answer,
           question: { id: answer.question.id, title: answer.question.title },
-          citations: answer.citations.slice(0, MAX_CITATIONS).map(citationJson),
-          citationCount: answer.citations.length,
-          blockers: answer.blockers.slice(0, MAX_CITATIONS).map((b) => ({
+          citations: answer.citations.slice(offset, end).map(citationJson),
+          citationCount: answer.citationCount,
+          blockers: answer.blockers.slice(offset, end).map((b) => ({
             sessionId: b.sessionId,
             spanId: b.spanId,
             seq: b.seq,
@@ -94,7 +115,9 @@ export function custodianMcpServer(caller: McpCaller): McpServer {
             provenance: b.provenance,
             reason: b.reason,
           })),
-          blockerCount: answer.blockers.length,
+          blockerCount: answer.blockerCount,
+          offset,
+          next: more ? { offset: end } : null,
           outcomes: answer.outcomes,
           outcomeSummary: describeOutcomes(answer.outcomes),
           scopeComplete: answer.scopeComplete,
