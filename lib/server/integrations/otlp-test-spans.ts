@@ -13,7 +13,7 @@ interface SpanSpec {
   parentSpanId?: string;
   conversation?: string;
   operation: string;
-  attributes?: Array<ReturnType<typeof attr>>;
+  attributes?: Array<{ key: string; value: Record<string, unknown> }>;
   at: Date;
 }
 
