@@ -4,6 +4,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import { db } from "@/lib/db/client";
+import { addressedOrigins } from "./addressed-origin";
 import { authSecret } from "./secret";
 import { countSignInAttempt, forgiveSuccessfulSignIn, postgresRateLimitStorage } from "./sign-in-throttle";
 
@@ -12,6 +13,10 @@ function createAuth() {
     database: prismaAdapter(db(), { provider: "postgresql" }),
     secret: authSecret(),
     baseURL: env().BETTER_AUTH_URL,
+    // Next.js hands route handlers a URL under the name the server listens on (localhost), not the
+    // one the browser used: trust the address the request itself was sent to, so signing in works
+    // from 127.0.0.1, a LAN address or a proxy's name alike. Other sites' origins stay refused.
+    trustedOrigins: (request) => addressedOrigins(request),
     // People are invited by an admin (`npm run custodian -- users create`), never self-registered.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10 },
     user: {
@@ -21,7 +26,9 @@ function createAuth() {
     session: { modelName: "authSession", expiresIn: 60 * 60 * 12, updateAge: 60 * 60 },
     account: { modelName: "authAccount" },
     verification: { modelName: "authVerification" },
-    advanced: { database: { generateId: () => randomUUID() } },
+    // The origin check stays on under test too (the library's default there is off), so the tests
+    // see what a served dashboard does.
+    advanced: { database: { generateId: () => randomUUID() }, disableOriginCheck: false },
     // Counted in Postgres, so every server process enforces the same limits; on in every
     // environment (the library's default is production only). Password guesses are also counted per
     // account and per address by the hooks.
