@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
+import { CompactionRow } from "./CompactionRow";
 import { formatTime, humanize } from "./format";
 import { projectHref } from "./project-href";
 import { refusalKeys } from "./query-keys";
@@ -35,6 +36,11 @@ export function RefusalFeed({
     refetchInterval: POLL_MS,
   });
   const series = prepareRefusalSeries(data.counts, new Date(data.asOf), data.days);
+  // Refusals and compactions done without asking, one stream newest first.
+  const rows = [
+    ...data.events.map((r) => ({ kind: "refusal" as const, at: r.occurredAt, row: r })),
+    ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, row: c })),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return (
     <>
       <div className="panel" style={{ marginBottom: 16 }}>
@@ -47,8 +53,8 @@ export function RefusalFeed({
           <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
         )}
       </p>
-      {data.events.length === 0 ? (
-        <div className="panel empty-state">No refusals match.</div>
+      {rows.length === 0 ? (
+        <div className="panel empty-state">No refusals or compactions without asking match.</div>
       ) : (
         <table className="data" aria-label="Refusal events">
           <thead>
@@ -60,28 +66,37 @@ export function RefusalFeed({
               <th>Reason</th>
               <th>Requested by</th>
               <th className="num">Atoms at risk</th>
+              <th>Explained</th>
             </tr>
           </thead>
           <tbody>
-            {data.events.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time>
-                </td>
-                <td>
-                  <Link href={projectHref(project, `/sessions/${r.sessionId}`)}>{r.sessionTitle}</Link>
-                </td>
-                <td className="num">
-                  <Link href={projectHref(project, `/spans/${r.spanId}`)}>{r.seq ?? "summary"}</Link>
-                </td>
-                <td>
-                  {humanize(r.cellClass)} × {humanize(r.cellProvenance)}
-                </td>
-                <td>{r.reason}</td>
-                <td className="mono">{r.requester}</td>
-                <td className="num">{r.atomsAtRisk}</td>
-              </tr>
-            ))}
+            {rows.map((item) => {
+              if (item.kind === "compaction")
+                return <CompactionRow key={`c-${item.row.id}`} row={item.row} basePath={projectHref(project)} />;
+              const r = item.row;
+              return (
+                <tr key={r.id} data-event="refusal">
+                  <td>
+                    <time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time>
+                  </td>
+                  <td>
+                    <Link href={projectHref(project, `/sessions/${r.sessionId}`)}>{r.sessionTitle}</Link>
+                  </td>
+                  <td className="num">
+                    <Link href={projectHref(project, `/spans/${r.spanId}`)}>{r.seq ?? "summary"}</Link>
+                  </td>
+                  <td>
+                    {humanize(r.cellClass)} × {humanize(r.cellProvenance)}
+                  </td>
+                  <td>{r.reason}</td>
+                  <td className="mono">{r.requester}</td>
+                  <td className="num">{r.atomsAtRisk}</td>
+                  <td>
+                    <Link href={projectHref(project, `/refusals/${r.id}`)}>Why</Link>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { listSessionPage, refusalFeed } from "@/lib/server/dashboard";
 import { candidateSummaryFor, reclaim } from "@/lib/server/gate";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
@@ -185,5 +186,67 @@ describe("compactions", () => {
     const since = await unaskedCompactionsSince(s.projectId, { since: new Date("2026-03-03T00:00:00Z") });
     expect(since.map((r) => r.id)).toEqual([third.reclamationId]);
     expect((await db().session.findUniqueOrThrow({ where: { id: s.sessionId } })).unaskedCompactionCount).toBe(2);
+  });
+
+  it("the sessions list counts them and filters on them; the refusal feed shows them as events of their own", async () => {
+    const s = await sessionWithSpans("compaction-pages");
+    const quiet = await upsertSession(s.projectId, { externalId: "quiet", runtime: "test" });
+    await reclaim({
+      projectId: s.projectId,
+      sessionId: s.sessionId,
+      selection: { fromSeq: 1, toSeq: 1 },
+      summary: { text: "restarted", pointers: [] },
+      dryRun: false,
+      observed: true,
+      requester: "importer:codex",
+    });
+    await reclaim({
+      projectId: s.projectId,
+      sessionId: s.sessionId,
+      selection: { fromSeq: 0, toSeq: 0 },
+      summary: { text: "x", pointers: [] },
+      dryRun: false,
+      requester: "api-key:cust_pages",
+    });
+    const all = await listSessionPage(s.projectId, {});
+    expect(all.rows.map((r) => [r.id, r.unaskedCompactionCount]).sort()).toEqual(
+      [
+        [s.sessionId, 1],
+        [quiet.session.id, 0],
+      ].sort(),
+    );
+    const unasked = await listSessionPage(s.projectId, { state: "unasked" });
+    expect(unasked.rows.map((r) => r.id)).toEqual([s.sessionId]);
+    expect(unasked.total).toBe(1);
+
+    // A refusal of its own, so each filter has something to leave out.
+    await reclaim({
+      projectId: s.projectId,
+      sessionId: s.sessionId,
+      selection: { fromSeq: 2, toSeq: 2 },
+      summary: { text: "y", pointers: [] },
+      dryRun: true,
+      requester: "api-key:cust_pages",
+    });
+    const other = await sessionWithSpans("compaction-pages-refused");
+    await reclaim({
+      projectId: other.projectId,
+      sessionId: other.sessionId,
+      selection: { fromSeq: 1, toSeq: 1 },
+      summary: { text: "z", pointers: [] },
+      dryRun: false,
+      requester: "api-key:cust_pages",
+    });
+    const both = await refusalFeed(s.projectId, {});
+    expect(both.compactions.map((c) => [c.sessionId, c.requester, c.refusedCount])).toEqual([[s.sessionId, "importer:codex", 1]]);
+    expect(both.events).toEqual([]);
+    expect((await refusalFeed(s.projectId, { show: "refusals" })).compactions).toEqual([]);
+    expect((await refusalFeed(s.projectId, { show: "compactions" })).compactions).toHaveLength(1);
+    // A compaction has no cell: a cell filter keeps to refusals.
+    expect((await refusalFeed(s.projectId, { cellClass: "SIDE_EFFECTING" })).compactions).toEqual([]);
+    const refusedOnly = await refusalFeed(other.projectId, { show: "compactions" });
+    expect(refusedOnly).toMatchObject({ events: [], compactions: [] });
+    expect((await refusalFeed(other.projectId, { show: "refusals" })).events).toHaveLength(1);
+    await expect(refusalFeed(s.projectId, { show: "everything" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 });

@@ -1,4 +1,4 @@
-export { refusalFeed, type RefusalFeed } from "./refusal-feed";
+export { FEED_SHOWS, refusalFeed, type RefusalFeed } from "./refusal-feed";
 export { getSessionOverview } from "./session-detail";
 export { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery, sessionListSql } from "./session-list";
 export { getSpanDetail } from "./span-detail";

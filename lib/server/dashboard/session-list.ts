@@ -9,7 +9,7 @@ import { loadPolicy } from "@/lib/server/retention";
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
-export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete"] as const;
+export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete", "unasked"] as const;
 export const PAGE_SIZE = 25;
 
 export const SessionListQuerySchema = z.object({
@@ -35,6 +35,8 @@ export interface SessionListRow {
   lostCount: number;
   /** Records its import skipped: while there are any, no evidence question answers NO over it. */
   skippedCount: number;
+  /** Compactions the runtime did without asking the gate (session.unasked_compaction_count). */
+  unaskedCompactionCount: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function listSessionPage(
       at_risk: number;
       lost: number;
       skipped: number;
+      unasked: number;
       total: bigint;
     }>
   >(sessionListSql(projectId, query));
@@ -87,6 +90,7 @@ export async function listSessionPage(
       atRiskCount: r.at_risk,
       lostCount: lost.get(r.id) ?? r.lost,
       skippedCount: r.skipped,
+      unaskedCompactionCount: r.unasked,
     })),
     total: Number(rows[0]?.total ?? 0),
     query,
@@ -131,6 +135,7 @@ export function sessionListSql(
   if (query.state === "at-risk") conditions.push(Prisma.sql`c.at_risk > 0`);
   if (query.state === "lost") conditions.push(Prisma.sql`c.lost > 0`);
   if (query.state === "incomplete") conditions.push(Prisma.sql`c.skipped > 0`);
+  if (query.state === "unasked") conditions.push(Prisma.sql`c.unasked > 0`);
   const order =
     query.sort === "refusals"
       ? Prisma.sql`c.refusals desc, se.last_activity_at desc`
@@ -150,12 +155,13 @@ export function sessionListSql(
              + (select count(*) from span s
                  where s.session_id = se.id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
                    and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)}) as lost,
-             (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped
+             (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped,
+             se.unasked_compaction_count as unasked
         from session se
        where se.project_id = ${projectId}::uuid
     )
     select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, count(*) over () as total
+           c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, c.unasked, count(*) over () as total
       from session se join c on c.id = se.id join project pr on pr.id = se.project_id
      where ${Prisma.join(conditions, " and ")}
      order by ${order}

@@ -3,9 +3,11 @@ import { AppError } from "@/lib/core/errors";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { humanize } from "@/components/format";
 import { requireMember } from "@/lib/auth/project-access";
-import { refusalFeed } from "@/lib/server/dashboard";
+import { FEED_SHOWS, refusalFeed } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Refusals" };
+
+const SHOW_LABEL = { both: "Both", refusals: "Refusals", compactions: "Compactions without asking" } as const;
 
 export default async function RefusalsPage({
   params,
@@ -16,7 +18,13 @@ export default async function RefusalsPage({
 }) {
   const { project } = await requireMember((await params).slug);
   const query = await searchParams;
-  const filter = { session: query.session, cellClass: query.cellClass, cellProvenance: query.cellProvenance, days: query.days };
+  const filter = {
+    session: query.session,
+    cellClass: query.cellClass,
+    cellProvenance: query.cellProvenance,
+    days: query.days,
+    show: query.show,
+  };
   let initial: Awaited<ReturnType<typeof refusalFeed>>;
   try {
     initial = await refusalFeed(project.id, filter);
@@ -33,8 +41,22 @@ export default async function RefusalsPage({
   return (
     <>
       <h1>Refusals</h1>
-      <p className="subtitle">Every time the gate kept a span verbatim because a summary would have lost its evidence.</p>
+      <p className="subtitle">
+        Every time the gate kept a span verbatim because a summary would have lost its evidence, and every compaction a runtime
+        did without asking it.
+      </p>
       <form method="get" className="panel" style={{ display: "flex", gap: 12, alignItems: "end", marginBottom: 16 }}>
+        <label>
+          Show
+          <br />
+          <select name="show" defaultValue={query.show ?? "both"}>
+            {FEED_SHOWS.map((s) => (
+              <option key={s} value={s}>
+                {SHOW_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           Class
           <br />

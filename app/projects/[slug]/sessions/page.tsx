@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { CompactionBadge } from "@/components/CompactionBadge";
 import { Time } from "@/components/Time";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
@@ -14,6 +15,7 @@ const STATE_LABEL = {
   "at-risk": "With spans at risk",
   lost: "With evidence lost",
   incomplete: "Incomplete (records skipped)",
+  unasked: "Compacted without asking",
 } as const;
 
 function href(slug: string, query: SessionListQuery, change: Partial<SessionListQuery>): string {
@@ -115,6 +117,7 @@ export default async function SessionsPage({
                 <Link href={href(project.slug, query, { sort: "at-risk", page: 1 })}>At risk</Link>
               </th>
               <th className="num">Lost</th>
+              <th className="num">Compacted without asking</th>
               <th>
                 <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity</Link>
               </th>
@@ -146,6 +149,9 @@ export default async function SessionsPage({
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
                 <td className="num">{s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}</td>
                 <td className="num">{s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}</td>
+                <td className="num">
+                  <CompactionBadge count={s.unaskedCompactionCount} />
+                </td>
                 <td>
                   <Time value={s.lastActivityAt} />
                 </td>
