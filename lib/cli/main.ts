@@ -16,6 +16,7 @@ import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
 import { runMcpStdio } from "./mcp";
 import { HOOK_USAGE, runHookCommand } from "./hook-command";
+import { MEMBERS_USAGE, runMembersCommand } from "./members-command";
 import { runVerifyExport, VERIFY_EXPORT_USAGE } from "./verify-export";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
@@ -27,8 +28,8 @@ Commands:
                       List a project's keys (prefixes only).
   users create --email <email> [--name <name>] [--role viewer|operator|admin] [--password <password>]
                       Invite a person to the dashboard; a generated password is printed once.
-  users list          List people and their roles.
-  projects create --slug <slug> [--name <name>]
+  users list          List people and their instance roles.
+${MEMBERS_USAGE}  projects create --slug <slug> [--name <name>]
                       Create a project with the default retention policy.
   projects list       List projects.
   import <file> [--format <format>] [--project <slug>] [--ttl-from received|occurred]
@@ -128,9 +129,13 @@ async function run(group: string, action: string | undefined, values: Record<str
       for (const u of await listUsers()) console.log(`${u.email}  ${u.role.toLowerCase()}  ${u.name}`);
       return;
     }
+    case "members add":
+    case "members list":
+      await runMembersCommand(action, values);
+      return;
     case "projects create": {
       const slug = required(values.slug, "--slug");
-      const project = await createProject({ slug, name: values.name ?? slug });
+      const project = await createProject({ slug, name: values.name ?? slug }, CLI);
       console.log(`Created project ${project.slug} (${project.id}).`);
       return;
     }
