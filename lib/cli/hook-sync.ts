@@ -131,8 +131,8 @@ function readSession(bytes: Uint8Array, request: SyncRequest, cursor: Cursor | u
   const session: Session = {
     externalId: found.externalId,
     runtime: found.runtime,
-    ...(found.title ? { title: found.title.slice(0, 500) } : {}),
-    ...(found.cwd ? { cwd: found.cwd } : {}),
+    ...(found.title && storable(found.title) ? { title: found.title.slice(0, 500) } : {}),
+    ...(found.cwd && storable(found.cwd) ? { cwd: found.cwd } : {}),
     ...(found.startedAt ? { startedAt: found.startedAt.toISOString() } : {}),
   };
   return shifted(found, session, bytes, { bytes: 0, lines: 0, seq: 0 });
@@ -171,17 +171,47 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
   return at;
 }
 
+/** NUL, or a UTF-16 surrogate without its pair: what Postgres text cannot hold. */
+function textCannotHold(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else return true;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/**
+ * A field stored as text, or nothing when Postgres could not store it exactly. As a file import
+ * does: the span's bytes (stored as bytes) keep the NUL exactly, and so does its tool input (the
+ * server keeps such input as its JSON text); a field that would have to be altered is left out
+ * rather than the whole batch refused, which would leave every span after it unheld.
+ */
+const storable = <T>(value: T): T | undefined => (typeof value === "string" && textCannotHold(value) ? undefined : value);
+
+/** Our own words about a skipped record may quote it: there a replacement character will do. */
+const storableReason = (reason: string) =>
+  textCannotHold(reason)
+    ? reason.replace(/\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
+        c === "\0" ? "\\u0000" : "\ufffd",
+      )
+    : reason;
+
 const wire = (span: ImportedSession["spans"][number]) => ({
   seq: span.seq,
   kind: span.kind,
-  role: span.role,
-  toolName: span.toolName,
+  role: storable(span.role),
+  toolName: storable(span.toolName),
   toolInput: span.toolInput,
   exitCode: span.exitCode,
   outcome: span.outcome,
-  agentId: span.agentId,
-  agentType: span.agentType,
-  cwd: span.cwd,
+  agentId: storable(span.agentId),
+  agentType: storable(span.agentType),
+  cwd: storable(span.cwd),
   occurredAt: span.occurredAt.toISOString(),
   body: Buffer.from(span.body).toString("base64"),
   bodyEncoding: "base64",
@@ -241,7 +271,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         spans = read.spans.filter((s) => s.seq >= from).map(wire);
         skipped = read.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
-          .map((s) => ({ line: s.line, reason: s.message.slice(0, 2000) }));
+          .map((s) => ({ line: s.line, reason: storableReason(s.message.slice(0, 2000)) }));
         compactions = read.compactions
           .filter((c) => c.summarySeq >= from)
           .map((c) => ({ summarySeq: c.summarySeq, replacedSeqs: c.replacedSeqs, occurredAt: c.occurredAt.toISOString() }));

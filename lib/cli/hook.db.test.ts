@@ -132,6 +132,44 @@ describe("claude-code hooks", () => {
     expect(await storedSpans(session.id)).toHaveLength(afterSecond.length);
   });
 
+  it("a transcript whose fields hold NUL characters is imported: the bytes keep them exactly, the hook allows", async () => {
+    const { project, config, dir } = await setup("hook-nul");
+    // The real session with a NUL in its working directory (a span and session field stored as text)
+    // and in the text of its messages and tool input (bytes), as JSON escapes the way a runtime writes them.
+    const text = fixture("claude-code/spotter-tool-heavy.jsonl")
+      .toString("utf8")
+      .replaceAll("/home/marco/projects/spotter", "/home/marco/projects/spot\\u0000ter");
+    expect(text).toContain("\\u0000");
+    const transcript = join(dir, "session.jsonl");
+    writeFileSync(transcript, text);
+    const sessionId = importTranscript(Buffer.from(text), "claude-code").sessions[0]!.externalId;
+    const payload = JSON.stringify({
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: dir,
+      hook_event_name: "PreCompact",
+    });
+    const answer = await runHook("claude-code", "pre-compact", payload, { ...config, failClosed: true });
+    expect(answer.stderr).toBe("");
+    expect(answer.exitCode).toBe(0);
+    const session = await db().session.findUniqueOrThrow({
+      where: { projectId_externalId: { projectId: project.id, externalId: sessionId } },
+    });
+    const expected = importTranscript(Buffer.from(text), "claude-code").sessions[0]!.spans;
+    const stored = await db().span.findMany({
+      where: { sessionId: session.id },
+      orderBy: { seq: "asc" },
+      include: { original: true },
+    });
+    expect(stored).toHaveLength(expected.length);
+    const withNul = expected.filter((s) => Buffer.from(s.body).includes(0));
+    expect(withNul.length).toBeGreaterThan(0);
+    for (const span of expected) {
+      const row = stored.find((r) => r.seq === span.seq)!;
+      expect(Buffer.from(row.original!.bytes!).equals(Buffer.from(span.body))).toBe(true);
+    }
+  });
+
   it("a hook at every few lines of real sessions ends with exactly what one import of the whole file holds", async () => {
     for (const [file, format, step] of [
       ["claude-code/spotter-subagent-progress.jsonl", "claude-code", 7],
