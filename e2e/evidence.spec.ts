@@ -22,10 +22,11 @@ test("the system-config question on the demo cites bytes that the span page high
   await page.goBack();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV" }).click()]);
   const csv = readFileSync((await download.path())!, "utf8");
-  expect(csv.split("\r\n")[0]).toContain('"excerpt"');
+  // The export's facts come first, then a blank line and the table.
+  expect(csv.split("\r\n\r\n")[1]!.split("\r\n")[0]).toContain('"excerpt"');
   expect(csv).toContain('"/etc/app/conf.yaml"');
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "JSON" }).click()]);
   const json = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8"));
-  expect(json.answer).toBe("YES");
+  expect(json.answer.answer).toBe("YES");
   expect(json.citations.some((c: { excerpt: string }) => c.excerpt === "/etc/app/conf.yaml")).toBe(true);
 });

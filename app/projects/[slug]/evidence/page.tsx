@@ -202,7 +202,8 @@ export default async function EvidencePage({
             ·{" "}
             <a href={at(`/evidence/export?${exportParams}&format=csv`)} download>
               CSV
-            </a>
+            </a>{" "}
+            · <a href={at(`/evidence/export/print?${exportParams}`)}>Printable</a>
           </p>
           {Object.keys(result.outcomes).length > 0 ? (
             <p data-testid="attempts">

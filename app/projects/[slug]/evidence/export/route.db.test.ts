@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { addMember } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { upsertSession } from "@/lib/server/ingest";
+import { parseExportDocument, verifyExport } from "@/lib/server/questions";
 
 // Who is signed in: the one thing a route test cannot get from a request outside Next.js. Their
 // membership of the project is real, read from the database.
@@ -43,8 +44,27 @@ describe("the Evidence export", () => {
         scope: { sessionIds: [session.id], from: "2026-01-01T00:00:00.000Z" },
         format: "csv",
         citations: 0,
+        exportSha256: response.headers.get("X-Custodian-Export-Sha256"),
       },
     });
+    const [meta] = (await response.text()).split("\r\n\r\n");
+    expect(meta).toContain(`"asked_by","${reviewer.email}"`);
+  });
+
+  it("downloads the sealed document, whose hash the audit row names and verification confirms", async () => {
+    const project = await makeTestProject("export-json");
+    const reviewer = await signInAsViewerOf(project.id);
+    const response = await get(project.slug, "q=deleted-files&format=json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="custodian-deleted-files-/);
+    const document = parseExportDocument(await response.text());
+    expect(document).toMatchObject({ project: { slug: project.slug }, askedBy: { id: reviewer.id, email: reviewer.email } });
+    // An empty project: never NO.
+    expect(document.answer).toMatchObject({ answer: "INSUFFICIENT_EVIDENCE", noSpansInScope: true });
+    expect(response.headers.get("X-Custodian-Export-Sha256")).toBe(document.exportSha256);
+    expect(await verifyExport(document)).toMatchObject({ ok: true, citations: 0 });
+    const [row] = await db().auditLog.findMany({ where: { projectId: project.id, act: "evidence.export" } });
+    expect(row!.after).toMatchObject({ format: "json", exportSha256: document.exportSha256 });
   });
 
   it("a refused export (no question) writes nothing", async () => {

@@ -1,47 +1,43 @@
 import { NextResponse } from "next/server";
-import { afterResponse } from "@/app/after-response";
 import { AppError } from "@/lib/core/errors";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { authorizeMember } from "@/lib/auth/project-access";
-import { recordAudit } from "@/lib/server/audit";
-import { askEvidenceQuestion } from "@/lib/server/questions";
-import { answerAsCsv, answerAsJson } from "@/lib/server/questions";
-import { evidenceQueryFromParams } from "@/lib/server/questions";
+import { evidenceQueryFromParams, exportAsCsv, exportEvidence, exportStream } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 
-/** The answer shown on the Evidence page, with its citations, as a JSON or CSV download. */
+/**
+ * The answer shown on the Evidence page as an export: the sealed JSON document (every citation
+ * and blocker, with its hashes; `custodian verify-export` checks it), or the same answer as CSV
+ * with the document's facts on top. Audited, with the document's hash, before it is sent.
+ */
 export async function GET(request: Request, { params: route }: { params: Promise<{ slug: string }> }) {
   try {
     // A non-member gets 404, as for a project that does not exist, before anything is read.
-    const { project, actor } = await authorizeMember((await route).slug, "read");
+    const { project, user } = await authorizeMember((await route).slug, "read");
     const params = new URL(request.url).searchParams;
     const input = evidenceQueryFromParams(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
-    const result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
-    const name = `custodian-${result.question.id}-${new Date().toISOString().slice(0, 10)}`;
     const format = params.get("format") === "csv" ? "csv" : "json";
-    // Who took which evidence out, before it leaves: an export the log cannot record is not sent.
-    await recordAudit({
-      projectId: project.id,
-      actor,
-      act: "evidence.export",
-      targetType: "project",
-      targetId: project.id,
-      after: {
-        question: { id: result.question.id, title: result.question.title, anyOf: result.question.anyOf },
-        scope: input.scope ?? {},
-        format,
-        answer: result.answer,
-        citations: result.citations.length,
-      },
-    });
+    const { document, result } = await exportEvidence({ input, project, askedBy: { id: user.id, email: user.email }, format });
+    const name = `custodian-${document.question.id}-${document.askedAt.slice(0, 10)}`;
+    const headers = { "X-Custodian-Export-Sha256": document.exportSha256 };
     if (format === "csv") {
-      return new NextResponse(answerAsCsv(result), {
-        headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}.csv"` },
+      return new NextResponse(exportAsCsv(document, result), {
+        headers: {
+          ...headers,
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${name}.csv"`,
+        },
       });
     }
-    return NextResponse.json(answerAsJson(result), { headers: { "Content-Disposition": `attachment; filename="${name}.json"` } });
+    return new NextResponse(exportStream(document), {
+      headers: {
+        ...headers,
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${name}.json"`,
+      },
+    });
   } catch (error) {
     return errorResponse(error);
   }
