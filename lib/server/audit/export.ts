@@ -10,7 +10,8 @@ export const AUDIT_EXPORT_CHUNK = 1_000;
  * The filtered audit log as CSV text, every matching event rather than one page, in the page's
  * order: a chunk of rows at a time, each chunk continuing after the last row of the one before
  * on (at, id) (keyset, so the thousandth chunk costs what the first did, and an event written
- * meanwhile neither repeats nor shifts a row). The header comes first, alone.
+ * meanwhile neither repeats nor shifts a row). The header comes with the first chunk, which is
+ * read before anything is yielded: a caller that awaits it can still answer a failure cleanly.
  */
 export async function* auditCsvChunks(
   projectId: string,
@@ -18,8 +19,8 @@ export async function* auditCsvChunks(
   query: AuditQuery,
   chunk = AUDIT_EXPORT_CHUNK,
 ): AsyncGenerator<string> {
-  yield csvRow(AUDIT_CSV_HEADER);
   const where = auditWhereSql(projectId, query);
+  let head = csvRow(AUDIT_CSV_HEADER);
   let last: AuditRow | null = null;
   for (;;) {
     const rows: AuditRow[] = await readAuditRows(
@@ -28,8 +29,8 @@ export async function* auditCsvChunks(
                   order by ${auditOrderSql(query.sort)}
                   limit ${chunk}`,
     );
-    if (rows.length === 0) return;
-    yield rows.map((row) => csvRow(auditCsvCells(row, projectSlug))).join("");
+    if (head || rows.length > 0) yield head + rows.map((row) => csvRow(auditCsvCells(row, projectSlug))).join("");
+    head = "";
     if (rows.length < chunk) return;
     last = rows[rows.length - 1]!;
   }

@@ -46,6 +46,10 @@ describe("the audit log's query from the URL", () => {
       [{ act: "DROP TABLE" }, "act"],
       [{ targetId: "abc" }, "targetType"],
       [{ person: "x".repeat(400) }, "person"],
+      [{ person: "a\u0000b" }, "person"],
+      [{ targetType: "span", targetId: "\u0000" }, "targetId"],
+      [{ to: "9999-12-31" }, "to"],
+      [{ from: "0000-01-01" }, "from"],
     ];
     for (const [raw, field] of cases) {
       const error = failure(raw);

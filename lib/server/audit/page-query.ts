@@ -9,7 +9,16 @@ export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_SORTS = ["newest", "oldest"] as const;
 
 const DAY_MS = 86_400_000;
-const isoDay = z.iso.date({ error: "Expected a date as YYYY-MM-DD" });
+/** A whole day; years a timestamp parameter round-trips through Postgres without surprises. */
+const isoDay = z.iso
+  .date({ error: "Expected a date as YYYY-MM-DD" })
+  .refine((day) => day >= "1900-01-01" && day <= "9998-12-31", "Expected a year from 1900 to 9998");
+/** Free text matched exactly; Postgres text cannot hold NUL, so it is refused here rather than there. */
+const exactText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\u0000]*$/, "Must not contain NUL");
 
 /**
  * The audit log's filters as they travel in the URL (a GET form, shareable links): person is an
@@ -20,7 +29,7 @@ export const AuditQuerySchema = z
   .object({
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     sort: z.enum(AUDIT_SORTS).default("newest"),
-    person: z.string().max(320).optional(),
+    person: exactText(320).optional(),
     act: z
       .string()
       .max(64)
@@ -33,7 +42,7 @@ export const AuditQuerySchema = z
       .max(32)
       .regex(/^[a-z][a-z_]*$/, "Expected a target type such as span")
       .optional(),
-    targetId: z.string().max(200).optional(),
+    targetId: exactText(200).optional(),
   })
   .superRefine((q, ctx) => {
     if (q.from && q.to && q.from > q.to)
@@ -60,7 +69,8 @@ export function parseAuditQuery(raw: RawSearchParams | URLSearchParams): AuditQu
   }
   const result = AuditQuerySchema.safeParse(values);
   if (result.success) return result.data;
-  const fields = zodFields(result.error);
+  // One message per field (a date that is no date fails its range check too).
+  const fields = zodFields(result.error).filter((f, i, all) => all.findIndex((g) => g.path === f.path) === i);
   throw new AppError("VALIDATION_FAILED", `The audit log filter is not valid: ${fields.map((f) => f.path).join(", ")}`, {
     fields,
   });

@@ -1,105 +1,82 @@
 import Link from "next/link";
-import { Time } from "@/components/Time";
+import { AuditLogFilters } from "@/components/AuditLogFilters";
+import { AuditLogTable } from "@/components/AuditLogTable";
 import { projectHref } from "@/components/project-href";
 import { requireMember } from "@/lib/auth/project-access";
-import { projectAuditLog } from "@/lib/server/dashboard";
+import { AppError } from "@/lib/core/errors";
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditPage,
+  actInWords,
+  auditQueryParams,
+  listAuditPage,
+  parseAuditQuery,
+  presentAuditEvent,
+} from "@/lib/server/audit";
 
 export const metadata = { title: "Audit log" };
 
-function show(value: unknown): string {
-  return value === null || value === undefined ? "" : JSON.stringify(value);
-}
-
-export default async function AuditPage({
+export default async function AuditLogPage({
   params,
   searchParams,
 }: {
   params: Promise<{ slug: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { project } = await requireMember((await params).slug);
-  const query = await searchParams;
-  const { rows, acts } = await projectAuditLog(project.id, {
-    act: query.act || undefined,
-    actor: query.actor || undefined,
-    target: query.target || undefined,
-  });
+  const path = projectHref(project.slug, "/audit");
+  let log: AuditPage;
+  try {
+    log = await listAuditPage(project.id, parseAuditQuery(await searchParams));
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "VALIDATION_FAILED") throw error;
+    return (
+      <>
+        <h1>Audit log</h1>
+        <div className="panel error-text" role="alert">
+          <p>That filter is not valid:</p>
+          <ul>
+            {(error.fields ?? []).map((f) => (
+              <li key={f.path}>
+                {f.path}: {f.message}
+              </li>
+            ))}
+          </ul>
+          <Link href={path}>Show the whole log</Link>
+        </div>
+      </>
+    );
+  }
+  const { query } = log;
+  const withPage = (page: number) => {
+    const text = auditQueryParams(query, page).toString();
+    return text ? `${path}?${text}` : path;
+  };
+  const filters = auditQueryParams(query).toString();
+  const filtered = Boolean(query.person || query.act || query.from || query.to || query.targetType || query.targetId);
   return (
     <>
       <h1>Audit log</h1>
-      <p className="subtitle">Every operator, admin and sweeper act, append-only.</p>
-      <form
-        method="get"
-        className="panel"
-        style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }}
-        aria-label="Filter the audit log"
-      >
-        <label>
-          Act
-          <br />
-          <select name="act" defaultValue={query.act ?? ""}>
-            <option value="">Any</option>
-            {acts.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Actor
-          <br />
-          <input name="actor" defaultValue={query.actor ?? ""} placeholder="email, key prefix, sweeper" />
-        </label>
-        <label>
-          Target id
-          <br />
-          <input name="target" defaultValue={query.target ?? ""} placeholder="span or key id (prefix)" />
-        </label>
-        <button type="submit" className="button">
-          Filter
-        </button>
-      </form>
-      {rows.length === 0 ? (
-        <div className="panel empty-state">
-          Nothing recorded{query.act || query.actor || query.target ? " that matches" : " yet"}.
-        </div>
-      ) : (
-        <table className="data" aria-label="Audit log">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Actor</th>
-              <th>Act</th>
-              <th>Target</th>
-              <th>Before</th>
-              <th>After</th>
-              <th>Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>
-                  <Time value={row.at} />
-                </td>
-                <td>{row.actorLabel}</td>
-                <td className="mono">{row.act}</td>
-                <td className="mono">
-                  {row.targetType === "span" ? (
-                    <Link href={projectHref(project.slug, `/spans/${row.targetId}`)}>span {row.targetId.slice(0, 8)}</Link>
-                  ) : (
-                    `${row.targetType} ${row.targetId.slice(0, 8)}`
-                  )}
-                </td>
-                <td className="mono">{show(row.before)}</td>
-                <td className="mono">{show(row.after)}</td>
-                <td>{row.reason ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <p className="subtitle">Every operator, admin and sweeper act in {project.name}, append-only and hash-chained.</p>
+      <AuditLogFilters
+        action={path}
+        query={query}
+        people={log.people}
+        acts={log.acts.map((code) => ({ code, words: actInWords(code) }))}
+        exportHref={`${path}/export.csv${filters ? `?${filters}` : ""}`}
+      />
+      <AuditLogTable
+        events={log.rows.map((row) => presentAuditEvent(row, project.slug))}
+        window={{
+          page: log.page,
+          pages: log.pages,
+          start: (log.page - 1) * AUDIT_PAGE_SIZE,
+          end: (log.page - 1) * AUDIT_PAGE_SIZE + log.rows.length,
+          total: log.total,
+        }}
+        hrefFor={withPage}
+        filtered={filtered}
+      />
     </>
   );
 }
