@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { projectHref } from "./project-href";
 
 const SECTIONS = [
+  { path: "", label: "Overview" },
   { path: "/sessions", label: "Sessions" },
   { path: "/refusals", label: "Refusals" },
   { path: "/evidence", label: "Evidence" },
@@ -38,7 +39,8 @@ export function SideNav({
       <ul>
         {SECTIONS.filter((section) => canManage || !("managersOnly" in section)).map((section) => {
           const href = projectHref(project, section.path);
-          const active = pathname === href || pathname.startsWith(`${href}/`);
+          // The overview is the project's root: current on it alone, not on every page below it.
+          const active = pathname === href || (section.path !== "" && pathname.startsWith(`${href}/`));
           return (
             <li key={section.path}>
               <Link href={href} aria-current={active ? "page" : undefined}>

@@ -5,6 +5,7 @@ test("signing in opens the demo sessions; a grid cell's count equals its span li
   await page.goto("/sessions");
   await expect(page).toHaveURL(/\/login$/);
   await signIn(page, "viewer");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sessions" }).click();
   const sessions = page.getByRole("table", { name: "Sessions" });
   await expect(sessions.getByRole("link", { name: "Configure the app for staging" })).toBeVisible();
   await expect(sessions.getByRole("link", { name: "Fix the flaky checkout test" })).toBeVisible();
@@ -23,7 +24,7 @@ test("signing in opens the demo sessions; a grid cell's count equals its span li
 
 test("a refusal leads to the refused span's verbatim bytes", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto("/refusals");
+  await page.goto("/projects/demo/refusals");
   const feed = page.getByRole("table", { name: "Refusal events" });
   const first = feed.getByRole("row").filter({ hasText: "Configure the app for staging" }).first();
   await first.getByRole("link", { name: /^\d+$/ }).click();

@@ -6,6 +6,7 @@
  */
 import type { OverviewRange, ProjectOverview } from "@/lib/server/overview";
 import { formatCount, humanize } from "../format";
+import { projectHref } from "../project-href";
 import { formatBytes } from "./what-if-series";
 
 const HOUR_MS = 3_600_000;
@@ -95,13 +96,12 @@ const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n 
 
 /** Where each figure leads: the list that shows its rows, filtered. */
 export function overviewLinks(slug: string, range: OverviewRange) {
-  const base = `/projects/${encodeURIComponent(slug)}`;
   return {
-    refusals: `${base}/refusals?days=${RANGE_DAYS[range]}`,
-    unasked: `${base}/sessions?state=unasked`,
-    atRisk: `${base}/sessions?state=at-risk`,
-    lost: `${base}/sessions?state=lost`,
-    retention: `${base}/retention`,
+    refusals: projectHref(slug, `/refusals?show=refusals&days=${RANGE_DAYS[range]}`),
+    unasked: projectHref(slug, "/sessions?state=unasked"),
+    atRisk: projectHref(slug, "/sessions?state=at-risk"),
+    lost: projectHref(slug, "/sessions?state=lost"),
+    retention: projectHref(slug, "/retention"),
   };
 }
 

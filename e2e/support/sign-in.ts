@@ -8,5 +8,15 @@ export async function signIn(page: Page, who: keyof typeof USERS): Promise<void>
   await page.getByLabel("Email").fill(USERS[who]);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/sessions$/);
+  // Signed in, a person lands on their first project (its overview, or its sessions).
+  await expect(page).toHaveURL(/\/projects\/[^/?#]+(\/sessions)?$/);
+}
+
+/** Signs in as a person of a test's own (seedMember), who lands on their one project. */
+export async function signInAs(page: Page, person: { email: string; password: string }): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/projects\/[^/?#]+(\/sessions)?$/);
 }
