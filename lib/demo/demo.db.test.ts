@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { countGrid, sessionSpanStatuses } from "@/lib/server/provenance/span-status";
-import { loadDemo } from "./load";
+import { createUser, findMembership } from "@/lib/server/admin";
+import { addDemoMembers, DEMO_PASSWORD, DEMO_USERS, loadDemo } from "./load";
 
 describe("demo data", async () => {
   const now = new Date();
@@ -56,5 +57,18 @@ describe("demo data", async () => {
     expect(names).toContain("original.sweep");
     expect(names).toContain("original.pin");
     expect(names).toContain("original.shorten");
+  });
+
+  it("makes the demo's people members of the demo project with their roles, once", async () => {
+    for (const user of DEMO_USERS) {
+      if (!(await db().user.findUnique({ where: { email: user.email } })))
+        await createUser({ ...user, password: DEMO_PASSWORD }, { type: "SYSTEM", label: "test" });
+    }
+    expect(await addDemoMembers(project.id)).toBe(DEMO_USERS.length);
+    for (const user of DEMO_USERS) {
+      const person = await db().user.findUniqueOrThrow({ where: { email: user.email } });
+      expect((await findMembership(person.id, project.slug))?.role, user.email).toBe(user.role);
+    }
+    expect(await addDemoMembers(project.id)).toBe(0);
   });
 });

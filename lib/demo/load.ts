@@ -8,7 +8,7 @@ import { candidateSummaryFor } from "@/lib/server/gate";
 import { reclaim } from "@/lib/server/gate";
 import { pinOriginal, setOriginalExpiry } from "@/lib/server/provenance";
 import { sweep } from "@/lib/server/retention";
-import { createUser } from "@/lib/server/admin";
+import { addMember, createUser } from "@/lib/server/admin";
 import { DEMO_PROJECT, DEMO_SESSIONS, type DemoSession } from "./transcripts";
 
 const MINUTE_MS = 60_000;
@@ -25,6 +25,7 @@ export const DEMO_POLICY: RetentionPolicy = {
 };
 
 export interface DemoSummary {
+  projectId: string;
   projectSlug: string;
   sessions: number;
   spans: number;
@@ -41,14 +42,32 @@ export const DEMO_USERS = [
   { email: "viewer@demo.local", name: "Vic Viewer", role: "VIEWER" },
 ] as const;
 
-/** Loads the demo project when the database has no project at all; otherwise leaves it alone. */
+/**
+ * Loads the demo project when the database has no project at all; otherwise leaves it alone. The
+ * demo's people (made when there is nobody yet) are members of it, each with their role there; the
+ * admin is also the instance admin.
+ */
 export async function loadDemoIfEmpty(now = new Date()): Promise<DemoSummary | null> {
   if ((await db().project.count()) > 0) return null;
   const summary = await loadDemo(now, DEMO_PROJECT.slug);
   if ((await db().user.count()) === 0) {
     for (const user of DEMO_USERS) await createUser({ ...user, password: DEMO_PASSWORD }, DEMO_OPERATOR);
   }
+  await addDemoMembers(summary.projectId);
   return summary;
+}
+
+/** Makes each demo person who has an account a member of the project with their demo role (once). */
+export async function addDemoMembers(projectId: string): Promise<number> {
+  const people = await db().user.findMany({
+    where: { email: { in: DEMO_USERS.map((u) => u.email) }, memberships: { none: { projectId } } },
+    select: { email: true },
+  });
+  for (const person of people) {
+    const role = DEMO_USERS.find((u) => u.email === person.email)!.role;
+    await addMember({ projectId, email: person.email, role }, DEMO_OPERATOR);
+  }
+  return people.length;
 }
 
 export async function hasDemoUsers(): Promise<boolean> {
@@ -64,7 +83,7 @@ export async function loadDemo(now: Date, slug: string): Promise<DemoSummary> {
   let spans = 0;
   for (const demo of DEMO_SESSIONS) spans += await loadSession(project.id, demo, now);
   await sweep(now);
-  return { projectSlug: project.slug, sessions: DEMO_SESSIONS.length, spans };
+  return { projectId: project.id, projectSlug: project.slug, sessions: DEMO_SESSIONS.length, spans };
 }
 
 async function loadSession(projectId: string, demo: DemoSession, now: Date): Promise<number> {
