@@ -45,7 +45,7 @@ import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { contentId, isRecord, str, utf8 } from "./text";
+import { isRecord, lazyContentId, str, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
 
 class ClaudeReader {
@@ -64,7 +64,7 @@ class ClaudeReader {
   private readonly progressUuids = new Set<string>();
   private currentSessionId: string | undefined;
 
-  constructor(private readonly fileId: string) {}
+  constructor(private readonly fileId: () => string) {}
 
   read(lines: JsonLine[]): ImportResult {
     for (const { value } of lines) {
@@ -91,7 +91,7 @@ class ClaudeReader {
 
   private session(record: Record<string, unknown>): SessionDraft {
     if (typeof record.sessionId === "string" && record.sessionId !== "") this.currentSessionId = record.sessionId;
-    const id = this.currentSessionId ?? `claude-code:${this.fileId}`;
+    const id = this.currentSessionId ?? `claude-code:${this.fileId()}`;
     const agent = sidechainAgent(record);
     return this.collector.session(agent ? `${id}/agent-${agent}` : id);
   }
@@ -311,7 +311,7 @@ class ClaudeReader {
 }
 
 export function parseClaudeCode(bytes: Uint8Array): ImportResult {
-  const reader = new ClaudeReader(contentId(bytes));
+  const reader = new ClaudeReader(lazyContentId(bytes));
   const lines = readJsonLines(bytes, reader.collector);
   return reader.read(lines);
 }

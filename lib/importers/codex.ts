@@ -28,7 +28,7 @@ import { contentTexts } from "./codex-outcomes";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { contentId, decodeUtf8, isRecord, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
+import { decodeUtf8, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 
 export { CODEX_IGNORED_EVENT_TYPES, CODEX_IGNORED_ITEM_TYPES, CODEX_IGNORED_TURN_ITEMS } from "./codex-lists";
 
@@ -92,7 +92,7 @@ class CodexReader {
   private readonly calls: CodexCalls;
   private readonly messages: MessageRecord[] = [];
 
-  constructor(private readonly fileId: string) {
+  constructor(private readonly fileId: () => string) {
     this.calls = new CodexCalls(this.collector, (explicit) => this.cwdHint(explicit));
   }
 
@@ -104,7 +104,7 @@ class CodexReader {
   }
 
   private session(): SessionDraft {
-    this.draft ??= this.collector.session(`codex:${this.fileId}`);
+    this.draft ??= this.collector.session(`codex:${this.fileId()}`);
     return this.draft;
   }
 
@@ -336,7 +336,7 @@ function keptTexts(history: unknown): Set<string> {
 }
 
 export function parseCodex(bytes: Uint8Array): ImportResult {
-  const reader = new CodexReader(contentId(bytes));
+  const reader = new CodexReader(lazyContentId(bytes));
   return reader.read(readJsonLines(bytes, reader.collector));
 }
 

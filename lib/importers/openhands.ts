@@ -27,7 +27,7 @@ import { ClassicReader } from "./openhands-classic";
 import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
 import { SdkReader } from "./openhands-sdk";
 import type { ImportResult, TranscriptImporter } from "./types";
-import { bomLength, contentId, decodeUtf8, isRecord, str, utf8 } from "./text";
+import { bomLength, contentId, decodeUtf8, isRecord, lazyContentId, str, utf8 } from "./text";
 
 export { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_IGNORED_OBSERVATIONS } from "./openhands-classic";
 export { OPENHANDS_SDK_IGNORED_KINDS } from "./openhands-sdk";
@@ -100,10 +100,10 @@ function exportId(value: Record<string, unknown>): string | undefined {
 export function parseOpenHands(bytes: Uint8Array): ImportResult {
   const reader = new OpenHandsReader();
   const { collector } = reader;
-  const fileId = contentId(bytes);
+  const fileId = lazyContentId(bytes);
   const start = skipWs(bytes, bomLength(bytes));
   if (bytes[start] === 0x5b) {
-    const ctx = reader.session(`openhands:${fileId}`);
+    const ctx = reader.session(`openhands:${fileId()}`);
     new StreamReader(ctx).read(arrayEvents(bytes, start, collector, (i) => i + 1, ctx.draft));
     return collector.result();
   }
@@ -124,7 +124,7 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
     return collector.result();
   }
   const id = isRecord(parsed) ? exportId(parsed) : undefined;
-  const ctx = reader.session(id ?? `openhands:${fileId}`);
+  const ctx = reader.session(id ?? `openhands:${fileId()}`);
   if (parsed === undefined) {
     // Damage outside the event array, or JSON Lines whose first lines are damaged, can hide
     // events that the array does not hold: nothing may be concluded from what is missing.
@@ -143,7 +143,7 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
  * JSON Lines: each line an event, or an export / evaluation object with its own events. Also the
  * fallback for a file that is neither (every line is then reported as the record it failed to be).
  */
-function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string): ImportResult {
+function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: () => string): ImportResult {
   const { collector } = reader;
   const lines = readJsonLines(bytes, collector);
   const loose: EventRecord[] = [];
@@ -168,7 +168,7 @@ function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: string):
     }
     instance(ctx, line.line, v, events);
   }
-  if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId}`)).read(loose);
+  if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId()}`)).read(loose);
   return collector.result();
 }
 

@@ -43,8 +43,6 @@ export type JNode = JStr | JNum | JLit | JObj | JArr;
 
 export const MAX_DEPTH = 512;
 
-export class JsonSyntaxError extends Error {}
-
 export class JsonDoc {
   constructor(
     readonly t: Text,
@@ -74,7 +72,11 @@ export function field(o: JObj, key: string): JNode | undefined {
   return i < 0 ? undefined : o.vals[i];
 }
 
-/** Parses `t` as JSON (or JSON Lines); null when it is not. Only objects and arrays count. */
+/**
+ * Parses `t` as JSON (or JSON Lines); null when it is not. Only objects and arrays count. Text
+ * that is not JSON is common (a result that starts with "["), so failure is a result, not an
+ * exception: building an error's stack for each one cost more than the rest of the attempt.
+ */
 export function parseJson(t: Text): JsonDoc | null {
   const s = t.s;
   let i = skipWs(s, 0);
@@ -85,11 +87,14 @@ export function parseJson(t: Text): JsonDoc | null {
   try {
     while (i < s.length) {
       p.pos = i;
-      roots.push(p.value(0));
+      const root = p.value(0);
+      if (root === null) return null;
+      roots.push(root);
       i = skipWs(s, p.pos);
     }
   } catch (e) {
-    if (e instanceof JsonSyntaxError || e instanceof RangeError) return null;
+    // The one exception left: a stack too deep for this engine despite MAX_DEPTH.
+    if (e instanceof RangeError) return null;
     throw e;
   }
   return new JsonDoc(t, roots);
@@ -105,6 +110,7 @@ export function skipWs(s: string, i: number): number {
 
 export const NUM = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** A recursive-descent parser whose every step answers null when the text is not JSON. */
 class Parser {
   pos = 0;
   /** Next backslash at or after some earlier position; positions only grow, so this stays O(n). */
@@ -115,8 +121,8 @@ class Parser {
     private readonly t: Text,
   ) {}
 
-  value(depth: number): JNode {
-    if (depth > MAX_DEPTH) throw new JsonSyntaxError("too deep");
+  value(depth: number): JNode | null {
+    if (depth > MAX_DEPTH) return null;
     const s = this.s;
     const i = skipWs(s, this.pos);
     const c = s.charCodeAt(i);
@@ -131,7 +137,7 @@ class Parser {
     if (c === 0x6e && s.startsWith("null", i)) return this.lit(i, 4);
     NUM.lastIndex = i;
     const m = NUM.exec(s);
-    if (m === null) throw new JsonSyntaxError(`unexpected character at ${i}`);
+    if (m === null) return null;
     this.pos = i + m[0].length;
     return { k: "n", a: i, b: this.pos };
   }
@@ -141,14 +147,14 @@ class Parser {
     return { k: "l", a: i, b: i + len };
   }
 
-  /** At an opening quote. */
-  string(): JStr {
+  /** At an opening quote; null when the string never ends. */
+  string(): JStr | null {
     const s = this.s;
     const a = this.pos + 1;
     let j = a;
     for (;;) {
       j = s.indexOf('"', j);
-      if (j < 0) throw new JsonSyntaxError("unterminated string");
+      if (j < 0) return null;
       let k = 0;
       while (s.charCodeAt(j - 1 - k) === 0x5c) k++;
       if ((k & 1) === 0) break;
@@ -160,7 +166,7 @@ class Parser {
     return { k: "s", a, b: j, esc };
   }
 
-  private object(i: number, depth: number): JObj {
+  private object(i: number, depth: number): JObj | null {
     const s = this.s;
     const keys: string[] = [];
     const vals: JNode[] = [];
@@ -170,29 +176,30 @@ class Parser {
       return { k: "o", a: i, b: p + 1, keys, vals };
     }
     for (;;) {
-      if (s.charCodeAt(p) !== 0x22) throw new JsonSyntaxError(`expected key at ${p}`);
+      if (s.charCodeAt(p) !== 0x22) return null;
       this.pos = p;
       const key = this.string();
+      if (key === null) return null;
       keys.push(key.esc ? unescapeJson(this.t, key.a, key.b).s : s.slice(key.a, key.b));
       p = skipWs(s, this.pos);
-      if (s.charCodeAt(p) !== 0x3a) throw new JsonSyntaxError(`expected : at ${p}`);
+      if (s.charCodeAt(p) !== 0x3a) return null;
       this.pos = p + 1;
-      vals.push(this.value(depth + 1));
+      const v = this.value(depth + 1);
+      if (v === null) return null;
+      vals.push(v);
       p = skipWs(s, this.pos);
       const c = s.charCodeAt(p);
       if (c === 0x2c) {
         p = skipWs(s, p + 1);
         continue;
       }
-      if (c === 0x7d) {
-        this.pos = p + 1;
-        return { k: "o", a: i, b: p + 1, keys, vals };
-      }
-      throw new JsonSyntaxError(`expected , or } at ${p}`);
+      if (c !== 0x7d) return null;
+      this.pos = p + 1;
+      return { k: "o", a: i, b: p + 1, keys, vals };
     }
   }
 
-  private array(i: number, depth: number): JArr {
+  private array(i: number, depth: number): JArr | null {
     const s = this.s;
     const items: JNode[] = [];
     let p = skipWs(s, i + 1);
@@ -202,18 +209,18 @@ class Parser {
     }
     for (;;) {
       this.pos = p;
-      items.push(this.value(depth + 1));
+      const v = this.value(depth + 1);
+      if (v === null) return null;
+      items.push(v);
       p = skipWs(s, this.pos);
       const c = s.charCodeAt(p);
       if (c === 0x2c) {
         p = skipWs(s, p + 1);
         continue;
       }
-      if (c === 0x5d) {
-        this.pos = p + 1;
-        return { k: "a", a: i, b: p + 1, items };
-      }
-      throw new JsonSyntaxError(`expected , or ] at ${p}`);
+      if (c !== 0x5d) return null;
+      this.pos = p + 1;
+      return { k: "a", a: i, b: p + 1, items };
     }
   }
 }
