@@ -115,7 +115,9 @@ export interface ExpiryRow {
  * Held, unpinned originals whose TTL ends after `now` and before `until`, per UTC day and class,
  * with their bytes. The range scan runs on span_original (expires_at, pinned), the index the
  * sweeper uses; it holds every project's expiries, so a week's worth is read and the project
- * kept by the join to its sessions.
+ * kept by the join to its sessions. "Held" is read from the span's copy of the original's state:
+ * the same fact (a trigger keeps it), but a condition on span_original.bytes_state lets the planner
+ * AND in the scrub's partial index over every held original (twice as slow at a million spans).
  */
 export function expiriesSql(projectId: string, now: Date, until: Date): Prisma.Sql {
   return Prisma.sql`
@@ -124,7 +126,7 @@ export function expiriesSql(projectId: string, now: Date, until: Date): Prisma.S
       join session se on se.id = o.session_id
       join span s on s.session_id = o.session_id and s.id = o.span_id
      where o.expires_at > ${sqlTime(now)} and o.expires_at < ${sqlTime(until)} and o.pinned = false
-       and o.bytes_state = 'HELD' and se.project_id = ${projectId}::uuid
+       and s.original_state = 'HELD' and se.project_id = ${projectId}::uuid
      group by 1, 2 order by 1, 2`;
 }
 
