@@ -1,2 +1,2 @@
-export { startBackgroundWork } from "./schedule";
+export { closeInterruptedJobs, startBackgroundWork } from "./schedule";
 export { type MaintenanceResult, runMaintenance } from "./sweep";

@@ -1,5 +1,6 @@
 import { env } from "@/lib/core/env";
 import { failInterruptedImports } from "@/lib/server/imports";
+import { failInterruptedQuestionJobs, QUESTION_JOB_ABANDONED_AFTER_MS } from "@/lib/server/questions";
 import { runMaintenance } from "./sweep";
 
 /**
@@ -11,7 +12,10 @@ export function startBackgroundWork(): void {
   if (holder.custodianBackground) return;
   holder.custodianBackground = true;
 
-  void failInterruptedImports().catch((error) => console.error("Could not close interrupted imports", error));
+  void closeInterruptedJobs();
+  // A job the previous process was judging until just before this start is not silent long
+  // enough yet: look again once it must be.
+  setTimeout(() => void closeInterruptedQuestions(), QUESTION_JOB_ABANDONED_AFTER_MS + 1_000).unref();
 
   const minutes = env().CUSTODIAN_SWEEP_INTERVAL_MINUTES;
   if (minutes <= 0) return; // 0 turns the schedule off (`npm run sweep` still works).
@@ -26,4 +30,16 @@ export function startBackgroundWork(): void {
   };
   setTimeout(run, 10_000).unref();
   setInterval(run, minutes * 60_000).unref();
+}
+
+/** At start: jobs a previous process left running (imports, questions) are marked failed. */
+export async function closeInterruptedJobs(now = new Date()): Promise<void> {
+  await Promise.all([
+    failInterruptedImports(now).catch((error) => console.error("Could not close interrupted imports", error)),
+    closeInterruptedQuestions(now),
+  ]);
+}
+
+async function closeInterruptedQuestions(now = new Date()): Promise<void> {
+  await failInterruptedQuestionJobs(now).catch((error) => console.error("Could not close interrupted question jobs", error));
 }

@@ -1,5 +1,5 @@
 import { forgetQuietOtlpSpans, releaseHeldOtlpSpans } from "@/lib/server/integrations";
-import { forgetUnreadableVerdicts } from "@/lib/server/questions";
+import { failInterruptedQuestionJobs, forgetFinishedQuestionJobs, forgetUnreadableVerdicts } from "@/lib/server/questions";
 import { type SweepResult, sweep } from "@/lib/server/retention";
 
 export interface MaintenanceResult extends SweepResult {
@@ -9,13 +9,18 @@ export interface MaintenanceResult extends SweepResult {
   otlpSpansForgotten: number;
   /** Spans ingested from OTLP spans held for an ancestor that did not come within the wait. */
   otlpHeldSpansReleased: number;
+  /** Question jobs finished more than a day ago, deleted. */
+  questionJobsForgotten: number;
+  /** Question jobs left running by a server that stopped, marked failed. */
+  questionJobsInterrupted: number;
 }
 
 /**
  * One round of upkeep, as the schedule and `npm run sweep` run it: delete expired originals and
  * re-verify the oldest verified ones (retention), then forget stored question verdicts that no
  * current question can read (questions), and the OTLP receiver's raw spans of quiet conversations
- * (integrations). Composed here so no feature depends on another.
+ * (integrations), and question jobs finished a day ago or left running by a stopped server
+ * (questions). Composed here so no feature depends on another.
  */
 export async function runMaintenance(now = new Date()): Promise<MaintenanceResult> {
   const swept = await sweep(now);
@@ -23,5 +28,14 @@ export async function runMaintenance(now = new Date()): Promise<MaintenanceResul
   // Held spans first: a conversation quiet long enough to be forgotten is mapped before it goes.
   const otlpHeldSpansReleased = await releaseHeldOtlpSpans(now);
   const otlpSpansForgotten = await forgetQuietOtlpSpans(now);
-  return { ...swept, verdictsForgotten, otlpSpansForgotten, otlpHeldSpansReleased };
+  const questionJobsInterrupted = await failInterruptedQuestionJobs(now);
+  const questionJobsForgotten = await forgetFinishedQuestionJobs(now);
+  return {
+    ...swept,
+    verdictsForgotten,
+    otlpSpansForgotten,
+    otlpHeldSpansReleased,
+    questionJobsForgotten,
+    questionJobsInterrupted,
+  };
 }

@@ -170,6 +170,15 @@ function verdictKeyFor(
   return "canned" in input.question && !timed(scope) ? verdictKey(question, policy) : null;
 }
 
+/**
+ * The checks an ask makes before it judges anything (the question is valid, its sessions are the
+ * project's), and nothing else: a question queued as a job fails them in its request, as a
+ * question answered at once does, instead of becoming a failed job.
+ */
+export async function checkEvidenceQuestion(input: EvidenceQueryInput): Promise<void> {
+  await prepare(input);
+}
+
 async function prepare(input: EvidenceQueryInput) {
   const { policy, canned } = await loadCannedQuestions(db(), input.projectId);
   const question = resolveQuestion(input.question, canned);

@@ -1,11 +1,18 @@
 export {
   askEvidenceQuestion,
+  checkEvidenceQuestion,
   evidenceQueriesToExplain,
   type EvidenceQueryInput,
   type EvidenceQueryResult,
   type QuestionProgress,
 } from "./ask";
-export { getQuestionJob, questionJobFor } from "./jobs";
+export {
+  failInterruptedQuestionJobs,
+  forgetFinishedQuestionJobs,
+  getQuestionJob,
+  QUESTION_JOB_ABANDONED_AFTER_MS,
+  questionJobFor,
+} from "./jobs";
 export { answerAsCsv, answerAsJson, citationJson, exportAsCsv } from "./export";
 export { type EvidenceExport, exportEvidence, type ExportFormat } from "./export-answer";
 export {

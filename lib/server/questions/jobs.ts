@@ -12,6 +12,20 @@ import type { QuestionProgress } from "./ask";
 /** Progress is written at most this often. */
 const PROGRESS_INTERVAL_MS = 500;
 
+/** A running job touches its row at least this often, even while its progress stands still. */
+export const QUESTION_JOB_HEARTBEAT_MS = 30_000;
+
+/**
+ * A running job silent for longer than this has lost its server (three heartbeats missed). Only
+ * silent ones are closed: a job another live server is answering keeps beating.
+ */
+export const QUESTION_JOB_ABANDONED_AFTER_MS = 3 * QUESTION_JOB_HEARTBEAT_MS;
+
+/** Finished jobs are kept this long for whoever asked to read their answer, then forgotten. */
+const KEEP_FINISHED_MS = 24 * 60 * 60_000;
+
+export const INTERRUPTED_QUESTION_MESSAGE = "The server stopped while it was judging; ask again";
+
 /**
  * A job for a question already being answered (`answer`, which reports progress through the
  * returned `progress`): its row now, its answer or error when `answer` settles.
@@ -39,19 +53,27 @@ export async function questionJobFor(
       .questionJob.update({ where: { id: job.id }, data: progressData(p) })
       .catch(() => {});
   };
-  void answer.then(
-    (result) =>
-      db()
-        .questionJob.update({ where: { id: job.id }, data: { status: "DONE", answer: result as Prisma.InputJsonValue } })
-        .catch(() => {}),
-    (error: unknown) => {
-      const appError = toAppError(error);
-      if (!(error instanceof AppError)) console.error("Question job failed", error);
-      return db()
-        .questionJob.update({ where: { id: job.id }, data: { status: "FAILED", error: appError.message } })
-        .catch(() => {});
-    },
-  );
+  const heartbeat = setInterval(() => {
+    void db()
+      .questionJob.updateMany({ where: { id: job.id, status: "RUNNING" }, data: { updatedAt: new Date() } })
+      .catch(() => {});
+  }, QUESTION_JOB_HEARTBEAT_MS);
+  heartbeat.unref();
+  void answer
+    .finally(() => clearInterval(heartbeat))
+    .then(
+      (result) =>
+        db()
+          .questionJob.update({ where: { id: job.id }, data: { status: "DONE", answer: result as Prisma.InputJsonValue } })
+          .catch(() => {}),
+      (error: unknown) => {
+        const appError = toAppError(error);
+        if (!(error instanceof AppError)) console.error("Question job failed", error);
+        return db()
+          .questionJob.update({ where: { id: job.id }, data: { status: "FAILED", error: appError.message } })
+          .catch(() => {});
+      },
+    );
   return { job, progress };
 }
 
@@ -64,4 +86,25 @@ export async function getQuestionJob(projectId: string, id: string) {
   const job = await db().questionJob.findFirst({ where: { id, projectId } });
   if (!job) throw new AppError("NOT_FOUND", "Question job not found");
   return job;
+}
+
+/**
+ * Jobs whose server stopped while they were being judged cannot finish: say so, rather than leave
+ * them running forever for whoever polls them.
+ */
+export async function failInterruptedQuestionJobs(now = new Date()): Promise<number> {
+  const { count } = await db().questionJob.updateMany({
+    where: { status: "RUNNING", updatedAt: { lt: new Date(now.getTime() - QUESTION_JOB_ABANDONED_AFTER_MS) } },
+    // Failed now: kept a day from now for whoever polls it, like any finished job.
+    data: { status: "FAILED", error: INTERRUPTED_QUESTION_MESSAGE, updatedAt: now },
+  });
+  return count;
+}
+
+/** Finished jobs (answered or failed) more than a day ago: their answers were there to be read. */
+export async function forgetFinishedQuestionJobs(now = new Date()): Promise<number> {
+  const { count } = await db().questionJob.deleteMany({
+    where: { status: { in: ["DONE", "FAILED"] }, updatedAt: { lt: new Date(now.getTime() - KEEP_FINISHED_MS) } },
+  });
+  return count;
 }

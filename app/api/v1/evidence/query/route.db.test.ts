@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
 import { GET as jobRoute } from "@/app/api/v1/evidence/jobs/[id]/route";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
@@ -51,5 +53,27 @@ describe("POST /api/v1/evidence/query", () => {
     }
     expect(polled).toMatchObject({ status: "DONE", error: null });
     expect(polled!.answer).toEqual(direct);
+  });
+
+  it('with "async", an invalid question answers 422 (or 404 for a session not in the project) as without it, and queues no job', async () => {
+    const project = await makeTestProject("question-jobs-invalid");
+    const key = (await createApiKey(project.id, "reader", "VIEWER", TEST_ACTOR)).key;
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const cases: Array<{ body: Record<string, unknown>; status: number; field?: string }> = [
+      { body: { question: { predicate: { valuePattern: "(a)\\1" } } }, status: 422, field: "question.predicate.valuePattern" },
+      { body: { question: { predicate: { commandPattern: "(" } } }, status: 422, field: "question.predicate.commandPattern" },
+      { body: { question: { canned: "no-such-question" } }, status: 422, field: "question.canned" },
+      { body: { question: { canned: "modified-system-config" }, scope: { sessionIds: [randomUUID()] } }, status: 404 },
+    ];
+    for (const { body, status, field } of cases) {
+      const sync = await ask(headers, body);
+      const queued = await ask(headers, { ...body, async: true });
+      expect({ body, status: queued.status }).toEqual({ body, status });
+      expect(sync.status).toBe(status);
+      const error = ((await queued.json()) as { error: { code: string; fields?: Array<{ path: string }> } }).error;
+      expect(error).toEqual(((await sync.json()) as { error: unknown }).error);
+      if (field) expect(error.fields?.map((f) => f.path)).toContain(field);
+    }
+    expect(await db().questionJob.count({ where: { projectId: project.id } })).toBe(0);
   });
 });

@@ -2,7 +2,13 @@ import { afterResponse } from "@/app/after-response";
 import { apiRoute } from "@/lib/api/route";
 import { EvidenceAnswerSchema, EvidenceQuerySchema, LIMITS } from "@/lib/api/schemas";
 import { NextResponse } from "next/server";
-import { askEvidenceQuestion, type EvidenceQueryResult, type QuestionProgress, questionJobFor } from "@/lib/server/questions";
+import {
+  askEvidenceQuestion,
+  checkEvidenceQuestion,
+  type EvidenceQueryResult,
+  type QuestionProgress,
+  questionJobFor,
+} from "@/lib/server/questions";
 import { citationJson } from "@/lib/server/questions";
 import { otherMethods } from "@/lib/api/respond";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
@@ -15,12 +21,15 @@ export const POST = apiRoute({
   body: EvidenceQuerySchema,
   response: EvidenceAnswerSchema,
   handler: async ({ caller, body }) => {
+    const input = { projectId: caller.projectId, question: body.question, scope: body.scope };
+    // Checked before it is queued: a bad question is this request's error, not a failed job.
+    if (body.async) await checkEvidenceQuestion(input);
     // Progress reported before the question turns into a job, then into the job's row.
     let progressSoFar: QuestionProgress | null = null;
     let report = (p: QuestionProgress) => {
       progressSoFar = p;
     };
-    const answer = askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope }, new Date(), {
+    const answer = askEvidenceQuestion(input, new Date(), {
       // In a job, the verdicts are kept before the answer is; in a request, after the response.
       ...(body.async ? {} : { keepVerdicts: afterResponse }),
       onProgress: (p) => report(p),
