@@ -39,7 +39,10 @@ async function seed() {
   });
   await addMember({ projectId: project.id, email: USERS.operator, role: "OPERATOR" }, { type: "SYSTEM", label: "e2e" });
 
-  const file = new Uint8Array(readFileSync(path.resolve("lib/importers/fixtures/claude-code-session.jsonl")));
+  // The transcript as if recorded yesterday: the feed shows the last days, by when the compaction happened.
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const transcript = readFileSync(path.resolve("lib/importers/fixtures/claude-code-session.jsonl"), "utf8");
+  const file = new TextEncoder().encode(transcript.replaceAll('"timestamp":"2025-09-14T', `"timestamp":"${yesterday}T`));
   const imported = await importTranscriptFile(project.id, file, { requester: "importer:claude-code" });
 
   const { session } = await upsertSession(project.id, { externalId: "asked", runtime: "test", title: "Asked first" });
@@ -90,7 +93,9 @@ test("an imported compaction is counted and listed as compacted without asking; 
   await page.locator("[data-event=refusal]").getByRole("link", { name: "Why" }).click();
   await expect(page).toHaveURL(new RegExp(`${base}/refusals/${seeded.refusalId}$`));
   await expect(page.getByTestId("refused-summary")).toHaveText(REFUSED_SUMMARY);
-  await expect(page.getByTestId("dropped-atom").filter({ hasText: "rm -rf /var/cache/app" }).first()).toBeVisible();
+  // The dropped atoms (the command, its path, the tool argument holding both) cover exactly the command's bytes.
+  await expect(page.getByTestId("dropped-atom").first()).toBeVisible();
+  expect((await page.getByTestId("dropped-atom").allTextContents()).join("")).toBe("rm -rf /var/cache/app");
   const remedies = page.getByTestId("remedy");
   await expect(remedies.filter({ hasText: "the original kept to its horizon" })).toHaveCount(1);
   await expect(remedies.filter({ hasText: /^an omission manifest naming: .*command/ })).toHaveCount(1);
