@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { authenticate } from "./auth";
-import { UNKNOWN_KEY_LIMIT } from "./rate-limit";
+import { unknownKeyLimit } from "./rate-limit";
 
 function request(key: string, address: string) {
   return new Request("http://custodian.test/api/v1/sessions", {
@@ -30,20 +30,43 @@ describe("unknown API keys", () => {
     const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const guess = () => `cust_${randomBytes(32).toString("base64url")}`;
 
-    for (let i = 0; i < UNKNOWN_KEY_LIMIT.limit; i++)
+    for (let i = 0; i < unknownKeyLimit().limit; i++)
       expect((await statusOf(authenticate(request(guess(), address)))).status).toBe(401);
     const limited = await statusOf(authenticate(request(guess(), address)));
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(UNKNOWN_KEY_LIMIT.windowSeconds);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(unknownKeyLimit().windowSeconds);
 
     // The count is in Postgres, for every server process to see.
     const [row] = await db().$queryRaw<
       Array<{ hits: number }>
     >`select hits from throttle where key like 'api-key:address:%' order by hits desc limit 1`;
-    expect(row!.hits).toBeGreaterThan(UNKNOWN_KEY_LIMIT.limit);
+    expect(row!.hits).toBeGreaterThan(unknownKeyLimit().limit);
 
     expect((await statusOf(authenticate(request(guess(), "203.0.113.9")))).status).toBe(401);
     expect((await authenticate(request(valid, address))).projectId).toBe(project.id);
+  });
+
+  it("follow CUSTODIAN_UNKNOWN_KEY_LIMIT and _WINDOW_SECONDS", async () => {
+    const saved = [process.env.CUSTODIAN_UNKNOWN_KEY_LIMIT, process.env.CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS] as const;
+    process.env.CUSTODIAN_UNKNOWN_KEY_LIMIT = "2";
+    process.env.CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS = "3600";
+    try {
+      const address = `198.51.101.${Math.floor(Math.random() * 250) + 1}`;
+      const guess = () => `cust_${randomBytes(32).toString("base64url")}`;
+      for (let i = 0; i < 2; i++) expect((await statusOf(authenticate(request(guess(), address)))).status).toBe(401);
+      const limited = await statusOf(authenticate(request(guess(), address)));
+      expect(limited.status).toBe(429);
+      expect(Number(limited.retryAfter)).toBeGreaterThan(60);
+      expect(Number(limited.retryAfter)).toBeLessThanOrEqual(3600);
+    } finally {
+      for (const [name, value] of [
+        ["CUSTODIAN_UNKNOWN_KEY_LIMIT", saved[0]],
+        ["CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS", saved[1]],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
-import { consumeThrottle, throttleKey } from "@/lib/server/admin";
+import { consumeThrottle, type ThrottleRule, throttleKey, throttleRules } from "@/lib/server/admin";
 
 /**
  * A token bucket per API key, in this process. Protects the server from one runaway runtime; with
@@ -41,7 +41,9 @@ export function takeToken(key: string, now = Date.now()): void {
  * not found is counted, so requests with a valid key never pay for it; an address this process has
  * seen refused is answered from memory until its window ends, without touching the database.
  */
-export const UNKNOWN_KEY_LIMIT = { limit: 30, windowSeconds: 60 } as const;
+export function unknownKeyLimit(): ThrottleRule {
+  return throttleRules().unknownKey; // CUSTODIAN_UNKNOWN_KEY_LIMIT and _WINDOW_SECONDS; 30 a minute by default
+}
 
 const refusedUntil = new Map<string, number>();
 const MAX_REMEMBERED = 10_000;
@@ -49,7 +51,7 @@ const MAX_REMEMBERED = 10_000;
 export async function countUnknownKey(address: string, now = Date.now()): Promise<void> {
   const until = refusedUntil.get(address);
   if (until !== undefined && until > now) throw unknownKeyLimited(Math.ceil((until - now) / 1000));
-  const decision = await consumeThrottle(throttleKey("api-key:address", address), UNKNOWN_KEY_LIMIT);
+  const decision = await consumeThrottle(throttleKey("api-key:address", address), unknownKeyLimit());
   if (decision.allowed) return;
   if (refusedUntil.size >= MAX_REMEMBERED) refusedUntil.clear();
   refusedUntil.set(address, now + decision.retryAfterSeconds * 1000);

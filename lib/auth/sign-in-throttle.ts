@@ -1,6 +1,13 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { BetterAuthOptions } from "better-auth";
-import { clientAddress, consumeThrottle, refundThrottle, throttleKey, type ThrottleRule } from "@/lib/server/admin";
+import {
+  clientAddress,
+  consumeThrottle,
+  refundThrottle,
+  throttleKey,
+  throttleRules,
+  type ThrottleRule,
+} from "@/lib/server/admin";
 
 /**
  * Password guessing is throttled per account and per address, with the counters in Postgres (every
@@ -9,11 +16,14 @@ import { clientAddress, consumeThrottle, refundThrottle, throttleKey, type Throt
  * all slip under the limit. Runs as the sign-in library's hooks: the sign-in form and
  * POST /api/auth/sign-in/email are throttled alike. An unknown email is counted like a known one:
  * the answer never tells which.
+ *
+ * The limits come from the environment (CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT, _ADDRESS_LIMIT and
+ * _WINDOW_SECONDS; by default 10 per account and 50 per address in 15 minutes).
  */
-export const SIGN_IN_LIMITS = {
-  account: { limit: 10, windowSeconds: 15 * 60 },
-  address: { limit: 50, windowSeconds: 15 * 60 },
-} as const satisfies Record<string, ThrottleRule>;
+export function signInLimits(): { account: ThrottleRule; address: ThrottleRule } {
+  const rules = throttleRules();
+  return { account: rules.signInAccount, address: rules.signInAddress };
+}
 
 const SIGN_IN_PATH = "/sign-in/email";
 
@@ -33,9 +43,10 @@ function minutes(seconds: number): string {
 export const countSignInAttempt = createAuthMiddleware(async (ctx) => {
   if (ctx.path !== SIGN_IN_PATH) return;
   const keys = keysFor((ctx.body as { email?: unknown } | undefined)?.email, ctx.headers);
+  const limits = signInLimits();
   const [account, address] = await Promise.all([
-    consumeThrottle(keys.account, SIGN_IN_LIMITS.account),
-    consumeThrottle(keys.address, SIGN_IN_LIMITS.address),
+    consumeThrottle(keys.account, limits.account),
+    consumeThrottle(keys.address, limits.address),
   ]);
   const refused = [account, address].filter((d) => !d.allowed);
   if (refused.length === 0) return;

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { createUser, throttleKey } from "@/lib/server/admin";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { signInWithPassword, WRONG_CREDENTIALS } from "./sign-in";
-import { SIGN_IN_LIMITS } from "./sign-in-throttle";
+import { signInLimits } from "./sign-in-throttle";
 
 const PASSWORD = "correct horse battery";
 
@@ -49,7 +49,7 @@ describe("password sign-in", () => {
   it("successful sign-ins are not held against the account or the address", async () => {
     const email = await person();
     const address = from();
-    for (let i = 0; i <= SIGN_IN_LIMITS.account.limit; i++)
+    for (let i = 0; i <= signInLimits().account.limit; i++)
       expect(await signInWithPassword(email, PASSWORD, address)).toEqual({ ok: true });
     const [row] = await db().$queryRaw<
       Array<{ hits: number }>
@@ -59,7 +59,7 @@ describe("password sign-in", () => {
 
   it("an account is locked after too many failures from any addresses, even for the right password, and counts live in Postgres", async () => {
     const email = await person();
-    for (let i = 0; i < SIGN_IN_LIMITS.account.limit; i++) {
+    for (let i = 0; i < signInLimits().account.limit; i++) {
       expect((await signInWithPassword(email, `guess ${i}`, from())).ok).toBe(false);
     }
     const locked = await signInWithPassword(email, PASSWORD, from());
@@ -71,13 +71,13 @@ describe("password sign-in", () => {
     const rows = await db().$queryRaw<
       Array<{ hits: number }>
     >`select hits from throttle where key like 'sign-in:account:%' order by hits desc limit 1`;
-    expect(rows[0]!.hits).toBeGreaterThan(SIGN_IN_LIMITS.account.limit);
+    expect(rows[0]!.hits).toBeGreaterThan(signInLimits().account.limit);
   });
 
   it("an address is refused after too many failures over many accounts; other addresses are not", async () => {
     const address = "192.0.2.77";
     const guesses = Array.from(
-      { length: SIGN_IN_LIMITS.address.limit },
+      { length: signInLimits().address.limit },
       (_, i) => `guess-${i}-${randomBytes(3).toString("hex")}@example.com`,
     );
     const outcomes = await Promise.all(guesses.map((email) => signInWithPassword(email, "wrong password", from(address))));
@@ -91,9 +91,9 @@ describe("password sign-in", () => {
   it("concurrent guesses cannot all slip under the account's limit", async () => {
     const email = await person();
     const outcomes = await Promise.all(
-      Array.from({ length: SIGN_IN_LIMITS.account.limit * 2 }, (_, i) => signInWithPassword(email, `burst ${i}`, from())),
+      Array.from({ length: signInLimits().account.limit * 2 }, (_, i) => signInWithPassword(email, `burst ${i}`, from())),
     );
     const throttled = outcomes.filter((o) => !o.ok && TOO_MANY.test(o.error)).length;
-    expect(throttled).toBe(SIGN_IN_LIMITS.account.limit);
+    expect(throttled).toBe(signInLimits().account.limit);
   }, 120_000);
 });

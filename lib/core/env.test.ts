@@ -12,6 +12,13 @@ describe("environment", () => {
     const read = parseEnv({ PORT: "", DATABASE_URL: "", CUSTODIAN_DEMO: "1" });
     expect(read).toMatchObject({ PORT: 3000, HOST: "127.0.0.1", CUSTODIAN_SWEEP_INTERVAL_MINUTES: 60, CUSTODIAN_DEMO: "1" });
     expect(read.DATABASE_URL).toBeUndefined();
+    expect(read).toMatchObject({
+      CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT: 10,
+      CUSTODIAN_SIGN_IN_ADDRESS_LIMIT: 50,
+      CUSTODIAN_SIGN_IN_WINDOW_SECONDS: 900,
+      CUSTODIAN_UNKNOWN_KEY_LIMIT: 30,
+      CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS: 60,
+    });
     expect(parseEnv({ PORT: "8080", CUSTODIAN_SWEEP_INTERVAL_MINUTES: "0" })).toMatchObject({
       PORT: 8080,
       CUSTODIAN_SWEEP_INTERVAL_MINUTES: 0,
@@ -27,6 +34,12 @@ describe("environment", () => {
     ["BETTER_AUTH_URL", "not a url"],
     ["BETTER_AUTH_SECRET", "short"],
     ["NODE_ENV", "staging"],
+    ["CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT", "0"],
+    ["CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT", "10001"],
+    ["CUSTODIAN_SIGN_IN_ADDRESS_LIMIT", "1.5"],
+    ["CUSTODIAN_SIGN_IN_WINDOW_SECONDS", "86401"],
+    ["CUSTODIAN_UNKNOWN_KEY_LIMIT", "-1"],
+    ["CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS", "a minute"],
   ])("stops on %s=%s with one line naming the variable", (name, value) => {
     let thrown: unknown;
     try {

@@ -38,6 +38,17 @@ const EnvSchema = z.object({
   /** Minutes between sweeps in the server; 0 turns the schedule off. */
   CUSTODIAN_SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).max(525_600).default(60),
   CUSTODIAN_RATE_LIMIT_PER_MINUTE: positiveInt().default(6000),
+  /**
+   * Password sign-in (the form and /api/auth alike), counted in Postgres: failed attempts allowed
+   * per account (1 to 10,000) and per address (1 to 1,000,000) within one window of this many
+   * seconds (1 to 86,400: counters older than a day are forgotten).
+   */
+  CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT: positiveInt(10_000).default(10),
+  CUSTODIAN_SIGN_IN_ADDRESS_LIMIT: positiveInt(1_000_000).default(50),
+  CUSTODIAN_SIGN_IN_WINDOW_SECONDS: positiveInt(86_400).default(900),
+  /** Requests with an unknown API key allowed per address (1 to 1,000,000) within a window of these seconds (1 to 86,400). */
+  CUSTODIAN_UNKNOWN_KEY_LIMIT: positiveInt(1_000_000).default(30),
+  CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS: positiveInt(86_400).default(60),
   /** Imports larger than this run in the background (202 with a job). */
   CUSTODIAN_SYNC_IMPORT_BYTES: positiveInt().optional(),
   /** Signs session cookies; required to share sign-ins across servers. */

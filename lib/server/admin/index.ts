@@ -11,4 +11,5 @@ export {
   type ThrottleDecision,
   type ThrottleRule,
   throttleKey,
+  throttleRules,
 } from "./throttle";

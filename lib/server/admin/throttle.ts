@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { env } from "@/lib/core/env";
 import { rawQuery } from "@/lib/db/client";
 
 /**
@@ -20,6 +21,19 @@ export interface ThrottleDecision {
   hits: number;
   /** Seconds until the window ends (at least 1). */
   retryAfterSeconds: number;
+}
+
+/**
+ * The limits, from the environment (read on every call, so a changed value applies at once):
+ * sign-in failures per account and per address, unknown API keys per address.
+ */
+export function throttleRules(): { signInAccount: ThrottleRule; signInAddress: ThrottleRule; unknownKey: ThrottleRule } {
+  const e = env();
+  return {
+    signInAccount: { limit: e.CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT, windowSeconds: e.CUSTODIAN_SIGN_IN_WINDOW_SECONDS },
+    signInAddress: { limit: e.CUSTODIAN_SIGN_IN_ADDRESS_LIMIT, windowSeconds: e.CUSTODIAN_SIGN_IN_WINDOW_SECONDS },
+    unknownKey: { limit: e.CUSTODIAN_UNKNOWN_KEY_LIMIT, windowSeconds: e.CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS },
+  };
 }
 
 /** A key that names no one in the table: account names and addresses are stored hashed. */
@@ -47,7 +61,7 @@ export async function refundThrottle(key: string): Promise<void> {
   await rawQuery("update throttle set hits = greatest(hits - 1, 0) where key = $1", [key]);
 }
 
-/** Windows ended more than a day ago: nothing reads them. */
+/** Windows ended more than a day ago: nothing reads them (no window is longer than a day). */
 async function forgetExpired(): Promise<void> {
   await rawQuery("delete from throttle where window_start < now() - interval '1 day'", []);
 }
