@@ -1,4 +1,3 @@
-export { listAuditLog } from "./read";
 export {
   type Actor,
   type AuditAct,
