@@ -1,13 +1,16 @@
 /**
- * `npm run bench:pages`: server render time of the dashboard's heaviest pages over HTTP, against
- * `next start` on DATABASE_URL loaded by `npm run seed:scale` (1,000 sessions, 1,000,000 spans):
- * the sessions page, the page of the longest (100,000-span) session and the Evidence page's
- * system-config answer over the whole project, with targets of p95 under 500 ms; then the grid-count query alone (target p95 under 50 ms) and EXPLAIN (ANALYZE, BUFFERS)
- * summaries of the queries behind the pages.
+ * `npm run bench:pages`: server render time of the dashboard's pages over HTTP, against `next start`
+ * on DATABASE_URL loaded by `npm run seed:scale` (1,000 sessions, 1,000,000 spans): every paged
+ * list (sessions, the longest session's spans, refusals, imports, API keys, the audit log) at its
+ * first, a middle and its last page, target p95 under 300 ms each; the session page's grid cell and
+ * the Evidence page's whole-project answer (under 500 ms); then the grid-count query alone (p95
+ * under 50 ms) and EXPLAIN (ANALYZE, BUFFERS) summaries of the queries behind the lists, flagging
+ * any sequential scan of span, refusal_event, import_job or audit_log.
  *
  * BENCH_ITERATIONS (default 40) and BENCH_WARMUP (default 5) tune the runs; BENCH_PROJECT names the
- * project (default "scale"). Builds the app if needed. Signs in as a viewer it creates (or resets)
- * in that database: bench@scale.invalid.
+ * project (default "scale"). Builds the app if needed. Signs in as bench@scale.invalid, whom it
+ * creates (or gives a fresh password) and makes an admin member of the project (settings are for
+ * admins); adds the import jobs and API keys the lists need once (list-fixtures.ts).
  */
 import { env } from "@/lib/core/env";
 import { hashPassword } from "better-auth/crypto";
@@ -17,6 +20,7 @@ import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
 import { loadPolicy } from "@/lib/server/retention";
 import { sessionListSql } from "@/lib/server/dashboard";
+import { projectOverview, projectOverviewStatements } from "@/lib/server/overview";
 import { createUser } from "@/lib/server/admin";
 import { gridQueries, sessionGrid, timelineQuery } from "@/lib/server/provenance";
 import {
@@ -34,8 +38,14 @@ const ITERATIONS = env().BENCH_ITERATIONS ?? 40;
 const WARMUP = env().BENCH_WARMUP ?? 5;
 const BENCH_EMAIL = "bench@scale.invalid";
 
-/** A viewer to sign in as, with a fresh password each run. */
-async function benchUser(): Promise<{ email: string; password: string }> {
+const BENCH_ACTOR = { type: "SYSTEM", label: "benchmark" } as const;
+/** Lists' p95 target, ms. */
+const LIST_TARGET = 300;
+/** Spans on a page of a session's transcript. */
+const SPAN_PAGE = 200;
+
+/** A person to sign in as, with a fresh password each run, an admin member of the project. */
+async function benchUser(slug: string, projectId: string): Promise<{ email: string; password: string }> {
   const password = randomBytes(18).toString("base64url");
   const existing = await db().user.findUnique({ where: { email: BENCH_EMAIL } });
   if (existing) {
@@ -44,8 +54,10 @@ async function benchUser(): Promise<{ email: string; password: string }> {
       data: { password: await hashPassword(password) },
     });
   } else {
-    await createUser({ email: BENCH_EMAIL, name: "Benchmark", role: "VIEWER", password }, { type: "SYSTEM", label: "benchmark" });
+    await createUser({ email: BENCH_EMAIL, name: "Benchmark", role: "VIEWER", password }, BENCH_ACTOR);
   }
+  const user = await db().user.findUniqueOrThrow({ where: { email: BENCH_EMAIL } });
+  if (!(await findMembership(user.id, slug))) await addMember({ projectId, email: BENCH_EMAIL, role: "ADMIN" }, BENCH_ACTOR);
   return { email: BENCH_EMAIL, password };
 }
 
@@ -76,11 +88,18 @@ async function main() {
   const url = requireDatabaseUrl();
   await ensureBuilt();
   const targets = await scaleTargets();
-  const user = await benchUser();
+  const user = await benchUser(targets.slug, targets.projectId);
   const policy = await loadPolicy(db(), targets.projectId);
+  {
+    const client = await connect(url);
+    await ensureListFixtures(client, targets.projectId).finally(() => client.end());
+  }
+  const counts = await listCounts(targets.projectId);
   console.log(
     `Project "${targets.slug}": ${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans; ` +
-      `longest session ${targets.big.id} (${targets.big.spans.toLocaleString("en")} spans)`,
+      `longest session ${targets.big.id} (${targets.big.spans.toLocaleString("en")} spans); ` +
+      `${counts.refusals.toLocaleString("en")} refusals, ${counts.imports.toLocaleString("en")} import jobs, ` +
+      `${counts.keys} API keys, ${counts.audit.toLocaleString("en")} audit events`,
   );
   console.log(`${ITERATIONS} sequential requests per page after ${WARMUP} warm-up requests\n`);
 
@@ -88,60 +107,61 @@ async function main() {
   const timings: Timing[] = [];
   try {
     const cookie = await signIn(server.base, user);
-    const options = { iterations: ITERATIONS, warmup: WARMUP };
-    const bigPath = `/sessions/${targets.big.id}`;
-    timings.push(
-      await measure("GET /sessions", pageView(server.base, cookie, "/sessions", "Sessions"), { ...options, target: 500 }),
-    );
-    timings.push(
-      await measure("GET /sessions?sort=at-risk", pageView(server.base, cookie, "/sessions?sort=at-risk", "Sessions"), options),
-    );
-    timings.push(
-      await measure(`GET /sessions/<100k-span session>`, pageView(server.base, cookie, bigPath, "Evidence grid"), {
-        ...options,
-        target: 500,
-      }),
-    );
-    timings.push(
-      await measure(
-        "  ... one grid cell (STRUCTURED x DURABLE)",
-        pageView(server.base, cookie, `${bigPath}?class=STRUCTURED&provenance=DURABLE`, "Evidence grid"),
-        options,
-      ),
-    );
-    timings.push(
-      await measure(
-        "  ... its last page of spans",
-        pageView(server.base, cookie, `${bigPath}?page=100000`, "Evidence grid"),
-        options,
-      ),
-    );
+    const base = `/projects/${encodeURIComponent(targets.slug)}`;
+    const page = async (label: string, path: string, mustContain: string, target = LIST_TARGET) =>
+      timings.push(
+        await measure(label, pageView(server.base, cookie, `${base}${path}`, mustContain), {
+          iterations: ITERATIONS,
+          warmup: WARMUP,
+          target,
+        }),
+      );
+    const lastOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+    const sessionPages = lastOf(targets.sessions, PAGE_SIZE);
+    await page("sessions, page 1", "/sessions", "Sessions");
+    await page(`sessions, page ${Math.ceil(sessionPages / 2)}`, `/sessions?page=${Math.ceil(sessionPages / 2)}`, "Sessions");
+    await page(`sessions, last page (${sessionPages})`, `/sessions?page=${sessionPages}`, "Sessions");
+    await page("sessions by spans at risk", "/sessions?sort=at-risk", "Sessions");
+    const big = `/sessions/${targets.big.id}`;
+    const spanPages = lastOf(targets.big.spans, SPAN_PAGE);
+    await page("100k-span session: spans, page 1", big, "Evidence grid");
+    await page(`  ... page ${Math.ceil(spanPages / 2)}`, `${big}?page=${Math.ceil(spanPages / 2)}`, "Evidence grid");
+    await page(`  ... last page (${spanPages})`, `${big}?page=${spanPages}`, "Evidence grid");
+    await page("  ... last seq first, page 1", `${big}?sort=seq-desc`, "Evidence grid");
+    await page("  ... tool calls (counted), page 100", `${big}?kind=TOOL_CALL&page=100`, "Evidence grid");
+    await page("  ... one grid cell (STRUCTURED x DURABLE)", `${big}?class=STRUCTURED&provenance=DURABLE`, "Evidence grid");
+    const refusalPages = lastOf(counts.refusals, REFUSAL_PAGE_SIZE);
+    await page("refusals, page 1", "/refusals", "Refusal events");
+    await page(`refusals, page ${Math.ceil(refusalPages / 2)}`, `/refusals?page=${Math.ceil(refusalPages / 2)}`, "Refusal events");
+    await page(`refusals, last page (${refusalPages})`, `/refusals?page=${refusalPages}`, "Refusal events");
+    await page("refusals, one cell, oldest first", "/refusals?cellClass=SIDE_EFFECTING&sort=oldest", "Refusal events");
+    const importPages = lastOf(counts.imports, 25);
+    await page("imports, page 1", "/imports", "Imports");
+    await page(`imports, last page (${importPages})`, `/imports?page=${importPages}`, "Imports");
+    await page("imports, failed only", "/imports?status=FAILED", "Imports");
+    await page("settings: API keys, page 1", "/settings", "API keys of");
+    await page("settings: revoked keys, last page", "/settings?keys=revoked&keysPage=1000", "API keys of");
+    const auditPages = lastOf(counts.audit, 50);
+    await page("audit log, page 1", "/audit", "Audit log");
+    await page(`audit log, last page (${auditPages})`, `/audit?page=${auditPages}`, "Audit log");
     // An answer over the whole project names tens of thousands of blocking spans: a page of each list.
-    timings.push(
-      await measure(
-        "GET /evidence (system config, whole project)",
-        pageView(server.base, cookie, `/evidence?project=${targets.slug}&q=modified-system-config`, "Blocking spans"),
-        { ...options, target: 500 },
-      ),
-    );
+    await page("evidence (system config, whole project)", "/evidence?q=modified-system-config", "Blocking spans", 500);
   } finally {
     await server.stop();
   }
 
   const now = new Date();
-  timings.push(
-    await measure("grid counts of the 100k-span session (query alone)", () => sessionGrid(db(), targets.big.id, policy, now), {
-      iterations: ITERATIONS * 5,
-      warmup: WARMUP,
-      target: 50,
-    }),
-  );
-  timings.push(
-    await measure("grid counts of a median session (query alone)", () => sessionGrid(db(), targets.typical.id, policy, now), {
-      iterations: ITERATIONS * 5,
-      warmup: WARMUP,
-    }),
-  );
+  for (const [label, session, target] of [
+    ["grid counts of the 100k-span session (query alone)", targets.big.id, 50],
+    ["grid counts of a median session (query alone)", targets.typical.id, undefined],
+  ] as const)
+    timings.push(
+      await measure(label, () => sessionGrid(db(), session, policy, now), {
+        iterations: ITERATIONS * 5,
+        warmup: WARMUP,
+        ...(target ? { target } : {}),
+      }),
+    );
   console.log("Render times over HTTP, and the grid query:");
   printTimings(timings);
 
@@ -155,21 +175,40 @@ async function main() {
     await printExplain(client, "grid: its summaries", q.summaries);
     await printExplain(client, "grid: summaries with a pointerless link", q.unpointed);
     const grid = await sessionGrid(db(), targets.big.id, policy, now);
-    await printExplain(
-      client,
-      "transcript, first page",
-      timelineQuery(targets.big.id, policy, now, grid, {}, { offset: 0, limit: 200 }),
-    );
-    await printExplain(
-      client,
-      "transcript, STRUCTURED x DURABLE cell",
-      timelineQuery(targets.big.id, policy, now, grid, { class: "STRUCTURED", provenance: "DURABLE" }, { offset: 0, limit: 200 }),
-    );
+    const spans = (filter: Parameters<typeof timelineQuery>[4], offset: number, descending = false) =>
+      timelineQuery(targets.big.id, policy, now, grid, filter, { offset, limit: SPAN_PAGE, descending });
+    await printExplain(client, "spans, first page", spans({}, 0));
+    await printExplain(client, "spans, last page (read from the other end)", spans({}, 0, true));
+    await printExplain(client, "spans, middle page", spans({}, Math.floor(targets.big.spans / 2 / SPAN_PAGE) * SPAN_PAGE));
+    await printExplain(client, "spans, tool calls, page 100", spans({ kind: "TOOL_CALL" }, 99 * SPAN_PAGE));
+    await printExplain(client, "spans, STRUCTURED x DURABLE cell", spans({ class: "STRUCTURED", provenance: "DURABLE" }, 0));
     await printExplain(client, "sessions page", sessionListSql(targets.projectId, { state: "any", sort: "activity", page: 1 }));
     await printExplain(client, "sessions page, by spans at risk", sessionListSql(targets.projectId, { state: "any", sort: "at-risk", page: 1 }));
+    const refusals = parseRefusalListQuery({});
+    await printExplain(client, "refusals: total", refusalCountSql(targets.projectId, refusals, now));
+    await printExplain(client, "refusals: page 1", refusalPageSql(targets.projectId, refusals, now, { offset: 0, limit: 50, descending: true }));
+    const middle = Math.floor(counts.refusals / 2 / 50) * 50;
+    await printExplain(client, "refusals: middle page", refusalPageSql(targets.projectId, refusals, now, { offset: middle, limit: 50, descending: true }));
+    const cell = parseRefusalListQuery({ cellClass: "SIDE_EFFECTING", requester: "runtime:codex" });
+    await printExplain(client, "refusals: one cell and requester, total", refusalCountSql(targets.projectId, cell, now));
+    const imports = parseImportListQuery({});
+    await printExplain(client, "imports: total", importCountSql(targets.projectId, imports));
+    await printExplain(client, "imports: page 1", importPageSql(targets.projectId, imports, { offset: 0, limit: 25, descending: true }));
+    const failed = parseImportListQuery({ status: "FAILED" });
+    await printExplain(client, "imports: failed, middle page", importPageSql(targets.projectId, failed, { offset: BENCH_IMPORT_JOBS / 20, limit: 25, descending: true }));
   } finally {
     await client.end();
   }
+}
+
+/** How many rows each list of the project holds, for their last pages. */
+async function listCounts(projectId: string) {
+  const [row] = await db().$queryRaw<Array<{ refusals: number; imports: number; keys: number; audit: number }>>`
+    select (select count(*) from refusal_event where project_id = ${projectId}::uuid)::int as refusals,
+           (select count(*) from import_job where project_id = ${projectId}::uuid)::int as imports,
+           (select count(*) from api_key where project_id = ${projectId}::uuid)::int as keys,
+           (select count(*) from audit_log where project_id = ${projectId}::uuid)::int as audit`;
+  return row!;
 }
 
 runMain(async () => {

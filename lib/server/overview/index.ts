@@ -1,4 +1,4 @@
-export { type ProjectOverview, projectOverview } from "./overview";
+export { type ProjectOverview, projectOverview, projectOverviewStatements } from "./overview";
 export {
   DEFAULT_OVERVIEW_RANGE,
   OVERVIEW_RANGES,

@@ -1,6 +1,13 @@
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
 import { storageFigures } from "@/lib/server/retention";
-import { atRiskNow, evidenceLostPerBucket, expiriesPerDay, refusalsPerBucket, unaskedCompactionsPerBucket } from "./queries";
+import {
+  atRiskNow,
+  evidenceLostPerBucket,
+  expiriesPerDay,
+  overviewStatements,
+  refusalsPerBucket,
+  unaskedCompactionsPerBucket,
+} from "./queries";
 import { DAY_MS, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
 
 type ByClass = Record<EvidentialClass, { originals: number; bytes: number }>;
@@ -36,16 +43,25 @@ export interface ProjectOverview {
 
 const EXPIRY_DAYS = 7;
 
+function overviewScope(projectId: string, range: OverviewRange, now: Date) {
+  const today = now.getTime() - (now.getTime() % DAY_MS);
+  return { scope: { projectId, window: overviewWindow(range, now) }, today, expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS) };
+}
+
+/** The statements behind an overview, by name: what the pages benchmark EXPLAINs. */
+export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date) {
+  const { scope, expiryEnd } = overviewScope(projectId, range, now);
+  return overviewStatements(scope, now, expiryEnd);
+}
+
 export async function projectOverview(
   projectId: string,
   { range, now = new Date() }: { range: OverviewRange; now?: Date },
 ): Promise<ProjectOverview> {
-  const window = overviewWindow(range, now);
-  const today = now.getTime() - (now.getTime() % DAY_MS);
-  const expiryEnd = new Date(today + EXPIRY_DAYS * DAY_MS);
-  const scope = { projectId, window };
+  const { scope, today, expiryEnd } = overviewScope(projectId, range, now);
   // Only the class figures of the storage read are used: one day of growth and no session list
-  // keep its other parts cheap.
+  // keep its other parts cheap. Its class totals still aggregate every held span of the project
+  // (the retention page's read): at a million spans that is most of the overview's time.
   const [refusals, compactions, lost, atRisk, expiries, storage] = await Promise.all([
     refusalsPerBucket(scope),
     unaskedCompactionsPerBucket(scope),
@@ -71,7 +87,7 @@ export async function projectOverview(
 
   const sum = <T>(rows: T[], pick: (r: T) => number) => rows.reduce((a, r) => a + pick(r), 0);
   return {
-    window,
+    window: scope.window,
     refusals: { series: refusals, total: sum(refusals, (r) => r.count) },
     unaskedCompactions: {
       series: compactions.series,

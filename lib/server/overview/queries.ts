@@ -136,3 +136,13 @@ export async function expiriesPerDay(projectId: string, now: Date, until: Date):
   );
   return rows.map((r) => ({ at: r.at.toISOString(), class: r.class, originals: n(r.n), bytes: n(r.bytes) }));
 }
+
+/** The overview's range statements by name, as they run (for EXPLAIN in the pages benchmark). */
+export function overviewStatements(scope: Scope, now: Date, expiryEnd: Date): Record<string, Prisma.Sql> {
+  return {
+    refusals: refusalsSql(scope),
+    "compactions without asking": compactionsSql(scope, false),
+    "evidence lost": evidenceLostSql(scope),
+    "expiring this week": expiriesSql(scope.projectId, now, expiryEnd),
+  };
+}
