@@ -27,6 +27,7 @@ const ACT_WORDS: Record<AuditAct, string> & Record<string, string> = {
   "question.save": "Saved evidence question",
   "question.delete": "Deleted evidence question",
   "evidence.export": "Exported evidence answer",
+  "audit.export": "Exported audit log",
   "reclamation.commit": "Committed compaction",
 };
 

@@ -123,6 +123,13 @@ export type AuditEvent =
       after?: undefined;
     }
   | {
+      /** The audit log itself taken out as CSV: who took which part of it (the filters as given). */
+      act: "audit.export";
+      targetType: "project";
+      before?: undefined;
+      after: { format: "csv"; filters: Record<string, string | number> };
+    }
+  | {
       /** An evidence answer downloaded from the Evidence page: which question, over which scope, as what. */
       act: "evidence.export";
       targetType: "project";

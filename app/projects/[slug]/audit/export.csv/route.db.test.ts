@@ -53,6 +53,13 @@ describe("the audit log's CSV export", () => {
     expect(
       records.slice(1).every((r) => r.startsWith("2026-11-01T") && r.includes(",ada@example.com,person,Pinned original,")),
     ).toBe(true);
+    // Taking the log out is itself in the log: who, and which part of it.
+    const exported = await db().auditLog.findMany({ where: { projectId: project.id, act: "audit.export" } });
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toMatchObject({
+      actorLabel: signedIn.user!.email,
+      after: { format: "csv", filters: { person: "ada@example.com", sort: "oldest" } },
+    });
   });
 
   it("a bad filter is a 422 naming the field; a stranger gets 404 as for no project; no session is 401", async () => {

@@ -1,6 +1,6 @@
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { authorizeMember } from "@/lib/auth/project-access";
-import { auditCsvChunks, auditCsvFileName, parseAuditQuery } from "@/lib/server/audit";
+import { auditCsvChunks, auditCsvFileName, parseAuditQuery, recordAudit } from "@/lib/server/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -11,8 +11,19 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, { params }: { params: Promise<{ slug: string }> }) {
   try {
     // A non-member gets 404, as for a project that does not exist, before anything is read.
-    const { project } = await authorizeMember((await params).slug, "read");
+    const { project, actor } = await authorizeMember((await params).slug, "read");
     const query = parseAuditQuery(new URL(request.url).searchParams);
+    // Who took the log out, and which part of it, is written before the first byte leaves.
+    const { page: _page, ...chosen } = query;
+    const filters = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+    await recordAudit({
+      projectId: project.id,
+      actor,
+      act: "audit.export",
+      targetType: "project",
+      targetId: project.id,
+      after: { format: "csv", filters },
+    });
     const chunks = auditCsvChunks(project.id, project.slug, query);
     // The first chunk (with the header) is read before answering: a bad filter or a database
     // error is still a clean error response then, not a cut-off file.
