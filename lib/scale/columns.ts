@@ -72,6 +72,17 @@ export const COLUMNS = {
     "atoms_at_risk",
     "occurred_at",
   ],
+  compaction: [
+    "session_id",
+    "id",
+    "project_id",
+    "summary_span_id",
+    "asked",
+    "replaced_count",
+    "refused_count",
+    "requester",
+    "occurred_at",
+  ],
   audit_log: [
     "id",
     "project_id",

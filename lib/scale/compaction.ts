@@ -240,6 +240,20 @@ function reclaimItems(
       );
     }
   }
+  // The compaction as an event of its own, as reclaim records it (its id is the decisions' reclamation id).
+  out.compaction.push(
+    line([
+      sessionId,
+      reclamationId,
+      ctx.projectId,
+      field(summaryItem?.id ?? null),
+      observed ? "f" : "t",
+      field(replaced.length),
+      field(decisions.filter((d) => d.verdict === "REFUSE").length),
+      field(requester),
+      field(at),
+    ]),
+  );
   return summaryItem;
 }
 
