@@ -5,7 +5,8 @@ import Link from "next/link";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { CompactionRow } from "./CompactionRow";
-import { formatTime, humanize } from "./format";
+import { formatCount, formatTime, humanize } from "./format";
+import { Pager } from "./Pager";
 import { projectHref } from "./project-href";
 import { refusalKeys } from "./query-keys";
 import type { RefusalFeed as Feed } from "@/lib/server/dashboard";
@@ -19,7 +20,22 @@ async function fetchFeed(project: string, filter: Record<string, string | undefi
   return response.json() as Promise<Feed>;
 }
 
-/** A project's refusal events as they happen: server-rendered first, then polled while the page is open. */
+/** The list's query as a link's search params: defaults and empty values left out, the page past the first. */
+function feedHref(project: string, query: Feed["query"], page: number): string {
+  const params = new URLSearchParams();
+  const defaults: Record<string, unknown> = { page: 1, sort: "newest", show: "both" };
+  for (const [key, value] of Object.entries({ ...query, page })) {
+    if (value === undefined || value === "" || value === defaults[key]) continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return projectHref(project, `/refusals${text ? `?${text}` : ""}`);
+}
+
+/**
+ * A page of a project's refusals and compactions done without asking, with the total and a pager:
+ * server-rendered first, then polled while the page is open (the same page of the same filters).
+ */
 export function RefusalFeed({
   project,
   filter,
@@ -36,11 +52,19 @@ export function RefusalFeed({
     refetchInterval: POLL_MS,
   });
   const series = prepareRefusalSeries(data.counts, new Date(data.asOf), data.days);
-  // Refusals and compactions done without asking, one stream newest first.
+  // Refusals and compactions done without asking, one stream in the list's order (time, then id).
+  const sign = data.query.sort === "oldest" ? 1 : -1;
   const rows = [
-    ...data.events.map((r) => ({ kind: "refusal" as const, at: r.occurredAt, row: r })),
-    ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, row: c })),
-  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+    ...data.events.map((r) => ({ kind: "refusal" as const, at: r.occurredAt, id: r.id, row: r })),
+    ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, id: c.id, row: c })),
+  ].sort((a, b) => sign * (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const window = {
+    page: data.page,
+    pages: data.pages,
+    start: (data.page - 1) * data.pageSize,
+    end: (data.page - 1) * data.pageSize + rows.length,
+    total: data.total,
+  };
   return (
     <>
       <div className="panel" style={{ marginBottom: 16 }}>
@@ -52,6 +76,10 @@ export function RefusalFeed({
         ) : (
           <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
         )}
+      </p>
+      <p data-testid="refusal-total">
+        {formatCount(data.total)} event{data.total === 1 ? "" : "s"} match
+        {data.pages > 1 ? ` · page ${formatCount(data.page)} of ${formatCount(data.pages)}` : ""}
       </p>
       {rows.length === 0 ? (
         <div className="panel empty-state">No refusals or compactions without asking match.</div>
@@ -100,6 +128,7 @@ export function RefusalFeed({
           </tbody>
         </table>
       )}
+      <Pager label="Refusal pages" noun="Events" window={window} hrefFor={(n) => feedHref(project, data.query, n)} />
     </>
   );
 }

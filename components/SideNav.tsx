@@ -10,6 +10,7 @@ const SECTIONS = [
   { path: "/sessions", label: "Sessions" },
   { path: "/refusals", label: "Refusals" },
   { path: "/evidence", label: "Evidence" },
+  { path: "/imports", label: "Imports" },
   { path: "/retention", label: "Retention" },
   { path: "/audit", label: "Audit log" },
   { path: "/settings", label: "Settings", managersOnly: true },

@@ -3,6 +3,7 @@ import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } fro
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { cellSafety } from "@/lib/evidence/safety";
 import { AgentName, CallOutcome } from "./CallOutcome";
+import { projectHref } from "./project-href";
 
 export interface TimelineSpan {
   id: string;
@@ -26,8 +27,11 @@ const STATE_TONE: Record<TranscriptState, string> = {
   RECLAIMED: "risk",
 };
 
-/** The transcript in order, each span with its agent, call outcome, class, provenance and transcript state. */
-export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
+/**
+ * A page of the transcript, each span with its agent, call outcome, class, provenance and transcript
+ * state, linked to its page in the project (`project`: its slug).
+ */
+export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; project?: string }) {
   if (spans.length === 0) return <div className="panel empty-state">No spans match.</div>;
   return (
     <table className="data" aria-label="Spans" data-testid="span-list">
@@ -48,7 +52,9 @@ export function SpanTimeline({ spans }: { spans: TimelineSpan[] }) {
           <tr key={span.id} data-span-id={span.id}>
             <td className="num">{span.seq ?? "—"}</td>
             <td>
-              <Link href={`/spans/${span.id}`}>{span.kind.toLowerCase().replace("_", " ")}</Link>
+              <Link href={project ? projectHref(project, `/spans/${span.id}`) : `/spans/${span.id}`}>
+                {span.kind.toLowerCase().replace("_", " ")}
+              </Link>
             </td>
             <td>
               <AgentName agentId={span.agentId} agentType={span.agentType} />

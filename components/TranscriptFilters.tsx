@@ -1,5 +1,8 @@
 import Link from "next/link";
 import { OUTCOME_LABELS, TOOL_OUTCOMES, type ToolOutcome } from "@/lib/evidence/outcomes";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS, TRANSCRIPT_STATES } from "@/lib/evidence/types";
+import type { SpanListQuery } from "@/lib/server/dashboard";
+import { humanize } from "./format";
 
 /** The agent filter's value in the URL: the main agent, or one subagent by id (prefixed, so no id can pass for "main"). */
 export const MAIN_AGENT_PARAM = "main";
@@ -23,28 +26,60 @@ export function outcomesFromParam(value: string | string[] | undefined): ToolOut
   return TOOL_OUTCOMES.filter((o) => given.has(o));
 }
 
+/** One select of the span list's filters: any, or one value of an enum in words (its code on hover). */
+function EnumSelect({
+  label,
+  name,
+  values,
+  value,
+}: {
+  label: string;
+  name: string;
+  values: readonly string[];
+  value: string | undefined;
+}) {
+  return (
+    <label>
+      {label}
+      <br />
+      <select name={name} defaultValue={value ?? ""}>
+        <option value="">Any</option>
+        {values.map((v) => (
+          <option key={v} value={v} title={v}>
+            {humanize(v)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
- * Narrows a session's transcript to one agent and/or call outcomes, through the URL (a GET form),
- * so a filtered list can be shared; a grid cell chosen before is kept.
+ * Narrows a session's transcript, through the URL (a GET form), so a filtered list can be shared:
+ * kind, class, provenance status, transcript state, one agent, call outcomes, and the order by seq.
  */
 export function TranscriptFilters({
   action,
   agents,
   agentId,
   outcomes,
-  keep,
+  query,
   clearHref,
+  clearAllHref,
 }: {
   /** The session page's path. */
   action: string;
   agents: ReadonlyArray<{ agentId: string; agentType: string | null }>;
   agentId: string | null | undefined;
   outcomes: readonly ToolOutcome[];
-  /** Other filters of the page to carry along (the grid cell). */
-  keep: Record<string, string | undefined>;
+  /** The list's other filters and order, as the URL gave them. */
+  query: Pick<SpanListQuery, "kind" | "class" | "provenance" | "state" | "sort">;
+  /** The list without its agent and outcome filters; and without any filter. */
   clearHref: string;
+  clearAllHref: string;
 }) {
   const chosen = new Set(outcomes);
+  const filtered = Boolean(query.kind || query.class || query.provenance || query.state);
   return (
     <form
       method="get"
@@ -53,7 +88,18 @@ export function TranscriptFilters({
       aria-label="Filter the transcript"
       style={{ display: "flex", gap: 16, alignItems: "end", flexWrap: "wrap", marginBottom: 12 }}
     >
-      {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
+      <EnumSelect label="Kind" name="kind" values={SPAN_KINDS} value={query.kind} />
+      <EnumSelect label="Class" name="class" values={EVIDENTIAL_CLASSES} value={query.class} />
+      <EnumSelect label="Provenance" name="provenance" values={PROVENANCE_STATUSES} value={query.provenance} />
+      <EnumSelect label="Transcript state" name="state" values={TRANSCRIPT_STATES} value={query.state} />
+      <label>
+        Order
+        <br />
+        <select name="sort" defaultValue={query.sort}>
+          <option value="seq">By seq, first first</option>
+          <option value="seq-desc">By seq, last first</option>
+        </select>
+      </label>
       <label>
         Agent
         <br />
@@ -82,6 +128,7 @@ export function TranscriptFilters({
         Filter
       </button>
       {agentId !== undefined || outcomes.length > 0 ? <Link href={clearHref}>Show every agent and outcome</Link> : null}
+      {filtered || agentId !== undefined || outcomes.length > 0 ? <Link href={clearAllHref}>Show every span</Link> : null}
     </form>
   );
 }

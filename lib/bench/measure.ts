@@ -129,7 +129,13 @@ export async function printExplain(client: pg.ClientBase, label: string, sql: Pr
     `  ${label}: ${plan.ms.toFixed(1)} ms; indexes: ${plan.indexes.join(", ") || "none"}${plan.seqScans.length ? `; sequential scans: ${plan.seqScans.join(", ")}` : ""}`,
   );
   for (const line of plan.lines) console.log(`      ${line}`);
+  // The big tables' lists must be read through an index, whatever the planner's mood.
+  for (const table of plan.seqScans.filter((t) => WATCHED_TABLES.includes(t)))
+    console.log(`      !! sequential scan of ${table}: this list needs an index`);
 }
+
+/** Tables a page must never read whole. */
+const WATCHED_TABLES = ["span", "refusal_event", "import_job", "audit_log"];
 
 export function requireDatabaseUrl(): string {
   const url = env().DATABASE_URL;

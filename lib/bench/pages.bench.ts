@@ -19,9 +19,20 @@ import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
 import { loadPolicy } from "@/lib/server/retention";
-import { sessionListSql } from "@/lib/server/dashboard";
+import {
+  importCountSql,
+  importPageSql,
+  PAGE_SIZE,
+  parseImportListQuery,
+  parseRefusalListQuery,
+  REFUSAL_PAGE_SIZE,
+  refusalCountSql,
+  refusalPageSql,
+  sessionListSql,
+} from "@/lib/server/dashboard";
 import { projectOverview, projectOverviewStatements } from "@/lib/server/overview";
-import { createUser } from "@/lib/server/admin";
+import { addMember, createUser, findMembership } from "@/lib/server/admin";
+import { BENCH_IMPORT_JOBS, ensureListFixtures } from "./list-fixtures";
 import { gridQueries, sessionGrid, timelineQuery } from "@/lib/server/provenance";
 import {
   connect,
@@ -116,6 +127,7 @@ async function main() {
           target,
         }),
       );
+    await page("project overview", "", "Refusals per", 500);
     const lastOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
     const sessionPages = lastOf(targets.sessions, PAGE_SIZE);
     await page("sessions, page 1", "/sessions", "Sessions");
@@ -132,7 +144,11 @@ async function main() {
     await page("  ... one grid cell (STRUCTURED x DURABLE)", `${big}?class=STRUCTURED&provenance=DURABLE`, "Evidence grid");
     const refusalPages = lastOf(counts.refusals, REFUSAL_PAGE_SIZE);
     await page("refusals, page 1", "/refusals", "Refusal events");
-    await page(`refusals, page ${Math.ceil(refusalPages / 2)}`, `/refusals?page=${Math.ceil(refusalPages / 2)}`, "Refusal events");
+    await page(
+      `refusals, page ${Math.ceil(refusalPages / 2)}`,
+      `/refusals?page=${Math.ceil(refusalPages / 2)}`,
+      "Refusal events",
+    );
     await page(`refusals, last page (${refusalPages})`, `/refusals?page=${refusalPages}`, "Refusal events");
     await page("refusals, one cell, oldest first", "/refusals?cellClass=SIDE_EFFECTING&sort=oldest", "Refusal events");
     const importPages = lastOf(counts.imports, 25);
@@ -162,7 +178,18 @@ async function main() {
         ...(target ? { target } : {}),
       }),
     );
-  console.log("Render times over HTTP, and the grid query:");
+  timings.push(
+    await measure(
+      "project overview read model, 90 days (query alone)",
+      () => projectOverview(targets.projectId, { range: "90d" }),
+      {
+        iterations: ITERATIONS,
+        warmup: WARMUP,
+        target: 300,
+      },
+    ),
+  );
+  console.log("Render times over HTTP, the grid and overview queries:");
   printTimings(timings);
 
   console.log("\nQuery plans (EXPLAIN ANALYZE, BUFFERS):");
@@ -183,19 +210,41 @@ async function main() {
     await printExplain(client, "spans, tool calls, page 100", spans({ kind: "TOOL_CALL" }, 99 * SPAN_PAGE));
     await printExplain(client, "spans, STRUCTURED x DURABLE cell", spans({ class: "STRUCTURED", provenance: "DURABLE" }, 0));
     await printExplain(client, "sessions page", sessionListSql(targets.projectId, { state: "any", sort: "activity", page: 1 }));
-    await printExplain(client, "sessions page, by spans at risk", sessionListSql(targets.projectId, { state: "any", sort: "at-risk", page: 1 }));
+    await printExplain(
+      client,
+      "sessions page, by spans at risk",
+      sessionListSql(targets.projectId, { state: "any", sort: "at-risk", page: 1 }),
+    );
+    for (const [name, sql] of Object.entries(projectOverviewStatements(targets.projectId, "90d", now)))
+      await printExplain(client, `overview, 90 days: ${name}`, sql);
     const refusals = parseRefusalListQuery({});
     await printExplain(client, "refusals: total", refusalCountSql(targets.projectId, refusals, now));
-    await printExplain(client, "refusals: page 1", refusalPageSql(targets.projectId, refusals, now, { offset: 0, limit: 50, descending: true }));
+    await printExplain(
+      client,
+      "refusals: page 1",
+      refusalPageSql(targets.projectId, refusals, now, { offset: 0, limit: 50, descending: true }),
+    );
     const middle = Math.floor(counts.refusals / 2 / 50) * 50;
-    await printExplain(client, "refusals: middle page", refusalPageSql(targets.projectId, refusals, now, { offset: middle, limit: 50, descending: true }));
+    await printExplain(
+      client,
+      "refusals: middle page",
+      refusalPageSql(targets.projectId, refusals, now, { offset: middle, limit: 50, descending: true }),
+    );
     const cell = parseRefusalListQuery({ cellClass: "SIDE_EFFECTING", requester: "runtime:codex" });
     await printExplain(client, "refusals: one cell and requester, total", refusalCountSql(targets.projectId, cell, now));
     const imports = parseImportListQuery({});
     await printExplain(client, "imports: total", importCountSql(targets.projectId, imports));
-    await printExplain(client, "imports: page 1", importPageSql(targets.projectId, imports, { offset: 0, limit: 25, descending: true }));
+    await printExplain(
+      client,
+      "imports: page 1",
+      importPageSql(targets.projectId, imports, { offset: 0, limit: 25, descending: true }),
+    );
     const failed = parseImportListQuery({ status: "FAILED" });
-    await printExplain(client, "imports: failed, middle page", importPageSql(targets.projectId, failed, { offset: BENCH_IMPORT_JOBS / 20, limit: 25, descending: true }));
+    await printExplain(
+      client,
+      "imports: failed, middle page",
+      importPageSql(targets.projectId, failed, { offset: BENCH_IMPORT_JOBS / 20, limit: 25, descending: true }),
+    );
   } finally {
     await client.end();
   }

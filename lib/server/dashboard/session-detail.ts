@@ -2,8 +2,9 @@ import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
-import type { EvidentialClass, ProvenanceStatus } from "@/lib/evidence/types";
+import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
+import { nearerEnd } from "./list-query";
 import {
   sessionGrid,
   sessionTimeline,
@@ -17,11 +18,6 @@ import {
 export const TIMELINE_PAGE_SIZE = 200;
 /** At most this many spans of a grid cell get a bulk act at once. */
 export const CELL_BULK_LIMIT = 1000;
-/**
- * A filter on agent or outcome is counted this far past the page's start, no further: beyond it
- * the page says "more than" instead of reading the rest of a 100,000-span session.
- */
-export const TIMELINE_COUNT_AHEAD = 10_000;
 /** Subagents listed in the session page's agent filter. */
 export const AGENT_LIMIT = 200;
 /** Skipped records listed on the session page (the count covers them all). */
@@ -34,6 +30,10 @@ export interface SessionOverviewOptions {
   agentId?: string | null;
   /** Only calls (and their results) with these outcomes; empty or undefined for all. */
   outcomes?: readonly ToolOutcome[];
+  kind?: SpanKind;
+  transcriptState?: TranscriptState;
+  /** Newest first (seq descending, summaries first) rather than in transcript order. */
+  descending?: boolean;
   /** 1-based page of the (filtered) transcript. */
   page?: number;
 }
@@ -107,28 +107,30 @@ export async function getSessionOverview(
     ...(options.provenance ? { provenance: options.provenance } : {}),
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
     ...(outcomes ? { outcomes } : {}),
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(options.transcriptState ? { transcriptState: options.transcriptState } : {}),
   };
-  const counted = filter.agentId !== undefined || filter.outcomes !== undefined;
-  // The session's span count bounds every filter's total, so a page number past it costs nothing.
-  const lastPossible = Math.max(1, Math.ceil(session.spanCount / TIMELINE_PAGE_SIZE));
-  const requested = Math.min(Math.max(1, Math.floor(options.page ?? 1)), lastPossible);
-  let total: number;
-  let totalIsLowerBound = false;
-  if (counted) {
-    const cap = (requested - 1) * TIMELINE_PAGE_SIZE + TIMELINE_COUNT_AHEAD;
-    const n = await timelineCount(db(), session.id, policy, now, grid, filter, cap);
-    totalIsLowerBound = n > cap;
-    total = totalIsLowerBound ? cap : n;
-  } else {
-    total = timelineTotal(grid.grid, filter);
-  }
+  // Exact totals: the grid's kept counters when the filter is a class and/or status; otherwise a
+  // count over the index the filter names (span_cell_idx for kind and status, the class and state
+  // index, the agent or outcome index), bounded by the session's span count.
+  const counted =
+    filter.agentId !== undefined ||
+    filter.outcomes !== undefined ||
+    filter.kind !== undefined ||
+    filter.transcriptState !== undefined;
+  const total = counted
+    ? await timelineCount(db(), session.id, policy, now, grid, filter, session.spanCount)
+    : timelineTotal(grid.grid, filter);
   const pages = Math.max(1, Math.ceil(total / TIMELINE_PAGE_SIZE));
-  const page = totalIsLowerBound ? requested : Math.min(requested, pages);
+  const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pages);
+  // A page in the back half is read from the other end, turned round.
+  const read = nearerEnd(page, TIMELINE_PAGE_SIZE, total);
   const [spans, cellSpanIds] = await Promise.all([
     sessionTimeline(db(), session.id, policy, now, grid, filter, {
-      offset: (page - 1) * TIMELINE_PAGE_SIZE,
-      limit: TIMELINE_PAGE_SIZE,
-    }),
+      offset: read.offset,
+      limit: read.limit,
+      descending: Boolean(options.descending) !== read.reversed,
+    }).then((rows) => (read.reversed ? rows.reverse() : rows)),
     // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept
     // (the whole cell, whatever agent or outcome the list is narrowed to).
     filter.class && filter.provenance && filter.provenance !== "LOST" && filter.provenance !== "NONE"
@@ -148,8 +150,6 @@ export async function getSessionOverview(
     grid: grid.grid,
     spans: spans satisfies TimelineSpan[],
     total,
-    /** More spans match than `total` (the count stopped there). */
-    totalIsLowerBound,
     page,
     pages,
     pageSize: TIMELINE_PAGE_SIZE,

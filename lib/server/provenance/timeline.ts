@@ -5,7 +5,7 @@
 import type { DbTx } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
-import type { EvidentialClass, ProvenanceStatus, RetentionPolicy } from "@/lib/evidence/types";
+import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { type GridCounts, type SessionGrid, SPAN_FACTS, type SpanRowFacts, type SpanStatus, toSpanStatus } from "./span-status";
 import { statusExpression } from "./status-sql";
 
@@ -19,6 +19,8 @@ export interface TimelineFilter {
   agentId?: string | null;
   /** Only spans whose call ended with one of these outcomes (calls and their paired results). */
   outcomes?: readonly ToolOutcome[];
+  kind?: SpanKind;
+  transcriptState?: TranscriptState;
 }
 
 /** A span of the transcript with its status, and the call facts and agent the session page shows. */
@@ -49,7 +51,7 @@ export async function sessionTimeline(
   now: Date,
   grid: SessionGrid,
   filter: TimelineFilter,
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; descending?: boolean },
 ): Promise<TimelineSpan[]> {
   const rows = await tx.$queryRaw<TimelineRow[]>(timelineQuery(sessionId, policy, now, grid, filter, page));
   return rows.map((row) => ({
@@ -67,20 +69,26 @@ export function timelineQuery(
   now: Date,
   grid: SessionGrid,
   filter: TimelineFilter,
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; descending?: boolean },
 ): Prisma.Sql {
   // The page is found first from the columns the cell, agent and outcome indexes hold (an
   // index-only scan for a cell, however deep the page); only its rows are then read for the call
-  // facts and agent, by primary key.
+  // facts and agent, by primary key. Descending is the same order turned round (summaries first).
+  const order = page.descending
+    ? Prisma.sql`seq desc nulls first, occurred_at desc, id desc`
+    : Prisma.sql`seq asc nulls last, occurred_at asc, id asc`;
+  const outer = page.descending
+    ? Prisma.sql`p.seq desc nulls first, p.occurred_at desc, p.id desc`
+    : Prisma.sql`p.seq asc nulls last, p.occurred_at asc, p.id asc`;
   return Prisma.sql`
     select p.*, s.outcome::text as outcome, s.exit_code, s.agent_id, s.agent_type
       from (select ${SPAN_FACTS}
               from span
              where ${timelineWhere(sessionId, policy, now, grid, filter)}
-             order by seq asc nulls last, occurred_at asc, id asc
+             order by ${order}
              limit ${page.limit} offset ${page.offset}) p
       join span s on s.session_id = ${sessionId}::uuid and s.id = p.id::uuid
-     order by p.seq asc nulls last, p.occurred_at asc, p.id asc`;
+     order by ${outer}`;
 }
 
 /**
@@ -113,6 +121,8 @@ function timelineWhere(
 ): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`session_id = ${sessionId}::uuid`];
   if (filter.class) conditions.push(Prisma.sql`class = ${filter.class}::"EvidentialClass"`);
+  if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::"SpanKind"`);
+  if (filter.transcriptState) conditions.push(Prisma.sql`transcript_state = ${filter.transcriptState}::"TranscriptState"`);
   if (filter.agentId === null) conditions.push(Prisma.sql`agent_id is null`);
   else if (filter.agentId !== undefined) conditions.push(Prisma.sql`agent_id = ${filter.agentId}`);
   if (filter.outcomes && filter.outcomes.length > 0)

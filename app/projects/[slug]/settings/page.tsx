@@ -1,6 +1,11 @@
 import { ActionForm } from "@/components/ActionForm";
 import { humanize } from "@/components/format";
-import { Time } from "@/components/Time";
+import { ApiKeyList } from "@/components/ApiKeyList";
+import { ListQueryError } from "@/components/ListQueryError";
+import { pageWindow } from "@/components/Pager";
+import { projectHref } from "@/components/project-href";
+import { AppError } from "@/lib/core/errors";
+import { KEY_LIST_DEFAULTS, listKeyPage, listQueryParams, type RawSearchParams, withQuery } from "@/lib/server/dashboard";
 import { can } from "@/lib/core/permissions";
 import type { FormAction, ProjectAction } from "@/lib/auth/define-action";
 import { requireMember } from "@/lib/auth/project-access";
@@ -18,8 +23,22 @@ import {
 export const metadata = { title: "Settings" };
 
 /** A project's settings (its policy, its API keys, its members): for the project's admins only. */
-export default async function SettingsPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function SettingsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<RawSearchParams>;
+}) {
   const access = await requireMember((await params).slug, "users:manage");
+  const settingsPath = projectHref(access.project.slug, "/settings");
+  let keys: Awaited<ReturnType<typeof listKeyPage>>;
+  try {
+    keys = await listKeyPage(access.project.id, await searchParams);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "VALIDATION_FAILED") throw error;
+    return <ListQueryError title="Settings" error={error} resetHref={settingsPath} resetLabel="Show the settings" />;
+  }
   const { user, role } = access;
   const manageKeys = can(role, "keys:manage");
   const manageUsers = can(role, "users:manage");
@@ -127,52 +146,17 @@ export default async function SettingsPage({ params }: { params: Promise<{ slug:
             </ActionForm>
           </details>
         ) : null}
-        <table className="data" aria-label={`API keys of ${project.slug}`}>
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Created</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {project.apiKeys.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="empty-state">
-                  No API keys.
-                </td>
-              </tr>
-            ) : (
-              project.apiKeys.map((k) => (
-                <tr key={k.id}>
-                  <td className="mono">{k.prefix}…</td>
-                  <td>{k.name}</td>
-                  <td>{humanize(k.role)}</td>
-                  <td>
-                    <Time value={k.createdAt} />
-                  </td>
-                  <td>
-                    {k.revokedAt ? (
-                      <span className="badge lost">revoked</span>
-                    ) : manageKeys ? (
-                      <ActionForm action={bound(revokeKeyAction)} label={`Revoke ${k.name}`} inline>
-                        <input type="hidden" name="keyId" value={k.id} />
-                        <span className="badge safe">active</span>
-                        <button type="submit" className="link-button">
-                          Revoke
-                        </button>
-                      </ActionForm>
-                    ) : (
-                      <span className="badge safe">active</span>
-                    )}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+        <h3>API keys</h3>
+        <ApiKeyList
+          project={project.slug}
+          action={settingsPath}
+          rows={keys.rows}
+          window={pageWindow(keys.total, keys.page, keys.pageSize)}
+          status={keys.query.keys}
+          sort={keys.query.keysSort}
+          hrefFor={(n) => withQuery(settingsPath, listQueryParams(keys.query, KEY_LIST_DEFAULTS, { keysPage: n }))}
+          revoke={manageKeys ? bound(revokeKeyAction) : undefined}
+        />
         {manageKeys ? (
           <div style={{ marginTop: 12 }}>
             <ActionForm action={bound(createKeyAction)} label={`New API key for ${project.slug}`}>

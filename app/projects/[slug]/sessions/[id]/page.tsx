@@ -9,17 +9,23 @@ import { requireMember } from "@/lib/auth/project-access";
 import { bulkRetentionAction } from "../../retention/actions";
 import { RunGateForm } from "@/components/RunGateForm";
 import { SkippedRecords } from "@/components/SkippedRecords";
-import { agentFromParam, agentParam, outcomesFromParam, TranscriptFilters } from "@/components/TranscriptFilters";
+import { TranscriptFilters } from "@/components/TranscriptFilters";
+import { ListQueryError } from "@/components/ListQueryError";
+import { humanize } from "@/components/format";
 import { OUTCOME_LABELS } from "@/lib/evidence/outcomes";
 import { runGateAction } from "./actions";
-import { getSessionOverview } from "@/lib/server/dashboard";
-import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, type EvidentialClass, type ProvenanceStatus } from "@/lib/evidence/types";
+import {
+  agentOf,
+  getSessionOverview,
+  listQueryParams,
+  parseSpanListQuery,
+  SPAN_LIST_DEFAULTS,
+  type SpanListQuery,
+  withQuery,
+} from "@/lib/server/dashboard";
+import { AppError } from "@/lib/core/errors";
 
 export const metadata = { title: "Session" };
-
-function pick<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
-  return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
-}
 
 export default async function SessionPage({
   params,
@@ -30,39 +36,45 @@ export default async function SessionPage({
 }) {
   const { slug, id } = await params;
   const { project, role } = await requireMember(slug);
-  const query = await searchParams;
-  const cls = pick<EvidentialClass>(query.class, EVIDENTIAL_CLASSES);
-  const provenance = pick<ProvenanceStatus>(query.provenance, PROVENANCE_STATUSES);
-  const agentId = agentFromParam(query.agent);
-  const outcomes = outcomesFromParam(query.outcome);
-  const requestedPage = typeof query.page === "string" ? Number.parseInt(query.page, 10) : 1;
+  const path = projectHref(project.slug, `/sessions/${id}`);
+  let query: SpanListQuery;
+  try {
+    query = parseSpanListQuery(await searchParams);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "VALIDATION_FAILED") throw error;
+    return <ListQueryError title="Session" error={error} resetHref={path} resetLabel="Show the whole transcript" />;
+  }
+  const agentId = agentOf(query.agent);
+  const outcomes = query.outcome ?? [];
   const overview = await orNotFound(
     getSessionOverview(project.id, id, {
-      class: cls,
-      provenance,
+      class: query.class,
+      provenance: query.provenance,
+      kind: query.kind,
+      transcriptState: query.state,
       agentId,
       outcomes,
-      page: Number.isFinite(requestedPage) ? requestedPage : 1,
+      descending: query.sort === "seq-desc",
+      page: query.page,
     }),
   );
-  const { session, spans, grid, total, totalIsLowerBound, page, pages, pageSize, cellSpanIds, maxSeq, agents, skipped } =
-    overview;
-  const listHref = (n: number, narrowed: boolean) => {
-    const params = new URLSearchParams();
-    if (cls) params.set("class", cls);
-    if (provenance) params.set("provenance", provenance);
-    if (narrowed && agentId !== undefined) params.set("agent", agentParam(agentId));
-    if (narrowed) for (const o of outcomes) params.append("outcome", o);
-    if (n > 1) params.set("page", String(n));
-    const text = params.toString();
-    return projectHref(project.slug, `/sessions/${session.id}${text ? `?${text}` : ""}#spans`);
-  };
+  const { session, spans, grid, total, page, pages, pageSize, cellSpanIds, maxSeq, agents, skipped } = overview;
+  const cls = query.class;
+  const provenance = query.provenance;
+  const listHref = (n: number, narrowed: boolean) =>
+    withQuery(
+      path,
+      listQueryParams(query, SPAN_LIST_DEFAULTS, { page: n, ...(narrowed ? {} : { agent: undefined, outcome: undefined }) }),
+      "#spans",
+    );
   const pageHref = (n: number) => listHref(n, true);
   const agentType = agents.find((a) => a.agentId === agentId)?.agentType;
   const agentName =
     agentId === undefined ? null : agentId === null ? "main agent" : `subagent ${agentId}${agentType ? ` (${agentType})` : ""}`;
   const narrowing = [
     cls || provenance ? `${cls ?? "any class"}, ${provenance ?? "any provenance"}` : null,
+    query.kind ? `kind ${humanize(query.kind)}` : null,
+    query.state ? `transcript ${humanize(query.state)}` : null,
     agentName,
     outcomes.length > 0 ? `calls ${outcomes.map((o) => OUTCOME_LABELS[o]).join(" or ")}` : null,
   ].filter((x): x is string => x !== null);
@@ -91,8 +103,9 @@ export default async function SessionPage({
         agents={agents}
         agentId={agentId}
         outcomes={outcomes}
-        keep={{ class: cls, provenance }}
+        query={query}
         clearHref={listHref(1, false)}
+        clearAllHref={`${path}#spans`}
       />
       {cls && provenance && can(role, "originals:pin") ? (
         <CellBulkActions
@@ -102,7 +115,7 @@ export default async function SessionPage({
           action={bulkRetentionAction.bind(null, project.slug)}
         />
       ) : null}
-      <SpanTimeline spans={spans} />
+      <SpanTimeline spans={spans} project={project.slug} />
       <Pager
         label="Transcript pages"
         noun="Spans"
@@ -112,7 +125,6 @@ export default async function SessionPage({
           start: (page - 1) * pageSize,
           end: (page - 1) * pageSize + spans.length,
           total,
-          more: totalIsLowerBound,
         }}
         hrefFor={pageHref}
       />

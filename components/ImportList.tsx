@@ -1,0 +1,99 @@
+import type { ImportListRow } from "@/lib/server/dashboard";
+import { formatCount, humanize } from "./format";
+import { type PageWindow, Pager } from "./Pager";
+import { Time } from "./Time";
+
+const STATUS_TONE = { RUNNING: "risk", DONE: "safe", FAILED: "lost" } as const;
+
+function bytes(n: number): string {
+  if (n < 1024) return `${formatCount(n)} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * A page of a project's import jobs: format, status, size, spans, the file's records (read, used,
+ * ignored, skipped) as the outcome counts them, who asked and when, with the total and a pager.
+ */
+export function ImportList({
+  rows,
+  window,
+  hrefFor,
+  filtered,
+}: {
+  rows: ImportListRow[];
+  window: PageWindow;
+  hrefFor: (page: number) => string;
+  filtered: boolean;
+}) {
+  return (
+    <>
+      <p data-testid="import-total">
+        {formatCount(window.total)} import{window.total === 1 ? "" : "s"}
+        {window.pages > 1 ? ` · page ${formatCount(window.page)} of ${formatCount(window.pages)}` : ""}
+      </p>
+      {rows.length === 0 ? (
+        <div className="panel empty-state">
+          {filtered
+            ? "No import matches this filter."
+            : "No imports yet: large transcript files imported in the background appear here."}
+        </div>
+      ) : (
+        <table className="data" aria-label="Imports">
+          <thead>
+            <tr>
+              <th>Started</th>
+              <th>Format</th>
+              <th>Status</th>
+              <th className="num">Size</th>
+              <th className="num">Spans</th>
+              <th className="num">Records read</th>
+              <th className="num">Used</th>
+              <th className="num">Ignored</th>
+              <th className="num">Skipped</th>
+              <th>Requested by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((job) => (
+              <tr key={job.id} data-import-id={job.id}>
+                <td>
+                  <Time value={job.createdAt} />
+                </td>
+                <td>{job.format ?? "detected"}</td>
+                <td>
+                  <span className={`badge ${STATUS_TONE[job.status]}`} title={job.status}>
+                    {humanize(job.status)}
+                  </span>
+                  {job.error ? <div className="error-text">{job.error}</div> : null}
+                </td>
+                <td className="num">{bytes(job.byteLength)}</td>
+                <td className="num">
+                  {job.status === "RUNNING" && job.spansTotal > 0
+                    ? `${formatCount(job.spansDone)} of ${formatCount(job.spansTotal)}`
+                    : formatCount(job.spansDone)}
+                </td>
+                <td className="num">{job.records ? formatCount(job.records.read) : "—"}</td>
+                <td className="num">{job.records ? formatCount(job.records.used) : "—"}</td>
+                <td className="num">{job.records ? formatCount(job.records.ignored) : "—"}</td>
+                <td className="num">
+                  {job.records ? (
+                    job.records.skipped > 0 ? (
+                      <span className="badge risk">{formatCount(job.records.skipped)}</span>
+                    ) : (
+                      0
+                    )
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td className="mono">{job.requester}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager label="Import pages" noun="Imports" window={window} hrefFor={hrefFor} />
+    </>
+  );
+}
