@@ -90,6 +90,7 @@ export async function askEvidenceQuestion(
   const stale = sessions.filter((s) => !parts.has(s.id));
   const progress = (candidateSpans: number) =>
     options.onProgress?.({ candidateSpans, sessionsDone: sessions.length - stale.length, sessionsTotal: sessions.length });
+  progress(0); // how many sessions there are to answer, before the first batch is judged
   if (stale.length > 0) {
     const staleScope = stale.length === sessions.length ? scope : { ...scope, sessionIds: stale.map((s) => s.id) };
     const run = () => answerSessions(question, stale, staleScope, policy, now, { ...options, window }, progress);

@@ -142,7 +142,10 @@ export async function judgeCandidates(
         batch = [];
       }
     }
-    if (batch.length > 0) await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+    if (batch.length > 0) {
+      await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+      options.onProgress?.(seen + batch.length);
+    }
   });
   return { damaged };
 }

@@ -13,6 +13,7 @@ export {
   QUESTION_JOB_ABANDONED_AFTER_MS,
   questionJobFor,
 } from "./jobs";
+export { askOrQueue, type QuestionJobAnswer, type QuestionJobView, questionJobView } from "./jobs-page";
 export { answerAsCsv, answerAsJson, citationJson, exportAsCsv } from "./export";
 export { type EvidenceExport, exportEvidence, type ExportFormat } from "./export-answer";
 export {

@@ -28,13 +28,16 @@ export const INTERRUPTED_QUESTION_MESSAGE = "The server stopped while it was jud
 
 /**
  * A job for a question already being answered (`answer`, which reports progress through the
- * returned `progress`): its row now, its answer or error when `answer` settles.
+ * returned `progress`): its row now, its answer or error when `answer` settles. `lastProgress`, when
+ * given, tells the progress last reported wherever it went (some may come before `progress` is
+ * handed over), for the finished row's counts.
  */
 export async function questionJobFor(
   projectId: string,
   requester: string,
   answer: Promise<unknown>,
   progressSoFar: QuestionProgress | null,
+  lastProgress?: () => QuestionProgress | null,
 ) {
   const job = await db().questionJob.create({
     data: {
@@ -45,12 +48,15 @@ export async function questionJobFor(
     },
   });
   let lastWrite = 0;
+  let latest = progressSoFar;
   const progress = (p: QuestionProgress) => {
+    latest = p;
     const now = Date.now();
     if (now - lastWrite < PROGRESS_INTERVAL_MS) return;
     lastWrite = now;
+    // Only while running: a write that lands after the answer must not undo its final counts.
     void db()
-      .questionJob.update({ where: { id: job.id }, data: progressData(p) })
+      .questionJob.updateMany({ where: { id: job.id, status: "RUNNING" }, data: progressData(p) })
       .catch(() => {});
   };
   const heartbeat = setInterval(() => {
@@ -64,7 +70,14 @@ export async function questionJobFor(
     .then(
       (result) =>
         db()
-          .questionJob.update({ where: { id: job.id }, data: { status: "DONE", answer: result as Prisma.InputJsonValue } })
+          .questionJob.update({
+            where: { id: job.id },
+            data: {
+              status: "DONE",
+              answer: result as Prisma.InputJsonValue,
+              ...finalProgress(lastProgress?.() ?? latest),
+            },
+          })
           .catch(() => {}),
       (error: unknown) => {
         const appError = toAppError(error);
@@ -75,6 +88,11 @@ export async function questionJobFor(
       },
     );
   return { job, progress };
+}
+
+/** Its last progress (writes are spaced out), with every session in scope answered. */
+function finalProgress(p: QuestionProgress | null) {
+  return p ? { ...progressData(p), sessionsDone: p.sessionsTotal } : {};
 }
 
 function progressData(p: QuestionProgress) {

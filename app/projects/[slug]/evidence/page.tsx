@@ -14,7 +14,8 @@ import { describeOutcomes, OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
-import { askEvidenceQuestion } from "@/lib/server/questions";
+import { type askEvidenceQuestion, askOrQueue, type QuestionJobView } from "@/lib/server/questions";
+import { QuestionJobProgress } from "@/components/QuestionJobProgress";
 import { evidenceQueryFromParams } from "@/lib/server/questions";
 import { pinAction } from "../spans/[id]/actions";
 
@@ -29,6 +30,8 @@ const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } a
 const ROWS_PER_PAGE = 100;
 /** Skipped records listed with an answer (the export has them all). */
 const SKIPPED_SHOWN = 100;
+/** How long the page waits for an answer before the question goes on as a job it shows progress of. */
+const PAGE_QUESTION_MS = 5_000;
 
 export default async function EvidencePage({
   params: routeParams,
@@ -37,7 +40,7 @@ export default async function EvidencePage({
   params: Promise<{ slug: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { project, role } = await requireMember((await routeParams).slug);
+  const { project, role, actor } = await requireMember((await routeParams).slug);
   const raw = await searchParams;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(raw)) for (const v of [value].flat()) if (v !== undefined) params.append(key, v);
@@ -49,10 +52,15 @@ export default async function EvidencePage({
   const q = params.get("q") ?? "";
 
   let result: Awaited<ReturnType<typeof askEvidenceQuestion>> | null = null;
+  let job: QuestionJobView | null = null;
   let problem: string | null = null;
   try {
     const input = evidenceQueryFromParams(project.id, params);
-    if (input) result = await askEvidenceQuestion(input, new Date(), { keepVerdicts: afterResponse });
+    const asked = input
+      ? await askOrQueue(input, actor.label, { withinMs: PAGE_QUESTION_MS, keepVerdicts: afterResponse })
+      : null;
+    if (asked && "result" in asked) result = asked.result;
+    else if (asked) job = asked.job;
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     problem = `${error.message}${error.fields ? `: ${error.fields.map((f) => `${f.path} ${f.message}`).join("; ")}` : ""}`;
@@ -184,6 +192,7 @@ export default async function EvidencePage({
           {problem}
         </p>
       ) : null}
+      {job ? <QuestionJobProgress project={project.slug} initial={job} /> : null}
       {result ? (
         <section aria-label="Answer">
           <h2>

@@ -1,0 +1,138 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { QuestionJobView } from "@/lib/server/questions";
+import { CallOutcome } from "./CallOutcome";
+import { formatCount, humanize } from "./format";
+import { projectHref } from "./project-href";
+
+const POLL_MS = 1_000;
+const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
+
+async function fetchJob(project: string, id: string): Promise<QuestionJobView> {
+  const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(project)}/evidence/jobs/${encodeURIComponent(id)}`, {
+    cache: "no-store",
+  });
+  if (!response.ok) throw new Error(`The question's job answered ${response.status}`);
+  return response.json() as Promise<QuestionJobView>;
+}
+
+/**
+ * A question the page handed to a job: how far its judging has come (sessions answered of those in
+ * scope, candidate spans judged), polled until it ends, then its answer (words, counts and first
+ * rows; transcript text rendered as text) or its error.
+ */
+export function QuestionJobProgress({ project, initial }: { project: string; initial: QuestionJobView }) {
+  const { data, error } = useQuery({
+    queryKey: ["question-job", project, initial.id],
+    queryFn: () => fetchJob(project, initial.id),
+    initialData: initial,
+    refetchInterval: (query) => (query.state.data?.status === "RUNNING" ? POLL_MS : false),
+  });
+  const at = (path: string) => projectHref(project, path);
+  if (data.status === "FAILED")
+    return (
+      <p role="alert" className="error-text" data-testid="question-job-failed">
+        The question could not be answered: {data.error ?? "unknown error"}
+      </p>
+    );
+  const answer = data.status === "DONE" ? data.answer : null;
+  if (!answer)
+    return (
+      <section aria-label="Question in progress" className="panel" data-testid="question-job-progress">
+        <p aria-live="polite">
+          <strong>Still judging.</strong> {formatCount(data.sessionsDone)} of {formatCount(data.sessionsTotal)} sessions answered;{" "}
+          {formatCount(data.candidateSpans)} candidate spans judged.
+        </p>
+        <progress max={Math.max(1, data.sessionsTotal)} value={data.sessionsDone} aria-label="Sessions answered" />
+        {error ? <p className="error-text">Progress paused: {(error as Error).message}</p> : null}
+      </section>
+    );
+  return (
+    <section aria-label="Answer" data-testid="question-job-answer">
+      <h2>
+        {answer.question.title}{" "}
+        <span className={`badge ${ANSWER_TONE[answer.answer]}`} data-testid="answer">
+          {answer.answer.replace("_", " ")}
+        </span>
+      </h2>
+      <p className="subtitle">
+        {formatCount(answer.citationCount)} citations, {formatCount(answer.blockerCount)} blocking spans;{" "}
+        {formatCount(answer.checkedSpans)} spans checked
+        {answer.sessionsInScope === undefined ? "" : ` in ${formatCount(answer.sessionsInScope)} sessions`}; scope{" "}
+        {answer.scopeComplete ? "complete" : "incomplete"}.
+        {answer.citations.length < answer.citationCount || answer.blockers.length < answer.blockerCount
+          ? ` The first ${formatCount(Math.max(answer.citations.length, answer.blockers.length))} of each are shown; the export has them all.`
+          : ""}
+      </p>
+      {answer.outcomeSummary ? (
+        <p data-testid="attempts">
+          <strong>{answer.outcomeSummary}</strong>
+        </p>
+      ) : null}
+      {answer.noSpansInScope && answer.answer === "INSUFFICIENT_EVIDENCE" ? (
+        <p className="panel">
+          <strong>No spans in scope.</strong> Absence is never concluded from an empty scope.
+        </p>
+      ) : null}
+      {answer.citations.length > 0 ? (
+        <table className="data" aria-label="Citations">
+          <thead>
+            <tr>
+              <th className="num">Seq</th>
+              <th>Bytes</th>
+              <th>Excerpt</th>
+              <th>Outcome</th>
+              <th>sha256</th>
+            </tr>
+          </thead>
+          <tbody>
+            {answer.citations.map((c) => (
+              <tr key={`${c.spanId}:${c.byteStart}`}>
+                <td className="num">
+                  <Link href={at(`/sessions/${c.sessionId}`)}>{c.seq}</Link>
+                </td>
+                <td className="mono">
+                  <Link href={at(`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
+                    {c.byteStart}–{c.byteEnd}
+                  </Link>
+                </td>
+                <td className="mono">{c.excerpt}</td>
+                <td>
+                  <CallOutcome outcome={c.outcome as ToolOutcome | null} exitCode={c.exitCode} />
+                </td>
+                <td className="mono">{c.sha256.slice(0, 12)}…</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {answer.blockers.length > 0 ? (
+        <table className="data" aria-label="Blockers">
+          <thead>
+            <tr>
+              <th className="num">Seq</th>
+              <th>Cell</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {answer.blockers.map((b) => (
+              <tr key={b.spanId}>
+                <td className="num">
+                  <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
+                </td>
+                <td>
+                  {humanize(b.class)} × {humanize(b.provenance)}
+                </td>
+                <td>{b.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
