@@ -70,7 +70,7 @@ describe("the imports list", () => {
   it("never lists another project's jobs", async () => {
     const a = await seedJobs("imports-a");
     const b = await seedJobs("imports-b");
-    const bIds = new Set(b.jobs.map((j) => j.id));
+    const bIds = new Set<string>(b.jobs.map((j) => j.id));
     for (const page of ["1", "2", "3"]) {
       const listed = await listImportPage(a.project.id, { page });
       expect(listed.total).toBe(JOBS);

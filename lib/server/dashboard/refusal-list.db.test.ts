@@ -125,7 +125,7 @@ describe("the refusals list", () => {
     const b = await seed("refusal-b");
     const feed = await refusalFeed(a.project.id, {}, NOW);
     expect(feed.total).toBe(REFUSALS + UNASKED);
-    const bIds = new Set([...b.refusals.map((r) => r.id), ...b.compactions.map((c) => c.id)]);
+    const bIds = new Set<string>([...b.refusals.map((r) => r.id), ...b.compactions.map((c) => c.id)]);
     for (const page of ["1", "2", "3"])
       expect(idsOf(await refusalFeed(a.project.id, { page }, NOW)).some((id) => bIds.has(id))).toBe(false);
     const asked = await refusalFeed(a.project.id, { session: b.session.id }, NOW);
