@@ -1,5 +1,6 @@
 import type { ImportListRow } from "@/lib/server/dashboard";
 import { formatCount, humanize } from "./format";
+import { ListSummary } from "./ListSummary";
 import { type PageWindow, Pager } from "./Pager";
 import { Time } from "./Time";
 
@@ -28,10 +29,7 @@ export function ImportList({
 }) {
   return (
     <>
-      <p data-testid="import-total">
-        {formatCount(window.total)} import{window.total === 1 ? "" : "s"}
-        {window.pages > 1 ? ` · page ${formatCount(window.page)} of ${formatCount(window.pages)}` : ""}
-      </p>
+      <ListSummary window={window} hrefFor={hrefFor} noun={["import", "imports"]} testId="list-total" />
       {rows.length === 0 ? (
         <div className="panel empty-state">
           {filtered

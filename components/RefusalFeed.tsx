@@ -5,7 +5,8 @@ import Link from "next/link";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { CompactionRow } from "./CompactionRow";
-import { formatCount, formatTime, humanize } from "./format";
+import { formatTime, humanize } from "./format";
+import { ListSummary } from "./ListSummary";
 import { Pager } from "./Pager";
 import { projectHref } from "./project-href";
 import { refusalKeys } from "./query-keys";
@@ -77,10 +78,12 @@ export function RefusalFeed({
           <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
         )}
       </p>
-      <p data-testid="refusal-total">
-        {formatCount(data.total)} event{data.total === 1 ? "" : "s"} match
-        {data.pages > 1 ? ` · page ${formatCount(data.page)} of ${formatCount(data.pages)}` : ""}
-      </p>
+      <ListSummary
+        window={window}
+        hrefFor={(n) => feedHref(project, data.query, n)}
+        noun={["event", "events"]}
+        testId="list-total"
+      />
       {rows.length === 0 ? (
         <div className="panel empty-state">No refusals or compactions without asking match.</div>
       ) : (

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { CompactionBadge } from "@/components/CompactionBadge";
+import { ListSummary } from "@/components/ListSummary";
+import { Pager, pageWindow } from "@/components/Pager";
 import { Time } from "@/components/Time";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
@@ -47,7 +49,7 @@ export default async function SessionsPage({
     throw error;
   }
   const { rows, total, query, runtimes } = data;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const window = pageWindow(total, query.page, PAGE_SIZE);
   return (
     <>
       <h1>Sessions</h1>
@@ -101,6 +103,12 @@ export default async function SessionsPage({
           Apply
         </button>
       </form>
+      <ListSummary
+        window={window}
+        hrefFor={(n) => href(project.slug, query, { page: n })}
+        noun={["session", "sessions"]}
+        testId="list-total"
+      />
       {rows.length === 0 ? (
         <div className="panel empty-state">No sessions match. Stream spans from a runtime or import a transcript.</div>
       ) : (
@@ -160,13 +168,7 @@ export default async function SessionsPage({
           </tbody>
         </table>
       )}
-      <nav aria-label="Pages" style={{ display: "flex", gap: 12, marginTop: 12, alignItems: "center" }}>
-        {query.page > 1 ? <Link href={href(project.slug, query, { page: query.page - 1 })}>← Previous</Link> : null}
-        <span>
-          Page {query.page} of {pages} · {total} sessions
-        </span>
-        {query.page < pages ? <Link href={href(project.slug, query, { page: query.page + 1 })}>Next →</Link> : null}
-      </nav>
+      <Pager label="Pages" noun="Sessions" window={window} hrefFor={(n) => href(project.slug, query, { page: n })} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
 import { Pager } from "@/components/Pager";
+import { ListSummary } from "@/components/ListSummary";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
 import { bulkRetentionAction } from "../../retention/actions";
@@ -115,6 +116,12 @@ export default async function SessionPage({
           action={bulkRetentionAction.bind(null, project.slug)}
         />
       ) : null}
+      <ListSummary
+        window={{ page, pages, start: (page - 1) * pageSize, end: (page - 1) * pageSize + spans.length, total }}
+        hrefFor={pageHref}
+        noun={["span", "spans"]}
+        testId="list-total"
+      />
       <SpanTimeline spans={spans} project={project.slug} />
       <Pager
         label="Transcript pages"
