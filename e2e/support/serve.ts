@@ -1,6 +1,7 @@
 /**
- * The e2e web server: a fresh database for this run, migrated and loaded with the demo through the
- * real ingest and gate, then the production build served on it.
+ * The e2e web server: a fresh database for this run, migrated by its owner, loaded with the demo
+ * through the real ingest and gate, then the production build served on it as the application's
+ * role (as every other server runs: INSERT and SELECT only on the audit log), not as the owner.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -8,6 +9,9 @@ import pg from "pg";
 import { applyMigrations } from "@/lib/db/migrations";
 import { disconnectDb } from "@/lib/db/client";
 import { loadDemoIfEmpty } from "@/lib/demo/load";
+import { databaseUrlFor } from "@/lib/db/pg-pool";
+import { ensureRole, grantAppRole } from "@/lib/db/roles";
+import { TEST_APP_ROLE } from "@/lib/db/test-database";
 import { e2eDatabase } from "./e2e-database";
 
 async function main() {
@@ -15,9 +19,15 @@ async function main() {
   const admin = new pg.Client(server);
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
+  await ensureRole(admin, TEST_APP_ROLE, { login: true });
   await admin.end();
   await applyMigrations(url);
-  process.env.DATABASE_URL = url;
+  const owner = new pg.Client({ ...server, database: name });
+  await owner.connect();
+  await grantAppRole(owner, TEST_APP_ROLE, name);
+  await owner.end();
+  const appUrl = databaseUrlFor({ ...server, user: TEST_APP_ROLE, password: undefined, database: name });
+  process.env.DATABASE_URL = appUrl;
   await loadDemoIfEmpty();
   await disconnectDb();
 
@@ -26,7 +36,8 @@ async function main() {
     stdio: "inherit",
     env: {
       ...process.env,
-      DATABASE_URL: url,
+      DATABASE_URL: appUrl,
+      MIGRATION_DATABASE_URL: url,
       CUSTODIAN_DATABASE_MODE: "postgres",
       NEXT_TELEMETRY_DISABLED: "1",
       BETTER_AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789",
