@@ -4,8 +4,7 @@ import { signIn } from "./support/sign-in";
 
 test("the system-config question on the demo cites bytes that the span page highlights, and exports", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto("/evidence");
-  await page.getByLabel(/^Project/).selectOption("demo");
+  await page.goto("/projects/demo/evidence");
   await page.getByLabel(/^Question/).selectOption("modified-system-config");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("answer")).toHaveText("YES");

@@ -11,7 +11,7 @@ test("a transcript body with <script> and <img onerror> renders as text and runs
     void d.dismiss();
   });
   await signIn(page, "viewer");
-  await page.goto(`/spans/${seeded.spanIds[0]}`);
+  await page.goto(`/projects/${seeded.projectSlug}/spans/${seeded.spanIds[0]}`);
   const body = page.getByTestId("span-body");
   await expect(body).toContainText(hostile);
   await expect(body.locator("img, script")).toHaveCount(0);

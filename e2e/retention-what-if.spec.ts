@@ -6,7 +6,7 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
 }) => {
   test.setTimeout(90_000);
   await signIn(page, "admin");
-  await page.goto("/retention?project=demo");
+  await page.goto("/projects/demo/retention");
   const version = Number(await page.getByTestId("policy-version").textContent());
 
   const proposal = page.getByRole("form", { name: "Proposed policy" });
@@ -35,16 +35,16 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await confirm.getByRole("button", { name: "Confirm and save" }).click();
   await expect(confirm.getByRole("status")).toContainText(`Saved as version ${version + 1}`);
 
-  await page.goto("/audit");
+  await page.goto("/projects/demo/audit");
   const log = page.getByRole("table", { name: "Audit log" });
   const row = log
     .getByRole("row")
-    .filter({ hasText: "policy.update" })
+    .filter({ hasText: "Changed retention policy" })
     .filter({ hasText: "E2E: storage budget for side effects" });
   await expect(row.first()).toBeVisible();
   await expect(row.first()).toContainText("ttlDays.SIDE_EFFECTING");
 
-  await page.goto("/retention/history?project=demo");
+  await page.goto("/projects/demo/retention/history");
   const history = page.getByRole("table", { name: "Policy versions" });
   const saved = history.getByRole("row", { name: `Version ${version + 1}` });
   await expect(saved).toContainText("ttlDays.SIDE_EFFECTING: 730 → 1");

@@ -81,7 +81,7 @@ let EVIDENCE: string;
 
 test.beforeAll(async () => {
   seeded = await seedIncompleteSession();
-  EVIDENCE = `/evidence?project=${seeded.projectSlug}&session=${seeded.sessionId}&q=custom&kind=COMMAND`;
+  EVIDENCE = `/projects/${seeded.projectSlug}/evidence?session=${seeded.sessionId}&q=custom&kind=COMMAND`;
 });
 
 async function expectNoSeriousViolations(page: Page) {
@@ -97,7 +97,7 @@ async function listedSeqs(page: Page): Promise<string[]> {
 
 test("a span's page names its call's outcome, exit code, agent and source line", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto(`/spans/${seeded.spanIds[1]}`);
+  await page.goto(`/projects/${seeded.projectSlug}/spans/${seeded.spanIds[1]}`);
   const outcome = page.getByTestId("outcome");
   await expect(outcome).toHaveText("failed");
   await expect(outcome.locator("[title]")).toHaveAttribute("title", "Outcome FAILED");
@@ -105,7 +105,7 @@ test("a span's page names its call's outcome, exit code, agent and source line",
   await expect(page.getByTestId("agent")).toHaveText("main agent");
   await expect(page.getByTestId("source-line")).toHaveText("line 2 of the imported file");
 
-  await page.goto(`/spans/${seeded.spanIds[7]}`);
+  await page.goto(`/projects/${seeded.projectSlug}/spans/${seeded.spanIds[7]}`);
   await expect(page.getByTestId("outcome")).toHaveText("declined");
   await expect(page.getByTestId("exit-code")).toHaveText("not recorded");
   await expect(page.getByTestId("agent")).toHaveText("subagent explorer-1 (Explore)");
@@ -121,7 +121,7 @@ test("a session's page lists the records its import skipped, and each span's age
     void d.dismiss();
   });
   await signIn(page, "viewer");
-  await page.goto(`/sessions/${seeded.sessionId}`);
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`);
 
   const skipped = page.getByTestId("skipped-records");
   await expect(skipped).toContainText("no evidence question answers NO over this session");
@@ -146,7 +146,7 @@ test("a session's page lists the records its import skipped, and each span's age
 
 test("a session's transcript filters by agent through the URL", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto(`/sessions/${seeded.sessionId}`);
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`);
   const filters = page.getByRole("form", { name: "Filter the transcript" });
   await filters.getByLabel("Agent").selectOption({ label: "Subagent explorer-1 (Explore)" });
   await filters.getByRole("button", { name: "Filter" }).click();
@@ -157,7 +157,7 @@ test("a session's transcript filters by agent through the URL", async ({ page })
 
 test("a session's transcript filters by outcome, with an agent or without, and the URL shares the list", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto(`/sessions/${seeded.sessionId}`);
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`);
   const filters = page.getByRole("form", { name: "Filter the transcript" });
   // The main agent's failed or declined calls: the URL alone gives the same list to whoever opens it.
   await filters.getByLabel("Agent").selectOption({ label: "Main agent" });
@@ -173,7 +173,7 @@ test("a session's transcript filters by outcome, with an agent or without, and t
   await page.screenshot({ path: "e2e/artifacts/fidelity-session-filtered.png", fullPage: true });
 
   // Any agent, declined only; then everything again.
-  await page.goto(`/sessions/${seeded.sessionId}?outcome=DECLINED#spans`);
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}?outcome=DECLINED#spans`);
   await expect.poll(() => listedSeqs(page)).toEqual(["7", "8"]);
   await page.getByRole("link", { name: "Show every agent and outcome" }).click();
   await expect.poll(() => listedSeqs(page)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -181,7 +181,7 @@ test("a session's transcript filters by outcome, with an agent or without, and t
 
 test("the sessions list marks an incomplete session and can list only those", async ({ page }) => {
   await signIn(page, "viewer");
-  await page.goto(`/sessions?q=${encodeURIComponent(seeded.title)}`);
+  await page.goto(`/projects/${seeded.projectSlug}/sessions?q=${encodeURIComponent(seeded.title)}`);
   const row = page.getByRole("table", { name: "Sessions" }).getByRole("row").filter({ hasText: seeded.title });
   await expect(row.getByTestId("incomplete")).toHaveText("incomplete");
   await page.getByLabel("State").selectOption({ label: "Incomplete (records skipped)" });
@@ -233,20 +233,21 @@ test("an evidence export carries each citation's outcome, the tally and the skip
   await page.goto(`${EVIDENCE}&outcome=FAILED`);
   await expect(page.getByTestId("answer")).toHaveText("YES");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV" }).click()]);
-  const csv = readFileSync((await download.path())!, "utf8").split("\r\n");
+  // The export's facts come first, then a blank line and the table.
+  const csv = readFileSync((await download.path())!, "utf8").split("\r\n\r\n")[1]!.split("\r\n");
   expect(csv[0]).toContain('"outcome","exit_code","skipped_line","skipped_reason","attempts"');
   expect(csv.some((l) => l.startsWith('"citation"') && l.includes('"TOOL_CALL","FAILED","1"'))).toBe(true);
   expect(csv.filter((l) => l.startsWith('"skipped_record"') && l.includes(seeded.sessionId))).toHaveLength(2);
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "JSON" }).click()]);
   const json = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8"));
-  expect(json.outcomeSummary).toBe("1 attempt: 1 failed");
-  expect(json.skippedRecords).toHaveLength(2);
+  expect(json.answer.outcomeSummary).toBe("1 attempt: 1 failed");
+  expect(json.answer.skippedRecords).toHaveLength(2);
 });
 
 test("an answer over an incomplete session is never NO, and an empty scope is said plainly", async ({ page }) => {
   await signIn(page, "viewer");
   // Nothing matches: the skipped records keep the answer from NO.
-  await page.goto(`/evidence?project=${seeded.projectSlug}&session=${seeded.sessionId}&q=custom&kind=URL`);
+  await page.goto(`/projects/${seeded.projectSlug}/evidence?session=${seeded.sessionId}&q=custom&kind=URL`);
   await expect(page.getByTestId("answer")).toHaveText("INSUFFICIENT EVIDENCE");
   await expect(page.getByTestId("skipped-records")).toBeVisible();
   await expect(page.getByTestId("no-spans-in-scope")).toHaveCount(0);

@@ -18,13 +18,17 @@ export async function seedSession(
     agentType?: string;
     sourceLine?: number;
   }>,
-  names: { externalId?: string; title?: string; projectName?: string } = {},
+  names: { externalId?: string; title?: string; projectName?: string; demoMembers?: boolean } = {},
 ) {
   process.env.DATABASE_URL = e2eDatabase().url;
   const { createProject } = await import("@/lib/server/admin");
+  const { addDemoMembers } = await import("@/lib/demo/load");
   const { upsertSession, appendSpans } = await import("@/lib/server/ingest");
   const suffix = randomBytes(3).toString("hex");
   const project = await createProject({ slug: `${label}-${suffix}`, name: names.projectName ?? `E2E ${label}` });
+  // The demo's people (admin, operator, viewer) are members of each test's project, unless the test
+  // wants a project they cannot see.
+  if (names.demoMembers !== false) await addDemoMembers(project.id);
   const { session } = await upsertSession(project.id, {
     externalId: names.externalId ?? `${label}-${suffix}`,
     runtime: "claude-code",
@@ -103,4 +107,16 @@ export async function seedSkippedRecords(sessionId: string, records: Array<{ lin
   process.env.DATABASE_URL = e2eDatabase().url;
   const { db } = await import("@/lib/db/client");
   await db().skippedRecord.createMany({ data: records.map((r) => ({ sessionId, ...r })) });
+}
+
+/** A person of their own, a member of the given project only, with a role there; returns how to sign in. */
+export async function seedMember(projectId: string, role: "VIEWER" | "OPERATOR" | "ADMIN") {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { addMember, createUser } = await import("@/lib/server/admin");
+  const email = `member-${randomBytes(4).toString("hex")}@e2e.local`;
+  const password = `e2e-password-${randomBytes(6).toString("hex")}`;
+  const actor = { type: "SYSTEM" as const, label: "e2e" };
+  await createUser({ email, role: "VIEWER", password }, actor);
+  await addMember({ projectId, email, role }, actor);
+  return { email, password };
 }
