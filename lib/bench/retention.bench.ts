@@ -2,8 +2,9 @@
  * `npm run bench:retention`: the retention what-if (simulateRetention, as POST
  * /api/v1/retention/simulations and the Retention page call it) on DATABASE_URL loaded by
  * `npm run seed:scale`: the current policy, a side-effecting TTL of one day, and every TTL halved
- * with a shorter horizon, over 90 days and over 3,650 (target p95 under 3 s at 1M spans). Stores
- * nothing: the stored verdicts the question step reads are left as they were.
+ * with a shorter horizon, over 90 days and over 3,650 (target p95 under 3 s at 1M spans); then
+ * EXPLAIN (ANALYZE, BUFFERS) summaries of the what-if's statements for the one-day side-effecting
+ * TTL. Stores nothing but the per-session verdicts the question step keeps, as any question does.
  *
  * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
  */
@@ -11,8 +12,8 @@ import { env } from "@/lib/core/env";
 import { runMain } from "@/lib/runner/run-main";
 import { disconnectDb } from "@/lib/db/client";
 import type { PolicyPatch } from "@/lib/server/retention";
-import { simulateRetention, type Simulation } from "@/lib/server/what-if";
-import { measure, printTimings, requireDatabaseUrl, scaleTargets, type Timing } from "./measure";
+import { simulateRetention, type Simulation, whatIfQueriesToExplain } from "@/lib/server/what-if";
+import { connect, measure, printExplain, printTimings, requireDatabaseUrl, scaleTargets, type Timing } from "./measure";
 
 const ITERATIONS = env().BENCH_ITERATIONS ?? 30;
 const WARMUP = env().BENCH_WARMUP ?? 3;
@@ -27,7 +28,7 @@ function describe(s: Simulation): string {
 }
 
 async function main() {
-  requireDatabaseUrl();
+  const url = requireDatabaseUrl();
   const targets = await scaleTargets();
   const cases: Array<{ label: string; patch: PolicyPatch; horizon: number }> = [
     { label: "current policy, 90 days", patch: {}, horizon: 90 },
@@ -49,6 +50,16 @@ async function main() {
   }
   console.log(`\n${ITERATIONS} sequential runs each after ${WARMUP} warm-up runs:`);
   printTimings(timings);
+
+  console.log(`\nQuery plans (EXPLAIN ANALYZE, BUFFERS) for "${cases[1]!.label}":`);
+  const client = await connect(url);
+  try {
+    for (const q of await whatIfQueriesToExplain(targets.projectId, cases[1]!.patch, cases[1]!.horizon)) {
+      await printExplain(client, q.label, q.sql);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 runMain(async () => {

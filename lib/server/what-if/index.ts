@@ -9,3 +9,4 @@ export {
   type Simulation,
   simulateRetention,
 } from "./simulate";
+export { whatIfQueriesToExplain } from "./explain";

@@ -14,7 +14,7 @@ import { db } from "@/lib/db/client";
 import { blockingClasses, compileQuestion, type CannedQuestionId, type EvidenceQuestion } from "@/lib/evidence/questions";
 import { askEvidenceQuestion, type EvidenceQueryInput, listSavedQuestions, savedAsQuestion } from "@/lib/server/questions";
 import { loadCannedQuestions } from "@/lib/server/retention";
-import { type Candidate, MAX_CANDIDATE_SPANS } from "./scan";
+import { type Candidate, MAX_CANDIDATE_SPANS, MAX_SESSIONS_JUDGED } from "./scan";
 
 export interface QuestionChange {
   /** A canned question's id, or a saved question's (a uuid). */
@@ -29,8 +29,6 @@ export interface QuestionChange {
   spanIds: string[];
 }
 
-/** Sessions whose answers are judged at most (soonest first). */
-export const MAX_SESSIONS_JUDGED = 40;
 /** Saved questions judged at most (oldest first): each is judged afresh, as it has no stored verdicts. */
 export const MAX_SAVED_JUDGED = 20;
 const MAX_SPANS_NAMED = 20;
@@ -46,8 +44,10 @@ export async function questionsAffected(
   rows: Candidate[],
   now: Date,
   end: Date,
+  /** The scan left out spans or sessions due (its bounds: MAX_CANDIDATE_SPANS, MAX_SESSIONS_JUDGED). */
+  rowsTruncated = false,
 ): Promise<{ current: QuestionChange[]; proposed: QuestionChange[]; truncated: boolean }> {
-  let truncated = rows.length > MAX_CANDIDATE_SPANS;
+  let truncated = rowsTruncated || rows.length > MAX_CANDIDATE_SPANS;
   const bySession = new Map<string, Candidate[]>();
   for (const r of rows.slice(0, MAX_CANDIDATE_SPANS)) {
     const list = bySession.get(r.session_id);
@@ -79,43 +79,98 @@ export async function questionsAffected(
       classes.has(c.cls) && (!c.honest || (c.dropped ?? []).some((d) => d.count > 0 && relevant.has(d.kind)));
     return { id, question, ask, blocks };
   });
-  // Only pairs where some due span could block can change; their current answers are asked a few at a time.
-  const tasks = [...bySession].flatMap(([sessionId, spans]) =>
-    questions.filter((q) => spans.some(q.blocks)).map((q) => ({ sessionId, spans, ...q })),
-  );
-  await inBatches(tasks, ASKED_AT_ONCE, async ({ sessionId, spans, id, question, ask, blocks }) => {
-    const answer = await askEvidenceQuestion({ projectId, question: ask, scope: { sessionIds: [sessionId] } }, now);
-    if (answer.answer === "INSUFFICIENT_EVIDENCE") return;
-    const cited = new Set(answer.citations.map((c) => c.spanId));
-    // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
-    const citationsKnown =
-      ((answer as { citationCount?: number }).citationCount ?? answer.citations.length) <= answer.citations.length;
-    if (answer.answer === "YES" && !citationsKnown) out.truncated = true;
-    for (const which of ["current", "proposed"] as const) {
-      const at = (c: Candidate) => (which === "current" ? c.current_at : c.proposed_at);
-      const dueSpans = spans.filter((c) => at(c) !== null && at(c)! < end);
-      const change =
-        answer.answer === "NO"
-          ? firstBlocker(dueSpans.filter(blocks), at)
-          : citationsKnown
-            ? lastCitation(dueSpans, cited, at, blocks)
-            : null;
-      if (change) {
-        out[which].push({
-          questionId: id,
-          questionTitle: question.title,
-          sessionId,
-          from: answer.answer,
-          to: "INSUFFICIENT_EVIDENCE",
-          at: change.at.toISOString(),
-          spanIds: change.spanIds,
-        });
+  // Only pairs where some due span could block can change: each question is asked once over its sessions.
+  const judged = questions.map((q) => ({ ...q, sessions: [...bySession].filter(([, spans]) => spans.some(q.blocks)) }));
+  await inBatches(
+    judged.filter((q) => q.sessions.length > 0),
+    ASKED_AT_ONCE,
+    async ({ id, question, ask, blocks, sessions }) => {
+      const answers = await answersBySession(
+        projectId,
+        ask,
+        sessions.map(([sessionId]) => sessionId),
+        now,
+      );
+      for (const [sessionId, spans] of sessions) {
+        const answer = answers.get(sessionId)!;
+        if (answer.answer === "INSUFFICIENT_EVIDENCE") continue;
+        // An answer may list only its first citations: a YES whose citations are not all known is left as it is.
+        if (answer.answer === "YES" && !answer.citationsKnown) out.truncated = true;
+        for (const which of ["current", "proposed"] as const) {
+          const at = (c: Candidate) => (which === "current" ? c.current_at : c.proposed_at);
+          const dueSpans = spans.filter((c) => at(c) !== null && at(c)! < end);
+          const change =
+            answer.answer === "NO"
+              ? firstBlocker(dueSpans.filter(blocks), at)
+              : answer.citationsKnown
+                ? lastCitation(dueSpans, answer.cited, at, blocks)
+                : null;
+          if (change) {
+            out[which].push({
+              questionId: id,
+              questionTitle: question.title,
+              sessionId,
+              from: answer.answer,
+              to: "INSUFFICIENT_EVIDENCE",
+              at: change.at.toISOString(),
+              spanIds: change.spanIds,
+            });
+          }
+        }
       }
-    }
-  });
+    },
+  );
   const order = (a: QuestionChange, b: QuestionChange) =>
     a.at.localeCompare(b.at) || a.questionId.localeCompare(b.questionId) || a.sessionId.localeCompare(b.sessionId);
   for (const list of [out.current, out.proposed]) list.sort(order);
+  return out;
+}
+
+interface SessionAnswer {
+  answer: "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
+  cited: Set<string>;
+  /** Every citation of the session's answer is in `cited`. */
+  citationsKnown: boolean;
+}
+
+/**
+ * Each session's answer to a question. An answer over many sessions is the sum of each one's (the
+ * engine's own rule, and stored verdicts are per session), so one question is asked once over all
+ * its sessions and each session's answer is read from the lists: YES with a citation of its own, NO
+ * with nothing of its own blocking (no blocker, seq gap or skipped record; every session here holds
+ * a span). When the lists are cut at their window, each session is asked alone instead.
+ */
+async function answersBySession(
+  projectId: string,
+  question: EvidenceQueryInput["question"],
+  sessionIds: string[],
+  now: Date,
+): Promise<Map<string, SessionAnswer>> {
+  const out = new Map<string, SessionAnswer>();
+  const whole = await askEvidenceQuestion({ projectId, question, scope: { sessionIds } }, now);
+  if (whole.citationCount <= whole.citations.length && whole.blockerCount <= whole.blockers.length) {
+    const incomplete = new Set([
+      ...whole.blockers.map((b) => b.sessionId),
+      ...whole.gaps.map((g) => g.sessionId),
+      ...whole.skippedRecords.map((r) => r.sessionId),
+    ]);
+    for (const id of sessionIds)
+      out.set(id, { answer: incomplete.has(id) ? "INSUFFICIENT_EVIDENCE" : "NO", cited: new Set(), citationsKnown: true });
+    for (const c of whole.citations) {
+      const answer = out.get(c.sessionId)!;
+      answer.answer = "YES";
+      answer.cited.add(c.spanId);
+    }
+    return out;
+  }
+  await inBatches(sessionIds, ASKED_AT_ONCE, async (sessionId) => {
+    const answer = await askEvidenceQuestion({ projectId, question, scope: { sessionIds: [sessionId] } }, now);
+    out.set(sessionId, {
+      answer: answer.answer,
+      cited: new Set(answer.citations.map((c) => c.spanId)),
+      citationsKnown: answer.citationCount <= answer.citations.length,
+    });
+  });
   return out;
 }
 

@@ -7,21 +7,20 @@
  * spans are never loaded. Only the spans that could change an answer (replaced, original held and
  * due within the horizon) come back, a bounded number, with the current answers of their sessions.
  */
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { DAY_MS, validatePolicy } from "@/lib/evidence/policy";
 import { EVIDENTIAL_CLASSES, type EvidentialClass, type RetentionPolicy } from "@/lib/evidence/types";
 import { applyPolicyPatch, currentPolicy, diffPolicies, type PolicyFieldChange, type PolicyPatch } from "@/lib/server/retention";
 import { questionsAffected, type QuestionChange } from "./questions";
-import { replayedVerdict } from "./policy-sql";
+import { REPLAY_DAYS, replayDecisions } from "./replay";
+
+export { REPLAY_DAYS };
 import { type BucketRow, type DeletionRow, MAX_DELETIONS_LISTED, scanHeld } from "./scan";
 
 export { MAX_DELETIONS_LISTED };
 
 export const MAX_HORIZON_DAYS = 3650;
 export const DEFAULT_HORIZON_DAYS = 90;
-/** How far back recorded gate decisions are replayed. */
-export const REPLAY_DAYS = 30;
 
 export type ByClass = Record<EvidentialClass, number>;
 
@@ -101,7 +100,7 @@ export async function simulateRetention(
     replayDecisions(projectId, current, proposed, now),
   ]);
   const buckets = readBuckets(scan.buckets);
-  const questions = await questionsAffected(projectId, scan.candidates, now, end);
+  const questions = await questionsAffected(projectId, scan.candidates, now, end, scan.candidatesTruncated);
   const deletionsCurrent = scan.deletionsCurrent.map(toDeletion);
   const deletionsProposed = scan.deletionsProposed.map(toDeletion);
   const outlook = (which: "current" | "proposed", policy: RetentionPolicy): PolicyOutlook => ({
@@ -206,30 +205,3 @@ export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, 
 }
 
 const sum = (v: ByClass) => v.NARRATIVE + v.STRUCTURED + v.SIDE_EFFECTING;
-
-/** The gate's recorded decisions (not dry runs) of the last 30 days, replayed under both policies. */
-async function replayDecisions(projectId: string, current: RetentionPolicy, proposed: RetentionPolicy, now: Date) {
-  const since = new Date(now.getTime() - REPLAY_DAYS * DAY_MS);
-  const [row] = await db().$queryRaw<
-    Array<{ decisions: bigint; recorded: bigint; current: bigint; proposed: bigint; gained: bigint; lost: bigint }>
-  >`
-    with replay as (
-      select d.verdict::text as recorded, ${replayedVerdict(current, current)} as cur, ${replayedVerdict(proposed, current)} as prop
-        from gate_decision d
-        join session se on se.id = d.session_id
-        join span s on s.session_id = d.session_id and s.id = d.span_id
-       where se.project_id = ${projectId}::uuid and not d.dry_run and d.decided_at >= ${since} and d.decided_at <= ${now})
-    select count(*) as decisions, count(*) filter (where recorded = 'REFUSE') as recorded,
-           count(*) filter (where cur = 'REFUSE') as current, count(*) filter (where prop = 'REFUSE') as proposed,
-           count(*) filter (where prop = 'REFUSE' and cur <> 'REFUSE') as gained,
-           count(*) filter (where cur = 'REFUSE' and prop <> 'REFUSE') as lost
-      from replay`;
-  return {
-    decisions: num(row?.decisions),
-    recorded: num(row?.recorded),
-    current: num(row?.current),
-    proposed: num(row?.proposed),
-    gained: num(row?.gained),
-    lost: num(row?.lost),
-  };
-}
