@@ -63,10 +63,10 @@ function pinAction(env: ActionEnvironment, ran: { count: number }) {
       }),
       lists: ["original"],
       revalidate: ["/retention"],
-      run: async ({ input, actor }) => {
+      run: async ({ input, actor, project }) => {
         ran.count += 1;
         const keys = input.original.map((o) => ({ sessionId: o.split(":")[0]!, spanId: o.split(":")[1]! }));
-        const outcome = await pinOriginals(keys, actor, input.reason);
+        const outcome = await pinOriginals(project.id, keys, actor, input.reason);
         return `Pinned ${outcome.changed.length}`;
       },
     },

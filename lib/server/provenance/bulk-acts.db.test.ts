@@ -31,7 +31,7 @@ async function spansOf(count: number, ttlDays: number, occurredAt: Date) {
 describe("bulk pin and extend", () => {
   it("pins 1,000 originals with one statement and one audit row naming every span", async () => {
     const { project, session, keys } = await spansOf(1000, 30, new Date());
-    const outcome = await pinOriginals(keys, operator, "litigation hold");
+    const outcome = await pinOriginals(project.id, keys, operator, "litigation hold");
     expect(outcome.requested).toBe(1000);
     expect(outcome.changed).toHaveLength(1000);
     // Rows written by one statement carry the same transaction and command id.
@@ -46,28 +46,28 @@ describe("bulk pin and extend", () => {
     expect(named).toEqual(keys.map((k) => k.spanId).sort());
 
     // Pinning again changes nothing and records nothing.
-    expect((await pinOriginals(keys.slice(0, 10), operator, "again")).changed).toHaveLength(0);
+    expect((await pinOriginals(project.id, keys.slice(0, 10), operator, "again")).changed).toHaveLength(0);
     expect(await db().auditLog.count({ where: { projectId: project.id } })).toBe(1);
   });
 
   it("refuses an empty selection and a missing reason in plain words", async () => {
-    await expect(pinOriginals([], operator, "why")).rejects.toMatchObject({
+    const { project, keys } = await spansOf(1, 30, new Date());
+    await expect(pinOriginals(project.id, [], operator, "why")).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
       message: "Select at least one span",
     });
-    const { keys } = await spansOf(1, 30, new Date());
-    await expect(pinOriginals(keys, operator, "  ")).rejects.toMatchObject({
+    await expect(pinOriginals(project.id, keys, operator, "  ")).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
       fields: [{ path: "reason", message: "required" }],
     });
-    await expect(extendOriginals([], operator, new Date(Date.now() + DAY_MS), "why")).rejects.toMatchObject({
+    await expect(extendOriginals(project.id, [], operator, new Date(Date.now() + DAY_MS), "why")).rejects.toMatchObject({
       message: "Select at least one span",
     });
   });
 
   it("a bulk pin racing the sweeper never loses a pinned original", async () => {
-    const { session, keys } = await spansOf(200, 1, new Date(Date.now() - 10 * DAY_MS));
-    const [outcome] = await Promise.all([pinOriginals(keys, operator, "race"), sweep()]);
+    const { project, session, keys } = await spansOf(200, 1, new Date(Date.now() - 10 * DAY_MS));
+    const [outcome] = await Promise.all([pinOriginals(project.id, keys, operator, "race"), sweep()]);
     const pinned = new Set(outcome.changed.map((k) => k.spanId));
     const originals = await db().spanOriginal.findMany({ where: { sessionId: session.id } });
     expect(originals).toHaveLength(200);
@@ -94,7 +94,7 @@ describe("bulk pin and extend", () => {
       data: { expiresAt: far },
     });
     const until = new Date(Date.now() + 400 * DAY_MS);
-    const outcome = await extendOriginals(keys, operator, until, "keep for the audit");
+    const outcome = await extendOriginals(project.id, keys, operator, until, "keep for the audit");
     expect(outcome.changed.map((k) => k.spanId).sort()).toEqual([keys[0]!.spanId, keys[1]!.spanId].sort());
     const third = await db().spanOriginal.findFirstOrThrow({ where: { spanId: keys[2]!.spanId } });
     expect(third.expiresAt?.getTime()).toBe(far.getTime());
@@ -102,8 +102,19 @@ describe("bulk pin and extend", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]!.act).toBe("originals.extend");
     expect((audit[0]!.before as { spans: unknown[] }).spans).toHaveLength(2);
-    await expect(extendOriginals(keys, operator, new Date(Date.now() - DAY_MS), "late")).rejects.toMatchObject({
+    await expect(extendOriginals(project.id, keys, operator, new Date(Date.now() - DAY_MS), "late")).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
     });
+  });
+
+  it("touches only originals of the project it acts in, whatever the selection names", async () => {
+    const mine = await spansOf(2, 30, new Date());
+    const theirs = await spansOf(2, 30, new Date());
+    const outcome = await pinOriginals(mine.project.id, [...mine.keys, ...theirs.keys], operator, "hold");
+    expect(outcome.changed.map((k) => k.spanId).sort()).toEqual(mine.keys.map((k) => k.spanId).sort());
+    expect(await db().spanOriginal.count({ where: { sessionId: theirs.session.id, pinned: true } })).toBe(0);
+    const extended = await extendOriginals(mine.project.id, theirs.keys, operator, new Date(Date.now() + 900 * DAY_MS), "x");
+    expect(extended.changed).toHaveLength(0);
+    expect(await db().auditLog.count({ where: { projectId: theirs.project.id } })).toBe(0);
   });
 });

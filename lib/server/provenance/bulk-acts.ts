@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
-import { type Actor, type AuditEntry, writeAudits } from "@/lib/server/audit";
+import { type Actor, writeAudit } from "@/lib/server/audit";
 
 /** One original, by its primary key. */
 export interface OriginalKey {
@@ -38,53 +38,45 @@ function checkSelection(keys: OriginalKey[], reason: string | null | undefined):
   return { keys: unique, why };
 }
 
-function byProject<T extends { project_id: string }>(rows: T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = groups.get(row.project_id);
-    if (list) list.push(row);
-    else groups.set(row.project_id, [row]);
-  }
-  return groups;
-}
-
 /**
  * Pins many originals with one UPDATE. The rows are locked in key order and re-checked under the
  * lock ("held and not pinned"), so an original the sweeper deleted a moment earlier is skipped,
  * never reported pinned; the sweeper, which skips locked rows and re-checks "not pinned" itself,
- * never deletes one this pinned. One audit row per project names every span pinned.
+ * never deletes one this pinned. One audit row names every span pinned. Originals of sessions outside
+ * `projectId` are not touched, whatever the selection names.
  */
 export async function pinOriginals(
+  projectId: string,
   selection: OriginalKey[],
   actor: Actor,
   reason: string | null | undefined,
 ): Promise<BulkOutcome> {
   const { keys, why } = checkSelection(selection, reason);
   return db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; project_id: string }>>`
+    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string }>>`
       with sel as (
-        select o.session_id, o.span_id, se.project_id
+        select o.session_id, o.span_id
           from unnest(${keys.map((k) => k.sessionId)}::uuid[], ${keys.map((k) => k.spanId)}::uuid[]) as k(session_id, span_id)
           join span_original o on o.session_id = k.session_id and o.span_id = k.span_id
           join session se on se.id = o.session_id
-         where o.bytes is not null and o.pinned = false
+         where o.bytes is not null and o.pinned = false and se.project_id = ${projectId}::uuid
          order by o.session_id, o.span_id
            for update of o)
       update span_original o set pinned = true
         from sel
        where o.session_id = sel.session_id and o.span_id = sel.span_id
-      returning o.session_id::text as session_id, o.span_id::text as span_id, sel.project_id::text as project_id`;
-    const entries: AuditEntry[] = [...byProject(rows)].map(([projectId, changed]) => ({
-      projectId,
-      actor,
-      act: "originals.pin",
-      targetType: "project",
-      targetId: projectId,
-      before: { pinned: false },
-      after: { pinned: true, spans: changed.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) },
-      reason: why,
-    }));
-    await writeAudits(tx, entries);
+      returning o.session_id::text as session_id, o.span_id::text as span_id`;
+    if (rows.length > 0)
+      await writeAudit(tx, {
+        projectId,
+        actor,
+        act: "originals.pin",
+        targetType: "project",
+        targetId: projectId,
+        before: { pinned: false },
+        after: { pinned: true, spans: rows.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) },
+        reason: why,
+      });
     return { requested: keys.length, changed: rows.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) };
   });
 }
@@ -92,9 +84,10 @@ export async function pinOriginals(
 /**
  * Keeps many originals until `expiresAt` with one UPDATE: only an extension (an original that
  * expires later already, or never, is left as it is; shortening is an admin act on one original).
- * One audit row per project names every span with its previous expiry.
+ * One audit row names every span with its previous expiry; only originals of `projectId`'s sessions.
  */
 export async function extendOriginals(
+  projectId: string,
   selection: OriginalKey[],
   actor: Actor,
   expiresAt: Date,
@@ -108,32 +101,32 @@ export async function extendOriginals(
     });
   }
   return db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; project_id: string; before: Date }>>`
+    const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; before: Date }>>`
       with sel as (
-        select o.session_id, o.span_id, o.expires_at, se.project_id
+        select o.session_id, o.span_id, o.expires_at
           from unnest(${keys.map((k) => k.sessionId)}::uuid[], ${keys.map((k) => k.spanId)}::uuid[]) as k(session_id, span_id)
           join span_original o on o.session_id = k.session_id and o.span_id = k.span_id
           join session se on se.id = o.session_id
          where o.bytes is not null and o.expires_at is not null and o.expires_at < ${expiresAt}
+           and se.project_id = ${projectId}::uuid
          order by o.session_id, o.span_id
            for update of o)
       update span_original o set expires_at = ${expiresAt}
         from sel
        where o.session_id = sel.session_id and o.span_id = sel.span_id
-      returning o.session_id::text as session_id, o.span_id::text as span_id, sel.project_id::text as project_id,
-                sel.expires_at as before`;
-    const entries: AuditEntry[] = [...byProject(rows)].map(([projectId, changed]) => ({
-      projectId,
-      actor,
-      act: "originals.extend",
-      targetType: "project",
-      targetId: projectId,
-      before: { spans: changed.map((r) => ({ sessionId: r.session_id, spanId: r.span_id, expiresAt: r.before })) },
-      after: { expiresAt, spans: changed.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) },
-      reason: why,
-      at: now,
-    }));
-    await writeAudits(tx, entries);
+      returning o.session_id::text as session_id, o.span_id::text as span_id, sel.expires_at as before`;
+    if (rows.length > 0)
+      await writeAudit(tx, {
+        projectId,
+        actor,
+        act: "originals.extend",
+        targetType: "project",
+        targetId: projectId,
+        before: { spans: rows.map((r) => ({ sessionId: r.session_id, spanId: r.span_id, expiresAt: r.before })) },
+        after: { expiresAt, spans: rows.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) },
+        reason: why,
+        at: now,
+      });
     return { requested: keys.length, changed: rows.map((r) => ({ sessionId: r.session_id, spanId: r.span_id })) };
   });
 }

@@ -43,8 +43,8 @@ export const bulkRetentionAction = defineAction({
     );
     const outcome =
       input.act === "pin"
-        ? await pinOriginals(input.original, actor, input.reason)
-        : await extendOriginals(input.original, actor, new Date(Date.now() + input.days * DAY_MS), input.reason);
+        ? await pinOriginals(project.id, input.original, actor, input.reason)
+        : await extendOriginals(project.id, input.original, actor, new Date(Date.now() + input.days * DAY_MS), input.reason);
     const verb = input.act === "pin" ? "Pinned" : `Extended to ${input.days} days`;
     const rest = outcome.requested - outcome.changed.length;
     return `${verb}: ${outcome.changed.length} of ${outcome.requested}.${
