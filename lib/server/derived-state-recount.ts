@@ -22,6 +22,7 @@ const facts = (projectId: string) => Prisma.sql`
   facts as (
     select s.session_id, s.id, s.seq, s.kind, s.class, s.occurred_at, s.transcript_state, s.has_pointer,
            s.generation, s.original_state, s.original_expires_at, s.replacing_summary_id, s.replaced_dropped,
+           s.byte_length, date_trunc('day', s.created_at)::date as received_day,
            case when x.span_id is null then 'ABSENT'
                 when x.bytes is null then 'DELETED'
                 when encode(sha256(x.bytes), 'hex') <> s.sha256 then 'HASH_MISMATCH'
@@ -134,6 +135,31 @@ export async function gridCounterDrift(tx: DbTx, projectId: string): Promise<str
 }
 
 /**
+ * span_storage_count against the spans whose original holds bytes that hash right (hashed here),
+ * counted with their byte_length by class and the UTC day they were received.
+ */
+export async function storageCounterDrift(tx: DbTx, projectId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<Row[]>`
+    with ${facts(projectId)},
+    expected as (
+      select f.session_id, f.class, f.received_day as day, count(*)::int as originals, sum(f.byte_length)::bigint as bytes
+        from facts f where f.live_state = 'HELD'
+       group by 1, 2, 3),
+    stored as (
+      select c.session_id, c.class, c.day, c.originals, c.bytes
+        from span_storage_count c join session se on se.id = c.session_id
+       where se.project_id = ${projectId}::uuid and (c.originals <> 0 or c.bytes <> 0))
+    select 'span_storage_count' as what,
+           concat_ws('/', coalesce(e.session_id, s.session_id), coalesce(e.class, s.class), coalesce(e.day, s.day)) as key,
+           jsonb_build_object('originals', s.originals, 'bytes', s.bytes) as stored,
+           jsonb_build_object('originals', e.originals, 'bytes', e.bytes) as expected
+      from expected e full join stored s on s.session_id = e.session_id and s.class = e.class and s.day = e.day
+     where e.originals is distinct from s.originals or e.bytes is distinct from s.bytes or s.originals < 0 or s.bytes < 0
+     order by 2`;
+  return lines(rows);
+}
+
+/**
  * Written by the gate rather than by a trigger: a summary that replaced spans is one generation
  * above the deepest of them, and of a class no lower than theirs.
  */
@@ -156,6 +182,7 @@ export async function driftOf(tx: DbTx, projectId: string): Promise<string[]> {
     ...(await sessionCountDrift(tx, projectId)),
     ...(await spanFactDrift(tx, projectId)),
     ...(await gridCounterDrift(tx, projectId)),
+    ...(await storageCounterDrift(tx, projectId)),
     ...(await summaryLineageDrift(tx, projectId)),
   ];
 }

@@ -171,6 +171,11 @@ describe("derived state", () => {
         "update span_original set bytes_state = 'HASH_MISMATCH' where session_id = $1::uuid and bytes_state = 'HELD'",
       ],
       ["span_grid_count.n", "update span_grid_count set n = n + 1 where session_id = $1::uuid"],
+      ["span_storage_count", "update span_storage_count set bytes = bytes + 1 where session_id = $1::uuid and originals > 0"],
+      [
+        "span_storage_count",
+        "update span_storage_count set originals = originals - 1 where session_id = $1::uuid and originals > 0",
+      ],
       ["span.generation", "update span set generation = generation + 1 where session_id = $1::uuid and kind = 'SUMMARY'"],
     ];
     for (const [what, sql] of breakages) expect((await driftInside(p, quietly(sql))).join("\n"), what).toContain(what);
@@ -188,6 +193,16 @@ describe("derived state", () => {
         )
       ).join("\n"),
     ).toContain("span_grid_count.n");
+    // Held originals counted on a day none of the session's spans was received.
+    expect(
+      (
+        await driftInside(
+          p,
+          (tx) =>
+            tx.$executeRaw`insert into span_storage_count (session_id, class, day, originals, bytes) values (${a}::uuid, 'NARRATIVE', '2001-01-01', 1, 10)`,
+        )
+      ).join("\n"),
+    ).toContain("span_storage_count");
 
     // A write that slips past the evidence_version triggers.
     const before = await evidenceSnapshot(db(), p);
