@@ -55,7 +55,7 @@ export function ActionForm({
       aria-busy={pending}
       style={
         inline
-          ? { display: "inline-flex", gap: 8, alignItems: "end" }
+          ? { display: "inline-flex", gap: 8, alignItems: "end", flexWrap: "wrap", maxWidth: "100%" }
           : { display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }
       }
     >

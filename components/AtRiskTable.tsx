@@ -4,7 +4,10 @@ import Link from "next/link";
 import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
 import { useRefill } from "./ActionForm";
-import { formatTime, humanize } from "./format";
+import { BulkActFields, type BulkTarget } from "./BulkActFields";
+import { Code } from "./Code";
+import { formatTime } from "./format";
+import { projectHref } from "./project-href";
 
 export interface AtRiskRow {
   sessionId: string;
@@ -14,35 +17,41 @@ export interface AtRiskRow {
   class: string;
   expiresAt: string;
   horizonAt: string;
+  /** Size of the held original. */
+  bytes: number;
 }
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-/** Originals at risk with checkboxes and bulk pin / extend, shown to roles that may act. */
-export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAct: boolean; action: Action }) {
+/** How many boxes are ticked, and the bytes their originals hold (each box carries its own). */
+export function tickedTarget(form: HTMLFormElement | null): BulkTarget {
+  const ticked = form ? Array.from(form.querySelectorAll<HTMLInputElement>('input[name="original"]:checked')) : [];
+  return { count: ticked.length, bytes: ticked.reduce((sum, box) => sum + Number(box.dataset.bytes ?? 0), 0) };
+}
+
+/**
+ * Originals at risk with checkboxes and bulk pin / extend, shown to roles that may act: the
+ * confirmation names how many are ticked and the bytes they hold, and the reason.
+ */
+export function AtRiskTable({
+  project,
+  rows,
+  canAct,
+  action,
+}: {
+  project: string;
+  rows: AtRiskRow[];
+  canAct: boolean;
+  action: Action;
+}) {
   const [result, submit, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
   return (
-    <form ref={form} action={submit}>
+    <form ref={form} action={submit} aria-label="Keep originals at risk">
       {canAct ? (
-        <div className="panel" style={{ display: "flex", gap: 12, alignItems: "end", marginBottom: 12 }}>
-          <label>
-            Keep for (days from now)
-            <br />
-            <input name="days" type="number" min={1} max={36500} defaultValue={400} />
-          </label>
-          <label>
-            Reason (required)
-            <br />
-            <input name="reason" required maxLength={1000} />
-          </label>
-          <button className="button" type="submit" name="act" value="pin" disabled={pending}>
-            Pin selected
-          </button>
-          <button className="button secondary" type="submit" name="act" value="extend" disabled={pending}>
-            Extend selected
-          </button>
+        <div className="panel" style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 12 }}>
+          <BulkActFields form={form} target={() => tickedTarget(form.current)} pending={pending} what="selected" />
         </div>
       ) : null}
       {result ? (
@@ -78,6 +87,7 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
                     type="checkbox"
                     name="original"
                     value={`${o.sessionId}:${o.spanId}`}
+                    data-bytes={o.bytes}
                     aria-label={`Select span ${o.seq ?? o.spanId.slice(0, 8)} of ${o.sessionTitle}`}
                   />
                 </td>
@@ -89,12 +99,14 @@ export function AtRiskTable({ rows, canAct, action }: { rows: AtRiskRow[]; canAc
                 <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
               </td>
               <td>
-                <Link href={`/sessions/${o.sessionId}`}>{o.sessionTitle}</Link>
+                <Link href={projectHref(project, `/sessions/${o.sessionId}`)}>{o.sessionTitle}</Link>
               </td>
               <td className="num">
-                <Link href={`/spans/${o.spanId}`}>{o.seq ?? "summary"}</Link>
+                <Link href={projectHref(project, `/spans/${o.spanId}`)}>{o.seq ?? "summary"}</Link>
               </td>
-              <td>{humanize(o.class)}</td>
+              <td>
+                <Code value={o.class} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,9 +1,13 @@
 import Link from "next/link";
 import type { AuditEventView, ChangeValue } from "@/lib/server/audit";
+import { Code } from "./Code";
 import { formatCount } from "./format";
 import { type PageWindow, Pager } from "./Pager";
 import { Time } from "./Time";
 import "./audit-log.css";
+
+/** A value the log holds as an enum code rather than as free text. */
+const ENUM_CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 
 /** Entries of a summarised list drawn on the page; the CSV export carries every one. */
 const LIST_SHOWN = 200;
@@ -117,7 +121,13 @@ function Value({ value }: { value: ChangeValue | null }) {
   if (!value) return <span className="audit-absent">—</span>;
   const items = value.items;
   // A list shown in full already (short prefixes) needs no second copy.
-  if (!items || items.map((i) => i.text).join(", ") === value.text) return <span className="audit-value">{value.text}</span>;
+  if (!items || items.map((i) => i.text).join(", ") === value.text)
+    return (
+      <span className="audit-value">
+        {/* A role, state or class (VIEWER, HELD) in words, its code on hover. */}
+        {ENUM_CODE.test(value.text) ? <Code value={value.text} /> : value.text}
+      </span>
+    );
   return (
     <details className="audit-list">
       <summary>{value.text}</summary>

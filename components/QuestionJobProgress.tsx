@@ -1,11 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Code } from "./Code";
 import Link from "next/link";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { QuestionJobView } from "@/lib/server/questions";
 import { CallOutcome } from "./CallOutcome";
-import { formatCount, humanize } from "./format";
+import { formatCount } from "./format";
 import { projectHref } from "./project-href";
 
 const POLL_MS = 1_000;
@@ -125,7 +126,7 @@ export function QuestionJobProgress({ project, initial }: { project: string; ini
                   <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
                 </td>
                 <td>
-                  {humanize(b.class)} × {humanize(b.provenance)}
+                  <Code value={b.class} /> × <Code value={b.provenance} />
                 </td>
                 <td>{b.reason}</td>
               </tr>

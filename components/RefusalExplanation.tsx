@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Code } from "./Code";
 import { bodySegments } from "./body-segments";
 import { formatTime, humanize } from "./format";
 import { formatKindCounts } from "@/lib/evidence/manifest";
@@ -25,7 +26,7 @@ export function RefusalExplanation({ explanation, basePath }: { explanation: Exp
         </dd>
         <dt>Cell</dt>
         <dd>
-          {humanize(refusal.cell.class)} × {humanize(refusal.cell.provenance)}
+          <Code value={refusal.cell.class} /> × <Code value={refusal.cell.provenance} />
         </dd>
         <dt>Requested by</dt>
         <dd className="mono">{refusal.requester}</dd>
@@ -83,9 +84,11 @@ function ExplainedSpanView({ span, basePath }: { span: ExplainedSpan; basePath: 
     <article className={`panel ${styles.span}`} data-testid="explained-span" aria-current={span.focus ? "true" : undefined}>
       <h3 className={styles.spanHead}>
         <Link href={`${basePath}/spans/${span.id}`}>{span.seq === null ? "Summary" : `Span ${span.seq}`}</Link>
-        <span>{humanize(span.kind)}</span>
         <span>
-          {humanize(span.cell.class)} × {humanize(span.cell.provenance)}
+          <Code value={span.kind} />
+        </span>
+        <span>
+          <Code value={span.cell.class} /> × <Code value={span.cell.provenance} />
         </span>
         <span className={`badge ${refused ? "lost" : "safe"}`} title={span.verdict}>
           {refused ? "refused" : humanize(span.verdict)}
@@ -134,7 +137,8 @@ function Remedies({ remedies }: { remedies: NonNullable<ExplainedSpan["remedies"
   if (remedies.verdictNow !== "REFUSE")
     return (
       <p data-testid="remedy">
-        Asked again now, the gate would accept this span as the summary stood ({humanize(remedies.verdictNow)}).
+        Asked again now, the gate would accept this span as the summary stood (<Code value={remedies.verdictNow} />
+        ).
       </p>
     );
   return (

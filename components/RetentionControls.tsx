@@ -42,7 +42,7 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
   return (
     <section className="panel" aria-label="Retention controls" style={{ display: "grid", gap: 12 }}>
       {!pinned && allowed.pin ? (
-        <form ref={pinForm} action={pin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={pinForm} action={pin} style={{ display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Reason (optional)
@@ -55,7 +55,7 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
         </form>
       ) : null}
       {pinned && allowed.unpin ? (
-        <form ref={unpinForm} action={unpin} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={unpinForm} action={unpin} style={{ display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Reason (required)
@@ -68,7 +68,7 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
         </form>
       ) : null}
       {!pinned && allowed.extend ? (
-        <form ref={expiryForm} action={setExpiry} style={{ display: "flex", gap: 8, alignItems: "end" }}>
+        <form ref={expiryForm} action={setExpiry} style={{ display: "flex", gap: 8, alignItems: "end", flexWrap: "wrap" }}>
           <input type="hidden" name="spanId" value={spanId} />
           <label>
             Keep for (days from now)

@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useMemo, useState } from "react";
+import { useActionState, useMemo, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Simulation } from "@/lib/server/what-if";
+import { useRefill } from "./ActionForm";
 import { CurrentVsProposedChart, StoredBytesChart } from "./charts/WhatIfCharts";
 import {
   formatBytes,
@@ -67,6 +68,7 @@ function PolicyInputs({ policy, hidden }: { policy: RetentionPolicy; hidden?: bo
  */
 export function RetentionWhatIf({
   projectId,
+  historyHref,
   policy,
   version,
   canSave,
@@ -74,6 +76,8 @@ export function RetentionWhatIf({
   save,
 }: {
   projectId: string;
+  /** The project's policy history page. */
+  historyHref: string;
   policy: RetentionPolicy;
   version: number;
   canSave: boolean;
@@ -81,15 +85,17 @@ export function RetentionWhatIf({
   save: Action<{ version: number }>;
 }) {
   const [result, submit, pending] = useActionState(simulate, null);
+  const form = useRef<HTMLFormElement>(null);
+  useRefill(form, result);
   const simulation = result?.ok ? result.data : undefined;
   return (
     <section className="panel" aria-label="What-if" style={{ marginBottom: 16 }}>
       <h2 style={{ marginTop: 0 }}>What if the policy changed?</h2>
       <p style={{ marginTop: 0 }}>
-        Policy version <strong data-testid="policy-version">{version}</strong>.{" "}
-        <Link href={`/retention/history?project=${projectId}`}>History</Link>
+        Policy version <strong data-testid="policy-version">{version}</strong>. <Link href={historyHref}>History</Link>
       </p>
       <form
+        ref={form}
         action={submit}
         aria-label="Proposed policy"
         style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }}
@@ -106,7 +112,7 @@ export function RetentionWhatIf({
         </button>
       </form>
       {result && !result.ok ? (
-        <p role="alert" className="error">
+        <p role="alert" className="error-text">
           {result.error.message}
         </p>
       ) : null}
@@ -160,7 +166,7 @@ function SimulationView({
         <CurrentVsProposedChart title="Answers turned insufficient (cumulative)" points={prepared.answers} />
       </div>
       <p>
-        EXPIRING now (TTL before horizon): current{" "}
+        Expiring now (TTL before horizon): current{" "}
         {CLASSES.map((c) => `${humanize(c)} ${formatCount(current.expiring[c])}`).join(", ")}; proposed{" "}
         {CLASSES.map((c) => `${humanize(c)} ${formatCount(proposed.expiring[c])}`).join(", ")}. Gate decisions of the last 30 days
         replayed: {formatCount(simulation.refusals.decisions)} decisions, refusals {formatCount(simulation.refusals.current)} now,{" "}
@@ -261,9 +267,11 @@ function ConfirmSave({
   save: Action<{ version: number }>;
 }) {
   const [result, submit, pending] = useActionState(save, null);
+  const form = useRef<HTMLFormElement>(null);
+  useRefill(form, result);
   const narrowing = simulation.changes.some((c) => c.narrowing);
   return (
-    <form action={submit} aria-label="Confirm the policy change" className="panel" style={{ marginTop: 12 }}>
+    <form ref={form} action={submit} aria-label="Confirm the policy change" className="panel" style={{ marginTop: 12 }}>
       <h3 style={{ marginTop: 0 }}>Save this policy as version {version + 1}?</h3>
       <ul aria-label="Changes">
         {simulation.changes.map((c) => (
@@ -290,7 +298,7 @@ function ConfirmSave({
         Confirm and save
       </button>
       {result ? (
-        <p role={result.ok ? "status" : "alert"} className={result.ok ? undefined : "error"}>
+        <p role={result.ok ? "status" : "alert"} className={result.ok ? undefined : "error-text"}>
           {result.ok ? result.message : result.error.message}
         </p>
       ) : null}

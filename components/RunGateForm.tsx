@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import { Code } from "./Code";
 import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
 import { useRefill } from "./ActionForm";
-import { humanize } from "./format";
 
 import type { Cell, Verdict } from "@/lib/evidence/types";
 
@@ -102,11 +102,11 @@ export function RunGateForm({
                     <span
                       className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}
                     >
-                      {humanize(d.verdict)}
+                      <Code value={d.verdict} />
                     </span>
                   </td>
                   <td>
-                    {humanize(d.cell.class)} × {humanize(d.cell.provenance)}
+                    <Code value={d.cell.class} /> × <Code value={d.cell.provenance} />
                   </td>
                   <td>{d.reason}</td>
                 </tr>

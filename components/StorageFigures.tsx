@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { Code } from "./Code";
 import type { StorageFigures as Figures } from "@/lib/server/retention";
 import { formatBytes } from "./charts/what-if-series";
-import { formatCount, humanize } from "./format";
+import { formatCount } from "./format";
 
 /** What retention costs today: bytes held per class, runtime and session, and per day received. */
 export function StorageFigures({ figures }: { figures: Figures }) {
@@ -24,7 +25,9 @@ export function StorageFigures({ figures }: { figures: Figures }) {
           <tbody>
             {(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const).map((c) => (
               <tr key={c}>
-                <td>{humanize(c)}</td>
+                <td>
+                  <Code value={c} />
+                </td>
                 <td>{formatCount(figures.byClass[c].originals)}</td>
                 <td>{formatBytes(figures.byClass[c].bytes)}</td>
               </tr>

@@ -1,6 +1,6 @@
 import Link from "next/link";
+import { Code } from "@/components/Code";
 import { ActionForm } from "@/components/ActionForm";
-import { humanize } from "@/components/format";
 import { projectHref } from "@/components/project-href";
 import { Time } from "@/components/Time";
 import { requireInstanceAdmin } from "@/lib/auth/project-access";
@@ -120,7 +120,7 @@ export default async function AdminPage() {
                       </button>
                     </ActionForm>
                   ) : (
-                    humanize(u.role)
+                    <Code value={u.role} />
                   )}
                 </td>
                 <td>

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
+import { Code } from "@/components/Code";
 import { ProjectSwitcher } from "@/components/ProjectSwitcher";
 import { QueryProvider } from "@/components/QueryProvider";
 import { SideNav } from "@/components/SideNav";
-import { humanize } from "@/components/format";
 import { requireMember } from "@/lib/auth/project-access";
 import { can } from "@/lib/core/permissions";
 import { listProjectsOf } from "@/lib/server/admin";
@@ -22,7 +22,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
         <div className="who">
           <div>{user.email}</div>
           <div className="role">
-            {humanize(role)} in {project.name}
+            <Code value={role} /> in {project.name}
           </div>
           <form action={signOutAction}>
             <button type="submit" className="link-button">

@@ -45,7 +45,7 @@ describe("at risk: the pure definition and the retention page's SQL agree", () =
     const facts = await loadOriginalFacts(db(), session.id, ids);
     const rows = await db().span.findMany({
       where: { sessionId: session.id },
-      select: { id: true, class: true, occurredAt: true },
+      select: { id: true, class: true, occurredAt: true, byteLength: true },
     });
     const expected = rows
       .filter((r) =>
@@ -53,11 +53,12 @@ describe("at risk: the pure definition and the retention page's SQL agree", () =
       )
       .map((r) => r.id)
       .sort();
-    const listed = (await listAtRiskOriginals(project.id, 100_000))
-      .filter((o) => o.sessionId === session.id)
-      .map((o) => o.spanId)
-      .sort();
+    const listedRows = (await listAtRiskOriginals(project.id, 100_000)).filter((o) => o.sessionId === session.id);
+    const listed = listedRows.map((o) => o.spanId).sort();
     expect(listed).toEqual(expected);
+    // Each row carries its original's size, which a bulk act's confirmation adds up.
+    const sizeOf = new Map(rows.map((r) => [r.id, r.byteLength]));
+    for (const o of listedRows) expect(o.bytes).toBe(sizeOf.get(o.spanId));
     expect(expected).toEqual([spans[0]!.id, spans[7]!.id].sort());
   });
 });

@@ -9,6 +9,8 @@ export interface AtRiskOriginal {
   class: string;
   expiresAt: Date;
   horizonAt: Date;
+  /** Size of the held original, so a bulk act can say how many bytes it keeps. */
+  bytes: number;
 }
 
 /**
@@ -25,10 +27,11 @@ export async function listAtRiskOriginals(projectId: string, limit = 200): Promi
       class: string;
       expires_at: Date;
       horizon_at: Date;
+      bytes: number;
     }>
   >`
     select o.session_id::text as session_id, coalesce(se.title, se.external_id) as title, o.span_id::text as span_id,
-           s.seq, s.class::text as class, o.expires_at,
+           s.seq, s.class::text as class, o.expires_at, s.byte_length as bytes,
            s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})) as horizon_at
       from span_original o
       join span s on s.session_id = o.session_id and s.id = o.span_id
@@ -47,6 +50,7 @@ export async function listAtRiskOriginals(projectId: string, limit = 200): Promi
     class: r.class,
     expiresAt: r.expires_at,
     horizonAt: r.horizon_at,
+    bytes: Number(r.bytes),
   }));
 }
 

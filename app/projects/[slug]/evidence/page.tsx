@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Code } from "@/components/Code";
 import { afterResponse } from "@/app/after-response";
 import { ActionForm } from "@/components/ActionForm";
 import { CallOutcome } from "@/components/CallOutcome";
@@ -16,8 +17,10 @@ import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
 import { type askEvidenceQuestion, askOrQueue, type QuestionJobView } from "@/lib/server/questions";
 import { QuestionJobProgress } from "@/components/QuestionJobProgress";
-import { evidenceQueryFromParams } from "@/lib/server/questions";
+import { evidenceQueryFromUrl, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
+import { SavedQuestions } from "@/components/SavedQuestions";
 import { pinAction } from "../spans/[id]/actions";
+import { deleteSavedQuestionAction, saveQuestionAction } from "./actions";
 
 export const metadata = { title: "Evidence" };
 
@@ -47,7 +50,7 @@ export default async function EvidencePage({
 
   // The project is the URL's; a "project" parameter left over from an old link is ignored.
   params.delete("project");
-  const { sessions } = await evidencePicker(project.id);
+  const [{ sessions }, saved] = await Promise.all([evidencePicker(project.id), listSavedQuestions(project.id)]);
   const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 
@@ -55,7 +58,7 @@ export default async function EvidencePage({
   let job: QuestionJobView | null = null;
   let problem: string | null = null;
   try {
-    const input = evidenceQueryFromParams(project.id, params);
+    const input = await evidenceQueryFromUrl(project.id, params);
     const asked = input
       ? await askOrQueue(input, actor.label, { withinMs: PAGE_QUESTION_MS, keepVerdicts: afterResponse })
       : null;
@@ -94,6 +97,11 @@ export default async function EvidencePage({
               {CANNED_QUESTION_IDS.map((id) => (
                 <option key={id} value={id}>
                   {CANNED_QUESTIONS[id].title}
+                </option>
+              ))}
+              {saved.map((question) => (
+                <option key={question.id} value={`${SAVED_PREFIX}${question.id}`}>
+                  Saved: {question.title}
                 </option>
               ))}
               <option value="custom">Custom (use the builder below)</option>
@@ -192,6 +200,18 @@ export default async function EvidencePage({
           {problem}
         </p>
       ) : null}
+      <SavedQuestions
+        saved={saved}
+        askHref={(id) => {
+          const next = new URLSearchParams(exportParams);
+          next.set("q", `${SAVED_PREFIX}${id}`);
+          return at(`/evidence?${next}`);
+        }}
+        canWrite={can(role, "questions:write")}
+        customQuery={q === "custom" && (result || job) ? exportParams.toString() : null}
+        save={saveQuestionAction.bind(null, project.slug)}
+        remove={deleteSavedQuestionAction.bind(null, project.slug)}
+      />
       {job ? <QuestionJobProgress project={project.slug} initial={job} /> : null}
       {result ? (
         <section aria-label="Answer">
@@ -291,7 +311,7 @@ export default async function EvidencePage({
                         <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
                       </td>
                       <td>
-                        {humanize(b.class)} × {humanize(b.provenance)}
+                        <Code value={b.class} /> × <Code value={b.provenance} />
                       </td>
                       <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
                       <td>{b.originalHeld ? "held" : "gone"}</td>

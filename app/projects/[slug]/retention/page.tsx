@@ -3,6 +3,7 @@ import { ExpiryChart } from "@/components/charts/ExpiryChart";
 import { prepareExpirySeries } from "@/components/charts/expiry-series";
 import { RetentionWhatIf } from "@/components/RetentionWhatIf";
 import { StorageFigures } from "@/components/StorageFigures";
+import { projectHref } from "@/components/project-href";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
 import { currentPolicy, expiriesByWeek, listAtRiskOriginals, storageFigures } from "@/lib/server/retention";
@@ -30,6 +31,7 @@ export default async function RetentionPage({ params }: { params: Promise<{ slug
       <StorageFigures figures={storage} />
       <RetentionWhatIf
         projectId={project.id}
+        historyHref={projectHref(project.slug, "/retention/history")}
         policy={current.policy}
         version={current.version}
         canSave={can(role, "policy:write")}
@@ -41,9 +43,12 @@ export default async function RetentionPage({ params }: { params: Promise<{ slug
         <ExpiryChart series={prepareExpirySeries(expiries, now, WEEKS)} />
       </section>
       {atRisk.length === 0 ? (
-        <div className="panel empty-state">No original expires before its horizon.</div>
+        <div className="panel empty-state">
+          No original expires before its horizon: every side-effecting and structured span is kept long enough to answer for it.
+        </div>
       ) : (
         <AtRiskTable
+          project={project.slug}
           rows={atRisk.map((o) => ({ ...o, expiresAt: o.expiresAt.toISOString(), horizonAt: o.horizonAt.toISOString() }))}
           canAct={can(role, "originals:pin")}
           action={bulkRetentionAction.bind(null, project.slug)}

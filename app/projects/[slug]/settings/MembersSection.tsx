@@ -1,4 +1,5 @@
 import { ActionForm } from "@/components/ActionForm";
+import { Code } from "@/components/Code";
 import { humanize } from "@/components/format";
 import { Time } from "@/components/Time";
 import type { FormAction } from "@/lib/auth/define-action";
@@ -57,7 +58,7 @@ export function MembersSection({
                     </button>
                   </ActionForm>
                 ) : (
-                  humanize(m.role)
+                  <Code value={m.role} />
                 )}
               </td>
               <td>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Code } from "@/components/Code";
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
 import { humanize } from "@/components/format";
@@ -57,9 +58,12 @@ export default async function SpanPage({
       </h1>
       <p className="subtitle">
         <span className={`badge ${cellSafety(span.class, detail.provenance)}`}>
-          {humanize(span.class)} × {humanize(detail.provenance)}
+          <Code value={span.class} /> × <Code value={detail.provenance} />
         </span>{" "}
-        <span className="badge">{humanize(span.transcriptState)}</span> · occurred <Time value={span.occurredAt} />
+        <span className="badge">
+          <Code value={span.transcriptState} />
+        </span>{" "}
+        · occurred <Time value={span.occurredAt} />
       </p>
       <section aria-label="Call and origin">
         <dl className="facts">
@@ -164,7 +168,9 @@ export default async function SpanPage({
               }}
             />
           ) : null}
-          <h2>Why {humanize(span.class)}</h2>
+          <h2>
+            Why <Code value={span.class} />
+          </h2>
           <ul>
             {detail.classReasons.map((reason) => (
               <li key={`${reason.rule}:${reason.detail}`}>
@@ -188,7 +194,9 @@ export default async function SpanPage({
             <tbody>
               {detail.atoms.map((atom) => (
                 <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
-                  <td>{humanize(atom.kind)}</td>
+                  <td>
+                    <Code value={atom.kind} />
+                  </td>
                   <td className="mono">
                     {atom.normalized}
                     {atom.negated ? " (negated)" : ""}
@@ -196,7 +204,7 @@ export default async function SpanPage({
                   <td className="mono">
                     {atom.byteStart}–{atom.byteEnd}
                   </td>
-                  <td>{atom.effect ? humanize(atom.effect) : ""}</td>
+                  <td>{atom.effect ? <Code value={atom.effect} /> : ""}</td>
                 </tr>
               ))}
             </tbody>
@@ -209,7 +217,7 @@ export default async function SpanPage({
           <h2>Lineage</h2>
           <p>
             Generation {detail.lineage.generation} summary over {detail.lineage.roots.length} original spans; class{" "}
-            {humanize(detail.lineage.class)}, provenance {humanize(detail.lineage.provenance)}; keeps or names{" "}
+            <Code value={detail.lineage.class} />, provenance <Code value={detail.lineage.provenance} />; keeps or names{" "}
             {(detail.lineage.fidelity * 100).toFixed(0)}% of its roots' atoms.
           </p>
           <table className="data" aria-label="Fidelity per generation">
@@ -285,11 +293,11 @@ export default async function SpanPage({
                 </td>
                 <td>
                   <span className={`badge ${d.verdict === "REFUSE" ? "lost" : d.verdict === "RECLAIM_HONEST" ? "risk" : "safe"}`}>
-                    {humanize(d.verdict)}
+                    <Code value={d.verdict} />
                   </span>
                 </td>
                 <td>
-                  {humanize(d.cellClass)} × {humanize(d.cellProvenance)}
+                  <Code value={d.cellClass} /> × <Code value={d.cellProvenance} />
                 </td>
                 <td>{d.reason}</td>
                 <td className="mono">{d.requester}</td>
