@@ -31,9 +31,11 @@ export {
   verifyExport,
 } from "./export-verify";
 export { evidenceQueryFromParams } from "./params";
+export { evidenceQueryFromUrl, SAVED_PREFIX } from "./url-query";
 export { forgetUnreadableVerdicts } from "./verdicts";
 export {
   deleteSavedQuestion,
+  findSavedQuestion,
   listSavedQuestions,
   SAVED_TITLE_MAX,
   type SavedQuestion,

@@ -4,20 +4,8 @@ import { ATOM_KINDS, SIDE_EFFECT_KINDS, type AtomKind, type SideEffectKind } fro
 import type { EvidencePredicate } from "@/lib/evidence/questions";
 import type { EvidenceQueryInput } from "./ask";
 
-/**
- * The Evidence page's URL (and its export links) as a question: `q=<canned id>`, or `q=custom`
- * with builder fields (effects, kinds, prefixes, tools, command pattern, negated, call outcomes), plus a scope of
- * one session and a date range. The same parsing serves the page and the download.
- */
-export function evidenceQueryFromParams(projectId: string, params: URLSearchParams): EvidenceQueryInput | null {
-  const q = params.get("q");
-  if (!q) return null;
-  const list = (name: string) =>
-    params
-      .getAll(name)
-      .flatMap((v) => v.split(/[\n,]/))
-      .map((v) => v.trim())
-      .filter(Boolean);
+/** The page's scope (one session, a range of whole UTC days) as an evidence question's scope. */
+export function scopeFromParams(params: URLSearchParams): EvidenceQueryInput["scope"] & object {
   const date = (name: string) => {
     const value = params.get(name);
     if (!value) return undefined;
@@ -29,12 +17,30 @@ export function evidenceQueryFromParams(projectId: string, params: URLSearchPara
   const session = params.get("session");
   const from = date("from");
   const until = date("to");
-  const scope = {
+  return {
     ...(session ? { sessionIds: [session] } : {}),
     ...(from ? { from } : {}),
     // The "to" day is inclusive on the page: the scope's end is exclusive, so end at the next midnight.
     ...(until ? { to: new Date(until.getTime() + 86_400_000) } : {}),
   };
+}
+
+/**
+ * The Evidence page's URL (and its export links) as a question: `q=<canned id>`, or `q=custom`
+ * with builder fields (effects, kinds, prefixes, tools, command pattern, negated, call outcomes), plus a scope of
+ * one session and a date range. The same parsing serves the page and the download. A saved
+ * question (`q=saved:<id>`) needs the database: see `evidenceQueryFromUrl`.
+ */
+export function evidenceQueryFromParams(projectId: string, params: URLSearchParams): EvidenceQueryInput | null {
+  const q = params.get("q");
+  if (!q) return null;
+  const list = (name: string) =>
+    params
+      .getAll(name)
+      .flatMap((v) => v.split(/[\n,]/))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  const scope = scopeFromParams(params);
   if (q !== "custom") return { projectId, question: { canned: q }, scope };
 
   const effects = list("effect").filter((e): e is SideEffectKind => (SIDE_EFFECT_KINDS as readonly string[]).includes(e));

@@ -107,6 +107,13 @@ export async function deleteSavedQuestion(projectId: string, id: string, actor: 
   });
 }
 
+/** One saved question of the project; one of another project, or none, is NOT_FOUND. */
+export async function findSavedQuestion(projectId: string, id: string): Promise<SavedQuestion> {
+  const row = isUuid(id) ? await db().savedQuestion.findFirst({ where: { id, projectId } }) : null;
+  if (!row) throw new AppError("NOT_FOUND", "Saved question not found");
+  return toSaved(row);
+}
+
 /** A saved question as the engine asks it (a one-predicate question under its title). */
 export function savedAsQuestion(saved: SavedQuestion): EvidenceQuestion {
   return { id: saved.id, title: saved.title, anyOf: [saved.predicate] };

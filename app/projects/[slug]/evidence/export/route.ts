@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { AppError } from "@/lib/core/errors";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { authorizeMember } from "@/lib/auth/project-access";
-import { evidenceQueryFromParams, exportAsCsv, exportEvidence, exportStream } from "@/lib/server/questions";
+import { evidenceQueryFromUrl, exportAsCsv, exportEvidence, exportStream } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +16,7 @@ export async function GET(request: Request, { params: route }: { params: Promise
     // A non-member gets 404, as for a project that does not exist, before anything is read.
     const { project, user } = await authorizeMember((await route).slug, "read");
     const params = new URL(request.url).searchParams;
-    const input = evidenceQueryFromParams(project.id, params);
+    const input = await evidenceQueryFromUrl(project.id, params);
     if (!input) throw new AppError("VALIDATION_FAILED", "Choose a question", { fields: [{ path: "q", message: "required" }] });
     const format = params.get("format") === "csv" ? "csv" : "json";
     const { document, result } = await exportEvidence({ input, project, askedBy: { id: user.id, email: user.email }, format });

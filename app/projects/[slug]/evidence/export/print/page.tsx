@@ -2,7 +2,7 @@ import Link from "next/link";
 import { EvidenceExportDocument } from "@/components/EvidenceExportDocument";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
-import { evidenceQueryFromParams, exportEvidence } from "@/lib/server/questions";
+import { evidenceQueryFromUrl, exportEvidence } from "@/lib/server/questions";
 
 export const metadata = { title: "Evidence export" };
 export const dynamic = "force-dynamic";
@@ -29,7 +29,7 @@ export default async function EvidenceExportPrintPage({
   let problem: string | null = null;
   let document: Awaited<ReturnType<typeof exportEvidence>>["document"] | null = null;
   try {
-    const input = evidenceQueryFromParams(project.id, params);
+    const input = await evidenceQueryFromUrl(project.id, params);
     if (!input) problem = "Choose a question on the Evidence page first.";
     else ({ document } = await exportEvidence({ input, project, askedBy: { id: user.id, email: user.email }, format: "print" }));
   } catch (error) {
