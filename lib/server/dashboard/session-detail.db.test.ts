@@ -100,6 +100,31 @@ describe("the session page's transcript filters", () => {
     expect(await timelineCount(db(), session.id, policy, now, grid, { agentId: null }, 4)).toBe(5);
   });
 
+  it("sums the bytes a grid cell's originals hold, for the bulk act's confirmation", async () => {
+    const { session } = await seedSession();
+    const whole = await getSessionOverview(session.projectId, session.id);
+    expect(whole.cellSpanIds).toEqual([]);
+    expect(whole.cellBytes).toBe(0);
+    let cells = 0;
+    for (const [cls, row] of Object.entries(whole.grid))
+      for (const [provenance, count] of Object.entries(row)) {
+        if (count === 0 || provenance === "LOST" || provenance === "NONE") continue;
+        const cell = await getSessionOverview(session.projectId, session.id, {
+          class: cls as "STRUCTURED",
+          provenance: provenance as "EXPIRING",
+        });
+        const sizes = await db().span.findMany({
+          where: { sessionId: session.id, id: { in: cell.cellSpanIds } },
+          select: { byteLength: true },
+        });
+        expect(cell.cellSpanIds).toHaveLength(count);
+        expect(cell.cellBytes).toBe(sizes.reduce((sum, s) => sum + s.byteLength, 0));
+        expect(cell.cellBytes).toBeGreaterThan(0);
+        cells++;
+      }
+    expect(cells).toBeGreaterThan(0);
+  });
+
   it("lists the session's subagents with their types, and the records its import skipped", async () => {
     const { session } = await seedSession();
     expect(await sessionAgents(session.id)).toEqual([

@@ -125,7 +125,7 @@ export async function getSessionOverview(
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pages);
   // A page in the back half is read from the other end, turned round.
   const read = nearerEnd(page, TIMELINE_PAGE_SIZE, total);
-  const [spans, cellSpanIds] = await Promise.all([
+  const [spans, cell] = await Promise.all([
     sessionTimeline(db(), session.id, policy, now, grid, filter, {
       offset: read.offset,
       limit: read.limit,
@@ -142,8 +142,11 @@ export async function getSessionOverview(
           grid,
           { class: filter.class, provenance: filter.provenance },
           { offset: 0, limit: CELL_BULK_LIMIT },
-        ).then((s) => s.map((x) => x.id))
-      : Promise.resolve([] as string[]),
+        ).then(async (s) => {
+          const ids = s.map((x) => x.id);
+          return { ids, bytes: await heldBytes(session.id, ids) };
+        })
+      : Promise.resolve({ ids: [] as string[], bytes: 0 }),
   ]);
   return {
     session,
@@ -153,9 +156,21 @@ export async function getSessionOverview(
     page,
     pages,
     pageSize: TIMELINE_PAGE_SIZE,
-    cellSpanIds,
+    cellSpanIds: cell.ids,
+    /** Bytes the originals of `cellSpanIds` hold: what a bulk act's confirmation names. */
+    cellBytes: cell.bytes,
     maxSeq: session.seqMax ?? 0,
     agents,
     skipped,
   };
+}
+
+/** The bytes held by these spans' originals (one sum in SQL), for a bulk act's confirmation. */
+async function heldBytes(sessionId: string, spanIds: string[]): Promise<number> {
+  if (spanIds.length === 0) return 0;
+  const [row] = await db().$queryRaw<Array<{ bytes: bigint | number | null }>>`
+    select sum(s.byte_length) as bytes
+      from span s join span_original o on o.session_id = s.session_id and o.span_id = s.id
+     where s.session_id = ${sessionId}::uuid and s.id = any(${spanIds}::uuid[]) and o.bytes is not null`;
+  return Number(row?.bytes ?? 0);
 }

@@ -73,7 +73,7 @@ export default async function SessionPage({
   const agentName =
     agentId === undefined ? null : agentId === null ? "main agent" : `subagent ${agentId}${agentType ? ` (${agentType})` : ""}`;
   const narrowing = [
-    cls || provenance ? `${cls ?? "any class"}, ${provenance ?? "any provenance"}` : null,
+    cls || provenance ? `${cls ? humanize(cls) : "any class"}, ${provenance ? humanize(provenance) : "any provenance"}` : null,
     query.kind ? `kind ${humanize(query.kind)}` : null,
     query.state ? `transcript ${humanize(query.state)}` : null,
     agentName,
@@ -97,6 +97,7 @@ export default async function SessionPage({
       <ProvenanceGrid
         counts={grid}
         hrefFor={(c, p) => projectHref(project.slug, `/sessions/${session.id}?class=${c}&provenance=${p}#spans`)}
+        current={{ class: cls, provenance }}
       />
       <h2 id="spans">{narrowing.length > 0 ? `Spans: ${narrowing.join("; ")}` : "Transcript"}</h2>
       <TranscriptFilters
@@ -112,7 +113,8 @@ export default async function SessionPage({
         <CellBulkActions
           sessionId={session.id}
           spanIds={cellSpanIds}
-          label={`${cls} × ${provenance}`}
+          bytes={overview.cellBytes}
+          label={`${humanize(cls)} × ${humanize(provenance)}`}
           action={bulkRetentionAction.bind(null, project.slug)}
         />
       ) : null}
