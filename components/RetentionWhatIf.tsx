@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useMemo, useRef, useState } from "react";
+import { useProjectHref } from "./use-project-href";
 import type { ActionResult } from "@/lib/core/action-result";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Simulation } from "@/lib/server/what-if";
@@ -67,7 +68,6 @@ function PolicyInputs({ policy, hidden }: { policy: RetentionPolicy; hidden?: bo
  * save the previewed proposal through a confirmation that shows the diff and asks for a reason.
  */
 export function RetentionWhatIf({
-  projectId,
   historyHref,
   policy,
   version,
@@ -75,7 +75,6 @@ export function RetentionWhatIf({
   simulate,
   save,
 }: {
-  projectId: string;
   /** The project's policy history page. */
   historyHref: string;
   policy: RetentionPolicy;
@@ -100,7 +99,6 @@ export function RetentionWhatIf({
         aria-label="Proposed policy"
         style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }}
       >
-        <input type="hidden" name="projectId" value={projectId} />
         <PolicyInputs policy={simulation?.proposed.policy ?? policy} />
         <label>
           Simulate (days)
@@ -117,14 +115,7 @@ export function RetentionWhatIf({
         </p>
       ) : null}
       {simulation ? (
-        <SimulationView
-          key={simulation.from}
-          simulation={simulation}
-          projectId={projectId}
-          version={version}
-          canSave={canSave}
-          save={save}
-        />
+        <SimulationView key={simulation.from} simulation={simulation} version={version} canSave={canSave} save={save} />
       ) : null}
     </section>
   );
@@ -132,18 +123,17 @@ export function RetentionWhatIf({
 
 function SimulationView({
   simulation,
-  projectId,
   version,
   canSave,
   save,
 }: {
   simulation: Simulation;
-  projectId: string;
   version: number;
   canSave: boolean;
   save: Action<{ version: number }>;
 }) {
   const { current, proposed } = simulation;
+  const href = useProjectHref();
   const prepared = useMemo(() => {
     const dates = current.days.map((d) => d.date);
     return {
@@ -222,7 +212,7 @@ function SimulationView({
               <tr key={`${q.questionId}/${q.sessionId}`}>
                 <td>{q.questionTitle}</td>
                 <td>
-                  <Link href={`/sessions/${q.sessionId}`} className="mono">
+                  <Link href={href(`/sessions/${q.sessionId}`)} className="mono">
                     {q.sessionId.slice(0, 8)}
                   </Link>
                 </td>
@@ -231,7 +221,7 @@ function SimulationView({
                 <td>{formatTime(new Date(q.at))}</td>
                 <td className="mono">
                   {q.spanIds.map((id) => (
-                    <Link key={id} href={`/spans/${id}`} style={{ marginRight: 6 }}>
+                    <Link key={id} href={href(`/spans/${id}`)} style={{ marginRight: 6 }}>
                       {id.slice(0, 8)}
                     </Link>
                   ))}
@@ -244,7 +234,7 @@ function SimulationView({
       {simulation.questionsTruncated ? <p>Only the sessions whose evidence goes soonest were judged; more may change.</p> : null}
       {canSave && simulation.changes.length > 0 ? (
         confirming ? (
-          <ConfirmSave simulation={simulation} projectId={projectId} version={version} save={save} />
+          <ConfirmSave simulation={simulation} version={version} save={save} />
         ) : (
           <button className="button" type="button" onClick={() => setConfirming(true)}>
             Save this policy
@@ -257,12 +247,10 @@ function SimulationView({
 
 function ConfirmSave({
   simulation,
-  projectId,
   version,
   save,
 }: {
   simulation: Simulation;
-  projectId: string;
   version: number;
   save: Action<{ version: number }>;
 }) {
@@ -286,7 +274,6 @@ function ConfirmSave({
           </li>
         ))}
       </ul>
-      <input type="hidden" name="projectId" value={projectId} />
       <input type="hidden" name="version" value={version} />
       <PolicyInputs policy={simulation.proposed.policy} hidden />
       <label>

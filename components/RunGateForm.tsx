@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Code } from "./Code";
 import { useActionState, useRef } from "react";
+import { useProjectHref } from "./use-project-href";
 import type { ActionResult } from "@/lib/core/action-result";
 import { useRefill } from "./ActionForm";
 
@@ -26,6 +27,7 @@ export function RunGateForm({
   action: (p: Result | null, f: FormData) => Promise<Result>;
 }) {
   const [result, submit, pending] = useActionState(action, null);
+  const href = useProjectHref();
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
   const data = result?.ok ? result.data : undefined;
@@ -79,7 +81,7 @@ export function RunGateForm({
         <>
           <p role="status">
             {data.dryRun ? "Dry run: nothing was recorded." : "Recorded."}{" "}
-            {data.summarySpanId ? <Link href={`/spans/${data.summarySpanId}`}>Open the summary span</Link> : null}
+            {data.summarySpanId ? <Link href={href(`/spans/${data.summarySpanId}`)}>Open the summary span</Link> : null}
           </p>
           <table className="data" aria-label="Gate verdicts">
             <thead>
@@ -94,7 +96,7 @@ export function RunGateForm({
               {data.decisions.map((d) => (
                 <tr key={d.spanId}>
                   <td>
-                    <Link href={`/spans/${d.spanId}`} className="mono">
+                    <Link href={href(`/spans/${d.spanId}`)} className="mono">
                       {d.spanId.slice(0, 8)}
                     </Link>
                   </td>

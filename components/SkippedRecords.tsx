@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { projectHref } from "./project-href";
 import { formatCount } from "./format";
 
 export interface SkippedRecordRow {
@@ -16,12 +17,15 @@ export function SkippedRecords({
   records,
   total,
   scope,
+  project,
   source = "the imported file",
 }: {
   records: readonly SkippedRecordRow[];
   total: number;
   /** "this session" or "these sessions": what the NO is blocked over. */
   scope: string;
+  /** The project's slug, for links to the sessions rows name (a session's own page has no such rows). */
+  project?: string;
   /** Where the records were read from. */
   source?: string;
 }) {
@@ -48,7 +52,17 @@ export function SkippedRecords({
         <tbody>
           {records.map((r) => (
             <tr key={`${r.session?.id ?? ""}:${r.line}`}>
-              {bySession ? <td>{r.session ? <Link href={`/sessions/${r.session.id}`}>{r.session.title}</Link> : null}</td> : null}
+              {bySession ? (
+                <td>
+                  {r.session ? (
+                    project ? (
+                      <Link href={projectHref(project, `/sessions/${r.session.id}`)}>{r.session.title}</Link>
+                    ) : (
+                      r.session.title
+                    )
+                  ) : null}
+                </td>
+              ) : null}
               <td className="num">{r.line === 0 ? "whole file" : r.line}</td>
               <td>{r.reason}</td>
             </tr>

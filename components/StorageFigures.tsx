@@ -1,11 +1,12 @@
 import Link from "next/link";
+import { projectHref } from "./project-href";
 import { Code } from "./Code";
 import type { StorageFigures as Figures } from "@/lib/server/retention";
 import { formatBytes } from "./charts/what-if-series";
 import { formatCount } from "./format";
 
 /** What retention costs today: bytes held per class, runtime and session, and per day received. */
-export function StorageFigures({ figures }: { figures: Figures }) {
+export function StorageFigures({ figures, project }: { figures: Figures; project: string }) {
   const growthMax = Math.max(1, ...figures.growth.map((g) => g.bytes));
   return (
     <section className="panel" aria-label="Storage" style={{ marginBottom: 16 }}>
@@ -64,7 +65,7 @@ export function StorageFigures({ figures }: { figures: Figures }) {
             {figures.bySession.map((s) => (
               <tr key={s.sessionId}>
                 <td>
-                  <Link href={`/sessions/${s.sessionId}`}>{s.title}</Link>
+                  <Link href={projectHref(project, `/sessions/${s.sessionId}`)}>{s.title}</Link>
                 </td>
                 <td>{s.runtime}</td>
                 <td>{formatBytes(s.bytes)}</td>

@@ -345,6 +345,7 @@ export default async function EvidencePage({
           ) : null}
           {result.gaps.length > 0 ? <p>Missing seqs: {result.gaps.map((g) => `${g.fromSeq}–${g.toSeq}`).join(", ")}.</p> : null}
           <SkippedRecords
+            project={project.slug}
             records={result.skippedRecords.slice(0, SKIPPED_SHOWN).map((r) => ({
               line: r.line,
               reason: r.reason,

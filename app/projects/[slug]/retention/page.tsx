@@ -28,9 +28,8 @@ export default async function RetentionPage({ params }: { params: Promise<{ slug
       <p className="subtitle">
         What originals cost, what a policy change would delete and break, and what expires before its horizon.
       </p>
-      <StorageFigures figures={storage} />
+      <StorageFigures figures={storage} project={project.slug} />
       <RetentionWhatIf
-        projectId={project.id}
         historyHref={projectHref(project.slug, "/retention/history")}
         policy={current.policy}
         version={current.version}
