@@ -5,7 +5,6 @@ export { getSpanDetail } from "./span-detail";
 export { requireSessionsOfProject } from "./span-project";
 export { evidencePicker } from "./evidence-picker";
 export { listSessionSpans, listSessionsPage } from "./api-reads";
-export { projectAuditLog } from "./audit-log";
 export { listQueryParams, type RawSearchParams, withQuery } from "./list-query";
 export { agentOf, parseSpanListQuery, SPAN_LIST_DEFAULTS, SPAN_SORTS, type SpanListQuery } from "./span-list-query";
 export { REFUSAL_LIST_DEFAULTS, REFUSAL_PAGE_SIZE, type RefusalListQuery } from "./refusal-list";
