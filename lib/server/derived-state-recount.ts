@@ -160,6 +160,36 @@ export async function storageCounterDrift(tx: DbTx, projectId: string): Promise<
 }
 
 /**
+ * span_expiry_count against the spans whose original holds bytes that hash right and has an expiry,
+ * counted with their byte_length by class, UTC hour of expiry and whole days from occurrence to
+ * expiry (the calendar days between them, one fewer when the expiry's time of day is earlier).
+ */
+export async function expiryCounterDrift(tx: DbTx, projectId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<Row[]>`
+    with ${facts(projectId)},
+    expected as (
+      select f.session_id, f.class, date_trunc('hour', f.live_expires) as expires_hour,
+             (f.live_expires::date - f.occurred_at::date) - (f.live_expires::time < f.occurred_at::time)::int as slack_days,
+             count(*)::int as originals, sum(f.byte_length)::bigint as bytes
+        from facts f where f.live_state = 'HELD' and f.live_expires is not null
+       group by 1, 2, 3, 4),
+    stored as (
+      select c.session_id, c.class, c.expires_hour, c.slack_days, c.originals, c.bytes
+        from span_expiry_count c join session se on se.id = c.session_id
+       where se.project_id = ${projectId}::uuid and (c.originals <> 0 or c.bytes <> 0))
+    select 'span_expiry_count' as what,
+           concat_ws('/', coalesce(e.session_id, s.session_id), coalesce(e.class, s.class), coalesce(e.expires_hour, s.expires_hour),
+                     coalesce(e.slack_days, s.slack_days)) as key,
+           jsonb_build_object('originals', s.originals, 'bytes', s.bytes) as stored,
+           jsonb_build_object('originals', e.originals, 'bytes', e.bytes) as expected
+      from expected e full join stored s
+        on s.session_id = e.session_id and s.class = e.class and s.expires_hour = e.expires_hour and s.slack_days = e.slack_days
+     where e.originals is distinct from s.originals or e.bytes is distinct from s.bytes or s.originals < 0 or s.bytes < 0
+     order by 2`;
+  return lines(rows);
+}
+
+/**
  * Written by the gate rather than by a trigger: a summary that replaced spans is one generation
  * above the deepest of them, and of a class no lower than theirs.
  */
@@ -183,6 +213,7 @@ export async function driftOf(tx: DbTx, projectId: string): Promise<string[]> {
     ...(await spanFactDrift(tx, projectId)),
     ...(await gridCounterDrift(tx, projectId)),
     ...(await storageCounterDrift(tx, projectId)),
+    ...(await expiryCounterDrift(tx, projectId)),
     ...(await summaryLineageDrift(tx, projectId)),
   ];
 }

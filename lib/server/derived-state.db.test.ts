@@ -176,6 +176,11 @@ describe("derived state", () => {
         "span_storage_count",
         "update span_storage_count set originals = originals - 1 where session_id = $1::uuid and originals > 0",
       ],
+      ["span_expiry_count", "update span_expiry_count set bytes = bytes + 1 where session_id = $1::uuid and originals > 0"],
+      [
+        "span_expiry_count",
+        "update span_expiry_count set slack_days = slack_days + 100000 where session_id = $1::uuid and originals > 0",
+      ],
       ["span.generation", "update span set generation = generation + 1 where session_id = $1::uuid and kind = 'SUMMARY'"],
     ];
     for (const [what, sql] of breakages) expect((await driftInside(p, quietly(sql))).join("\n"), what).toContain(what);
@@ -203,6 +208,16 @@ describe("derived state", () => {
         )
       ).join("\n"),
     ).toContain("span_storage_count");
+    // Held originals counted in an hour none of the session's originals expires in.
+    expect(
+      (
+        await driftInside(
+          p,
+          (tx) =>
+            tx.$executeRaw`insert into span_expiry_count (session_id, class, expires_hour, slack_days, originals, bytes) values (${a}::uuid, 'STRUCTURED', '2001-01-01 05:00', 3, 1, 10)`,
+        )
+      ).join("\n"),
+    ).toContain("span_expiry_count");
 
     // A write that slips past the evidence_version triggers.
     const before = await evidenceSnapshot(db(), p);

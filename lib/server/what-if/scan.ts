@@ -70,15 +70,6 @@ function days(n: number): Prisma.Sql {
   return Prisma.raw(`interval '${n} days'`);
 }
 
-/** One value per evidential class, chosen by span `s`'s class. */
-function byClass(values: Record<EvidentialClass, Prisma.Sql>): Prisma.Sql {
-  return Prisma.sql`(case s.class when 'NARRATIVE' then ${values.NARRATIVE} when 'STRUCTURED' then ${values.STRUCTURED}
-      else ${values.SIDE_EFFECTING} end)`;
-}
-
-const perClass = (f: (c: EvidentialClass) => Prisma.Sql) =>
-  byClass({ NARRATIVE: f("NARRATIVE"), STRUCTURED: f("STRUCTURED"), SIDE_EFFECTING: f("SIDE_EFFECTING") });
-
 /**
  * The project's held spans of some classes whose expiry is set and before a bound per class: one
  * range of span_held_idx per session and class, so only those spans are read. Exposes `s` and `c`
@@ -141,7 +132,14 @@ export async function scanQueriesToExplain(
  * day of deletion under each policy (-1: not within the horizon). An expiry e falls on day
  * k = floor((e - now) / 1 day) (date_bin's day from now); moved by d whole days it is deleted on day
  * max(k + d, 0), within the horizon when k + d < horizonDays. It is EXPIRING under a policy when
- * e + d < occurred_at + the evidence horizon.
+ * e + d < occurred_at + the evidence horizon, i.e. when its slack (whole days from occurrence to
+ * expiry) is below the horizon less d.
+ *
+ * Read from span_expiry_count (held originals with an expiry by session, class, hour of expiry and
+ * slack) rather than from every held span: every expiry of an hour falls on one day k, except in
+ * the hour a day boundary (now + k + 1 days) cuts, whose originals before the boundary are counted
+ * from span_held_idx (a range of it per such counter). Held bytes (pinned originals too) come from
+ * span_storage_count.
  */
 export function heldBucketsSql(
   projectId: string,
@@ -151,31 +149,43 @@ export function heldBucketsSql(
   horizonDays: number,
 ): Prisma.Sql {
   const [dc, dp] = [shifts(current, current), shifts(proposed, current)];
-  const moved = (
-    d: Shifts,
-  ) => Prisma.sql`(case cls when 'NARRATIVE' then ${d.NARRATIVE}::int when 'STRUCTURED' then ${d.STRUCTURED}::int
-      else ${d.SIDE_EFFECTING}::int end)`;
+  const byCls = (v: Record<EvidentialClass, number>) =>
+    Prisma.sql`(case cls when 'NARRATIVE' then ${v.NARRATIVE}::int when 'STRUCTURED' then ${v.STRUCTURED}::int
+      else ${v.SIDE_EFFECTING}::int end)`;
   const day = (d: Shifts) =>
-    Prisma.sql`(case when k is null or k + ${moved(d)} >= ${horizonDays}::int then -1 else greatest(k + ${moved(d)}, 0) end)`;
-  const expiring = (policy: RetentionPolicy, d: Shifts) =>
-    Prisma.sql`coalesce(s.original_expires_at < s.occurred_at + ${perClass((c) => days(policy.evidenceHorizonDays - d[c]))}, false)`;
+    Prisma.sql`(case when k + ${byCls(d)} >= ${horizonDays}::int then -1 else greatest(k + ${byCls(d)}, 0) end)`;
+  const below = (policy: RetentionPolicy, d: Shifts) => ({
+    NARRATIVE: policy.evidenceHorizonDays - d.NARRATIVE,
+    STRUCTURED: policy.evidenceHorizonDays - d.STRUCTURED,
+    SIDE_EFFECTING: policy.evidenceHorizonDays - d.SIDE_EFFECTING,
+  });
+  const t = sqlTime(now);
   return Prisma.sql`
-    with held as (
-      -- One session at a time: each session's few groups are hashed in little memory.
-      select se.id as session_id, h.*
-        from session se
-        cross join lateral (
-          select s.class::text as cls, date_bin('1 day', s.original_expires_at, ${sqlTime(now)}) as bin,
-                 ${expiring(current, dc)} as expiring_current, ${expiring(proposed, dp)} as expiring_proposed,
-                 count(*) as n, sum(s.byte_length) as bytes
+    with counted as (
+      select c.session_id, c.class, c.class::text as cls, c.expires_hour, c.slack_days, c.originals::bigint as n, c.bytes,
+             floor(extract(epoch from (c.expires_hour - ${t})) / 86400)::int as k
+        from span_expiry_count c join session se on se.id = c.session_id
+       where se.project_id = ${projectId}::uuid and c.originals > 0),
+    keyed as (select counted.*, ${t} + make_interval(days => k + 1) as boundary from counted),
+    cut as (
+      -- The hours a day boundary cuts: the originals before it stay on day k.
+      select keyed.*, b.n as n_before, b.bytes as bytes_before
+        from keyed cross join lateral (
+          select count(*) as n, coalesce(sum(s.byte_length), 0) as bytes
             from span s
-           where s.session_id = se.id and s.original_state = 'HELD'
-           group by 1, 2, 3, 4) h
-       where se.project_id = ${projectId}::uuid),
+           where s.session_id = keyed.session_id and s.original_state = 'HELD' and s.class = keyed.class
+             and s.original_expires_at >= keyed.expires_hour and s.original_expires_at < keyed.boundary
+             and custodian_slack_days(s.original_expires_at, s.occurred_at) = keyed.slack_days) b
+       where keyed.boundary < keyed.expires_hour + interval '1 hour'),
+    parts as (
+      select session_id, cls, slack_days, k, n, bytes from keyed where boundary >= expires_hour + interval '1 hour'
+      union all select session_id, cls, slack_days, k, n_before, bytes_before from cut
+      union all select session_id, cls, slack_days, k + 1, n - n_before, bytes - bytes_before from cut),
     days as (
-      select session_id, cls, n, bytes, expiring_current, expiring_proposed, ${day(dc)} as day_current, ${day(dp)} as day_proposed
-        from (select held.*, (extract(epoch from (bin - ${sqlTime(now)})) / 86400)::int as k from held) h)
-    select coalesce(json_agg(b), '[]') as value from (
+      select session_id, cls, n, bytes, slack_days < ${byCls(below(current, dc))} as expiring_current,
+             slack_days < ${byCls(below(proposed, dp))} as expiring_proposed, ${day(dc)} as day_current, ${day(dp)} as day_proposed
+        from parts where n > 0),
+    grouped as (
       select cls, day_current, day_proposed, grouping(day_current) as by_current, grouping(day_proposed) as by_proposed,
              sum(n) as n, sum(bytes) as bytes, count(distinct session_id) as sessions,
              coalesce(sum(n) filter (where expiring_current), 0) as expiring_current,
@@ -183,7 +193,21 @@ export function heldBucketsSql(
              count(distinct session_id) filter (where expiring_current) as expiring_sessions_current,
              count(distinct session_id) filter (where expiring_proposed) as expiring_sessions_proposed
         from days
-       group by grouping sets ((cls), (cls, day_current), (cls, day_proposed))) b`;
+       group by grouping sets ((cls), (cls, day_current), (cls, day_proposed))),
+    held as (
+      select c.class::text as cls, sum(c.bytes) as bytes
+        from span_storage_count c join session se on se.id = c.session_id
+       where se.project_id = ${projectId}::uuid and c.originals > 0
+       group by 1)
+    select coalesce(json_agg(b), '[]') as value from (
+      select cls, day_current, day_proposed, by_current, by_proposed, n, bytes, sessions, expiring_current, expiring_proposed,
+             expiring_sessions_current, expiring_sessions_proposed
+        from grouped where by_current = 0 or by_proposed = 0
+      union all
+      -- Per class: every held original's bytes, pinned ones too.
+      select held.cls, null, null, 1, 1, null, held.bytes, null, coalesce(g.expiring_current, 0), coalesce(g.expiring_proposed, 0),
+             coalesce(g.expiring_sessions_current, 0), coalesce(g.expiring_sessions_proposed, 0)
+        from held left join grouped g on g.cls = held.cls and g.by_current = 1 and g.by_proposed = 1) b`;
 }
 
 /**
