@@ -35,7 +35,15 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   redirect("/");
 }
 
+/** Signs out; a form posted from another site (or naming none) signs nobody out, and is no 500 either. */
 export async function signOutAction(): Promise<void> {
-  await getAuth().api.signOut({ headers: await sameOriginHeaders() });
+  let requestHeaders: Headers;
+  try {
+    requestHeaders = await sameOriginHeaders();
+  } catch (error) {
+    if (error instanceof AppError) return;
+    throw error;
+  }
+  await getAuth().api.signOut({ headers: requestHeaders });
   redirect("/login");
 }

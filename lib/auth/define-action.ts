@@ -2,6 +2,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import type { ActionResult, FormValues } from "@/lib/core/action-result";
+import { unstorableText } from "@/lib/api/schemas";
 import { AppError, toAppError } from "@/lib/core/errors";
 import type { Permission, RoleName } from "@/lib/core/permissions";
 import { zodFields } from "@/lib/core/validation";
@@ -141,8 +142,22 @@ export function formValues(form: FormData): FormValues {
   return values;
 }
 
-/** The form through its schema; a field at fault is named in the message the form shows. */
-function parseForm<I>(schema: z.ZodType<I>, value: unknown): I {
+/**
+ * The form through its schema; a field at fault is named in the message the form shows. A field
+ * holding text Postgres cannot store (NUL, a lone surrogate) is refused first, whatever its schema:
+ * written as it is, it would fail the act's query (a 500) or be stored changed.
+ */
+function parseForm<I>(schema: z.ZodType<I>, value: Record<string, string | string[]>): I {
+  const unstorable = Object.entries(value).flatMap(([path, v]) =>
+    (Array.isArray(v) ? v : [v]).flatMap((text) => {
+      const message = unstorableText(text);
+      return message ? [{ path, message }] : [];
+    }),
+  );
+  if (unstorable.length > 0)
+    throw new AppError("VALIDATION_FAILED", `Check the form (${unstorable[0]!.path}: ${unstorable[0]!.message})`, {
+      fields: unstorable,
+    });
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = zodFields(result.error);

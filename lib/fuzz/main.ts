@@ -1,15 +1,19 @@
 /**
- * `npm run fuzz -- --requests 20000 [--seed N] [--concurrency 8]`: the full fuzz run. Every route
- * file under app/ is called in process with generated hostile requests against a throwaway
- * database (created on the local Postgres, or the server of TEST_DATABASE_URL, and dropped after);
- * prints the counts by status and by route, and every 5xx found. Exits 1 when any response was a
- * 5xx or the server no longer serves afterwards.
+ * `npm run fuzz -- --requests 20000 [--actions N] [--seed N] [--concurrency 8]`: the full fuzz run.
+ * Every route file under app/ is called in process with generated hostile requests, then every
+ * server action with hostile forms by callers of every standing (--actions calls, a quarter of
+ * --requests unless given), against a throwaway database (created on the local Postgres, or the
+ * server of TEST_DATABASE_URL, and dropped after); prints the counts by status and by route, by
+ * outcome and by action, and every finding. Exits 1 when any response was a 5xx, an action would
+ * have answered 500, a call that had to be refused was not, a refused call changed data, an
+ * exported action has no form to be called with, or the server no longer serves afterwards.
  */
 import "./next-runtime";
 import { disconnectDb } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { runMain } from "@/lib/runner/run-main";
 import { callRoute, type RouteHandler } from "./call";
+import { formatActionReport, loadActions, makeActionFixture, runActionFuzz } from "./action-fuzz";
 import { formatReport, loadRoutes, makeFixture, runFuzz } from "./fuzz";
 
 function option(name: string, fallback: number): number {
@@ -23,6 +27,7 @@ runMain(async () => {
   const requests = option("requests", 20_000);
   const seed = option("seed", Date.now() % 1_000_000);
   const concurrency = option("concurrency", 8);
+  const actionCalls = option("actions", Math.max(1, Math.round(requests / 4)));
   const database = await createTestDatabase("fuzz");
   process.env.DATABASE_URL = database.url;
   process.env.CUSTODIAN_DATABASE_MODE = "postgres";
@@ -49,7 +54,35 @@ runMain(async () => {
     const health = routes.find((r) => r.pattern === "/api/v1/health")?.handlers.GET as RouteHandler;
     const alive = (await callRoute(health, { method: "GET" })).status;
     console.log(`\nafter the run: health answers ${alive}; ${Math.round((Date.now() - started) / 1000)} s in all`);
-    failed = report.serverErrors > 0 || alive !== 200;
+    const actions = await loadActions();
+    const actionsStarted = Date.now();
+    let called = 0;
+    console.log(`\nserver actions: ${actionCalls} calls, seed ${seed}, ${actions.length} actions`);
+    const actionReport = await runActionFuzz({
+      calls: actionCalls,
+      seed,
+      concurrency: Math.min(concurrency, 6),
+      actions,
+      fixture: await makeActionFixture(),
+      onProgress: (done) => {
+        if (Math.floor(done / 1000) > Math.floor(called / 1000))
+          console.log(`  ${done} calls (${Math.round((Date.now() - actionsStarted) / 1000)} s)`);
+        called = done;
+      },
+    });
+    console.log(formatActionReport(actionReport));
+    const aliveAfterActions = (await callRoute(health, { method: "GET" })).status;
+    console.log(
+      `\nafter the actions: health answers ${aliveAfterActions}; ${Math.round((Date.now() - started) / 1000)} s in all`,
+    );
+    failed =
+      report.serverErrors > 0 ||
+      alive !== 200 ||
+      aliveAfterActions !== 200 ||
+      actionReport.serverErrors > 0 ||
+      actionReport.wrongRefusals > 0 ||
+      actionReport.changedByRefusal > 0 ||
+      actionReport.uncovered.length > 0;
   } finally {
     await disconnectDb();
     await database.drop();

@@ -32,6 +32,9 @@ export function inRequestScope<T>(request: Request, route: string, fn: () => Pro
     pendingRevalidates: {},
     pendingRevalidateWrites: [],
     pendingRevalidatedTags: [],
+    // What revalidatePath() needs to find (a server action revalidates the pages it changed); it
+    // only records the paths there, and nothing is cached in process.
+    incrementalCache: {},
   };
   const requestStore = {
     type: "request",

@@ -65,7 +65,9 @@ export async function setMemberRole(projectId: string, userId: string, role: Rol
     const member = await tx.projectMember.findUnique({ where: { projectId_userId: { projectId, userId } } });
     if (!member) throw new AppError("NOT_FOUND", "Not a member of this project");
     if (member.role === role) return;
-    await tx.projectMember.update({ where: { projectId_userId: { projectId, userId } }, data: { role } });
+    // Removed by a concurrent act since it was read: as if it had not been found (no audit row).
+    const updated = await tx.projectMember.updateMany({ where: { projectId, userId }, data: { role } });
+    if (updated.count === 0) throw new AppError("NOT_FOUND", "Not a member of this project");
     await writeAudit(tx, {
       projectId,
       actor,
@@ -88,7 +90,9 @@ export async function removeMember(projectId: string, userId: string, actor: Act
       include: { user: { select: { email: true } } },
     });
     if (!member) throw new AppError("NOT_FOUND", "Not a member of this project");
-    await tx.projectMember.delete({ where: { projectId_userId: { projectId, userId } } });
+    // A concurrent removal of the same member deleted it first: NOT_FOUND, and no second audit row.
+    const deleted = await tx.projectMember.deleteMany({ where: { projectId, userId } });
+    if (deleted.count === 0) throw new AppError("NOT_FOUND", "Not a member of this project");
     await writeAudit(tx, {
       projectId,
       actor,

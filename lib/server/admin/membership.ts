@@ -14,6 +14,11 @@ export interface Membership {
   role: RoleName;
 }
 
+/** Text Postgres can hold as it is: no NUL, no lone UTF-16 surrogate. */
+function isStorableText(s: string): boolean {
+  return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
 function asRole(role: string): RoleName {
   return (ROLES as readonly string[]).includes(role) ? (role as RoleName) : "VIEWER";
 }
@@ -24,7 +29,8 @@ function asRole(role: string): RoleName {
  * then project_member's primary key.
  */
 export async function findMembership(userId: string, slug: string): Promise<Membership | null> {
-  if (!isUuid(userId) || slug.length === 0 || slug.length > 63) return null;
+  // A slug text cannot hold (NUL, a lone surrogate) names no project, and must not reach the query (its error is a 500).
+  if (!isUuid(userId) || slug.length === 0 || slug.length > 63 || !isStorableText(slug)) return null;
   const rows = await db().$queryRaw<Array<{ id: string; slug: string; name: string; role: string }>>`
     select p.id::text as id, p.slug, p.name, m.role::text as role
       from project p join project_member m on m.project_id = p.id and m.user_id = ${userId}::uuid

@@ -180,6 +180,9 @@ export async function rollbackPolicy(
   input: { toVersion: number; expectedVersion?: number; reason?: string | null },
   actor: Actor,
 ): Promise<SavedPolicy> {
+  // Versions are 32-bit integers: a number beyond them names no version (and would fail the query).
+  if (!Number.isInteger(input.toVersion) || input.toVersion < 0 || input.toVersion > 2_147_483_647)
+    throw new AppError("NOT_FOUND", `The policy has no version ${input.toVersion}`);
   const target = await db().retentionPolicyVersion.findUnique({
     where: { projectId_version: { projectId, version: input.toVersion } },
   });
