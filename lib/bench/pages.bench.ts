@@ -116,17 +116,24 @@ async function main() {
 
   const server = await startServer(url);
   const timings: Timing[] = [];
+  const failures: string[] = [];
   try {
     const cookie = await signIn(server.base, user);
     const base = `/projects/${encodeURIComponent(targets.slug)}`;
-    const page = async (label: string, path: string, mustContain: string, target = LIST_TARGET) =>
-      timings.push(
-        await measure(label, pageView(server.base, cookie, `${base}${path}`, mustContain), {
-          iterations: ITERATIONS,
-          warmup: WARMUP,
-          target,
-        }),
-      );
+    // A page that fails is reported and the others still measured.
+    const page = async (label: string, path: string, mustContain: string, target = LIST_TARGET) => {
+      try {
+        timings.push(
+          await measure(label, pageView(server.base, cookie, `${base}${path}`, mustContain), {
+            iterations: ITERATIONS,
+            warmup: WARMUP,
+            target,
+          }),
+        );
+      } catch (error) {
+        failures.push(`${label}: ${(error as Error).message}`);
+      }
+    };
     await page("project overview", "", "Refusals per", 500);
     const lastOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
     const sessionPages = lastOf(targets.sessions, PAGE_SIZE);
@@ -191,6 +198,8 @@ async function main() {
   );
   console.log("Render times over HTTP, the grid and overview queries:");
   printTimings(timings);
+  for (const failure of failures) console.log(`  FAILED ${failure}`);
+  if (failures.length > 0) process.exitCode = 1;
 
   console.log("\nQuery plans (EXPLAIN ANALYZE, BUFFERS):");
   const client = await connect(url);
