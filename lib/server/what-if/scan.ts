@@ -3,10 +3,11 @@
  * policy deletes per class and day, what is EXPIRING under each, the first deletions, and the
  * replaced spans that could move an evidence answer. Only aggregates and bounded lists come back.
  *
- * A policy moves every held expiry of a class by the same whole number of days, so the held rows
- * are read once (an index-only scan of span_held_idx) into counts per session, class, day of expiry
- * counted from now, and whether the span is EXPIRING under each policy; the day series of both
- * policies come from those few counts by moving the days. The first deletions and the replaced spans
+ * A policy moves every held expiry of a class by the same whole number of days, so the held
+ * originals are counted from trigger-kept counters (span_expiry_count: per session, class, hour of
+ * expiry and slack) into counts per session, class, day of expiry counted from now, and whether the
+ * span is EXPIRING under each policy; the day series of both policies come from those few counts by
+ * moving the days. The first deletions and the replaced spans
  * due are read as ranges of the same index, one per session and class, up to the expiry the counts
  * (or the horizon) bound them by. Timestamps are literals (sqlTime): the columns hold UTC.
  */
