@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { FormAction } from "@/lib/auth/define-action";
 import type { KeyListRow } from "@/lib/server/dashboard";
 import { ActionForm } from "./ActionForm";
-import { formatCount, humanize } from "./format";
+import { Code } from "./Code";
+import { formatCount } from "./format";
 import { type PageWindow, Pager } from "./Pager";
 import { Time } from "./Time";
 
@@ -68,54 +69,60 @@ export function ApiKeyList({
       <p data-testid="key-total">
         {formatCount(window.total)} {status === "all" ? "" : `${status} `}key{window.total === 1 ? "" : "s"}
       </p>
-      <table className="data" aria-label={`API keys of ${project}`}>
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Name</th>
-            <th>Role</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
+      {/* Six columns scroll inside this box on a phone; a box that scrolls is reachable by keyboard. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard */}
+      <section className="table-scroll" aria-label="API keys" tabIndex={0}>
+        <table className="data" aria-label={`API keys of ${project}`}>
+          <thead>
             <tr>
-              <td colSpan={6} className="empty-state">
-                {status === "all" ? "No API keys." : `No ${status} API keys.`}
-              </td>
+              <th>Key</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Status</th>
             </tr>
-          ) : (
-            rows.map((k) => (
-              <tr key={k.id}>
-                <td className="mono">{k.prefix}…</td>
-                <td>{k.name}</td>
-                <td>{humanize(k.role)}</td>
-                <td>
-                  <Time value={k.createdAt} />
-                </td>
-                <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : "never"}</td>
-                <td>
-                  {k.revokedAt ? (
-                    <span className="badge lost">revoked</span>
-                  ) : revoke ? (
-                    <ActionForm action={revoke} label={`Revoke ${k.name}`} inline>
-                      <input type="hidden" name="keyId" value={k.id} />
-                      <span className="badge safe">active</span>
-                      <button type="submit" className="link-button">
-                        Revoke
-                      </button>
-                    </ActionForm>
-                  ) : (
-                    <span className="badge safe">active</span>
-                  )}
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="empty-state">
+                  {status === "all" ? "No API keys." : `No ${status} API keys.`}
                 </td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+            ) : (
+              rows.map((k) => (
+                <tr key={k.id}>
+                  <td className="mono">{k.prefix}…</td>
+                  <td>{k.name}</td>
+                  <td>
+                    <Code value={k.role} />
+                  </td>
+                  <td>
+                    <Time value={k.createdAt} />
+                  </td>
+                  <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : "never"}</td>
+                  <td>
+                    {k.revokedAt ? (
+                      <span className="badge lost">revoked</span>
+                    ) : revoke ? (
+                      <ActionForm action={revoke} label={`Revoke ${k.name}`} inline>
+                        <input type="hidden" name="keyId" value={k.id} />
+                        <span className="badge safe">active</span>
+                        <button type="submit" className="link-button">
+                          Revoke
+                        </button>
+                      </ActionForm>
+                    ) : (
+                      <span className="badge safe">active</span>
+                    )}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </section>
       <Pager label="API key pages" noun="Keys" window={window} hrefFor={hrefFor} />
     </>
   );

@@ -39,3 +39,70 @@ test("an operator cannot shorten a TTL: that is an admin act", async ({ page }) 
   await page.getByRole("button", { name: "Set expiry" }).click();
   await expect(page.locator("p[role=alert]")).toContainText("admin");
 });
+
+test("a bulk pin by grid cell asks first, naming count, bytes and reason, and writes one audit event naming every span", async ({
+  page,
+}) => {
+  const writes = ["/etc/app/a.yaml", "/etc/app/b.yaml", "/etc/app/c.yaml"].map((path) => ({
+    kind: "TOOL_CALL" as const,
+    toolName: "write_file",
+    body: `{"path":"${path}","mode":"overwrite"}`,
+  }));
+  const seeded = await seedSession("bulk-cell", writes);
+  const bytes = writes.reduce((sum, w) => sum + new TextEncoder().encode(w.body).length, 0);
+  await signIn(page, "operator");
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`);
+
+  // The three writes share one cell: reach it by keyboard-named link and open it.
+  const grid = page.getByRole("table", { name: "Spans by evidential class and provenance status" });
+  const cell = grid.getByRole("link", { name: /^3 side-effecting spans, (durable|expiring)$/ });
+  await cell.click();
+  const acts = page.getByRole("form", { name: /^Retention acts for side-effecting × / });
+
+  // No reason: said at once, nothing sent.
+  await acts.getByRole("button", { name: "Pin all 3" }).click();
+  await expect(acts.getByRole("alert")).toHaveText("Give a reason: the audit log records why originals were kept.");
+  await acts.getByLabel("Reason (required)").fill("litigation hold E2E-17");
+  await acts.getByRole("button", { name: "Pin all 3" }).click();
+  const confirm = acts.getByRole("alertdialog", { name: "Confirm" });
+  await expect(confirm).toContainText(`Pin 3 originals (${bytes} B)`);
+  await expect(confirm).toContainText("litigation hold E2E-17");
+  for (const id of seeded.spanIds) expect((await originalOf(id)).pinned).toBe(false);
+  await confirm.getByRole("button", { name: "Confirm pin" }).click();
+  await expect(acts.getByRole("status")).toHaveText("Pinned: 3 of 3.");
+  for (const id of seeded.spanIds) expect((await originalOf(id)).pinned).toBe(true);
+
+  // One event, read back from the audit page, naming every span and the reason.
+  await page.goto(`/projects/${seeded.projectSlug}/audit?act=originals.pin`);
+  const log = page.getByRole("table", { name: "Audit log" });
+  const rows = log.getByRole("row").filter({ hasText: "Pinned originals in bulk" });
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("operator@demo.local");
+  await expect(rows).toContainText("litigation hold E2E-17");
+  await rows.getByText("3 spans").first().click();
+  for (const id of seeded.spanIds)
+    await expect(rows.locator(`a[href="/projects/${seeded.projectSlug}/spans/${id}"]`).first()).toBeVisible();
+});
+
+test("a bulk act over the at-risk table with nothing ticked says so plainly", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/projects/demo/retention");
+  const acts = page.getByRole("form", { name: "Keep originals at risk" });
+  await acts.getByLabel("Reason (required)").fill("nothing ticked");
+  await acts.getByRole("button", { name: "Pin selected" }).click();
+  await expect(acts.getByRole("alert")).toHaveText("Nothing is selected: tick at least one original first.");
+  await expect(acts.getByRole("alertdialog")).toHaveCount(0);
+
+  // Ticking two rows: the confirmation names them and the bytes they hold.
+  const boxes = acts.getByRole("checkbox");
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  const held = await boxes.evaluateAll((all) =>
+    all.slice(0, 2).reduce((sum, box) => sum + Number((box as HTMLInputElement).dataset.bytes), 0),
+  );
+  expect(held).toBeGreaterThan(0);
+  await acts.getByRole("button", { name: "Pin selected" }).click();
+  await expect(acts.getByRole("alertdialog", { name: "Confirm" })).toContainText("Pin 2 originals (");
+  await acts.getByRole("button", { name: "Cancel" }).click();
+  await expect(acts.getByRole("alertdialog")).toHaveCount(0);
+});
