@@ -5,6 +5,7 @@
 import "./next-runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { validatePredicate } from "@/lib/evidence/questions";
 import { findMembership } from "@/lib/server/admin";
 import { getAuth } from "@/lib/auth/server";
 import { type ActionCall, type ActionCallResult, callAction, type OriginCase } from "./action-call";
@@ -122,6 +123,45 @@ describe("server actions, as the fuzz run found them", () => {
         ])
       ).status,
     ).toBe("ok");
+  });
+
+  it("a question or canned-question edit with NUL inside, or nested without end, is refused naming the field (not a 500)", async () => {
+    const audits = await auditCount();
+    const saved = await call("saveQuestionAction", "admin", [
+      ["title", "nul prefix"],
+      ["query", "q=custom&prefix=/etc/%00&kind=PATH"],
+    ]);
+    expect(saved.status).toBe("VALIDATION_FAILED");
+    expect(saved.detail).toContain('"path":"predicate.valuePrefixes"');
+    expect(validatePredicate({ commandPattern: "sudo\u0000", toolNames: ["Bash", "x\u0000"] }).map((e) => e.field)).toEqual([
+      "commandPattern",
+      "toolNames",
+    ]);
+    const policy = (cannedQuestions: string) =>
+      call("updatePolicyAction", "admin", [
+        ["evidenceHorizonDays", "400"],
+        ["ttlNarrative", "30"],
+        ["ttlStructured", "90"],
+        ["ttlSideEffecting", "400"],
+        ["evidenceWorkloads", "on"],
+        ["cannedQuestions", cannedQuestions],
+        ["reason", "fuzz finding"],
+      ]);
+    for (const edit of [
+      '{"modified-system-config":{"title":"a\\u0000b"}}',
+      '{"modified-system-config":{"anyOf":[{"x\\u0000":1}]}}',
+      '{"modified-system-config":{"anyOf":[{"valuePrefixes":["/etc/\\u0000"]}]}}',
+    ]) {
+      const refused = await policy(edit);
+      expect(refused.status, edit).toBe("VALIDATION_FAILED");
+    }
+    // Nested past any edit's shape: refused before anything walks it (it overflowed the stack).
+    const deep = await policy(`{"modified-system-config":{"anyOf":[{"x":${"[".repeat(20_000)}${"]".repeat(20_000)}}]}}`);
+    expect(deep.status).toBe("VALIDATION_FAILED");
+    expect(deep.detail).toContain("nested deeper than");
+    expect(await auditCount()).toBe(audits);
+    // A backslash followed by "u0000" is text like any other.
+    expect((await policy('{"modified-system-config":{"title":"C:\\\\u0000 is a path"}}')).status).toBe("ok");
   });
 
   it("rolling back to a version beyond 32 bits is not found (not a 500)", async () => {

@@ -115,6 +115,12 @@ export function compilePredicate(p: EvidencePredicate): CompiledPredicate {
 /** Field errors for an untrusted predicate (from a form or the API); empty when valid. */
 export function validatePredicate(p: EvidencePredicate): Array<{ field: string; message: string }> {
   const errors: Array<{ field: string; message: string }> = [];
+  // No stored or compared text holds NUL: a predicate with one would fail its query (or its saving) with a 500.
+  for (const [field, value] of Object.entries(p)) {
+    const texts: unknown[] = Array.isArray(value) ? value : [value];
+    if (texts.some((t) => typeof t === "string" && t.includes("\u0000")))
+      errors.push({ field, message: "must not contain the NUL character (U+0000)" });
+  }
   for (const [field, src, flags] of [
     ["valuePattern", p.valuePattern, p.valuePatternFlags],
     ["commandPattern", p.commandPattern, "i"],

@@ -88,9 +88,34 @@ export async function updatePolicy(
   return { warnings: saved.warnings, version: saved.version };
 }
 
+/** Nesting an edit needs (edits, a question, anyOf, a predicate, a field's list) and room to spare. */
+const MAX_OVERRIDES_DEPTH = 16;
+
+/** Whether a JSON value nests deeper than `limit`, counted without recursion (a deep value would overflow the stack). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Canned-question edits, checked field by field (422 naming the predicate field at fault). */
 export function parseCannedOverrides(value: unknown): CannedQuestionOverrides {
+  if (nestsDeeperThan(value, MAX_OVERRIDES_DEPTH))
+    throw new AppError("VALIDATION_FAILED", "The canned question edits nest too deep", {
+      fields: [{ path: "cannedQuestions", message: `nested deeper than ${MAX_OVERRIDES_DEPTH} levels` }],
+    });
   const overrides = parseWith(OverridesSchema, value, "The canned question edits") as CannedQuestionOverrides;
+  // Stored as JSON, which Postgres refuses to hold a NUL in (anywhere: a title, a key, a predicate's
+  // value): a \u0000 escape in the JSON text that is not a backslash's own escape followed by "u0000".
+  if (/(?:^|[^\\])(?:\\\\)*\\u0000/.test(JSON.stringify(overrides)))
+    throw new AppError("VALIDATION_FAILED", "The canned question edits hold a NUL character", {
+      fields: [{ path: "cannedQuestions", message: "must not contain the NUL character (U+0000)" }],
+    });
   for (const [id, edit] of Object.entries(overrides)) {
     for (const [i, predicate] of (edit?.anyOf ?? []).entries()) {
       const problems = validatePredicate(predicate as EvidencePredicate);
