@@ -77,9 +77,18 @@ export async function importTranscriptFile(
   // A file's sessions and spans land in one transaction: a failure (or the process killed) leaves
   // nothing of them behind. The compactions are recorded after it commits, through the gate's
   // own transactions; should one fail, what this import wrote is deleted again.
-  const written: Array<{ imported: ImportedSession; id: string; created: boolean; ingested: IngestedSpan[] }> = [];
+  const written: Array<{
+    imported: ImportedSession;
+    id: string;
+    created: boolean;
+    ingested: IngestedSpan[];
+    session: { id: string; cwd: string | null };
+  }> = [];
   const policy = await ingestPolicy(projectId);
   await rawTransaction(async (client) => {
+    // The sessions first, then one pipeline over every session's batches: each batch is analysed
+    // while Postgres writes the one before it, across sessions too (a Claude Code file holds many
+    // sessions shorter than a batch, which a pipeline per session would analyse and write in turn).
     for (const imported of parsed.sessions) {
       const { session, created } = await upsertSession(
         projectId,
@@ -93,21 +102,25 @@ export async function importTranscriptFile(
         client,
       );
       await recordSkipped(client, session.id, imported);
-      const ingested: IngestedSpan[] = [];
-      // Each batch is analysed while Postgres writes the one before it.
-      const batchAt = (i: number) => imported.spans.slice(i, i + CHUNK);
-      const analyse = (i: number) => rowsAhead(session, batchAt(i), policy, { ttlFrom, now });
-      let next = imported.spans.length > 0 ? analyse(0) : undefined;
-      for (let i = 0; next; i += CHUNK) {
-        const ahead = await next;
-        const writing = appendSpans(projectId, session.id, batchAt(i), { ttlFrom, now, client, ahead });
-        next = i + CHUNK < imported.spans.length ? analyse(i + CHUNK) : undefined;
-        next?.catch(() => {}); // dropped with the import should the write fail
-        for (const span of await writing) ingested.push(span);
-        options.onProgress?.({ spansDone: outcome.spans + ingested.length, spansTotal });
-      }
-      outcome.spans += ingested.length;
-      written.push({ imported, id: session.id, created, ingested });
+      written.push({ imported, id: session.id, created, ingested: [], session });
+    }
+    const batches = written.flatMap((target) =>
+      Array.from({ length: Math.ceil(target.imported.spans.length / CHUNK) }, (_, n) => ({
+        target,
+        spans: target.imported.spans.slice(n * CHUNK, (n + 1) * CHUNK),
+      })),
+    );
+    const analyse = (b: number) => rowsAhead(batches[b]!.target.session, batches[b]!.spans, policy, { ttlFrom, now });
+    let next = batches.length > 0 ? analyse(0) : undefined;
+    for (let b = 0; next; b++) {
+      const { target, spans } = batches[b]!;
+      const ahead = await next;
+      const writing = appendSpans(projectId, target.id, spans, { ttlFrom, now, client, ahead });
+      next = b + 1 < batches.length ? analyse(b + 1) : undefined;
+      next?.catch(() => {}); // dropped with the import should the write fail
+      for (const span of await writing) target.ingested.push(span);
+      outcome.spans += spans.length;
+      options.onProgress?.({ spansDone: outcome.spans, spansTotal });
     }
   });
   try {
