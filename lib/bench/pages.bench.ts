@@ -227,17 +227,19 @@ async function main() {
     for (const [name, sql] of Object.entries(projectOverviewStatements(targets.projectId, "90d", now)))
       await printExplain(client, `overview, 90 days: ${name}`, sql);
     const refusals = parseRefusalListQuery({});
+    // As the list reads them: a table holding none of the project's events is left out.
+    const present = { refusals: counts.refusals > 0, compactions: counts.compactions > 0 };
     await printExplain(client, "refusals: total", refusalCountSql(targets.projectId, refusals, now));
     await printExplain(
       client,
       "refusals: page 1",
-      refusalPageSql(targets.projectId, refusals, now, { offset: 0, limit: 50, descending: true }),
+      refusalPageSql(targets.projectId, refusals, now, { offset: 0, limit: 50, descending: true }, present),
     );
     const middle = Math.floor(counts.refusals / 2 / 50) * 50;
     await printExplain(
       client,
       "refusals: middle page",
-      refusalPageSql(targets.projectId, refusals, now, { offset: middle, limit: 50, descending: true }),
+      refusalPageSql(targets.projectId, refusals, now, { offset: middle, limit: 50, descending: true }, present),
     );
     const cell = parseRefusalListQuery({ cellClass: "SIDE_EFFECTING", requester: "runtime:codex" });
     await printExplain(client, "refusals: one cell and requester, total", refusalCountSql(targets.projectId, cell, now));
@@ -261,8 +263,11 @@ async function main() {
 
 /** How many rows each list of the project holds, for their last pages. */
 async function listCounts(projectId: string) {
-  const [row] = await db().$queryRaw<Array<{ refusals: number; imports: number; keys: number; audit: number }>>`
+  const [row] = await db().$queryRaw<
+    Array<{ refusals: number; compactions: number; imports: number; keys: number; audit: number }>
+  >`
     select (select count(*) from refusal_event where project_id = ${projectId}::uuid)::int as refusals,
+           (select count(*) from compaction where project_id = ${projectId}::uuid and not asked)::int as compactions,
            (select count(*) from import_job where project_id = ${projectId}::uuid)::int as imports,
            (select count(*) from api_key where project_id = ${projectId}::uuid)::int as keys,
            (select count(*) from audit_log where project_id = ${projectId}::uuid)::int as audit`;

@@ -99,44 +99,57 @@ function parts(projectId: string, query: RefusalListQuery, now: Date) {
   };
 }
 
-/** How many events match: each table counted over its project index. */
+/** How many events match, per table: each counted over its project index. */
 export function refusalCountSql(projectId: string, query: RefusalListQuery, now: Date): Prisma.Sql {
   const { refusals, compactions } = parts(projectId, query, now);
   const r = refusals ? Prisma.sql`(select count(*) from refusal_event r where ${refusals})` : Prisma.sql`0`;
   const c = compactions ? Prisma.sql`(select count(*) from compaction c where ${compactions})` : Prisma.sql`0`;
-  return Prisma.sql`select (${r} + ${c})::int as total`;
+  return Prisma.sql`select ${r}::int as refusals, ${c}::int as compactions`;
 }
 
 /**
- * The keys of one page: each table's first offset+limit events in the order asked, merged, then
- * the page cut from them. `descending` is the order read (turned round for a back-half page).
+ * The keys of one page. From one table (the other holds none here): an offset walk of its index.
+ * From both: each table's first offset+limit events in the order asked, merged, then the page cut
+ * from them. `descending` is the order read (turned round for a back-half page).
  */
 export function refusalPageSql(
   projectId: string,
   query: RefusalListQuery,
   now: Date,
   read: { offset: number; limit: number; descending: boolean },
+  present: { refusals: boolean; compactions: boolean } = { refusals: true, compactions: true },
 ): Prisma.Sql {
   const { refusals, compactions } = parts(projectId, query, now);
   const dir = Prisma.raw(read.descending ? "desc" : "asc");
-  const reach = read.offset + read.limit;
-  const selects: Prisma.Sql[] = [];
-  if (refusals)
-    selects.push(Prisma.sql`(select 'refusal' as kind, r.session_id, r.id, r.occurred_at from refusal_event r
-      where ${refusals} order by r.occurred_at ${dir}, r.id ${dir} limit ${reach})`);
-  if (compactions)
-    selects.push(Prisma.sql`(select 'compaction' as kind, c.session_id, c.id, c.occurred_at from compaction c
-      where ${compactions} order by c.occurred_at ${dir}, c.id ${dir} limit ${reach})`);
-  if (selects.length === 0)
-    return Prisma.sql`select null::text as kind, null::uuid as session_id, null::uuid as id, null::timestamp as occurred_at where false`;
-  return Prisma.sql`select kind, session_id::text as session_id, id::text as id, occurred_at
-    from (${Prisma.join(selects, " union all ")}) u
+  const sources: Array<{ sql: Prisma.Sql; alone: Prisma.Sql }> = [];
+  const add = (kind: string, table: string, alias: string, where: Prisma.Sql) => {
+    const a = Prisma.raw(alias);
+    const select = Prisma.sql`select ${kind}::text as kind, ${a}.session_id::text as session_id, ${a}.id::text as id, ${a}.occurred_at
+      from ${Prisma.raw(table)} ${a} where ${where} order by ${a}.occurred_at ${dir}, ${a}.id ${dir}`;
+    sources.push({
+      sql: Prisma.sql`(${select} limit ${read.offset + read.limit})`,
+      alone: Prisma.sql`${select} limit ${read.limit} offset ${read.offset}`,
+    });
+  };
+  if (refusals && present.refusals) add("refusal", "refusal_event", "r", refusals);
+  if (compactions && present.compactions) add("compaction", "compaction", "c", compactions);
+  if (sources.length === 0)
+    return Prisma.sql`select null::text as kind, null::text as session_id, null::text as id, null::timestamp as occurred_at where false`;
+  if (sources.length === 1) return sources[0]!.alone;
+  return Prisma.sql`select kind, session_id, id, occurred_at
+    from (${Prisma.join(
+      sources.map((x) => x.sql),
+      " union all ",
+    )}) u
     order by occurred_at ${dir}, id ${dir} limit ${read.limit} offset ${read.offset}`;
 }
 
 /** One page of keys, the exact total and where the page is. */
 export async function refusalListPage(projectId: string, query: RefusalListQuery, now: Date) {
-  const [{ total } = { total: 0 }] = await db().$queryRaw<Array<{ total: number }>>(refusalCountSql(projectId, query, now));
+  const [counted = { refusals: 0, compactions: 0 }] = await db().$queryRaw<Array<{ refusals: number; compactions: number }>>(
+    refusalCountSql(projectId, query, now),
+  );
+  const total = counted.refusals + counted.compactions;
   const { page, pages } = pageWithin(query.page, total, REFUSAL_PAGE_SIZE);
   const read = nearerEnd(page, REFUSAL_PAGE_SIZE, total);
   const newestFirst = query.sort === "newest";
@@ -144,7 +157,13 @@ export async function refusalListPage(projectId: string, query: RefusalListQuery
     read.limit === 0
       ? []
       : await db().$queryRaw<Array<{ kind: RefusalListKey["kind"]; session_id: string; id: string; occurred_at: Date }>>(
-          refusalPageSql(projectId, query, now, { ...read, descending: newestFirst !== read.reversed }),
+          refusalPageSql(
+            projectId,
+            query,
+            now,
+            { ...read, descending: newestFirst !== read.reversed },
+            { refusals: counted.refusals > 0, compactions: counted.compactions > 0 },
+          ),
         );
   const keys: RefusalListKey[] = rows.map((r) => ({
     kind: r.kind,

@@ -5,6 +5,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
 import { nearerEnd } from "./list-query";
+import { pageBySeq } from "./span-page-by-seq";
 import {
   sessionGrid,
   sessionTimeline,
@@ -125,12 +126,15 @@ export async function getSessionOverview(
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pages);
   // A page in the back half is read from the other end, turned round.
   const read = nearerEnd(page, TIMELINE_PAGE_SIZE, total);
+  const bySeq = pageBySeq(session, filter, {
+    offset: read.offset,
+    limit: read.limit,
+    descending: Boolean(options.descending) !== read.reversed,
+  });
   const [spans, cell] = await Promise.all([
-    sessionTimeline(db(), session.id, policy, now, grid, filter, {
-      offset: read.offset,
-      limit: read.limit,
-      descending: Boolean(options.descending) !== read.reversed,
-    }).then((rows) => (read.reversed ? rows.reverse() : rows)),
+    sessionTimeline(db(), session.id, policy, now, grid, bySeq.filter, bySeq.read).then((rows) =>
+      read.reversed ? rows.reverse() : rows,
+    ),
     // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept
     // (the whole cell, whatever agent or outcome the list is narrowed to).
     filter.class && filter.provenance && filter.provenance !== "LOST" && filter.provenance !== "NONE"

@@ -67,6 +67,7 @@ export async function listSessionPage(
       lost: number;
       skipped: number;
       unasked: number;
+      has_summaries: boolean;
       total: bigint;
     }>
   >(sessionListSql(projectId, query));
@@ -99,24 +100,26 @@ export async function listSessionPage(
 }
 
 /**
- * Evidence lost on a page's rows, read from each session's grid itself (spans and summaries LOST at
- * the clock), so the list and the session page can never disagree. A page is a few dozen sessions,
- * each grid a few index reads; the list's filter on lost evidence uses the SQL count of spans.
+ * Evidence lost on a page's rows as each session's grid shows it. Without summaries the SQL count
+ * is the grid's own (its LOST counters plus the spans past their TTL); a session with summaries
+ * reads its grid (summaries take the weakest status of what they rest on), the page's grids at
+ * once, so the list and the session page can never disagree. The filter on lost evidence uses the
+ * SQL count of spans.
  */
-async function lostAsTheGridShowsIt(rows: Array<{ id: string; project_id: string }>): Promise<Map<string, number>> {
+async function lostAsTheGridShowsIt(
+  rows: Array<{ id: string; project_id: string; has_summaries: boolean }>,
+): Promise<Map<string, number>> {
   const now = new Date();
-  const policies = new Map<string, Awaited<ReturnType<typeof loadPolicy>>>();
-  const lost = new Map<string, number>();
-  for (const row of rows) {
-    let policy = policies.get(row.project_id);
-    if (!policy) {
-      policy = await loadPolicy(db(), row.project_id);
-      policies.set(row.project_id, policy);
-    }
-    const { grid } = await sessionGrid(db(), row.id, policy, now);
-    lost.set(row.id, grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST);
-  }
-  return lost;
+  const withSummaries = rows.filter((r) => r.has_summaries);
+  const projects = [...new Set(withSummaries.map((r) => r.project_id))];
+  const policies = new Map(await Promise.all(projects.map(async (id) => [id, await loadPolicy(db(), id)] as const)));
+  const lost = await Promise.all(
+    withSummaries.map(async (row) => {
+      const { grid } = await sessionGrid(db(), row.id, policies.get(row.project_id)!, now);
+      return [row.id, grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST] as const;
+    }),
+  );
+  return new Map(lost);
 }
 
 /** The page's query: one project's sessions, filters, sort and paging over their kept counts. */
@@ -161,7 +164,8 @@ export function sessionListSql(
        where se.project_id = ${projectId}::uuid
     )
     select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, c.unasked, count(*) over () as total
+           c.spans, c.refusals, c.at_risk, c.lost::int as lost, c.skipped, c.unasked,
+           se.span_count > se.non_summary_count as has_summaries, count(*) over () as total
       from session se join c on c.id = se.id join project pr on pr.id = se.project_id
      where ${Prisma.join(conditions, " and ")}
      order by ${order}

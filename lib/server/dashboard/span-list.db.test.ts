@@ -8,11 +8,11 @@ const SPANS = 450;
 const KINDS = ["MESSAGE", "TOOL_CALL", "TOOL_RESULT"] as const;
 
 /** A session of 450 spans (three pages: the last read from the other end), kinds in turn. */
-async function seed() {
+async function seed(seqOf: (i: number) => number = (i) => i) {
   const project = await makeTestProject("span-list");
   const { session } = await upsertSession(project.id, { externalId: "long", runtime: "claude-code" });
   const submissions: SpanSubmission[] = Array.from({ length: SPANS }, (_, seq) => ({
-    seq,
+    seq: seqOf(seq),
     kind: KINDS[seq % 3]!,
     toolName: seq % 3 === 0 ? null : "Bash",
     body: new TextEncoder().encode(seq % 3 === 0 ? `note ${seq}` : `{"command":"ls /tmp/${seq}"}`),
@@ -44,6 +44,16 @@ describe("a session's span list", () => {
     expect(seqs(newest.spans)).toEqual(range(250, 450).reverse());
     const oldestLast = await getSessionOverview(project.id, session.id, { descending: true, page: 3 });
     expect(seqs(oldestLast.spans)).toEqual(range(0, 50).reverse());
+  });
+
+  it("pages the same when its seqs have a gap (read by offset, not by seq)", async () => {
+    // Seq 100 missing: positions past it hold seq + 1.
+    const { project, session } = await seed((i) => (i < 100 ? i : i + 1));
+    const shifted = (from: number, to: number) => range(from, to).map((i) => (i < 100 ? i : i + 1));
+    expect(seqs((await getSessionOverview(project.id, session.id, { page: 2 })).spans)).toEqual(shifted(200, 400));
+    expect(seqs((await getSessionOverview(project.id, session.id, { page: 3 })).spans)).toEqual(shifted(400, 450));
+    const turned = await getSessionOverview(project.id, session.id, { descending: true, page: 2 });
+    expect(seqs(turned.spans)).toEqual(shifted(50, 250).reverse());
   });
 
   it("filters by kind and transcript state with exact totals, and by class from the grid", async () => {

@@ -21,6 +21,9 @@ export interface TimelineFilter {
   outcomes?: readonly ToolOutcome[];
   kind?: SpanKind;
   transcriptState?: TranscriptState;
+  /** Only spans with a seq in this range (inclusive): a page found by its seq instead of an offset. */
+  seqFrom?: number;
+  seqTo?: number;
 }
 
 /** A span of the transcript with its status, and the call facts and agent the session page shows. */
@@ -121,6 +124,8 @@ function timelineWhere(
 ): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`session_id = ${sessionId}::uuid`];
   if (filter.class) conditions.push(Prisma.sql`class = ${filter.class}::"EvidentialClass"`);
+  if (filter.seqFrom !== undefined) conditions.push(Prisma.sql`seq >= ${filter.seqFrom}`);
+  if (filter.seqTo !== undefined) conditions.push(Prisma.sql`seq <= ${filter.seqTo}`);
   if (filter.kind) conditions.push(Prisma.sql`kind = ${filter.kind}::"SpanKind"`);
   if (filter.transcriptState) conditions.push(Prisma.sql`transcript_state = ${filter.transcriptState}::"TranscriptState"`);
   if (filter.agentId === null) conditions.push(Prisma.sql`agent_id is null`);
