@@ -107,6 +107,20 @@ export async function callAction(call: ActionCall): Promise<ActionCallResult> {
   }
 }
 
+/** The project an act inside a project names: the bound slug, else the form's hidden field. */
+export function namedProject(call: ActionCall): unknown {
+  return call.bound ?? call.form.get("project");
+}
+
+/**
+ * Whether the call may change the project with this slug: an act inside it by one of its members,
+ * or an instance admin's act (which may add anyone to any project). Anything else leaves it as it was.
+ */
+export function mayChange(call: ActionCall, fx: ActionFixture, slug: string): boolean {
+  if (call.kind === "instance") return expectedRefusal(call, fx) === null;
+  return call.kind === "project" && namedProject(call) === slug && expectedRefusal(call, fx) === null;
+}
+
 /**
  * What the call must be refused with, whatever its form says, or null when it may go through: a
  * request from another site (or none named) is FORBIDDEN; a stranger is UNAUTHENTICATED; a person
@@ -118,7 +132,7 @@ export function expectedRefusal(call: ActionCall, fx: ActionFixture): ErrorCode 
   if (call.origin !== "same") return "FORBIDDEN";
   if (!call.caller) return "UNAUTHENTICATED";
   if (call.kind === "instance") return call.caller.instanceRole === "ADMIN" ? null : "FORBIDDEN";
-  const named = call.bound ?? call.form.get("project");
+  const named = namedProject(call);
   const member =
     (named === fx.project.slug && call.caller.roles.project !== undefined) ||
     (named === fx.other.slug && call.caller.roles.other !== undefined);

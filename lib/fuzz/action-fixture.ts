@@ -161,31 +161,44 @@ export async function restoreStandings(fx: ActionFixture): Promise<void> {
   }
 }
 
+/** What the run compares before and after a batch: each project's data, and what is not any one project's. */
+export interface Fingerprint {
+  project: string;
+  other: string;
+  /** Every person's instance role, the number of projects, and the audit chain's head (any audit row written moves it). */
+  global: string;
+}
+
 /**
- * What a refused act must leave as it was, as one hash: both projects' members, keys, policy and
- * its versions, sessions, spans, originals' holds and expiries, gate decisions and compactions,
- * every person's instance role, the number of projects, and the audit chain's head (any audit row
- * written moves it). Throttle counters and sign-in sessions are left out: a refused sign-in counts.
+ * Hashes of what an act may change: per project, its members, keys, policy and its versions,
+ * sessions, spans, originals' holds and expiries, gate decisions, compactions and saved questions;
+ * beside them, the instance's people and projects and the audit chain. Throttle counters and
+ * sign-in sessions are left out: a refused sign-in counts, and signing out ends a session.
  */
-export async function fingerprint(fx: ActionFixture): Promise<string> {
-  const rows = await db().$queryRawUnsafe<Array<{ print: string }>>(
-    `select md5(concat_ws('|',
-       (select string_agg(user_id::text || role::text, ',' order by project_id, user_id) from project_member where project_id = any($1::uuid[])),
-       (select string_agg(id::text || coalesce(revoked_at::text, '') || role::text, ',' order by id) from api_key where project_id = any($1::uuid[])),
-       (select string_agg(to_jsonb(p)::text, ',' order by project_id) from retention_policy p where project_id = any($1::uuid[])),
-       (select count(*) from retention_policy_version where project_id = any($1::uuid[])),
-       (select string_agg(to_jsonb(s)::text, ',' order by id) from session s where project_id = any($1::uuid[])),
+export async function fingerprint(fx: ActionFixture): Promise<Fingerprint> {
+  const rows = await db().$queryRawUnsafe<Array<{ key: string; print: string }>>(
+    `select x.pid::text as key, md5(concat_ws('|',
+       (select string_agg(user_id::text || role::text, ',' order by user_id) from project_member where project_id = x.pid),
+       (select string_agg(id::text || coalesce(revoked_at::text, '') || role::text, ',' order by id) from api_key where project_id = x.pid),
+       (select to_jsonb(p)::text from retention_policy p where project_id = x.pid),
+       (select count(*) from retention_policy_version where project_id = x.pid),
+       (select string_agg(to_jsonb(s)::text, ',' order by id) from session s where project_id = x.pid),
        (select string_agg(o.span_id::text || o.pinned::text || coalesce(o.expires_at::text, '') || coalesce(o.deleted_at::text, ''), ',' order by o.span_id)
-          from span_original o join session s on s.id = o.session_id where s.project_id = any($1::uuid[])),
-       (select count(*) from span sp join session s on s.id = sp.session_id where s.project_id = any($1::uuid[])),
-       (select count(*) from gate_decision g join session s on s.id = g.session_id where s.project_id = any($1::uuid[])),
-       (select count(*) from compaction where project_id = any($1::uuid[])),
-       (select string_agg(id::text, ',' order by id) from saved_question where project_id = any($1::uuid[])),
+          from span_original o join session s on s.id = o.session_id where s.project_id = x.pid),
+       (select count(*) from span sp join session s on s.id = sp.session_id where s.project_id = x.pid),
+       (select count(*) from gate_decision g join session s on s.id = g.session_id where s.project_id = x.pid),
+       (select count(*) from compaction where project_id = x.pid),
+       (select string_agg(id::text, ',' order by id) from saved_question where project_id = x.pid)
+     )) as print
+       from unnest($1::uuid[]) as x(pid)
+     union all
+     select 'global', md5(concat_ws('|',
        (select md5(string_agg(id::text || role::text, ',' order by id)) from app_user),
        (select count(*) from project),
        (select coalesce(max(seq), 0) from audit_chain_head)
-     )) as print`,
+     ))`,
     [fx.project.id, fx.other.id],
   );
-  return rows[0]!.print;
+  const print = (key: string) => rows.find((r) => r.key === key)!.print;
+  return { project: print(fx.project.id), other: print(fx.other.id), global: print("global") };
 }

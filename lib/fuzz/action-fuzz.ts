@@ -6,7 +6,15 @@
  * no call makes Next.js answer 500; every call that must be refused is, with its code; and a batch
  * of refused calls changes neither the projects' data nor the audit log.
  */
-import { type ActionCall, type ActionCallResult, callAction, expectedRefusal, ORIGINS, type OriginCase } from "./action-call";
+import {
+  type ActionCall,
+  type ActionCallResult,
+  callAction,
+  expectedRefusal,
+  mayChange,
+  ORIGINS,
+  type OriginCase,
+} from "./action-call";
 import { type ActionFixture, fingerprint, restoreStandings, STANDINGS, type Standing, signIn } from "./action-fixture";
 import { ACTION_FORMS, type ActionKind, hostileText, makeForm, probeForms } from "./action-forms";
 import { type ActionReport, addFinding, countCall, emptyActionReport } from "./action-report";
@@ -158,18 +166,27 @@ async function runBatch(batch: ActionCall[], fx: ActionFixture, report: ActionRe
       });
     }
   });
-  if (results.every((r) => r.refused)) {
+  const changed = (what: string) => {
+    report.changedByRefusal++;
+    addFinding(report, {
+      kind: "changed",
+      action: batch[0]!.action.id,
+      call: batch.map(describeCall).join("\n        "),
+      outcome: `${what} changed; ${results.map((r) => r.status).join(", ")}`,
+    });
+  };
+  const allRefused = results.every((r) => r.refused);
+  if (allRefused) {
     report.refusedBatches++;
-    if (before !== after) {
-      report.changedByRefusal++;
-      addFinding(report, {
-        kind: "changed",
-        action: batch[0]!.action.id,
-        call: batch.map(describeCall).join("\n        "),
-        outcome: results.map((r) => r.status).join(", "),
-      });
-    }
-  } else await restoreStandings(fx);
+    if (before.global !== after.global) changed("the instance's people, projects or audit log");
+  }
+  // A project changes only by its members' acts in it, or an instance admin's: never by a stranger's or another project's member's.
+  for (const which of ["project", "other"] as const) {
+    const slug = fx[which].slug;
+    const allowed = !allRefused && batch.some((call, i) => !results[i]!.refused && mayChange(call, fx, slug));
+    if (!allowed && before[which] !== after[which]) changed(`project ${slug}`);
+  }
+  if (!allRefused) await restoreStandings(fx);
   // The leaver's browser signed out: sign it in again for the next sign-out.
   if (batch.some((call, i) => call.kind === "sign-out" && call.caller && results[i]!.status === "redirect"))
     fx.leaver.cookie = await signIn(fx.leaver.email, fx.password);

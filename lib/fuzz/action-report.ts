@@ -1,7 +1,11 @@
 /** The server-action fuzz run's report: counts by outcome, by action and by caller, and every finding. */
 
 export interface ActionFinding {
-  /** "5xx": Next.js would answer 500; "refusal": a call that had to be refused was not, or with another code; "changed": a refused batch changed data. */
+  /**
+   * "5xx": Next.js would answer 500; "refusal": a call that had to be refused was not, or with
+   * another code; "changed": a refused batch changed data, or a project changed in a batch where
+   * none of its members (nor an instance admin) acted in it.
+   */
   kind: "5xx" | "refusal" | "changed";
   action: string;
   call: string;
@@ -19,7 +23,7 @@ export interface ActionReport {
   serverErrors: number;
   /** Calls that had to be refused (another site, a stranger, a non-member, not an instance admin) but were not, or not as expected. */
   wrongRefusals: number;
-  /** Batches in which every call was refused, yet the project's data or the audit log changed. */
+  /** Batches in which every call was refused yet data or the audit log changed, or a project changed that no one allowed acted in. */
   changedByRefusal: number;
   /** Batches in which every call was refused (those the data check covers). */
   refusedBatches: number;

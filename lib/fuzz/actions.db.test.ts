@@ -14,6 +14,7 @@ import {
   makeActionFixture,
   runActionFuzz,
 } from "./action-fuzz";
+import { db } from "@/lib/db/client";
 import type { FuzzAction } from "./actions";
 
 describe("fuzzing every server action", () => {
@@ -41,6 +42,28 @@ describe("fuzzing every server action", () => {
       "forms for actions that no longer exist",
     ).toEqual([]);
   });
+
+  it("the run's checks catch an action that throws, acts for anyone, or changes another project", async () => {
+    const fixture = await makeActionFixture("act-check");
+    const id = "app/projects/[slug]/spans/[id]/actions.ts#pinAction";
+    const fake = (fn: FuzzAction["fn"]): FuzzAction[] => [{ id, file: "fake", name: "pinAction", fn }];
+    const run = (fn: FuzzAction["fn"]) => runActionFuzz({ calls: 30, seed: 5, actions: fake(fn), fixture });
+    const throwing = await run(async () => {
+      throw new Error("boom");
+    });
+    expect(throwing.serverErrors).toBeGreaterThan(0);
+    const forAnyone = await run(async () => ({ ok: true, message: "done" }));
+    expect(forAnyone.wrongRefusals).toBeGreaterThan(0);
+    expect(forAnyone.serverErrors).toBe(0);
+    // Refuses everyone, yet flips a hold in the other project: caught by the data check.
+    const [sessionId, spanId] = [fixture.other.sessionIds[0]!, fixture.other.spanIds[0]!];
+    const leaky = await run(async () => {
+      const original = await db().spanOriginal.findUniqueOrThrow({ where: { sessionId_spanId: { sessionId, spanId } } });
+      await db().spanOriginal.update({ where: { sessionId_spanId: { sessionId, spanId } }, data: { pinned: !original.pinned } });
+      return { ok: false, error: { code: "NOT_FOUND", message: "No such project" } };
+    });
+    expect(leaky.changedByRefusal).toBeGreaterThan(0);
+  }, 120_000);
 
   it("hostile calls: no 500, every required refusal, and refused calls change nothing", async () => {
     const fixture = await makeActionFixture();

@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz -- --requests 20000 [--actions N] [--seed N] [--concurrency 8]`: the full fuzz run.
  * Every route file under app/ is called in process with generated hostile requests, then every
- * server action with hostile forms by callers of every standing (--actions calls, a quarter of
+ * server action with hostile forms by callers of every standing (--actions calls, as many as
  * --requests unless given), against a throwaway database (created on the local Postgres, or the
  * server of TEST_DATABASE_URL, and dropped after); prints the counts by status and by route, by
  * outcome and by action, and every finding. Exits 1 when any response was a 5xx, an action would
@@ -27,7 +27,7 @@ runMain(async () => {
   const requests = option("requests", 20_000);
   const seed = option("seed", Date.now() % 1_000_000);
   const concurrency = option("concurrency", 8);
-  const actionCalls = option("actions", Math.max(1, Math.round(requests / 4)));
+  const actionCalls = option("actions", requests);
   const database = await createTestDatabase("fuzz");
   process.env.DATABASE_URL = database.url;
   process.env.CUSTODIAN_DATABASE_MODE = "postgres";
