@@ -234,7 +234,9 @@ test("an evidence export carries each citation's outcome, the tally and the skip
   await expect(page.getByTestId("answer")).toHaveText("YES");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV" }).click()]);
   // The export's facts come first, then a blank line and the table.
-  const csv = readFileSync((await download.path())!, "utf8").split("\r\n\r\n")[1]!.split("\r\n");
+  const csv = readFileSync((await download.path())!, "utf8")
+    .split("\r\n\r\n")[1]!
+    .split("\r\n");
   expect(csv[0]).toContain('"outcome","exit_code","skipped_line","skipped_reason","attempts"');
   expect(csv.some((l) => l.startsWith('"citation"') && l.includes('"TOOL_CALL","FAILED","1"'))).toBe(true);
   expect(csv.filter((l) => l.startsWith('"skipped_record"') && l.includes(seeded.sessionId))).toHaveLength(2);
