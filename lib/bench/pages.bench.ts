@@ -23,6 +23,7 @@ import {
   importCountSql,
   importPageSql,
   PAGE_SIZE,
+  pageBySeq,
   parseImportListQuery,
   parseRefusalListQuery,
   REFUSAL_PAGE_SIZE,
@@ -215,7 +216,15 @@ async function main() {
       timelineQuery(targets.big.id, policy, now, grid, filter, { offset, limit: SPAN_PAGE, descending });
     await printExplain(client, "spans, first page", spans({}, 0));
     await printExplain(client, "spans, last page (read from the other end)", spans({}, 0, true));
-    await printExplain(client, "spans, middle page", spans({}, Math.floor(targets.big.spans / 2 / SPAN_PAGE) * SPAN_PAGE));
+    const middleOffset = Math.floor(targets.big.spans / 2 / SPAN_PAGE) * SPAN_PAGE;
+    const bigSession = await db().session.findUniqueOrThrow({ where: { id: targets.big.id } });
+    const bySeq = pageBySeq(bigSession, {}, { offset: middleOffset, limit: SPAN_PAGE, descending: false });
+    await printExplain(
+      client,
+      "spans, middle page (as read: by seq when the seqs have no gap)",
+      timelineQuery(targets.big.id, policy, now, grid, bySeq.filter, bySeq.read),
+    );
+    await printExplain(client, "spans, middle page by offset (a session with seq gaps)", spans({}, middleOffset));
     await printExplain(client, "spans, tool calls, page 100", spans({ kind: "TOOL_CALL" }, 99 * SPAN_PAGE));
     await printExplain(client, "spans, STRUCTURED x DURABLE cell", spans({ class: "STRUCTURED", provenance: "DURABLE" }, 0));
     await printExplain(client, "sessions page", sessionListSql(targets.projectId, { state: "any", sort: "activity", page: 1 }));

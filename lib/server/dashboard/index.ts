@@ -12,3 +12,4 @@ export { IMPORT_LIST_DEFAULTS, IMPORT_STATUSES, type ImportListPage, type Import
 export { KEY_LIST_DEFAULTS, KEY_STATUSES, type KeyListRow, listKeyPage } from "./key-list";
 export { parseRefusalListQuery, refusalCountSql, refusalPageSql } from "./refusal-list";
 export { importCountSql, importPageSql, parseImportListQuery } from "./import-list";
+export { pageBySeq } from "./span-page-by-seq";
