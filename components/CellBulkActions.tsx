@@ -4,6 +4,7 @@ import { useActionState, useRef } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
 import { useRefill } from "./ActionForm";
 import { BulkActFields } from "./BulkActFields";
+import { formatCount } from "./format";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -15,6 +16,7 @@ export function CellBulkActions({
   sessionId,
   spanIds,
   bytes,
+  cellTotal,
   label,
   action,
 }: {
@@ -22,6 +24,8 @@ export function CellBulkActions({
   spanIds: string[];
   /** The held bytes of those originals, when the page knows them. */
   bytes?: number;
+  /** Spans the cell holds in all; more than `spanIds` when the act takes only the first of them. */
+  cellTotal?: number;
   label: string;
   action: Action;
 }) {
@@ -44,7 +48,11 @@ export function CellBulkActions({
         form={form}
         target={() => ({ count: spanIds.length, bytes })}
         pending={pending}
-        what={`all ${spanIds.length}`}
+        what={
+          cellTotal !== undefined && cellTotal > spanIds.length
+            ? `the first ${formatCount(spanIds.length)} of ${formatCount(cellTotal)}`
+            : `all ${formatCount(spanIds.length)}`
+        }
       />
       {result ? (
         result.ok ? (

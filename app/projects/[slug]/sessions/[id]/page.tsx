@@ -114,6 +114,7 @@ export default async function SessionPage({
           sessionId={session.id}
           spanIds={cellSpanIds}
           bytes={overview.cellBytes}
+          cellTotal={grid[cls][provenance]}
           label={`${humanize(cls)} × ${humanize(provenance)}`}
           action={bulkRetentionAction.bind(null, project.slug)}
         />
