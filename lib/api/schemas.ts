@@ -3,6 +3,7 @@
  * Limits are part of the contract: they are documented and returned in errors.
  */
 import { z } from "zod";
+import { unstorableChar } from "@/lib/core/text";
 import {
   ATOM_KINDS,
   EVIDENTIAL_CLASSES,
@@ -66,15 +67,9 @@ export const uuid = z.uuid();
  * text and refuse them.
  */
 export function unstorableText(s: string): string | null {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0) return "must not contain the NUL character (U+0000)";
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return "must not contain a lone surrogate (not text: send such content in the body)";
-    } else if (c >= 0xdc00 && c <= 0xdfff) return "must not contain a lone surrogate (not text: send such content in the body)";
-  }
+  const found = unstorableChar(s);
+  if (found === "nul") return "must not contain the NUL character (U+0000)";
+  if (found === "lone-surrogate") return "must not contain a lone surrogate (not text: send such content in the body)";
   return null;
 }
 

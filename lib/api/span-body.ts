@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/core/errors";
+import { hasLoneSurrogate } from "@/lib/core/text";
 import { LIMITS } from "./schemas";
 
 /** The base64 alphabet (RFC 4648, section 4): 1 for a character of it, 0 otherwise. */
@@ -69,18 +70,6 @@ export function stringBytes(body: string): Uint8Array {
     else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
   }
   return new Uint8Array(out);
-}
-
-function hasLoneSurrogate(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return true;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
-  }
-  return false;
 }
 
 function tooLarge(path: string, bytes: number): AppError {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { textCannotHold } from "@/lib/core/text";
 import { importTranscript as parse, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportedSession } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
@@ -169,20 +170,6 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
     at = nl + 1;
   }
   return at;
-}
-
-/** NUL, or a UTF-16 surrogate without its pair: what Postgres text cannot hold. */
-function textCannotHold(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return true;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
-  }
-  return false;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { textCannotHold } from "@/lib/core/text";
+
 /**
  * Values as Postgres can store them exactly.
  *
@@ -12,18 +14,7 @@
 export const TOOL_INPUT_TEXT_KEY = "$custodianJsonText";
 
 /** Whether `s` holds NUL or a lone surrogate: what jsonb (and Postgres text) cannot store. */
-export function jsonbCannotHold(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return true;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
-  }
-  return false;
-}
+export const jsonbCannotHold = textCannotHold;
 
 /** Whether some string or key inside the value is one jsonb cannot hold (no recursion: inputs can nest). */
 function holdsUnstorable(value: unknown): boolean {
