@@ -9,30 +9,32 @@ import { formatCount } from "./format";
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 /**
- * Pin or extend every held original in one grid cell (the spans listed below it), with a reason and
- * a confirmation naming the count and bytes.
+ * Pin or extend every held original of one grid cell, with a reason and a confirmation naming the
+ * count and bytes. The form names the cell, not its spans: the act reads the cell when it runs, so a
+ * cell of any size is one request (the use case takes at most `limit` of it).
  */
 export function CellBulkActions({
   sessionId,
-  spanIds,
-  bytes,
-  cellTotal,
+  cell,
+  held,
+  limit,
   label,
   action,
 }: {
   sessionId: string;
-  spanIds: string[];
-  /** The held bytes of those originals, when the page knows them. */
-  bytes?: number;
-  /** Spans the cell holds in all; more than `spanIds` when the act takes only the first of them. */
-  cellTotal?: number;
+  cell: { class: string; provenance: string };
+  /** The cell's held originals and their bytes, as the page read them. */
+  held: { count: number; bytes: number };
+  /** The most originals one act takes. */
+  limit: number;
   label: string;
   action: Action;
 }) {
   const [result, submit, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
-  if (spanIds.length === 0) return null;
+  if (held.count === 0) return null;
+  const taken = Math.min(held.count, limit);
   return (
     <form
       ref={form}
@@ -41,17 +43,16 @@ export function CellBulkActions({
       style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", margin: "12px 0" }}
       aria-label={`Retention acts for ${label}`}
     >
-      {spanIds.map((id) => (
-        <input key={id} type="hidden" name="original" value={`${sessionId}:${id}`} />
-      ))}
+      <input type="hidden" name="sessionId" value={sessionId} />
+      <input type="hidden" name="class" value={cell.class} />
+      <input type="hidden" name="provenance" value={cell.provenance} />
       <BulkActFields
         form={form}
-        target={() => ({ count: spanIds.length, bytes })}
+        // Bytes of the whole cell; when the act takes only part of it, the count says so.
+        target={() => ({ count: taken, ...(taken === held.count ? { bytes: held.bytes } : {}) })}
         pending={pending}
         what={
-          cellTotal !== undefined && cellTotal > spanIds.length
-            ? `the first ${formatCount(spanIds.length)} of ${formatCount(cellTotal)}`
-            : `all ${formatCount(spanIds.length)}`
+          held.count > taken ? `the first ${formatCount(taken)} of ${formatCount(held.count)}` : `all ${formatCount(held.count)}`
         }
       />
       {result ? (

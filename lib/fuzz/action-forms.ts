@@ -146,6 +146,17 @@ export const ACTION_FORMS: Record<string, ActionForm> = {
       ["reason", pools.reason(c)],
     ],
   },
+  "app/projects/[slug]/retention/actions.ts#cellRetentionAction": {
+    kind: "project",
+    template: (c) => [
+      ["act", c.rng.pick(["pin", "extend"])],
+      ["sessionId", pools.sessionId(c)],
+      ["class", c.rng.pick(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"])],
+      ["provenance", c.rng.pick(["DURABLE", "EXPIRING", "LOST", "NONE"])],
+      ["days", pools.days(c)],
+      ["reason", pools.reason(c)],
+    ],
+  },
   "app/projects/[slug]/retention/actions.ts#simulateAction": {
     kind: "project",
     template: (c) => [...policyFields(c), ["horizonDays", String(c.rng.chance(0.9) ? c.rng.int(1, 60) : c.rng.int(61, 3650))]],

@@ -5,7 +5,7 @@ import { makeTestProject } from "@/lib/server/admin/test-project";
 import { appendSpans, upsertSession, type SpanSubmission } from "@/lib/server/ingest/append";
 import { sessionGrid, timelineCount } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
-import { getSessionOverview, sessionAgents, sessionSkippedRecords } from "./session-detail";
+import { cellOriginals, getSessionOverview, sessionAgents, sessionSkippedRecords } from "./session-detail";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -100,29 +100,34 @@ describe("the session page's transcript filters", () => {
     expect(await timelineCount(db(), session.id, policy, now, grid, { agentId: null }, 4)).toBe(5);
   });
 
-  it("sums the bytes a grid cell's originals hold, for the bulk act's confirmation", async () => {
+  it("counts a grid cell's held originals and their bytes, and reads the cell's keys for a bulk act", async () => {
     const { session } = await seedSession();
     const whole = await getSessionOverview(session.projectId, session.id);
-    expect(whole.cellSpanIds).toEqual([]);
-    expect(whole.cellBytes).toBe(0);
+    expect(whole.cellHeld).toEqual({ count: 0, bytes: 0 });
     let cells = 0;
     for (const [cls, row] of Object.entries(whole.grid))
       for (const [provenance, count] of Object.entries(row)) {
         if (count === 0 || provenance === "LOST" || provenance === "NONE") continue;
-        const cell = await getSessionOverview(session.projectId, session.id, {
-          class: cls as "STRUCTURED",
-          provenance: provenance as "EXPIRING",
-        });
+        const at = { class: cls as "STRUCTURED", provenance: provenance as "EXPIRING" };
+        const cell = await getSessionOverview(session.projectId, session.id, at);
+        const { total, keys } = await cellOriginals(session.projectId, session.id, at);
         const sizes = await db().span.findMany({
-          where: { sessionId: session.id, id: { in: cell.cellSpanIds } },
-          select: { byteLength: true },
+          where: { sessionId: session.id, id: { in: keys.map((k) => k.spanId) } },
+          select: { byteLength: true, class: true },
         });
-        expect(cell.cellSpanIds).toHaveLength(count);
-        expect(cell.cellBytes).toBe(sizes.reduce((sum, s) => sum + s.byteLength, 0));
-        expect(cell.cellBytes).toBeGreaterThan(0);
+        expect(total).toBe(count);
+        expect(keys).toHaveLength(count);
+        expect(sizes.every((s) => s.class === cls)).toBe(true);
+        expect(cell.cellHeld).toEqual({ count, bytes: sizes.reduce((sum, s) => sum + s.byteLength, 0) });
+        expect(cell.cellHeld.bytes).toBeGreaterThan(0);
         cells++;
       }
     expect(cells).toBeGreaterThan(0);
+    // Another project's session is not found, as one that does not exist.
+    const other = await seedSession();
+    await expect(
+      cellOriginals(session.projectId, other.session.id, { class: "STRUCTURED", provenance: "EXPIRING" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("lists the session's subagents with their types, and the records its import skipped", async () => {

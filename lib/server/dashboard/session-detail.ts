@@ -7,9 +7,11 @@ import { loadPolicy } from "@/lib/server/retention";
 import { nearerEnd } from "./list-query";
 import { pageBySeq } from "./span-page-by-seq";
 import {
+  BULK_LIMIT,
   sessionGrid,
   sessionTimeline,
   timelineCount,
+  timelineHeld,
   timelineTotal,
   type TimelineFilter,
   type TimelineSpan,
@@ -17,8 +19,6 @@ import {
 
 /** Spans per page of a session's transcript. */
 export const TIMELINE_PAGE_SIZE = 200;
-/** At most this many spans of a grid cell get a bulk act at once. */
-export const CELL_BULK_LIMIT = 1000;
 /** Subagents listed in the session page's agent filter. */
 export const AGENT_LIMIT = 200;
 /** Skipped records listed on the session page (the count covers them all). */
@@ -135,22 +135,11 @@ export async function getSessionOverview(
     sessionTimeline(db(), session.id, policy, now, grid, bySeq.filter, bySeq.read).then((rows) =>
       read.reversed ? rows.reverse() : rows,
     ),
-    // What a bulk pin or extend of the cell acts on: its spans whose originals can still be kept
-    // (the whole cell, whatever agent or outcome the list is narrowed to).
-    filter.class && filter.provenance && filter.provenance !== "LOST" && filter.provenance !== "NONE"
-      ? sessionTimeline(
-          db(),
-          session.id,
-          policy,
-          now,
-          grid,
-          { class: filter.class, provenance: filter.provenance },
-          { offset: 0, limit: CELL_BULK_LIMIT },
-        ).then(async (s) => {
-          const ids = s.map((x) => x.id);
-          return { ids, bytes: await heldBytes(session.id, ids) };
-        })
-      : Promise.resolve({ ids: [] as string[], bytes: 0 }),
+    // What a bulk pin or extend of the cell acts on: its spans whose originals are held (the whole
+    // cell, whatever agent or outcome the list is narrowed to), counted with their bytes.
+    actsOnCell(filter)
+      ? timelineHeld(db(), session.id, policy, now, grid, { class: filter.class, provenance: filter.provenance }, 0)
+      : Promise.resolve({ count: 0, bytes: 0 }),
   ]);
   return {
     session,
@@ -160,9 +149,8 @@ export async function getSessionOverview(
     page,
     pages,
     pageSize: TIMELINE_PAGE_SIZE,
-    cellSpanIds: cell.ids,
-    /** Bytes the originals of `cellSpanIds` hold: what a bulk act's confirmation names. */
-    cellBytes: cell.bytes,
+    /** The held originals of the grid cell the list shows, and their bytes: what a bulk act takes. */
+    cellHeld: { count: cell.count, bytes: cell.bytes },
     maxSeq: session.seqMax ?? 0,
     agents,
     skipped,
@@ -170,11 +158,30 @@ export async function getSessionOverview(
 }
 
 /** The bytes held by these spans' originals (one sum in SQL), for a bulk act's confirmation. */
-async function heldBytes(sessionId: string, spanIds: string[]): Promise<number> {
-  if (spanIds.length === 0) return 0;
-  const [row] = await db().$queryRaw<Array<{ bytes: bigint | number | null }>>`
-    select sum(s.byte_length) as bytes
-      from span s join span_original o on o.session_id = s.session_id and o.span_id = s.id
-     where s.session_id = ${sessionId}::uuid and s.id = any(${spanIds}::uuid[]) and o.bytes is not null`;
-  return Number(row?.bytes ?? 0);
+function actsOnCell(filter: TimelineFilter): filter is TimelineFilter & {
+  class: EvidentialClass;
+  provenance: "DURABLE" | "EXPIRING";
+} {
+  return Boolean(filter.class) && (filter.provenance === "DURABLE" || filter.provenance === "EXPIRING");
+}
+
+/**
+ * The held originals of one grid cell of a session of the project (up to BULK_LIMIT, in transcript
+ * order), read when a bulk act runs, so the act takes the cell as it is then, not as a page showed it.
+ */
+export async function cellOriginals(
+  projectId: string,
+  sessionId: string,
+  cell: { class: EvidentialClass; provenance: ProvenanceStatus },
+  now = new Date(),
+): Promise<{ total: number; keys: Array<{ sessionId: string; spanId: string }> }> {
+  if (!isUuid(sessionId)) throw new AppError("NOT_FOUND", "Session not found");
+  const session = await db().session.findFirst({ where: { id: sessionId, projectId }, select: { id: true } });
+  if (!session) throw new AppError("NOT_FOUND", "Session not found");
+  const filter: TimelineFilter = { class: cell.class, provenance: cell.provenance };
+  if (!actsOnCell(filter)) return { total: 0, keys: [] };
+  const policy = await loadPolicy(db(), projectId);
+  const grid = await sessionGrid(db(), sessionId, policy, now);
+  const held = await timelineHeld(db(), sessionId, policy, now, grid, filter, BULK_LIMIT);
+  return { total: held.count, keys: held.ids.map((spanId) => ({ sessionId, spanId })) };
 }

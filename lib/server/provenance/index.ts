@@ -5,6 +5,7 @@ export { readOriginal } from "./originals";
 export { gridQueries, lineageStatuses, sessionGrid, type SpanRowFacts, type SpanStatus, spanStatusOf } from "./span-status";
 export {
   sessionTimeline,
+  timelineHeld,
   timelineCount,
   type TimelineFilter,
   timelineQuery,

@@ -115,6 +115,31 @@ export async function timelineCount(
   return row?.n ?? 0;
 }
 
+/**
+ * The spans a filter selects whose originals are held, with their ids (in transcript order, up to
+ * `limit`), how many there are and the bytes they hold: what a bulk act over a grid cell acts on
+ * and what its confirmation names. Read from span_cell_idx (class, then the copied original facts).
+ */
+export async function timelineHeld(
+  tx: DbTx,
+  sessionId: string,
+  policy: RetentionPolicy,
+  now: Date,
+  grid: SessionGrid,
+  filter: TimelineFilter,
+  limit: number,
+): Promise<{ count: number; bytes: number; ids: string[] }> {
+  const where = Prisma.sql`${timelineWhere(sessionId, policy, now, grid, filter)} and original_state = 'HELD'`;
+  const [[totals], ids] = await Promise.all([
+    tx.$queryRaw<Array<{ n: number; bytes: bigint | number | null }>>`
+      select count(*)::int as n, sum(byte_length) as bytes from span where ${where}`,
+    limit > 0
+      ? tx.$queryRaw<Array<{ id: string }>>`select id::text as id from span where ${where} order by seq, id limit ${limit}`
+      : Promise.resolve([]),
+  ]);
+  return { count: totals?.n ?? 0, bytes: Number(totals?.bytes ?? 0), ids: ids.map((r) => r.id) };
+}
+
 function timelineWhere(
   sessionId: string,
   policy: RetentionPolicy,

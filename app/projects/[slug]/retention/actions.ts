@@ -1,11 +1,14 @@
 "use server";
 
 import { z } from "zod";
+import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
+import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
-import { requireSessionsOfProject } from "@/lib/server/dashboard";
+import { cellOriginals, requireSessionsOfProject } from "@/lib/server/dashboard";
+import type { Actor } from "@/lib/server/audit";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
@@ -27,12 +30,36 @@ const BulkForm = z.object({
   reason: z.string().max(1000).optional(),
 });
 
+/** How a bulk act's outcome reads: how many changed, and why the rest did not. */
+function bulkMessage(act: "pin" | "extend", days: number, outcome: { requested: number; changed: unknown[] }, of?: number) {
+  const verb = act === "pin" ? "Pinned" : `Extended to ${days} days`;
+  const rest = outcome.requested - outcome.changed.length;
+  return `${verb}: ${outcome.changed.length} of ${outcome.requested}${of !== undefined && of > outcome.requested ? ` (the first of ${of} in the cell)` : ""}.${
+    rest > 0
+      ? ` ${rest} not changed (${act === "pin" ? "already pinned" : "already kept as long or longer"}, or already deleted).`
+      : ""
+  }`;
+}
+
+function runBulk(
+  projectId: string,
+  input: { act: "pin" | "extend"; days: number; reason?: string | undefined },
+  keys: Array<{ sessionId: string; spanId: string }>,
+  actor: Actor,
+) {
+  return input.act === "pin"
+    ? pinOriginals(projectId, keys, actor, input.reason)
+    : extendOriginals(projectId, keys, actor, new Date(Date.now() + input.days * DAY_MS), input.reason);
+}
+
+const bulkPermission = (form: FormData) => (form.get("act") === "extend" ? "originals:extend" : "originals:pin");
+
 /**
- * Pin or extend many originals at once (a grid cell, or the ones ticked in the at-risk list): one
- * statement and one audit row naming every span, with a reason.
+ * Pin or extend many originals at once (the ones ticked in the at-risk list): one statement and one
+ * audit row naming every span, with a reason.
  */
 export const bulkRetentionAction = defineAction({
-  permission: (form) => (form.get("act") === "extend" ? "originals:extend" : "originals:pin"),
+  permission: bulkPermission,
   input: BulkForm,
   lists: ["original"],
   revalidate: ["/retention", "/sessions/[id]"],
@@ -41,17 +68,34 @@ export const bulkRetentionAction = defineAction({
       project.id,
       input.original.map((o) => o.sessionId),
     );
-    const outcome =
-      input.act === "pin"
-        ? await pinOriginals(project.id, input.original, actor, input.reason)
-        : await extendOriginals(project.id, input.original, actor, new Date(Date.now() + input.days * DAY_MS), input.reason);
-    const verb = input.act === "pin" ? "Pinned" : `Extended to ${input.days} days`;
-    const rest = outcome.requested - outcome.changed.length;
-    return `${verb}: ${outcome.changed.length} of ${outcome.requested}.${
-      rest > 0
-        ? ` ${rest} not changed (${input.act === "pin" ? "already pinned" : "already kept as long or longer"}, or already deleted).`
-        : ""
-    }`;
+    return bulkMessage(input.act, input.days, await runBulk(project.id, input, input.original, actor));
+  },
+});
+
+const CellForm = z.object({
+  act: z.enum(["pin", "extend"]),
+  sessionId: z.uuid(),
+  class: z.enum(EVIDENTIAL_CLASSES),
+  provenance: z.enum(["DURABLE", "EXPIRING"]),
+  days: z.coerce.number().int().min(1).max(36_500).default(400),
+  reason: z.string().max(1000).optional(),
+});
+
+/**
+ * Pin or extend a whole grid cell of a session: the cell's held originals as they are when the act
+ * runs (read by the cell, not sent by the page), in one statement with one audit row.
+ */
+export const cellRetentionAction = defineAction({
+  permission: bulkPermission,
+  input: CellForm,
+  revalidate: ["/retention", "/sessions/[id]"],
+  run: async ({ input, actor, project }) => {
+    const cell = await cellOriginals(project.id, input.sessionId, { class: input.class, provenance: input.provenance });
+    if (cell.keys.length === 0)
+      throw new AppError("VALIDATION_FAILED", "This cell holds no originals that can be kept", {
+        fields: [{ path: "provenance", message: "no held originals" }],
+      });
+    return bulkMessage(input.act, input.days, await runBulk(project.id, input, cell.keys, actor), cell.total);
   },
 });
 

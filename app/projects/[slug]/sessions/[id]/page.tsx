@@ -7,7 +7,8 @@ import { Pager } from "@/components/Pager";
 import { ListSummary } from "@/components/ListSummary";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
-import { bulkRetentionAction } from "../../retention/actions";
+import { cellRetentionAction } from "../../retention/actions";
+import { BULK_LIMIT } from "@/lib/server/provenance";
 import { RunGateForm } from "@/components/RunGateForm";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { TranscriptFilters } from "@/components/TranscriptFilters";
@@ -59,7 +60,7 @@ export default async function SessionPage({
       page: query.page,
     }),
   );
-  const { session, spans, grid, total, page, pages, pageSize, cellSpanIds, maxSeq, agents, skipped } = overview;
+  const { session, spans, grid, total, page, pages, pageSize, cellHeld, maxSeq, agents, skipped } = overview;
   const cls = query.class;
   const provenance = query.provenance;
   const listHref = (n: number, narrowed: boolean) =>
@@ -112,11 +113,11 @@ export default async function SessionPage({
       {cls && provenance && can(role, "originals:pin") ? (
         <CellBulkActions
           sessionId={session.id}
-          spanIds={cellSpanIds}
-          bytes={overview.cellBytes}
-          cellTotal={grid[cls][provenance]}
+          cell={{ class: cls, provenance }}
+          held={cellHeld}
+          limit={BULK_LIMIT}
           label={`${humanize(cls)} × ${humanize(provenance)}`}
-          action={bulkRetentionAction.bind(null, project.slug)}
+          action={cellRetentionAction.bind(null, project.slug)}
         />
       ) : null}
       <ListSummary
