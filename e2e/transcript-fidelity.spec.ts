@@ -221,7 +221,7 @@ test("an evidence answer tallies attempts, gives each citation its outcome and l
   await expect(skippedRows).toHaveCount(2);
   await expect(skippedRows.nth(0).getByRole("link", { name: seeded.title })).toHaveAttribute(
     "href",
-    `/sessions/${seeded.sessionId}`,
+    `/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`,
   );
   await expect(skippedRows.nth(0)).toContainText(HOSTILE_REASON);
   await page.screenshot({ path: "e2e/artifacts/fidelity-evidence.png", fullPage: true });

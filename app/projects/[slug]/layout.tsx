@@ -11,6 +11,8 @@ import { signOutAction } from "@/app/login/actions";
 /**
  * Every page of a project: the project switcher (the person's projects) and the project's nav. The
  * layout's own check does not stop a page from rendering, so every page checks membership itself first.
+ * No loading.tsx under a project: a loading boundary starts the response (status 200, the skeleton)
+ * before the page runs, so a non-member's notFound() would arrive as a 200 page instead of a 404.
  */
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
   const { user, project, role } = await requireMember((await params).slug);
