@@ -13,20 +13,17 @@ import { textCannotHold } from "@/lib/core/text";
 /** The wrapper's one key. */
 export const TOOL_INPUT_TEXT_KEY = "$custodianJsonText";
 
-/** Whether `s` holds NUL or a lone surrogate: what jsonb (and Postgres text) cannot store. */
-export const jsonbCannotHold = textCannotHold;
-
 /** Whether some string or key inside the value is one jsonb cannot hold (no recursion: inputs can nest). */
 function holdsUnstorable(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === "string") {
-      if (jsonbCannotHold(v)) return true;
+      if (textCannotHold(v)) return true;
     } else if (Array.isArray(v)) stack.push(...v);
     else if (v !== null && typeof v === "object") {
       for (const [k, child] of Object.entries(v)) {
-        if (jsonbCannotHold(k)) return true;
+        if (textCannotHold(k)) return true;
         stack.push(child);
       }
     }

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/core/errors";
 import type { SpanSubmission } from "./span-submission";
-import { jsonbCannotHold } from "./storable";
+import { textCannotHold } from "@/lib/core/text";
 
 /**
  * Postgres text cannot hold the NUL character or a lone UTF-16 surrogate. Bodies are bytes and keep
@@ -28,5 +28,5 @@ export function unstorableFields(
 
 /** NUL or a lone surrogate in a text field. */
 function holdsNul(value: unknown): boolean {
-  return typeof value === "string" && jsonbCannotHold(value);
+  return typeof value === "string" && textCannotHold(value);
 }
