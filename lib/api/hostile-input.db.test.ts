@@ -168,6 +168,20 @@ describe("hostile input", () => {
       expect(await askEveryCanned([id])).toEqual([200]);
     });
 
+    it("a command holding NUL is classified, explained and still found by the questions (no false NO)", async () => {
+      const id = await newSession("nul-command");
+      const body = "sudo apt-get install nginx\u0000 && rm -rf /etc/app\u0000x";
+      const result = await append(id, [span(0, { toolInput: { command: body }, body })]);
+      expect(result.status, result.text).toBe(200);
+      const row = await db().span.findFirst({ where: { sessionId: id } });
+      expect(row!.class).toBe("SIDE_EFFECTING");
+      expect(JSON.stringify(row!.classReasons)).toContain("nginx\\\\u0000");
+      for (const canned of ["installed-or-removed-packages", "deleted-files", "modified-system-config"]) {
+        const answer = await ask({ question: { canned }, scope: { sessionIds: [id] } });
+        expect([canned, answer.json.answer]).toEqual([canned, "YES"]);
+      }
+    });
+
     it("identifiers and labels that Postgres text cannot hold are a 422 naming the field", async () => {
       for (const [extra, field] of [
         [{ role: "a\u0000" }, "spans.0.role"],

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { textCannotHold } from "@/lib/core/text";
+import { storableWords, textCannotHold } from "@/lib/core/text";
 import { importTranscript as parse, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportedSession } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
@@ -180,14 +180,6 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
  */
 const storable = <T>(value: T): T | undefined => (typeof value === "string" && textCannotHold(value) ? undefined : value);
 
-/** Our own words about a skipped record may quote it: there a replacement character will do. */
-const storableReason = (reason: string) =>
-  textCannotHold(reason)
-    ? reason.replace(/\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
-        c === "\0" ? "\\u0000" : "\ufffd",
-      )
-    : reason;
-
 const wire = (span: ImportedSession["spans"][number]) => ({
   seq: span.seq,
   kind: span.kind,
@@ -258,7 +250,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         spans = read.spans.filter((s) => s.seq >= from).map(wire);
         skipped = read.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
-          .map((s) => ({ line: s.line, reason: storableReason(s.message.slice(0, 2000)) }));
+          .map((s) => ({ line: s.line, reason: storableWords(s.message.slice(0, 2000)) }));
         compactions = read.compactions
           .filter((c) => c.summarySeq >= from)
           .map((c) => ({ summarySeq: c.summarySeq, replacedSeqs: c.replacedSeqs, occurredAt: c.occurredAt.toISOString() }));

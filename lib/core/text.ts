@@ -28,3 +28,14 @@ export function textCannotHold(s: string): boolean {
 export function hasLoneSurrogate(s: string): boolean {
   return unstorableChar(s, { nul: false }) !== null;
 }
+
+/**
+ * Our own words about hostile input (a reason, a detail) may quote it: there a visible `\u0000` for
+ * NUL and a replacement character for a lone surrogate will do, so that Postgres text can hold them.
+ */
+export function storableWords(s: string): string {
+  if (!textCannotHold(s)) return s;
+  return s.replace(/\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) =>
+    c === "\0" ? "\\u0000" : "\ufffd",
+  );
+}

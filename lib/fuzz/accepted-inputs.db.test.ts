@@ -90,7 +90,23 @@ describe("accepted inputs never break later reads", () => {
           expect(original.status).toBe(200);
         }
       }),
-      { numRuns: Number(process.env.CUSTODIAN_FUZZ_RUNS ?? 25) },
+      {
+        numRuns: Number(process.env.CUSTODIAN_FUZZ_RUNS ?? 25),
+        // Found by this property: a class reason quoting a command with NUL could not go into jsonb.
+        examples: [
+          [
+            [
+              {
+                seq: 2000000000,
+                kind: "TOOL_CALL",
+                occurredAt: "0001-01-01T00:00:00.000Z",
+                body: { body: "sudo apt-get install nginx\u0000" },
+              },
+              { seq: 0, kind: "MESSAGE", occurredAt: "1970-01-01T00:00:00.000Z", body: { body: "", bodyEncoding: "base64" } },
+            ],
+          ],
+        ],
+      },
     );
   }, 600_000);
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { storableWords } from "@/lib/core/text";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { expiresAtFor } from "@/lib/evidence/policy";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -52,7 +53,8 @@ export function batchRows(
       sourceLine: span.sourceLine ?? null,
       occurredAt: span.occurredAt,
       class: cls,
-      classReasons: JSON.stringify(analysis.classification.reasons),
+      // A reason may quote the body, which can hold what jsonb cannot.
+      classReasons: JSON.stringify(analysis.classification.reasons.map((r) => ({ ...r, detail: storableWords(r.detail) }))),
       byteLength: span.body.byteLength,
       sha256,
       original: { expiresAt },

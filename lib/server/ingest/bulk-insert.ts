@@ -1,3 +1,4 @@
+import { storableWords } from "@/lib/core/text";
 import type pg from "pg";
 import type { DbTx } from "@/lib/db/client";
 import type { Atom } from "@/lib/evidence/types";
@@ -58,25 +59,22 @@ export interface AtomRow {
   argName: string | null;
 }
 
-/** Postgres text cannot hold NUL; such atoms cannot be indexed and are left to the verbatim bytes. */
-function storable(atom: Atom): boolean {
-  return !atom.text.includes("\u0000") && !atom.normalized.includes("\u0000");
-}
-
 /** A span's atoms as rows, numbered in order; the only place atoms become rows. */
 export function atomRowsFor(sessionId: string, spanId: string, atoms: readonly Atom[]): AtomRow[] {
-  return atoms.filter(storable).map((atom, ordinal) => ({
+  return atoms.map((atom, ordinal) => ({
     sessionId,
     spanId,
     ordinal,
     kind: atom.kind,
-    text: atom.text,
-    normalized: atom.normalized,
+    // Postgres text cannot hold NUL: the atom is kept with it escaped (what precedes it still
+    // matches a prefix), since a dropped atom would let a question answer NO over the span.
+    text: storableWords(atom.text),
+    normalized: storableWords(atom.normalized),
     byteStart: atom.byteStart,
     byteEnd: atom.byteEnd,
     effect: atom.effect ?? null,
     negated: atom.negated ?? false,
-    argName: atom.argName ?? null,
+    argName: atom.argName === undefined ? null : storableWords(atom.argName),
   }));
 }
 
