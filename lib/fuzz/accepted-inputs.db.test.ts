@@ -92,6 +92,9 @@ describe("accepted inputs never break later reads", () => {
       }),
       {
         numRuns: Number(process.env.CUSTODIAN_FUZZ_RUNS ?? 25),
+        // A fixed seed, as the other fuzz suites: the suite passes or fails the same way on every
+        // run; CUSTODIAN_FUZZ_SEED (with CUSTODIAN_FUZZ_RUNS) explores further.
+        seed: Number(process.env.CUSTODIAN_FUZZ_SEED ?? 1),
         // Found by this property: a class reason quoting a command with NUL could not go into jsonb.
         examples: [
           [
