@@ -5,8 +5,12 @@
  */
 export type UnstorableChar = "nul" | "lone-surrogate";
 
+const SUSPECT = /[\0\ud800-\udfff]/;
+
 /** The first thing in `s` that Postgres text cannot hold, or null when it can hold all of it. */
 export function unstorableChar(s: string, { nul = true } = {}): UnstorableChar | null {
+  // Nearly every string holds neither: one native scan rules both out before the loop below.
+  if (!SUSPECT.test(s)) return null;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 0 && nul) return "nul";

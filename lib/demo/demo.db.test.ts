@@ -39,10 +39,13 @@ describe("demo data", async () => {
         effect: "FILE_WRITE",
         negated: false,
       },
-      include: { span: { select: { class: true, transcriptState: true } } },
     });
     expect(writes.length).toBeGreaterThanOrEqual(2);
-    expect(writes.every((w) => w.span.class === "SIDE_EFFECTING")).toBe(true);
+    const writingSpans = await db().span.findMany({
+      where: { OR: writes.map((w) => ({ sessionId: w.sessionId, id: w.spanId })) },
+      select: { class: true },
+    });
+    expect(writingSpans.every((s) => s.class === "SIDE_EFFECTING")).toBe(true);
     const summaries = await db().span.findMany({
       where: { sessionId: { in: sessions.map((s) => s.id) }, kind: "SUMMARY" },
       include: { original: true },

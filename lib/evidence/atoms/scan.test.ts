@@ -137,6 +137,12 @@ describe("quoted strings and commands", () => {
     expect(norm(`it's "fine" and 'ok' with \`npm ci\` and “this” — don't`, "QUOTED")).toEqual(["fine", "ok", "npm ci", "this"]);
   });
 
+  it("in JSON output a key is a field's name, not a quote: its value is the atom, the key only when it is a path", () => {
+    const out = `bd show --json:\n[{"title": "Fix login", "created_by" : "ana", "/etc/app.conf": "changed"}]`;
+    expect(norm(out, "QUOTED", { kind: "TOOL_RESULT" })).toEqual(["Fix login", "ana", "changed"]);
+    expect(norm(out, "PATH", { kind: "TOOL_RESULT" })).toEqual(["/etc/app.conf"]);
+  });
+
   it("a prompt line in a result is a command", () => {
     expect(norm("$ kubectl get pods -n prod\nNAME READY", "COMMAND", { kind: "TOOL_RESULT" })).toEqual([
       "kubectl get pods -n prod",

@@ -125,6 +125,8 @@ export function handleShape(
       sink.add("NUMBER", t, a, b, normalizeCurrency(s.slice(a, b)));
       return b;
     case "DQ":
+      if (isObjectKey(s, b)) return objectKey(t, a, b, sink, ctx);
+      return quoted(1, t, a, b, sink, ctx, quotes);
     case "SQ":
     case "BQ":
     case "CQ":
@@ -136,6 +138,23 @@ export function handleShape(
       return a + 2;
     }
   }
+}
+
+/**
+ * A double-quoted string followed by a colon is an object key in JSON (or YAML) output: a field's
+ * name ("title", "created_at"), not a fact the agent quoted. Its value is the atom; the key only
+ * counts when it is itself a path.
+ */
+function isObjectKey(s: string, b: number): boolean {
+  let i = b;
+  while (s[i] === " " || s[i] === "\t") i++;
+  return s[i] === ":";
+}
+
+function objectKey(t: Text, a: number, b: number, sink: AtomSink, ctx: ScanContext): number {
+  const v = valueOf(t.s.slice(a + 1, b - 1));
+  if (v !== null && looksLikePath(v)) sink.add("PATH", t, a + 1, b - 1, normalizePath(v, ctx.cwd, ctx.home));
+  return b;
 }
 
 function quoted(q: number, t: Text, a: number, b: number, sink: AtomSink, ctx: ScanContext, quotes: QuoteRange[]): number {

@@ -40,9 +40,10 @@ async function stored(sessionId: string) {
   const spans = await db().span.findMany({
     where: { sessionId },
     orderBy: { seq: "asc" },
-    include: { original: true, atoms: { orderBy: { ordinal: "asc" } } },
+    include: { original: true },
   });
-  return spans.map(({ id: _id, sessionId: _s, createdAt: _c, original, atoms, ...span }) => ({
+  const atoms = await db().evidenceAtom.findMany({ where: { sessionId }, orderBy: [{ spanId: "asc" }, { ordinal: "asc" }] });
+  return spans.map(({ id, sessionId: _s, createdAt: _c, original, ...span }) => ({
     ...span,
     original: original && {
       bytes: original.bytes,
@@ -51,7 +52,7 @@ async function stored(sessionId: string) {
       pinned: original.pinned,
       bytesState: original.bytesState,
     },
-    atoms: atoms.map(({ sessionId: _as, spanId: _ai, ...atom }) => atom),
+    atoms: atoms.filter((a) => a.spanId === id).map(({ sessionId: _as, spanId: _ai, ...atom }) => atom),
   }));
 }
 
