@@ -1,13 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Code } from "./Code";
-import Link from "next/link";
-import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { QuestionJobView } from "@/lib/server/questions";
-import { CallOutcome } from "./CallOutcome";
+import { BlockerTable, CitationTable, type SessionTitles } from "./EvidenceAnswerTables";
 import { formatCount } from "./format";
-import { projectHref } from "./project-href";
 
 const POLL_MS = 1_000;
 const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
@@ -25,14 +21,22 @@ async function fetchJob(project: string, id: string): Promise<QuestionJobView> {
  * scope, candidate spans judged), polled until it ends, then its answer (words, counts and first
  * rows; transcript text rendered as text) or its error.
  */
-export function QuestionJobProgress({ project, initial }: { project: string; initial: QuestionJobView }) {
+export function QuestionJobProgress({
+  project,
+  initial,
+  sessionTitles,
+}: {
+  project: string;
+  initial: QuestionJobView;
+  /** Titles of the sessions the page knows, for the answer's tables. */
+  sessionTitles: SessionTitles;
+}) {
   const { data, error } = useQuery({
     queryKey: ["question-job", project, initial.id],
     queryFn: () => fetchJob(project, initial.id),
     initialData: initial,
     refetchInterval: (query) => (query.state.data?.status === "RUNNING" ? POLL_MS : false),
   });
-  const at = (path: string) => projectHref(project, path);
   if (data.status === "FAILED")
     return (
       <p role="alert" className="error-text" data-testid="question-job-failed">
@@ -79,60 +83,10 @@ export function QuestionJobProgress({ project, initial }: { project: string; ini
         </p>
       ) : null}
       {answer.citations.length > 0 ? (
-        <table className="data" aria-label="Citations">
-          <thead>
-            <tr>
-              <th className="num">Seq</th>
-              <th>Bytes</th>
-              <th>Excerpt</th>
-              <th>Outcome</th>
-              <th>sha256</th>
-            </tr>
-          </thead>
-          <tbody>
-            {answer.citations.map((c) => (
-              <tr key={`${c.spanId}:${c.byteStart}`}>
-                <td className="num">
-                  <Link href={at(`/sessions/${c.sessionId}`)}>{c.seq}</Link>
-                </td>
-                <td className="mono">
-                  <Link href={at(`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
-                    {c.byteStart}–{c.byteEnd}
-                  </Link>
-                </td>
-                <td className="mono">{c.excerpt}</td>
-                <td>
-                  <CallOutcome outcome={c.outcome as ToolOutcome | null} exitCode={c.exitCode} />
-                </td>
-                <td className="mono">{c.sha256.slice(0, 12)}…</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CitationTable citations={answer.citations} project={project} sessionTitles={sessionTitles} />
       ) : null}
       {answer.blockers.length > 0 ? (
-        <table className="data" aria-label="Blockers">
-          <thead>
-            <tr>
-              <th className="num">Seq</th>
-              <th>Cell</th>
-              <th>Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {answer.blockers.map((b) => (
-              <tr key={b.spanId}>
-                <td className="num">
-                  <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
-                </td>
-                <td>
-                  <Code value={b.class} /> × <Code value={b.provenance} />
-                </td>
-                <td>{b.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BlockerTable blockers={answer.blockers} project={project} sessionTitles={sessionTitles} />
       ) : null}
     </section>
   );

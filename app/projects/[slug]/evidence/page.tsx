@@ -1,8 +1,6 @@
-import Link from "next/link";
-import { Code } from "@/components/Code";
 import { afterResponse } from "@/app/after-response";
 import { ActionForm } from "@/components/ActionForm";
-import { CallOutcome } from "@/components/CallOutcome";
+import { BlockerTable, CitationTable, type SessionTitles, sessionLabel } from "@/components/EvidenceAnswerTables";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
@@ -10,7 +8,6 @@ import { AppError } from "@/lib/core/errors";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
 import { projectHref } from "@/components/project-href";
-import { formatKindCounts } from "@/lib/evidence/manifest";
 import { describeOutcomes, OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
@@ -51,7 +48,7 @@ export default async function EvidencePage({
   // The project is the URL's; a "project" parameter left over from an old link is ignored.
   params.delete("project");
   const [{ sessions }, saved] = await Promise.all([evidencePicker(project.id), listSavedQuestions(project.id)]);
-  const sessionTitle = new Map(sessions.map((s) => [s.id, s.title ?? s.externalId]));
+  const sessionTitles: SessionTitles = Object.fromEntries(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 
   let result: Awaited<ReturnType<typeof askEvidenceQuestion>> | null = null;
@@ -212,7 +209,7 @@ export default async function EvidencePage({
         save={saveQuestionAction.bind(null, project.slug)}
         remove={deleteSavedQuestionAction.bind(null, project.slug)}
       />
-      {job ? <QuestionJobProgress project={project.slug} initial={job} /> : null}
+      {job ? <QuestionJobProgress project={project.slug} initial={job} sessionTitles={sessionTitles} /> : null}
       {result ? (
         <section aria-label="Answer">
           <h2>
@@ -247,94 +244,34 @@ export default async function EvidencePage({
           ) : null}
           {result.citations.length > 0 ? (
             <>
-              <table className="data" aria-label="Citations" id="citations">
-                <thead>
-                  <tr>
-                    <th>Session</th>
-                    <th className="num">Seq</th>
-                    <th>Bytes</th>
-                    <th>Excerpt</th>
-                    <th>Outcome</th>
-                    <th>sha256</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.citations.slice(citationPage.start, citationPage.end).map((c) => (
-                    <tr key={`${c.spanId}:${c.byteStart}`}>
-                      <td>
-                        <Link href={at(`/sessions/${c.sessionId}`)}>
-                          {sessionTitle.get(c.sessionId) ?? c.sessionId.slice(0, 8)}
-                        </Link>
-                      </td>
-                      <td className="num">{c.seq}</td>
-                      <td className="mono">
-                        <Link href={at(`/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
-                          {c.byteStart}–{c.byteEnd}
-                        </Link>
-                      </td>
-                      <td className="mono">{c.excerpt}</td>
-                      <td>
-                        <CallOutcome outcome={c.outcome} exitCode={c.exitCode} />
-                      </td>
-                      <td className="mono">{c.sha256.slice(0, 12)}…</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <CitationTable
+                citations={result.citations.slice(citationPage.start, citationPage.end)}
+                project={project.slug}
+                sessionTitles={sessionTitles}
+              />
               <Pager label="Citation pages" noun="Citations" window={citationPage} hrefFor={pageHref("cpage", "citations")} />
             </>
           ) : null}
           {result.blockers.length > 0 ? (
             <>
-              <h2 id="blockers">Blocking spans</h2>
-              <table className="data" aria-label="Blockers">
-                <thead>
-                  <tr>
-                    <th>Session</th>
-                    <th className="num">Seq</th>
-                    <th>Cell</th>
-                    <th>Dropped</th>
-                    <th>Original</th>
-                    <th>Why</th>
-                    <th>Unblock</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.blockers.slice(blockerPage.start, blockerPage.end).map((b) => (
-                    <tr key={b.spanId}>
-                      <td>
-                        <Link href={at(`/sessions/${b.sessionId}`)}>
-                          {sessionTitle.get(b.sessionId) ?? b.sessionId.slice(0, 8)}
-                        </Link>
-                      </td>
-                      <td className="num">
-                        <Link href={at(`/spans/${b.spanId}`)}>{b.seq}</Link>
-                      </td>
-                      <td>
-                        <Code value={b.class} /> × <Code value={b.provenance} />
-                      </td>
-                      <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
-                      <td>{b.originalHeld ? "held" : "gone"}</td>
-                      <td>{b.reason}</td>
-                      <td>
-                        {b.unblockBy === "none" ? (
-                          "not possible"
-                        ) : canPin ? (
-                          <ActionForm action={pin} label={`Pin span ${b.seq}`} inline>
-                            <input type="hidden" name="spanId" value={b.spanId} />
-                            <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
-                            <button type="submit" className="link-button">
-                              Pin original
-                            </button>
-                          </ActionForm>
-                        ) : (
-                          `${b.unblockBy} (operator)`
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <BlockerTable
+                blockers={result.blockers.slice(blockerPage.start, blockerPage.end)}
+                project={project.slug}
+                sessionTitles={sessionTitles}
+                pinForm={
+                  canPin
+                    ? (b) => (
+                        <ActionForm action={pin} label={`Pin span ${b.seq}`} inline>
+                          <input type="hidden" name="spanId" value={b.spanId} />
+                          <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
+                          <button type="submit" className="link-button">
+                            Pin original
+                          </button>
+                        </ActionForm>
+                      )
+                    : null
+                }
+              />
               <Pager
                 label="Blocking span pages"
                 noun="Blocking spans"
@@ -349,7 +286,7 @@ export default async function EvidencePage({
             records={result.skippedRecords.slice(0, SKIPPED_SHOWN).map((r) => ({
               line: r.line,
               reason: r.reason,
-              session: { id: r.sessionId, title: sessionTitle.get(r.sessionId) ?? r.sessionId.slice(0, 8) },
+              session: { id: r.sessionId, title: sessionLabel(sessionTitles, r.sessionId) },
             }))}
             total={result.skippedRecords.length}
             scope="the sessions they belong to"

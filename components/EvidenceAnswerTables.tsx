@@ -1,0 +1,166 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { Blocker } from "@/lib/evidence/questions";
+import { formatKindCounts } from "@/lib/evidence/manifest";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import { CallOutcome } from "./CallOutcome";
+import { Code } from "./Code";
+import { projectHref } from "./project-href";
+
+/**
+ * An evidence answer's citations and blocking spans as tables, for the Evidence page (a server
+ * component) and a question job's answer (a client component): props only, no hooks. Transcript
+ * text (excerpts, session titles, reasons) is rendered as text, never as HTML.
+ */
+
+/** Sessions' titles by id, as the page knows them; a session not in it shows its id's first 8 characters. */
+export type SessionTitles = Readonly<Record<string, string>>;
+
+export function sessionLabel(titles: SessionTitles, sessionId: string): string {
+  return Object.hasOwn(titles, sessionId) ? titles[sessionId]! : sessionId.slice(0, 8);
+}
+
+/** A citation as every answer has it (a job's stored answer types the outcome as a string). */
+export interface CitationRow {
+  sessionId: string;
+  spanId: string;
+  seq: number;
+  byteStart: number;
+  byteEnd: number;
+  sha256: string;
+  excerpt: string;
+  outcome?: string | null;
+  exitCode?: number | null;
+}
+
+/** A blocking span as every answer has it; a job's stored answer keeps no more than this. */
+export interface BlockerRow {
+  sessionId: string;
+  spanId: string;
+  seq: number;
+  class: string;
+  provenance: string;
+  reason: string;
+}
+
+function SessionCell({ project, titles, sessionId }: { project: string; titles: SessionTitles; sessionId: string }) {
+  return (
+    <td>
+      <Link href={projectHref(project, `/sessions/${sessionId}`)}>{sessionLabel(titles, sessionId)}</Link>
+    </td>
+  );
+}
+
+/** The cited bytes of each citation, linked to the span page that highlights them (`#citations`). */
+export function CitationTable({
+  citations,
+  project,
+  sessionTitles,
+}: {
+  /** The rows to show (a page of them, or a job's first ones). */
+  citations: readonly CitationRow[];
+  project: string;
+  sessionTitles: SessionTitles;
+}) {
+  return (
+    <table className="data" aria-label="Citations" id="citations">
+      <thead>
+        <tr>
+          <th>Session</th>
+          <th className="num">Seq</th>
+          <th>Bytes</th>
+          <th>Excerpt</th>
+          <th>Outcome</th>
+          <th>sha256</th>
+        </tr>
+      </thead>
+      <tbody>
+        {citations.map((c) => (
+          <tr key={`${c.spanId}:${c.byteStart}`}>
+            <SessionCell project={project} titles={sessionTitles} sessionId={c.sessionId} />
+            <td className="num">{c.seq}</td>
+            <td className="mono">
+              <Link href={projectHref(project, `/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
+                {c.byteStart}–{c.byteEnd}
+              </Link>
+            </td>
+            <td className="mono">{c.excerpt}</td>
+            <td>
+              <CallOutcome outcome={c.outcome as ToolOutcome | null | undefined} exitCode={c.exitCode} />
+            </td>
+            <td className="mono">{c.sha256.slice(0, 12)}…</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+type BlockerTableProps = { project: string; sessionTitles: SessionTitles } & (
+  | { blockers: readonly BlockerRow[] }
+  | {
+      /** A fresh answer's blockers: what each summary dropped, whether its original is held, what unblocks it. */
+      blockers: readonly Blocker[];
+      /** The form that pins a blocker's original, when the viewer may pin; else the act is named for an operator. */
+      pinForm: ((blocker: Blocker) => ReactNode) | null;
+    }
+);
+
+/** The spans that could have matched but cannot be checked, under a "Blocking spans" heading (`#blockers`). */
+export function BlockerTable(props: BlockerTableProps) {
+  const { project, sessionTitles } = props;
+  const full = "pinForm" in props ? props : null;
+  const row = (b: BlockerRow, fate?: ReactNode, unblock?: ReactNode) => (
+    <tr key={b.spanId}>
+      <SessionCell project={project} titles={sessionTitles} sessionId={b.sessionId} />
+      <td className="num">
+        <Link href={projectHref(project, `/spans/${b.spanId}`)}>{b.seq}</Link>
+      </td>
+      <td>
+        <Code value={b.class} /> × <Code value={b.provenance} />
+      </td>
+      {fate}
+      <td>{b.reason}</td>
+      {unblock}
+    </tr>
+  );
+  const blockers: readonly BlockerRow[] = props.blockers;
+  return (
+    <>
+      <h2 id="blockers">Blocking spans</h2>
+      <table className="data" aria-label="Blockers">
+        <thead>
+          <tr>
+            <th>Session</th>
+            <th className="num">Seq</th>
+            <th>Cell</th>
+            {full ? (
+              <>
+                <th>Dropped</th>
+                <th>Original</th>
+              </>
+            ) : null}
+            <th>Why</th>
+            {full ? <th>Unblock</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {full
+            ? full.blockers.map((b) =>
+                row(
+                  b,
+                  <>
+                    <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
+                    <td>{b.originalHeld ? "held" : "gone"}</td>
+                  </>,
+                  <td>
+                    {b.unblockBy === "none" ? "not possible" : full.pinForm ? full.pinForm(b) : `${b.unblockBy} (operator)`}
+                  </td>,
+                ),
+              )
+            : blockers.map((b) => row(b))}
+        </tbody>
+      </table>
+    </>
+  );
+}
