@@ -1,11 +1,10 @@
 import Link from "next/link";
-import { Code } from "@/components/Code";
 import { ActionForm } from "@/components/ActionForm";
 import { projectHref } from "@/components/project-href";
 import { Time } from "@/components/Time";
 import { requireInstanceAdmin } from "@/lib/auth/project-access";
 import { listProjects, listUsers } from "@/lib/server/admin";
-import { RoleSelect } from "../projects/[slug]/settings/MembersSection";
+import { PersonRole, RoleSelect } from "@/components/RoleSelect";
 import { addToProjectAction, createProjectAction, setInstanceRoleAction } from "./actions";
 
 export const metadata = { title: "Instance admin" };
@@ -111,17 +110,12 @@ export default async function AdminPage() {
                 <td>{u.email}</td>
                 <td>{u.name}</td>
                 <td>
-                  {u.id !== user.id ? (
-                    <ActionForm action={setInstanceRoleAction} label={`Instance role of ${u.email}`} inline>
-                      <input type="hidden" name="userId" value={u.id} />
-                      <RoleSelect defaultValue={u.role} />
-                      <button type="submit" className="link-button">
-                        Save
-                      </button>
-                    </ActionForm>
-                  ) : (
-                    <Code value={u.role} />
-                  )}
+                  <PersonRole
+                    userId={u.id}
+                    role={u.role}
+                    label={`Instance role of ${u.email}`}
+                    setRole={u.id !== user.id ? setInstanceRoleAction : null}
+                  />
                 </td>
                 <td>
                   <Time value={u.createdAt} />

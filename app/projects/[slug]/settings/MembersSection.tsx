@@ -1,22 +1,8 @@
 import { ActionForm } from "@/components/ActionForm";
-import { Code } from "@/components/Code";
-import { humanize } from "@/components/format";
+import { PersonRole, RoleSelect } from "@/components/RoleSelect";
 import { Time } from "@/components/Time";
 import type { FormAction } from "@/lib/auth/define-action";
-import { ROLES } from "@/lib/core/permissions";
 import type { ProjectMemberRow } from "@/lib/server/admin";
-
-export function RoleSelect({ name = "role", defaultValue }: { name?: string; defaultValue: string }) {
-  return (
-    <select name={name} defaultValue={defaultValue} aria-label="Role">
-      {ROLES.map((r) => (
-        <option key={r} value={r}>
-          {humanize(r)}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 /** The project's members with their role here; its admins change roles, remove people and invite by email. */
 export function MembersSection({
@@ -49,17 +35,12 @@ export function MembersSection({
               <td>{m.email}</td>
               <td>{m.name}</td>
               <td>
-                {canManage && m.userId !== me ? (
-                  <ActionForm action={actions.setRole} label={`Role of ${m.email}`} inline>
-                    <input type="hidden" name="userId" value={m.userId} />
-                    <RoleSelect defaultValue={m.role} />
-                    <button type="submit" className="link-button">
-                      Save
-                    </button>
-                  </ActionForm>
-                ) : (
-                  <Code value={m.role} />
-                )}
+                <PersonRole
+                  userId={m.userId}
+                  role={m.role}
+                  label={`Role of ${m.email}`}
+                  setRole={canManage && m.userId !== me ? actions.setRole : null}
+                />
               </td>
               <td>
                 <Time value={m.since} />

@@ -9,7 +9,8 @@ import { KEY_LIST_DEFAULTS, listKeyPage, listQueryParams, type RawSearchParams, 
 import { can } from "@/lib/core/permissions";
 import type { FormAction, ProjectAction } from "@/lib/auth/define-action";
 import { requireMember } from "@/lib/auth/project-access";
-import { MembersSection, RoleSelect } from "./MembersSection";
+import { RoleSelect } from "@/components/RoleSelect";
+import { MembersSection } from "./MembersSection";
 import { listMembers, projectSettings } from "@/lib/server/admin";
 import {
   createKeyAction,
