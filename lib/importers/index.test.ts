@@ -19,6 +19,8 @@ const REAL: Array<[string, ImportFormat]> = [
   ["openhands/eval-multi-swe-bench-output.jsonl", "openhands"],
   ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands"],
   ["otel-genai/kagent-tempo-export.json", "otel-genai"],
+  ["otel-genai/packet-panic-jaeger-get-inventory.json", "otel-genai"],
+  ["otel-genai/kagent-jaeger-helm-all-namespaces.json", "otel-genai"],
   ["swe-agent/marshmallow-code__marshmallow-1867.function-calling.traj", "swe-agent"],
   ["swe-agent/pydicom__pydicom-1458.traj", "swe-agent"],
   ["swe-agent/swe-agent__test-repo-i1.traj", "swe-agent"],

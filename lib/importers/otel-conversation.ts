@@ -14,8 +14,6 @@ import {
 } from "./otel-messages";
 import {
   ADK_LLM_CONTENT,
-  ADK_TOOL_ARGS,
-  ADK_TOOL_RESPONSE,
   AGENT_OPERATIONS,
   CHAT_OPERATIONS,
   COMPACT_OPERATIONS,
@@ -28,6 +26,7 @@ import {
   inputOf,
   isGenAi,
   isModelCall,
+  isWorkflowStep,
   operation,
   READ_ONLY_METHODS,
   requestOf,
@@ -37,6 +36,7 @@ import {
   toolOutcome,
   type Trees,
 } from "./otel-spans";
+import { toolSpanCall } from "./otel-tool-span";
 import type { OtlpSpan } from "./otlp-read";
 import { looksInjected, parseUnixNanos, str, titleFrom, utf8 } from "./text";
 
@@ -53,6 +53,8 @@ export class ConversationMapper {
   private readonly summaries = new Set<string>();
   private readonly toolSpanCallIds = new Set<string>();
   private readonly messageCalls = new Map<string, Omit<DraftSpan, "occurredAt">>();
+  /** Call ids whose response (in a message) has been kept. */
+  private readonly responses = new Set<string>();
   private readonly draft: SessionDraft;
 
   constructor(
@@ -64,8 +66,8 @@ export class ConversationMapper {
   ) {
     this.draft = collector.session(externalId);
     for (const s of spans) {
-      const id = str(s.attrs.get("gen_ai.tool.call.id"));
-      if (operation(s) === "execute_tool" && id) this.toolSpanCallIds.add(id);
+      const id = operation(s) === "execute_tool" ? toolSpanCall(s).callId : undefined;
+      if (id) this.toolSpanCallIds.add(id);
     }
   }
 
@@ -73,6 +75,19 @@ export class ConversationMapper {
     const useAgentMessages = !this.spans.some((s) => CHAT_OPERATIONS.has(operation(s) ?? "") && hasMessages(s));
     for (const s of this.spans) this.span(s, useAgentMessages);
     this.emit();
+  }
+
+  /**
+   * A workflow step's recorded input and output are its framework's state, the conversation's
+   * messages and tool calls, which its model-call and tool spans record: merged when the
+   * conversation has model-call messages; otherwise what it carried is missing.
+   */
+  private step(s: OtlpSpan, useAgentMessages: boolean): void {
+    if (!useAgentMessages) return this.collector.use(s.position);
+    this.skip(
+      s,
+      `workflow step "${s.name}" records its input and output in its framework's own serialisation, which is not read, and its conversation has no model-call messages; what it carried is missing`,
+    );
   }
 
   private skip(s: OtlpSpan, reason: string): void {
@@ -100,6 +115,7 @@ export class ConversationMapper {
       return;
     }
     if (hasMessages(s)) return this.messages(s);
+    if (isWorkflowStep(s)) return this.step(s, useAgentMessages);
     if (isModelCall(s)) {
       if (this.trees.callRecordedElsewhere(s)) return this.ignore(s.position, "model-call:recorded-elsewhere");
       const vendor = ADK_LLM_CONTENT.some((k) => s.attrs.has(k));
@@ -122,6 +138,9 @@ export class ConversationMapper {
     const request = requestOf(s);
     if (!request) return this.ignore(s.position, "span:internal");
     if (this.trees.underModelCall(s)) return this.ignore(s.position, "request:model-transport");
+    const parent = this.trees.parent(s);
+    if (request.toolName === "request" && parent && !isGenAi(parent) && requestOf(parent))
+      return this.ignore(s.position, "request:inside-request");
     if (s.parentSpanId && !this.trees.parent(s)) {
       // Whether it carried a model call or did a tool's work is decided by ancestors not in the file.
       return this.skip(s, `outgoing request whose parent span ${s.parentSpanId} is not in the file; what it was for is unknown`);
@@ -143,13 +162,11 @@ export class ConversationMapper {
   }
 
   private tool(s: OtlpSpan): void {
-    const toolName = str(s.attrs.get("gen_ai.tool.name")) ?? (s.name.replace(/^execute_tool\s*/, "") || "tool");
-    const callId = str(s.attrs.get("gen_ai.tool.call.id"));
-    const args = s.attrs.get("gen_ai.tool.call.arguments") ?? s.attrs.get(ADK_TOOL_ARGS);
-    const result = s.attrs.get("gen_ai.tool.call.result") ?? s.attrs.get(ADK_TOOL_RESPONSE);
+    const { toolName, callId, args, result, resultFailed } = toolSpanCall(s);
     const stated = s.attrs.get("process.exit.code");
     const exitCode = typeof stated === "number" && Number.isInteger(stated) ? stated : undefined;
-    const outcome = toolOutcome({ failed: s.failed, exitCode, ended: s.end !== undefined, result, status: s.status });
+    const failed = s.failed || resultFailed;
+    const outcome = toolOutcome({ failed, exitCode, ended: s.end !== undefined, result, status: s.status });
     const sourceId = callId ?? s.spanId;
     this.push(s, s.start, {
       span: {
@@ -164,7 +181,7 @@ export class ConversationMapper {
       },
     });
     if (args === undefined) this.skip(s, `arguments of tool call "${toolName}" were not captured; what it acted on is unknown`);
-    if (result === undefined && !s.failed && exitCode === undefined) return;
+    if (result === undefined && !failed && exitCode === undefined) return;
     const body =
       result !== undefined ? textOf(result) : (s.statusMessage ?? exceptionOf(s) ?? str(s.attrs.get("error.type")) ?? "");
     this.push(s, s.end, {
@@ -244,7 +261,9 @@ export class ConversationMapper {
           this.push(s, time, { span: { ...base, kind: "MESSAGE", role: "reasoning", body: utf8(part.text) } });
           break;
         case "tool_call": {
-          if (part.id && this.toolSpanCallIds.has(part.id)) continue;
+          // A call id seen before is the same call in a later request's history, whose arguments
+          // may be spelled differently (re-serialised by the framework).
+          if (part.id && (this.toolSpanCallIds.has(part.id) || this.messageCalls.has(part.id))) continue;
           const call: Omit<DraftSpan, "occurredAt"> = {
             ...base,
             kind: "TOOL_CALL",
@@ -258,7 +277,8 @@ export class ConversationMapper {
           break;
         }
         case "tool_call_response": {
-          if (part.id && this.toolSpanCallIds.has(part.id)) continue;
+          if (part.id && (this.toolSpanCallIds.has(part.id) || this.responses.has(part.id))) continue;
+          if (part.id) this.responses.add(part.id);
           const call = part.id ? this.messageCalls.get(part.id) : undefined;
           // The parts form has no error flag: a response that is an error object failed, any
           // other response means the call ran.

@@ -1,9 +1,11 @@
 /**
- * OpenTelemetry GenAI spans (OTLP/JSON), following the gen_ai.* semantic conventions.
+ * OpenTelemetry GenAI spans (OTLP/JSON, or Jaeger's JSON export of them), following the gen_ai.*
+ * semantic conventions.
  *
  * Records: each span of an OTLP document (numbered by its ordinal), each log record of its
- * `resourceLogs`, or each line of a Collector file-exporter JSON Lines file (see ./otlp-read).
- * Every span is used, ignored (OTEL_IGNORED, below) or skipped with its reason.
+ * `resourceLogs`, or each line of a Collector file-exporter JSON Lines file (see ./otlp-read);
+ * each span of a Jaeger JSON document, numbered by its ordinal (see ./jaeger-read). Every span is
+ * used, ignored (OTEL_IGNORED, below) or skipped with its reason.
  *
  * Mapping:
  * - Sessions by `gen_ai.conversation.id` (a span without one inherits its nearest ancestor's,
@@ -20,15 +22,24 @@
  * - `execute_tool` spans are a TOOL_CALL (start; toolName = `gen_ai.tool.name`, toolInput and body
  *   = `gen_ai.tool.call.arguments`, or Google ADK's `gcp.vertex.agent.tool_call_args`) and, when
  *   the span says how it ended, a TOOL_RESULT (end; `gen_ai.tool.call.result` or ADK's
- *   `gcp.vertex.agent.tool_response`). Outcome (toolOutcome): status ERROR or `error.type`, or a
- *   non-zero `process.exit.code`, FAILED; exit code 0, a result, or status OK on an ended span,
- *   SUCCEEDED; no end or nothing to go on, UNKNOWN. Tool calls and responses inside messages
- *   become spans only when no execute_tool span has their call id.
+ *   `gcp.vertex.agent.tool_response`); OpenLLMetry's LangChain payloads are unwrapped to the
+ *   tool's input, call id and ToolMessage (see ./otel-tool-span). Outcome (toolOutcome): status
+ *   ERROR or `error.type`, a non-zero `process.exit.code`, or a LangChain ToolMessage of status
+ *   "error", FAILED; exit code 0, a result, or status OK on an ended span, SUCCEEDED; no end or
+ *   nothing to go on, UNKNOWN. Tool calls and responses inside messages become spans only when
+ *   no execute_tool span has their call id.
+ * - Workflow steps (OpenLLMetry's `execute_task` spans of LangChain chains and LangGraph nodes,
+ *   and spans recording a step's input and output under `traceloop.entity.*` or
+ *   `ioa_observe.entity.*`): their input and output are the framework's state, the messages and
+ *   tool calls its model-call and tool spans record; they are used (merged) when the
+ *   conversation has model-call messages, and skipped otherwise (their serialisation is not read).
  * - Outgoing requests of other instrumentation (CLIENT or PRODUCER spans: HTTP, RPC, database,
  *   messaging) in an agent's trace are evidence of what its tools did (an MCP tool's HTTP POST, a
  *   database write) and become TOOL_CALLs named `http`, `rpc`, `db` or `messaging` with their
- *   method and target; except requests that carry a model call (below a model-call span) and
- *   HTTP GET/HEAD/OPTIONS/TRACE, which are ignored.
+ *   method and target (`request` and the span name when it names no protocol); except requests
+ *   that carry a model call (below a model-call span), HTTP GET/HEAD/OPTIONS/TRACE, and a span
+ *   naming no protocol below another request (a traced helper of that request's client), which
+ *   are ignored.
  * - Compaction, a convention of this importer (the GenAI conventions have none yet): a span
  *   whose `gen_ai.operation.name` is `compact` (or that carries `gen_ai.compaction.summary`), or a
  *   span event named `gen_ai.compaction`. The summary text is `gen_ai.compaction.summary`, else the
@@ -43,6 +54,7 @@
  * - Order: by time, then by position in the file.
  */
 import { ImportCollector, type SessionDraft } from "./builder";
+import { jaegerScore } from "./jaeger-read";
 import { ConversationMapper } from "./otel-conversation";
 import { conversations, isGenAi, Trees } from "./otel-spans";
 import { readOtlp, readOtlpRequest, type OtlpRead } from "./otlp-read";
@@ -62,6 +74,8 @@ export const OTEL_IGNORED: Readonly<Record<string, string>> = {
   "request:model-transport":
     "a request made below a model-call span: the transport of the call (whose content is the call itself) or the framework's bookkeeping around it",
   "request:read-only": "an HTTP GET/HEAD/OPTIONS/TRACE: reads nothing into effect",
+  "request:inside-request":
+    "a CLIENT/PRODUCER span naming no protocol (no HTTP, RPC, database or messaging attributes) below another outgoing request: a traced helper step of that request's client (A2A's SDK traces its transport's private methods as CLIENT spans), not a request of its own",
   "span:incoming": "a SERVER or CONSUMER span of other instrumentation: a request received, not an action taken",
   "span:internal": "an INTERNAL span of other instrumentation (framework bookkeeping), carrying no gen_ai content",
   "span:non-genai-trace": "a span of a trace with no GenAI span at all: not an agent's work",
@@ -136,7 +150,8 @@ export const otelGenAiImporter: TranscriptImporter = {
     const text = head.replace(/^\uFEFF/, "");
     if (/^\s*\{\s*"resourceSpans"\s*:/.test(text)) return 0.95;
     if (/^\s*\{\s*"batches"\s*:\s*\[\s*\{\s*"resource"/.test(text)) return 0.9;
-    return /"resourceSpans"\s*:/.test(text) && /"gen_ai\./.test(text) ? 0.9 : 0;
+    if (/"resourceSpans"\s*:/.test(text) && /"gen_ai\./.test(text)) return 0.9;
+    return jaegerScore(text);
   },
   parse: parseOtelGenAi,
 };

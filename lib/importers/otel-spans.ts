@@ -12,6 +12,21 @@ export const CHAT_OPERATIONS = new Set(["chat", "text_completion", "generate_con
 export const AGENT_OPERATIONS = new Set(["invoke_agent", "create_agent", "invoke_workflow"]);
 export const COMPACT_OPERATIONS = new Set(["compact", "compaction"]);
 export const IGNORED_OPERATIONS = new Set(["embeddings", "retrieval"]);
+/**
+ * Where a framework step records its input and output: OpenLLMetry's `execute_task` spans (a
+ * LangChain chain or LangGraph node: `gen_ai.task.input` / `gen_ai.task.output`, copied to the
+ * `traceloop.entity.*` keys), and the decorated workflow, agent and task spans of OpenLLMetry's
+ * and AGNTCY observe's SDKs (`traceloop.entity.*`, `ioa_observe.entity.*`).
+ */
+export const STEP_OPERATIONS = new Set(["execute_task"]);
+const STEP_IO_ATTRIBUTES = [
+  "gen_ai.task.input",
+  "gen_ai.task.output",
+  "traceloop.entity.input",
+  "traceloop.entity.output",
+  "ioa_observe.entity.input",
+  "ioa_observe.entity.output",
+];
 export const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 /** Attributes instrumentations copy onto every span of a conversation (baggage): not GenAI work. */
 const CONTEXT_ATTRIBUTES = new Set(["gen_ai.conversation.id", "gen_ai.task.id", "gen_ai.agent.id", "gen_ai.agent.name"]);
@@ -79,6 +94,11 @@ export function hasMessages(s: OtlpSpan): boolean {
       return true;
   }
   return s.events.some((e) => e.name.startsWith("gen_ai.") && e.name !== COMPACTION_EVENT);
+}
+
+/** A framework step recording its input and output (see STEP_OPERATIONS). */
+export function isWorkflowStep(s: OtlpSpan): boolean {
+  return STEP_OPERATIONS.has(operation(s) ?? "") || STEP_IO_ATTRIBUTES.some((k) => s.attrs.has(k));
 }
 
 /** A model call: a chat-like operation, or a span naming a requested model without an operation. */

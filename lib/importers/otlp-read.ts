@@ -4,12 +4,16 @@
  * shape), or JSON Lines of them (as the Collector's file exporter writes). A damaged document
  * still yields the spans that can be read from its span lists.
  *
+ * Jaeger's JSON (`{"data": [...]}` of traces, or one trace) is read by ./jaeger-read into the
+ * same span records.
+ *
  * What a record is: in a document, each span (numbered by its 1-based ordinal in the document)
  * and each log record of a `resourceLogs` section (numbered after the spans); in JSON Lines, each
  * line (every span of a line shares the line's number). Each is reported to the collector as read
  * before it is handled, and skipped with its reason when it cannot be read.
  */
 import type { ImportCollector } from "./builder";
+import { isJaegerDocument, isJaegerSpan, jaegerSpanOf, readJaegerDocument } from "./jaeger-read";
 import { splitArray, skipWs } from "./json-scan";
 import { readJsonLines } from "./jsonl";
 import { attributeMap, nanos } from "./otel-values";
@@ -238,7 +242,7 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpRea
       failure = error instanceof Error ? error.message : String(error);
     }
   }
-  if (failure === undefined) return readOtlpRequest(doc, collector);
+  if (failure === undefined) return isJaegerDocument(doc) ? readJaegerDocument(doc, collector) : readOtlpRequest(doc, collector);
   const out: OtlpRead = { spans: [], logs: [] };
   if (firstLineIsRequest(bytes, start)) {
     // Several requests, one per line (the Collector's file exporter): the line is the record.
@@ -289,7 +293,10 @@ function recoverSpans(bytes: Uint8Array, next: () => number, collector: ImportCo
         continue;
       }
       try {
-        const span = spanOf(JSON.parse(elText), position, none, collector);
+        const value: unknown = JSON.parse(elText);
+        const span = isJaegerSpan(value)
+          ? jaegerSpanOf(value, position, undefined, collector)
+          : spanOf(value, position, none, collector);
         if (span) out.push(span);
       } catch (error) {
         const detail = error instanceof Error ? error.message : String(error);
