@@ -79,6 +79,33 @@ describe("transcript fidelity, end to end", () => {
     expect(no.answer).toBe("NO");
   });
 
+  it("answers from a real trace exported from Jaeger: the MCP tool the detector agent ran is YES, cited with its outcome; a failed call is NO", async () => {
+    const project = await makeTestProject("fidelity-jaeger");
+    const file = "otel-genai/packet-panic-jaeger-get-inventory.json";
+    const outcome = await importTranscriptFile(project.id, fixture(file), { requester: "test" });
+    expect(outcome.format).toBe("otel-genai");
+    expect(outcome.records).toMatchObject({ read: 77, used: 22, ignored: 55, skipped: 0 });
+
+    const ran = await askEvidenceQuestion({
+      projectId: project.id,
+      question: { predicate: { toolNames: ["pyats_list_devices"] } },
+    });
+    expect(ran.answer).toBe("YES");
+    const [citation] = ran.citations;
+    const cited = await db().span.findUniqueOrThrow({
+      where: { sessionId_id: { sessionId: citation!.sessionId, id: citation!.spanId } },
+    });
+    expect(citation).toMatchObject({ spanKind: "TOOL_CALL", outcome: "SUCCEEDED" });
+    expect(cited).toMatchObject({ toolName: "pyats_list_devices", sourceLine: 45 });
+
+    // Nothing was skipped, so the file can answer NO: neither agent's tool call failed.
+    const failed = await askEvidenceQuestion({
+      projectId: project.id,
+      question: { predicate: { toolNames: ["pyats_list_devices", "query_detector"], outcomes: ["FAILED", "UNKNOWN"] } },
+    });
+    expect(failed.answer).toBe("NO");
+  });
+
   it("restricts matches to call outcomes, cites each call's outcome and exit code, and tallies attempts", async () => {
     const project = await makeTestProject("fidelity-outcomes");
     const headers = { ...(await apiKey(project.id)), "content-type": "application/json" };
