@@ -20,7 +20,7 @@
  */
 import type { ImportCollector } from "./builder";
 import { micros, readTags } from "./jaeger-tags";
-import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-read";
+import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-records";
 import { isRecord, str } from "./text";
 
 const KINDS: Record<string, SpanKindName> = {

@@ -37,7 +37,7 @@ import {
   type Trees,
 } from "./otel-spans";
 import { toolSpanCall } from "./otel-tool-span";
-import type { OtlpSpan } from "./otlp-read";
+import type { OtlpSpan } from "./otlp-records";
 import { looksInjected, parseUnixNanos, str, titleFrom, utf8 } from "./text";
 
 /** A span to be, or a summary, at a point in time; sorted before seqs are given. */

@@ -57,7 +57,8 @@ import { ImportCollector, type SessionDraft } from "./builder";
 import { jaegerScore } from "./jaeger-read";
 import { ConversationMapper } from "./otel-conversation";
 import { conversations, isGenAi, Trees } from "./otel-spans";
-import { readOtlp, readOtlpRequest, type OtlpRead } from "./otlp-read";
+import { readOtlp, readOtlpRequest } from "./otlp-read";
+import type { OtlpRead } from "./otlp-records";
 import type { ImportResult, TranscriptImporter } from "./types";
 
 export { COMPACTION_EVENT, COMPACTION_REPLACED, COMPACTION_SUMMARY, toolOutcome } from "./otel-spans";

@@ -5,7 +5,7 @@
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { jsonAttribute } from "./otel-values";
-import type { OtlpSpan } from "./otlp-read";
+import type { OtlpSpan } from "./otlp-records";
 import { isRecord, str } from "./text";
 
 export const CHAT_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);

@@ -14,7 +14,7 @@
  */
 import { ADK_TOOL_ARGS, ADK_TOOL_RESPONSE } from "./otel-spans";
 import { jsonAttribute } from "./otel-values";
-import type { OtlpSpan } from "./otlp-read";
+import type { OtlpSpan } from "./otlp-records";
 import { isRecord, str } from "./text";
 
 export interface ToolSpanCall {

@@ -17,48 +17,8 @@ import { isJaegerDocument, isJaegerSpan, jaegerSpanOf, readJaegerDocument } from
 import { splitArray, skipWs } from "./json-scan";
 import { readJsonLines } from "./jsonl";
 import { attributeMap, nanos } from "./otel-values";
+import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-records";
 import { bomLength, decodeUtf8, isRecord, str } from "./text";
-
-export interface OtlpEvent {
-  name: string;
-  time?: bigint;
-  attrs: Map<string, unknown>;
-}
-
-export type SpanKindName = "INTERNAL" | "SERVER" | "CLIENT" | "PRODUCER" | "CONSUMER" | "UNSPECIFIED";
-
-export interface OtlpSpan {
-  /** Line (JSON Lines) or 1-based ordinal of the span in the document. */
-  position: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: SpanKindName;
-  start?: bigint;
-  end?: bigint;
-  attrs: Map<string, unknown>;
-  events: OtlpEvent[];
-  status: "UNSET" | "OK" | "ERROR";
-  /** Status ERROR or an `error.type` attribute. */
-  failed: boolean;
-  statusMessage?: string;
-  resource: Map<string, unknown>;
-}
-
-/** A log record of a `resourceLogs` section (where event-based GenAI messages may be written). */
-export interface OtlpLog {
-  position: number;
-  /** `eventName`, else the `event.name` attribute, else "". */
-  name: string;
-  traceId?: string;
-  spanId?: string;
-}
-
-export interface OtlpRead {
-  spans: OtlpSpan[];
-  logs: OtlpLog[];
-}
 
 const KINDS: Record<string, SpanKindName> = {
   "1": "INTERNAL",
