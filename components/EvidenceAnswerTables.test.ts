@@ -2,7 +2,16 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { Blocker } from "@/lib/evidence/questions";
-import { BlockerTable, type BlockerRow, type CitationRow, CitationTable, sessionLabel } from "./EvidenceAnswerTables";
+import type { ActionResult } from "@/lib/core/action-result";
+import {
+  type BlockerFateRow,
+  BlockerTable,
+  type BlockerRow,
+  type CitationRow,
+  CitationTable,
+  pinOriginalForm,
+  sessionLabel,
+} from "./EvidenceAnswerTables";
 
 const SESSION = "5e55a0e0-1111-4a2b-9c3d-000000000001";
 const OTHER_SESSION = "0de0a0e0-2222-4a2b-9c3d-000000000002";
@@ -118,11 +127,33 @@ describe("BlockerTable", () => {
         blockers,
         project: "acme",
         sessionTitles: {},
-        pinForm: (b: Blocker) => createElement("button", { type: "submit" }, `Pin span ${b.seq}`),
+        pinForm: (b: BlockerFateRow) => createElement("button", { type: "submit" }, `Pin span ${b.seq}`),
       }),
     );
     expect(pinner).toContain('<button type="submit">Pin span 1</button>');
     expect(pinner).not.toContain("Pin span 2");
     expect(pinner).toContain("<td>not possible</td>");
+  });
+});
+
+describe("pinOriginalForm", () => {
+  const pin = async (): Promise<ActionResult> => ({ ok: true, message: "Pinned" });
+
+  it("is the pin action's form for a held original, its reason naming the question (as text)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BlockerTable, {
+        blockers: [full({ spanId: SPAN, seq: 4 }), full({ spanId: "gone", seq: 5, originalHeld: false, unblockBy: "none" })],
+        project: "acme",
+        sessionTitles: {},
+        pinForm: pinOriginalForm(pin, '<b>Modified</b> "system" config?'),
+      }),
+    );
+    expect(html).toContain('aria-label="Pin span 4"');
+    expect(html).toContain(`<input type="hidden" name="spanId" value="${SPAN}"/>`);
+    expect(html).toContain(
+      '<input type="hidden" name="reason" value="evidence question: &lt;b&gt;Modified&lt;/b&gt; &quot;system&quot; config?"/>',
+    );
+    expect(html).toContain(">Pin original</button>");
+    expect(html).not.toContain('aria-label="Pin span 5"');
   });
 });

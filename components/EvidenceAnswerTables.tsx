@@ -1,8 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Blocker } from "@/lib/evidence/questions";
-import { formatKindCounts } from "@/lib/evidence/manifest";
+import type { ActionResult } from "@/lib/core/action-result";
+import type { UnblockAct } from "@/lib/evidence/questions";
+import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import { ActionForm } from "./ActionForm";
 import { CallOutcome } from "./CallOutcome";
 import { Code } from "./Code";
 import { projectHref } from "./project-href";
@@ -33,7 +35,7 @@ export interface CitationRow {
   exitCode?: number | null;
 }
 
-/** A blocking span as every answer has it; a job's stored answer keeps no more than this. */
+/** A blocking span: where it is, its cell, and why it blocks. */
 export interface BlockerRow {
   sessionId: string;
   spanId: string;
@@ -41,6 +43,32 @@ export interface BlockerRow {
   class: string;
   provenance: string;
   reason: string;
+}
+
+/** A blocking span as an answer has it, fresh or a job's: what its summary dropped, whether its original is held, what unblocks it. */
+export interface BlockerFateRow extends BlockerRow {
+  /** What the span's summary admitted dropping, by kind; empty when unknown or nothing. */
+  dropped: readonly KindCount[];
+  originalHeld: boolean;
+  unblockBy: UnblockAct;
+}
+
+type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+/**
+ * The form that pins a blocker's original through the pin server action (which checks the
+ * caller's role itself), its reason naming the question; for a `pinForm` of `BlockerTable`.
+ */
+export function pinOriginalForm(pin: Action, questionTitle: string): (blocker: BlockerFateRow) => ReactNode {
+  return (b) => (
+    <ActionForm action={pin} label={`Pin span ${b.seq}`} inline>
+      <input type="hidden" name="spanId" value={b.spanId} />
+      <input type="hidden" name="reason" value={`evidence question: ${questionTitle}`} />
+      <button type="submit" className="link-button">
+        Pin original
+      </button>
+    </ActionForm>
+  );
 }
 
 function SessionCell({ project, titles, sessionId }: { project: string; titles: SessionTitles; sessionId: string }) {
@@ -99,10 +127,10 @@ export function CitationTable({
 type BlockerTableProps = { project: string; sessionTitles: SessionTitles } & (
   | { blockers: readonly BlockerRow[] }
   | {
-      /** A fresh answer's blockers: what each summary dropped, whether its original is held, what unblocks it. */
-      blockers: readonly Blocker[];
+      /** An answer's blockers with what each summary dropped, whether its original is held, what unblocks it. */
+      blockers: readonly BlockerFateRow[];
       /** The form that pins a blocker's original, when the viewer may pin; else the act is named for an operator. */
-      pinForm: ((blocker: Blocker) => ReactNode) | null;
+      pinForm: ((blocker: BlockerFateRow) => ReactNode) | null;
     }
 );
 

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { QuestionJobView } from "@/lib/server/questions";
+import type { ActionResult } from "@/lib/core/action-result";
+import type { QuestionJobAnswer, QuestionJobView } from "@/lib/server/questions";
 import { QuestionJobProgress } from "./QuestionJobProgress";
 
 const JOB: QuestionJobView = {
@@ -15,16 +16,59 @@ const JOB: QuestionJobView = {
   error: null,
 };
 
-function render(job: QuestionJobView) {
+type Pin = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+function render(job: QuestionJobView, pin: Pin | null = null) {
   const client = new QueryClient();
   return renderToStaticMarkup(
     createElement(
       QueryClientProvider,
       { client },
-      createElement(QuestionJobProgress, { project: "acme", initial: job, sessionTitles: { s: "deploy run" } }),
+      createElement(QuestionJobProgress, { project: "acme", initial: job, sessionTitles: { s: "deploy run" }, pin }),
     ),
   );
 }
+
+const HELD = "0b7e9d2c-1111-4a2b-9c3d-000000000003";
+const LOST = "0b7e9d2c-1111-4a2b-9c3d-000000000004";
+
+/** A job's INSUFFICIENT_EVIDENCE answer: one blocker whose original is held, one whose original is lost. */
+const INSUFFICIENT: QuestionJobAnswer = {
+  question: { title: "Modified system config?" },
+  answer: "INSUFFICIENT_EVIDENCE",
+  citationCount: 0,
+  blockerCount: 2,
+  checkedSpans: 40,
+  sessionsInScope: 1,
+  scopeComplete: false,
+  noSpansInScope: false,
+  outcomeSummary: "",
+  citations: [],
+  blockers: [
+    {
+      sessionId: "s",
+      spanId: HELD,
+      seq: 3,
+      class: "SIDE_EFFECTING",
+      provenance: "EXPIRING",
+      dropped: [{ kind: "PATH", count: 2 }],
+      originalHeld: true,
+      unblockBy: "pin",
+      reason: "its original's TTL passed",
+    },
+    {
+      sessionId: "s",
+      spanId: LOST,
+      seq: 4,
+      class: "SIDE_EFFECTING",
+      provenance: "LOST",
+      dropped: [],
+      originalHeld: false,
+      unblockBy: "none",
+      reason: "its original is lost",
+    },
+  ],
+};
 
 describe("QuestionJobProgress", () => {
   it("shows a running job's progress: sessions answered of those in scope, candidate spans judged", () => {
@@ -71,6 +115,53 @@ describe("QuestionJobProgress", () => {
     expect(html).toContain('aria-label="Citations"');
     expect(html).toContain(">deploy run</a>");
     expect(html).not.toContain('aria-label="Blockers"');
+  });
+
+  it("a done job's blockers say what each dropped, whether its original is held and what unblocks it, as on the page", () => {
+    const html = render({ ...JOB, status: "DONE", answer: INSUFFICIENT });
+    expect(html).toContain('data-testid="answer">INSUFFICIENT EVIDENCE</span>');
+    expect(html).toContain('class="badge lost"');
+    expect(html).toMatch(/<th>Dropped<\/th><th>Original<\/th><th>Why<\/th><th>Unblock<\/th>/);
+    expect(html).toContain("<td>2 paths</td><td>held</td>");
+    expect(html).toContain("<td>not stated</td><td>gone</td>");
+    // Without the pin action (a viewer), the act is named for an operator; a lost original cannot be helped.
+    expect(html).toContain("<td>pin (operator)</td>");
+    expect(html).toContain("<td>not possible</td>");
+    expect(html).not.toContain("Pin original");
+  });
+
+  it("offers the page's pin form for a held original when the viewer may pin, and none for a lost one", () => {
+    const pin: Pin = async () => ({ ok: true, message: "Pinned" });
+    const html = render({ ...JOB, status: "DONE", answer: INSUFFICIENT }, pin);
+    expect(html).toContain('aria-label="Pin span 3"');
+    expect(html).toContain(`<input type="hidden" name="spanId" value="${HELD}"/>`);
+    expect(html).toContain('<input type="hidden" name="reason" value="evidence question: Modified system config?"/>');
+    expect(html).toContain(">Pin original</button>");
+    expect(html).not.toContain('aria-label="Pin span 4"');
+    expect(html).not.toContain("pin (operator)");
+    expect(html).toContain("<td>not possible</td>");
+  });
+
+  it("an answer stored before blockers kept what they dropped shows the blockers it has", () => {
+    const { dropped: _d, originalHeld: _o, unblockBy: _u, ...bare } = INSUFFICIENT.blockers[0]!;
+    const html = render({
+      ...JOB,
+      status: "DONE",
+      answer: { ...INSUFFICIENT, blockers: [bare as QuestionJobAnswer["blockers"][number]] },
+    });
+    expect(html).toContain('aria-label="Blockers"');
+    expect(html).not.toContain("<th>Dropped</th>");
+    expect(html).toContain("its original&#x27;s TTL passed");
+  });
+
+  it("explains an empty scope as the page does", () => {
+    const html = render({
+      ...JOB,
+      status: "DONE",
+      answer: { ...INSUFFICIENT, blockerCount: 0, blockers: [], checkedSpans: 0, sessionsInScope: 0, noSpansInScope: true },
+    });
+    expect(html).toContain('data-testid="no-spans-in-scope"');
+    expect(html).toContain("absence is never concluded from an empty scope");
   });
 
   it("says why a failed job has no answer", () => {

@@ -1,12 +1,15 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ActionResult } from "@/lib/core/action-result";
 import type { QuestionJobView } from "@/lib/server/questions";
-import { BlockerTable, CitationTable, type SessionTitles } from "./EvidenceAnswerTables";
+import { EvidenceAnswerHeading, NoSpansInScopeNote } from "./EvidenceAnswerHeading";
+import { BlockerTable, CitationTable, pinOriginalForm, type SessionTitles } from "./EvidenceAnswerTables";
 import { formatCount } from "./format";
 
 const POLL_MS = 1_000;
-const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
+
+type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 async function fetchJob(project: string, id: string): Promise<QuestionJobView> {
   const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(project)}/evidence/jobs/${encodeURIComponent(id)}`, {
@@ -19,17 +22,21 @@ async function fetchJob(project: string, id: string): Promise<QuestionJobView> {
 /**
  * A question the page handed to a job: how far its judging has come (sessions answered of those in
  * scope, candidate spans judged), polled until it ends, then its answer (words, counts and first
- * rows; transcript text rendered as text) or its error.
+ * rows; transcript text rendered as text) or its error. Its blockers show what each summary dropped,
+ * whether the original is held and what unblocks it, with the page's pin form when the viewer may pin.
  */
 export function QuestionJobProgress({
   project,
   initial,
   sessionTitles,
+  pin,
 }: {
   project: string;
   initial: QuestionJobView;
   /** Titles of the sessions the page knows, for the answer's tables. */
   sessionTitles: SessionTitles;
+  /** The pin server action bound to the project, when the viewer may pin; else the act is named for an operator. */
+  pin: Action | null;
 }) {
   const { data, error } = useQuery({
     queryKey: ["question-job", project, initial.id],
@@ -57,12 +64,7 @@ export function QuestionJobProgress({
     );
   return (
     <section aria-label="Answer" data-testid="question-job-answer">
-      <h2>
-        {answer.question.title}{" "}
-        <span className={`badge ${ANSWER_TONE[answer.answer]}`} data-testid="answer">
-          {answer.answer.replace("_", " ")}
-        </span>
-      </h2>
+      <EvidenceAnswerHeading title={answer.question.title} answer={answer.answer} />
       <p className="subtitle">
         {formatCount(answer.citationCount)} citations, {formatCount(answer.blockerCount)} blocking spans;{" "}
         {formatCount(answer.checkedSpans)} spans checked
@@ -77,17 +79,21 @@ export function QuestionJobProgress({
           <strong>{answer.outcomeSummary}</strong>
         </p>
       ) : null}
-      {answer.noSpansInScope && answer.answer === "INSUFFICIENT_EVIDENCE" ? (
-        <p className="panel">
-          <strong>No spans in scope.</strong> Absence is never concluded from an empty scope.
-        </p>
-      ) : null}
+      <NoSpansInScopeNote answer={answer.answer} noSpansInScope={answer.noSpansInScope} />
       {answer.citations.length > 0 ? (
         <CitationTable citations={answer.citations} project={project} sessionTitles={sessionTitles} />
       ) : null}
-      {answer.blockers.length > 0 ? (
+      {answer.blockers.length === 0 ? null : answer.blockers.every((b) => Array.isArray(b.dropped)) ? (
+        <BlockerTable
+          blockers={answer.blockers}
+          project={project}
+          sessionTitles={sessionTitles}
+          pinForm={pin ? pinOriginalForm(pin, answer.question.title) : null}
+        />
+      ) : (
+        // An answer stored before jobs kept what each blocker dropped (a job is kept a day): no more to show.
         <BlockerTable blockers={answer.blockers} project={project} sessionTitles={sessionTitles} />
-      ) : null}
+      )}
     </section>
   );
 }

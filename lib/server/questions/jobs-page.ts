@@ -2,7 +2,9 @@
  * The Evidence page's side of question jobs: ask within the page's time, else go on as a job whose
  * progress, then answer, the page polls; and the job as the dashboard reads it.
  */
+import type { KindCount } from "@/lib/evidence/manifest";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
+import type { UnblockAct } from "@/lib/evidence/questions";
 import {
   askEvidenceQuestion,
   type AskOptions,
@@ -37,7 +39,18 @@ export interface QuestionJobAnswer {
     outcome: string | null;
     exitCode: number | null;
   }>;
-  blockers: Array<{ sessionId: string; spanId: string; seq: number; class: string; provenance: string; reason: string }>;
+  /** As the page shows them: where each is, why it blocks, what its summary dropped, whether its original is held, what unblocks it. */
+  blockers: Array<{
+    sessionId: string;
+    spanId: string;
+    seq: number;
+    class: string;
+    provenance: string;
+    dropped: KindCount[];
+    originalHeld: boolean;
+    unblockBy: UnblockAct;
+    reason: string;
+  }>;
 }
 
 /** A question job as the dashboard polls it. */
@@ -79,6 +92,9 @@ export function questionJobAnswer(result: EvidenceQueryResult): QuestionJobAnswe
       seq: b.seq,
       class: b.class,
       provenance: b.provenance,
+      dropped: b.dropped.map((d) => ({ kind: d.kind, count: d.count })),
+      originalHeld: b.originalHeld,
+      unblockBy: b.unblockBy,
       reason: b.reason,
     })),
   };

@@ -2,8 +2,15 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { closeInterruptedJobs, runMaintenance } from "@/lib/server/background";
+import { candidateSummaryFor } from "@/lib/server/gate/candidate-summary";
+import { reclaim } from "@/lib/server/gate/reclaim";
+import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
+import { sweep } from "@/lib/server/retention/sweeper";
+import { askEvidenceQuestion } from "./ask";
 import { INTERRUPTED_QUESTION_MESSAGE, QUESTION_JOB_ABANDONED_AFTER_MS } from "./jobs";
+import { askOrQueue, type QuestionJobView, questionJobView } from "./jobs-page";
 
 type Status = "RUNNING" | "DONE" | "FAILED";
 
@@ -64,5 +71,67 @@ describe("question jobs' upkeep", () => {
 
     expect(result.questionJobsInterrupted).toBeGreaterThanOrEqual(1);
     expect(await statusOf(stale)).toEqual({ status: "FAILED", error: INTERRUPTED_QUESTION_MESSAGE });
+  });
+});
+
+describe("a question job's answer", () => {
+  it("keeps each blocker's dropped kinds, whether its original is held and what unblocks it, as the answer has them", async () => {
+    // Structured originals expire before the horizon here, so only an honest summary may replace them.
+    const project = await makeTestProject("question-job-blockers", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 30 },
+    });
+    /** A session whose only span an honest summary replaced, dropping its path; its original's TTL then passed. */
+    async function honestlyReplaced(label: string) {
+      const { session } = await upsertSession(project.id, { externalId: label, runtime: "claude-code", cwd: "/srv/app" });
+      const [span] = await appendSpans(project.id, session.id, [
+        {
+          seq: 0,
+          kind: "TOOL_RESULT",
+          occurredAt: new Date(),
+          body: new TextEncoder().encode("Copied 52 files to /srv/app/out"),
+        },
+      ]);
+      const summary = await candidateSummaryFor(session.id, [span!.id], "Copied the build output.", {
+        pointers: true,
+        honest: true,
+      });
+      const outcome = await reclaim({
+        projectId: project.id,
+        sessionId: session.id,
+        selection: { spanIds: [span!.id] },
+        summary,
+        dryRun: false,
+        requester: "test",
+      });
+      expect(outcome.decisions[0]!.verdict).toBe("RECLAIM_HONEST");
+      await db().spanOriginal.update({
+        where: { sessionId_spanId: { sessionId: session.id, spanId: span!.id } },
+        data: { expiresAt: new Date(Date.now() - 1000) },
+      });
+      return span!.id;
+    }
+    const lost = await honestlyReplaced("swept");
+    await sweep();
+    const held = await honestlyReplaced("not-yet-swept");
+
+    const input = { projectId: project.id, question: { predicate: { atomKinds: ["PATH" as const], valuePrefixes: ["/srv/"] } } };
+    const asked = await askOrQueue(input, "asker@example.com", { withinMs: 0 });
+    expect("job" in asked).toBe(true);
+    let job = (asked as { job: QuestionJobView }).job;
+    for (let i = 0; i < 300 && job.status === "RUNNING"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = await questionJobView(project.id, job.id);
+    }
+    expect(job).toMatchObject({ status: "DONE", error: null });
+
+    const direct = await askEvidenceQuestion(input);
+    expect(direct.answer).toBe("INSUFFICIENT_EVIDENCE");
+    const fates = (blockers: ReadonlyArray<{ spanId: string; dropped: unknown; originalHeld: boolean; unblockBy: string }>) =>
+      blockers.map((b) => ({ spanId: b.spanId, dropped: b.dropped, originalHeld: b.originalHeld, unblockBy: b.unblockBy }));
+    expect(fates(job.answer!.blockers)).toEqual(fates(direct.blockers));
+    expect(job.answer!.blockers.find((b) => b.spanId === held)).toMatchObject({ originalHeld: true, unblockBy: "pin" });
+    expect(job.answer!.blockers.find((b) => b.spanId === lost)).toMatchObject({ originalHeld: false, unblockBy: "none" });
+    for (const b of job.answer!.blockers) expect(b.dropped.map((d) => d.kind)).toContain("PATH");
   });
 });

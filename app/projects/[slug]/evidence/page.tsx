@@ -1,6 +1,12 @@
 import { afterResponse } from "@/app/after-response";
-import { ActionForm } from "@/components/ActionForm";
-import { BlockerTable, CitationTable, type SessionTitles, sessionLabel } from "@/components/EvidenceAnswerTables";
+import { EvidenceAnswerHeading, NoSpansInScopeNote } from "@/components/EvidenceAnswerHeading";
+import {
+  BlockerTable,
+  CitationTable,
+  pinOriginalForm,
+  type SessionTitles,
+  sessionLabel,
+} from "@/components/EvidenceAnswerTables";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
@@ -20,8 +26,6 @@ import { pinAction } from "../spans/[id]/actions";
 import { deleteSavedQuestionAction, saveQuestionAction } from "./actions";
 
 export const metadata = { title: "Evidence" };
-
-const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
 
 /**
  * Rows per page of citations and of blockers: an answer over a whole project can name tens of
@@ -209,15 +213,12 @@ export default async function EvidencePage({
         save={saveQuestionAction.bind(null, project.slug)}
         remove={deleteSavedQuestionAction.bind(null, project.slug)}
       />
-      {job ? <QuestionJobProgress project={project.slug} initial={job} sessionTitles={sessionTitles} /> : null}
+      {job ? (
+        <QuestionJobProgress project={project.slug} initial={job} sessionTitles={sessionTitles} pin={canPin ? pin : null} />
+      ) : null}
       {result ? (
         <section aria-label="Answer">
-          <h2>
-            {result.question.title}{" "}
-            <span className={`badge ${ANSWER_TONE[result.answer]}`} data-testid="answer">
-              {result.answer.replace("_", " ")}
-            </span>
-          </h2>
+          <EvidenceAnswerHeading title={result.question.title} answer={result.answer} />
           <p className="subtitle">
             {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans;{" "}
             {formatCount(result.checkedSpans)} spans checked in {formatCount(result.sessionsInScope)} sessions; scope{" "}
@@ -236,12 +237,7 @@ export default async function EvidencePage({
               <strong>{describeOutcomes(result.outcomes)}</strong>
             </p>
           ) : null}
-          {result.noSpansInScope && result.answer === "INSUFFICIENT_EVIDENCE" ? (
-            <p className="panel" data-testid="no-spans-in-scope">
-              <strong>No spans in scope.</strong> Nothing in the sessions and dates asked about could be checked, so the answer
-              cannot be NO: absence is never concluded from an empty scope.
-            </p>
-          ) : null}
+          <NoSpansInScopeNote answer={result.answer} noSpansInScope={result.noSpansInScope} />
           {result.citations.length > 0 ? (
             <>
               <CitationTable
@@ -258,19 +254,7 @@ export default async function EvidencePage({
                 blockers={result.blockers.slice(blockerPage.start, blockerPage.end)}
                 project={project.slug}
                 sessionTitles={sessionTitles}
-                pinForm={
-                  canPin
-                    ? (b) => (
-                        <ActionForm action={pin} label={`Pin span ${b.seq}`} inline>
-                          <input type="hidden" name="spanId" value={b.spanId} />
-                          <input type="hidden" name="reason" value={`evidence question: ${result.question.title}`} />
-                          <button type="submit" className="link-button">
-                            Pin original
-                          </button>
-                        </ActionForm>
-                      )
-                    : null
-                }
+                pinForm={canPin ? pinOriginalForm(pin, result.question.title) : null}
               />
               <Pager
                 label="Blocking span pages"
