@@ -27,7 +27,7 @@ export interface ContentParts {
   thoughts: string[];
   calls: FunctionCallPart[];
   responses: FunctionResponsePart[];
-  /** Descriptions of parts that carry no text (inline data, file data). */
+  /** Descriptions of parts that carry no text (inline data, file data) or whose text is code the model ran and its result. */
   other: string[];
   /** Parts of a shape no Gemini part has (wrong types): what they held is lost. */
   malformed: number;
@@ -75,6 +75,15 @@ export function contentParts(content: unknown): ContentParts {
       if (lastResponse) lastResponse.trailing.push(text);
       else if (part.thought === true) out.thoughts.push(text);
       else if (text !== "") out.text.push(text);
+    } else if (isRecord(part.executableCode) || isRecord(part.codeExecutionResult)) {
+      // Code the model ran with Gemini's code execution, and its result: kept as text.
+      const code = isRecord(part.executableCode) ? part.executableCode : undefined;
+      const result = isRecord(part.codeExecutionResult) ? part.codeExecutionResult : undefined;
+      const note = code
+        ? `[executable code${str(code.language) ? ` ${str(code.language)}` : ""}]\n${str(code.code) ?? ""}`
+        : `[code execution result${str(result?.outcome) ? ` ${str(result?.outcome)}` : ""}]\n${str(result?.output) ?? ""}`;
+      if (lastResponse) lastResponse.trailing.push(note);
+      else out.other.push(note);
     } else if (isRecord(part.inlineData) || isRecord(part.fileData)) {
       const data = (isRecord(part.inlineData) ? part.inlineData : part.fileData) as Record<string, unknown>;
       const note = `[${isRecord(part.inlineData) ? "inline data" : "file data"}${str(data.mimeType) ? ` ${str(data.mimeType)}` : ""}${str(data.fileUri) ? ` ${str(data.fileUri)}` : ""}]`;
@@ -177,13 +186,33 @@ function shellSignalled(text: string): boolean {
 const DECLINED_REASONS = /User did not allow tool call|User denied execution/i;
 /** Reasons given to queued calls cancelled before they started, after another call was refused. */
 const NOT_RUN_REASONS = /User cancelled operation\b|Tool call cancelled by user/i;
+/**
+ * Errors the scheduler answers instead of running the call because a rule refused it
+ * (google-gemini/gemini-cli packages/core/src/scheduler/: policy.ts getPolicyDenialError and the
+ * non-interactive ASK_USER error, hook-utils.ts evaluateBeforeToolHook's block and stop).
+ */
+const POLICY_REFUSALS = [
+  /^Tool execution denied by policy\./,
+  /^Tool execution blocked: /,
+  /^Agent execution stopped by hook: /,
+  /^Tool execution for ".*" requires user confirmation, which is not supported in non-interactive mode\./,
+];
+/** The scheduler's answer to a call of a tool it does not have (TOOL_NOT_REGISTERED): never run. */
+const UNKNOWN_TOOL = /^Tool "[^"]*" not found\b/;
+/** The shell tool killed the command at its inactivity timeout (shell.ts; status stays "success"). */
+const SHELL_TIMED_OUT = /^Command was automatically cancelled because it exceeded the timeout\b/m;
+/** The shell tool moved the command to the background: it was still running when the call ended. */
+const SHELL_BACKGROUND = /^Command moved to background \(PID: \d+\)/m;
 
 /**
  * Outcome and exit code of a recorded tool call. `status` is the scheduler's terminal state:
  * success, error, or cancelled (refused at confirmation: DECLINED; dropped from the queue after a
  * refusal: NOT_RUN; interrupted while it may have been running: UNKNOWN); any other state means
- * the call was recorded before it finished (UNKNOWN). A "success" whose response is an error, or a
- * shell command reporting a non-zero exit code or a signal, FAILED.
+ * the call was recorded before it finished (UNKNOWN). An "error" the scheduler gave because policy,
+ * a BeforeTool hook or a non-interactive run refused the call is DECLINED, one for a tool it does
+ * not have NOT_RUN. A "success" whose response is an error, or a shell command reporting a non-zero
+ * exit code or a signal or killed at its timeout, FAILED; a shell command moved to the background
+ * had not ended (UNKNOWN).
  */
 export function callOutcome(
   status: unknown,
@@ -196,10 +225,14 @@ export function callOutcome(
   switch (status) {
     case "success": {
       const failed = responseIsError(response) || (exitCode !== undefined && exitCode !== 0) || (shell && shellSignalled(text));
-      return withCode(failed ? "FAILED" : "SUCCEEDED");
+      if (failed || (shell && SHELL_TIMED_OUT.test(text))) return withCode("FAILED");
+      return withCode(shell && SHELL_BACKGROUND.test(text) ? "UNKNOWN" : "SUCCEEDED");
     }
-    case "error":
-      return withCode("FAILED");
+    case "error": {
+      const stated = text.trimStart();
+      if (POLICY_REFUSALS.some((r) => r.test(stated))) return withCode("DECLINED");
+      return withCode(UNKNOWN_TOOL.test(stated) ? "NOT_RUN" : "FAILED");
+    }
     case "cancelled":
       if (DECLINED_REASONS.test(text)) return withCode("DECLINED");
       if (NOT_RUN_REASONS.test(text)) return withCode("NOT_RUN");

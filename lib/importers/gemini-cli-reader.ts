@@ -76,6 +76,8 @@ export class GeminiReader {
   private readonly responses = new Map<string, { line: number; part: FunctionResponsePart; at: unknown }>();
   meta: Record<string, unknown> = {};
   draft!: SessionDraft;
+  /** Set on every span of a subagent's session file. */
+  private agentId: string | undefined;
 
   version(v: Version): void {
     const id = str(v.value.id) ?? `#${v.line}:${v.prefix.join(".")}`;
@@ -111,6 +113,9 @@ export class GeminiReader {
   emit(): ImportResult {
     this.index();
     const draft = this.draft;
+    // A subagent's own session (`kind` "subagent", written under its parent session's folder): its
+    // session id is the agent id the parent's delegating tool call records.
+    if (this.meta.kind === "subagent") this.agentId = draft.externalId;
     if (typeof this.meta.summary === "string" && this.meta.summary.trim() !== "") draft.title = titleFrom(this.meta.summary);
     const dirs = Array.isArray(this.meta.directories) ? this.meta.directories.filter((d) => typeof d === "string") : [];
     if (dirs.length > 0) draft.cwd = dirs[0] as string;
@@ -142,6 +147,7 @@ export class GeminiReader {
   }
 
   private add(id: string, span: DraftSpan): DraftSpan {
+    if (this.agentId !== undefined) span.agentId = this.agentId;
     this.draft.add(span);
     const list = this.spansOf.get(id);
     if (list) list.push(span);
@@ -188,7 +194,10 @@ export class GeminiReader {
       const summary = this.summaries.get(id) ?? (text.trimStart().startsWith(SNAPSHOT) ? [] : undefined);
       if (summary !== undefined) {
         const replaced = summary.flatMap((r) => this.spansOf.get(r) ?? []);
-        this.draft.addSummary({ ...base, occurredAt, body: utf8(text) }, replaced);
+        this.draft.addSummary(
+          { ...base, occurredAt, body: utf8(text), ...(this.agentId !== undefined ? { agentId: this.agentId } : {}) },
+          replaced,
+        );
       } else {
         this.add(id, { ...base, kind: "MESSAGE", role: "user", occurredAt, body: utf8(text) });
         if (this.draft.title === undefined && !looksInjected(text)) this.draft.title = titleFrom(text);

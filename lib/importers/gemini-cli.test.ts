@@ -284,6 +284,58 @@ describe("Gemini CLI importer: edge cases", () => {
     expect(s.spans).toMatchObject([{ kind: "TOOL_RESULT", toolName: "read_file", sourceId: "c9" }]);
   });
 
+  it("keeps code the model ran with code execution, and its result, as the assistant's message", () => {
+    // GeminiChat records a model turn with no text, thought or call with its parts as they came
+    // (recordSyntheticMessage("gemini", consolidatedParts)).
+    const parts = [
+      { executableCode: { language: "PYTHON", code: "import os\nos.remove('/etc/app/conf.yaml')" } },
+      { codeExecutionResult: { outcome: "OUTCOME_OK", output: "" } },
+    ];
+    const result = parseGeminiCli(lines(meta, msg("g1", "gemini", parts)));
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 2, used: 2, ignored: 0 });
+    const s = only(result);
+    expect(s.spans).toMatchObject([{ kind: "MESSAGE", role: "assistant" }]);
+    expect(text(s.spans[0]!)).toContain("os.remove('/etc/app/conf.yaml')");
+    expect(text(s.spans[0]!)).toContain("[code execution result OUTCOME_OK]");
+  });
+
+  it("marks every span of a subagent's session with the subagent's id", () => {
+    // ChatRecordingService.initialize(undefined, "subagent"): chats/<parent session id>/<agent id>.jsonl,
+    // whose sessionId is the agentId the parent's delegating call records.
+    const head = JSON.stringify({
+      sessionId: "agent-7",
+      projectHash: "h",
+      startTime: "2026-01-01T00:00:00.000Z",
+      lastUpdated: "2026-01-01T00:00:00.000Z",
+      kind: "subagent",
+      directories: ["/work/app"],
+    });
+    const calls = [
+      {
+        id: "c1",
+        name: "read_file",
+        args: { file_path: "/work/app/a.ts" },
+        result: [{ functionResponse: { id: "c1", name: "read_file", response: { output: "x" } } }],
+        status: "success",
+        timestamp: "2026-01-01T00:00:02.000Z",
+        resultDisplay: "",
+        description: "",
+        displayName: "ReadFile",
+        renderOutputAsMarkdown: false,
+      },
+    ];
+    const s = only(
+      parseGeminiCli(lines(head, msg("u1", "user", [{ text: "Read a.ts" }]), msg("g1", "gemini", "", { toolCalls: calls }))),
+    );
+    expect(s.externalId).toBe("agent-7");
+    expect(s.spans.map((x) => [x.kind, x.agentId])).toEqual([
+      ["MESSAGE", "agent-7"],
+      ["TOOL_CALL", "agent-7"],
+      ["TOOL_RESULT", "agent-7"],
+    ]);
+  });
+
   it("a call recorded before it finished has outcome UNKNOWN and no result", () => {
     const calls = [
       {
@@ -296,6 +348,98 @@ describe("Gemini CLI importer: edge cases", () => {
     ];
     const s = only(parseGeminiCli(lines(meta, msg("g1", "gemini", "", { toolCalls: calls }))));
     expect(s.spans).toMatchObject([{ kind: "TOOL_CALL", outcome: "UNKNOWN" }]);
+  });
+});
+
+describe("Gemini CLI importer: outcomes as the scheduler and the shell tool write them", () => {
+  const lines = (...records: string[]) => utf8(`${records.join("\n")}\n`);
+  // A completed call as GeminiChat.recordCompletedToolCalls writes it and ChatRecordingService
+  // enriches it (google-gemini/gemini-cli 5411f113, packages/core/src/core/geminiChat.ts): the
+  // scheduler's error responses are `{error: message}` with the message as resultDisplay
+  // (packages/core/src/scheduler/scheduler.ts createErrorResponse); the shell tool's output is
+  // wrapped in <untrusted_context> (packages/core/src/tools/shell.ts).
+  const call = (id: string, name: string, args: Record<string, unknown>, status: string, response: Record<string, unknown>) => ({
+    id,
+    name,
+    args,
+    result: [{ functionResponse: { id, name, response } }],
+    status,
+    timestamp: "2026-01-01T00:00:02.000Z",
+    resultDisplay: typeof response.error === "string" ? response.error : response.output,
+    description: "",
+    displayName: name === "run_shell_command" ? "Shell" : name,
+    renderOutputAsMarkdown: false,
+  });
+  const outcomesOf = (...calls: ReturnType<typeof call>[]) => {
+    const g = msg("g1", "gemini", "", { toolCalls: calls, thoughts: [], tokens: null, model: "gemini-2.5-pro" });
+    const s = only(parseGeminiCli(lines(meta, g)));
+    return s.spans.filter((x) => x.kind === "TOOL_CALL").map((x) => [x.outcome, x.exitCode]);
+  };
+  const shell = (command: string) => ({ command, description: "run it" });
+  const wrapped = (text: string) => `<untrusted_context>\n${text}\n</untrusted_context>`;
+
+  it("a call refused by policy, by a BeforeTool hook, or needing confirmation in a non-interactive run is DECLINED", () => {
+    expect(
+      outcomesOf(
+        call("c1", "run_shell_command", shell("rm -rf /etc/app"), "error", {
+          error: "Tool execution denied by policy. Deletions need review.",
+        }),
+        call("c2", "write_file", { file_path: "/etc/hosts", content: "x" }, "error", {
+          error: "Tool execution blocked: writes under /etc are not allowed",
+        }),
+        call("c3", "run_shell_command", shell("make deploy"), "error", {
+          error: "Agent execution stopped by hook: deploys are frozen",
+        }),
+        call("c4", "run_shell_command", shell("apt-get install jq"), "error", {
+          error: 'Tool execution for "Shell" requires user confirmation, which is not supported in non-interactive mode.',
+        }),
+      ),
+    ).toEqual([
+      ["DECLINED", undefined],
+      ["DECLINED", undefined],
+      ["DECLINED", undefined],
+      ["DECLINED", undefined],
+    ]);
+  });
+
+  it("a call to a tool that does not exist was never run; other errors FAILED", () => {
+    expect(
+      outcomesOf(
+        call("c1", "run_shel_command", shell("ls"), "error", {
+          error: 'Tool "run_shel_command" not found. Did you mean "run_shell_command"?',
+        }),
+        call("c2", "read_file", { file_path: "/nope" }, "error", { error: "File not found: /nope" }),
+      ),
+    ).toEqual([
+      ["NOT_RUN", undefined],
+      ["FAILED", undefined],
+    ]);
+  });
+
+  it("a shell command killed at its timeout FAILED; one moved to the background has not ended (UNKNOWN)", () => {
+    expect(
+      outcomesOf(
+        call("c1", "run_shell_command", shell("npm test"), "success", {
+          output: wrapped(
+            "Command was automatically cancelled because it exceeded the timeout of 5.0 minutes without output. There was no output before it was cancelled.",
+          ),
+        }),
+        call("c2", "run_shell_command", shell("npm run dev"), "success", {
+          output: wrapped("Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view."),
+        }),
+        call("c3", "run_shell_command", shell("false"), "success", {
+          output: wrapped("Output: (empty)\nExit Code: 1\nProcess Group PGID: 4243"),
+        }),
+        call("c4", "run_shell_command", shell("true"), "success", {
+          output: wrapped("Output: (empty)\nProcess Group PGID: 4244"),
+        }),
+      ),
+    ).toEqual([
+      ["FAILED", undefined],
+      ["UNKNOWN", undefined],
+      ["FAILED", 1],
+      ["SUCCEEDED", undefined],
+    ]);
   });
 });
 

@@ -18,7 +18,14 @@
  *   MESSAGE, each of `toolCalls` a TOOL_CALL (toolName = name, toolInput = args, body = the args
  *   JSON as the file holds it) followed by its TOOL_RESULT (the function response the model got,
  *   else `resultDisplay`); `functionCall` parts not in `toolCalls` are calls too. Outcomes from
- *   `status` and the response (see callOutcome).
+ *   `status` and the response (see callOutcome): "success" SUCCEEDED unless the response is an
+ *   error or the shell tool reports a non-zero exit code, a signal or its timeout (FAILED) or a move
+ *   to the background (UNKNOWN); "error" FAILED, or DECLINED when the scheduler's error says policy,
+ *   a BeforeTool hook or a non-interactive run refused it, or NOT_RUN for a tool it does not have;
+ *   "cancelled" DECLINED (refused at confirmation), NOT_RUN (dropped from the queue) or UNKNOWN
+ *   (interrupted); any other status UNKNOWN.
+ * - A subagent's session (`kind` "subagent"): every span carries the subagent's id (its sessionId).
+ * - `executableCode` / `codeExecutionResult` parts are kept as text of their message.
  * - `info`, `warning`, `error` messages (notices the CLI showed, recorded since late 2025) are
  *   "system" MESSAGEs: an error notice can be the only trace of a failure.
  * - Compression: a `$set` that replaces the message list with one holding a `<state_snapshot>`
