@@ -8,7 +8,7 @@
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
-import { type EndFacts, endFacts, itemStatusOutcome, type OutputFacts, outputFacts, settle } from "./codex-outcomes";
+import { type EndFacts, endFacts, filePath, itemStatusOutcome, type OutputFacts, outputFacts, settle } from "./codex-outcomes";
 import { rawValue } from "./json-scan";
 import type { JsonLine } from "./jsonl";
 import { isRecord, str, utf8 } from "./text";
@@ -77,7 +77,7 @@ export class CodexCalls {
       span = {
         ...base,
         kind: "TOOL_CALL",
-        toolName: p.name,
+        toolName: qualifiedName(p.namespace, p.name),
         toolInput: input,
         body: utf8(p.arguments),
         ...this.cwdHint(workdir),
@@ -90,7 +90,7 @@ export class CodexCalls {
       span = {
         ...base,
         kind: "TOOL_CALL",
-        toolName: p.name,
+        toolName: qualifiedName(p.namespace, p.name),
         toolInput: p.input,
         body: utf8(p.input),
         ...this.cwdHint(undefined),
@@ -133,7 +133,9 @@ export class CodexCalls {
     let facts = outputFacts(p.output);
     if (facts === undefined && type === "tool_search_output") {
       const raw = rawValue(line.bytes, ["payload"]) ?? line.bytes;
-      facts = { text: new TextDecoder().decode(raw) };
+      // Its own status says how the search went: completed or failed.
+      const success = p.status === "completed" ? true : p.status === "failed" ? false : undefined;
+      facts = { text: new TextDecoder().decode(raw), ...(success !== undefined ? { success } : {}) };
     }
     if (facts === undefined) {
       return this.collector.skip(line.line, `${type} output is neither text nor content items; skipped`, draft);
@@ -154,15 +156,25 @@ export class CodexCalls {
     if (s.standInResult) s.standInResult.dropped = true;
   }
 
-  /** exec_command_end / patch_apply_end / mcp_tool_call_end: the runtime's record of how it ended. */
-  end(draft: SessionDraft, line: JsonLine, type: string, p: Record<string, unknown>, base: Base): void {
+  /**
+   * exec_command_end / patch_apply_end / mcp_tool_call_end (or the completed turn item a paginated
+   * rollout keeps instead, read at `at`): the runtime's record of how the call ended.
+   */
+  end(
+    draft: SessionDraft,
+    line: JsonLine,
+    type: string,
+    p: Record<string, unknown>,
+    base: Base,
+    at: ReadonlyArray<string> = ["payload"],
+  ): void {
     if (typeof p.call_id !== "string") return this.collector.skip(line.line, `${type} without a string call_id; skipped`, draft);
     const facts = endFacts(type, p);
     const s = this.state(draft, p.call_id);
     s.end = facts;
     if (facts.cwd) for (const span of [s.call, s.standIn, ...s.results]) if (span) span.cwd = facts.cwd;
     if (s.results.length > 0) return this.collector.use(line.line);
-    if (!s.call && !s.standIn) this.standInCall(draft, line, type, p, p.call_id, base);
+    if (!s.call && !s.standIn) this.standInCall(draft, line, type, p, p.call_id, base, at);
     const call = s.call ?? s.standIn;
     s.standInResult = draft.add({
       ...base,
@@ -192,16 +204,17 @@ export class CodexCalls {
     p: Record<string, unknown>,
     callId: string | undefined,
     base: Base,
+    at: ReadonlyArray<string> = ["payload"],
   ): boolean {
-    const raw = (field: string) => rawValue(line.bytes, ["payload", field]);
+    const raw = (field: string) => rawValue(line.bytes, [...at, field]);
     let span: DraftSpan | undefined;
-    const cwd = str(p.cwd);
+    const cwd = filePath(p.cwd);
     if ((Array.isArray(p.command) || typeof p.command === "string") && raw("command")) {
       const toolName = "shell";
       const toolInput = { command: p.command, ...(cwd ? { workdir: cwd } : {}) };
       // A proposal's whole event is the body (the command with its cwd, verbatim); an end event's
       // is its command only, since the rest of it is the result.
-      const whole = type === "exec_command_end" ? undefined : rawValue(line.bytes, ["payload"]);
+      const whole = type === "exec_command_end" ? undefined : rawValue(line.bytes, at);
       const body = (whole ?? raw("command")!).slice();
       span = { ...base, kind: "TOOL_CALL", toolName, toolInput, body, ...this.cwdHint(cwd) };
     } else if (isRecord(p.changes) && raw("changes")) {
@@ -217,6 +230,11 @@ export class CodexCalls {
       const inv = p.invocation;
       const toolName = [str(inv.server), str(inv.tool)].filter(Boolean).join(".") || "mcp";
       span = { ...base, kind: "TOOL_CALL", toolName, toolInput: inv.arguments ?? null, body: raw("invocation")!.slice() };
+    } else if (typeof p.tool === "string" && p.arguments !== undefined) {
+      // A completed McpToolCall or DynamicToolCall turn item: the tool and its arguments at its top level.
+      const toolName = typeof p.server === "string" ? `${p.server}.${p.tool}` : qualifiedName(p.namespace, p.tool);
+      const body = raw("arguments") ?? utf8(JSON.stringify(p.arguments));
+      span = { ...base, kind: "TOOL_CALL", toolName, toolInput: p.arguments, body: body.slice() };
     }
     if (!span) return false;
     draft.add(span);
@@ -274,4 +292,13 @@ export class CodexCalls {
       else this.collector.skip(l.line, `${l.type} for call ${l.callId}, whose call record is not in the file; skipped`, draft);
     }
   }
+}
+
+/**
+ * A call's tool name with its namespace (`mcp__docs__` + `search`, `collaboration` + `spawn_agent`):
+ * the runtime routes by both, and a bare name could pass for a different, known tool.
+ */
+function qualifiedName(namespace: unknown, name: string): string {
+  if (typeof namespace !== "string" || namespace === "") return name;
+  return /[_./:-]$/.test(namespace) ? `${namespace}${name}` : `${namespace}.${name}`;
 }

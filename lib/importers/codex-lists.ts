@@ -16,6 +16,13 @@ export const CODEX_IGNORED_ITEM_TYPES: Readonly<Record<string, string>> = {
   "reasoning:encrypted": "reasoning with only encrypted content: no readable text",
 };
 
+/** Rollout line types (besides response_item and event_msg payloads) that carry no evidence. */
+export const CODEX_IGNORED_LINE_TYPES: Readonly<Record<string, string>> = {
+  world_state: "the runtime's model-visible environment baseline (a snapshot or merge patch) kept to resume diffing",
+  inter_agent_communication_metadata:
+    "delivery metadata (`trigger_turn`) of an inter-agent message; the message is its agent_message item",
+};
+
 /** event_msg payload types ignored on purpose, with why. */
 export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
   token_count: "token usage and rate limits",
@@ -45,8 +52,17 @@ export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
   mcp_startup_update: "runtime lifecycle",
   mcp_startup_complete: "runtime lifecycle",
   skills_update_available: "runtime notice",
+  sub_agent_activity: "a subagent started, was messaged or interrupted; the spawn or message is its own call record",
   guardian_assessment: "a safety review of a proposed action; the action is its own call record, a denial reaches its output",
 };
 
-/** item_completed item types that carry nothing to read. */
-export const CODEX_IGNORED_TURN_ITEMS: ReadonlySet<string> = new Set(["ContextCompaction", "Sleep"]);
+/**
+ * item_completed item types that carry nothing to read, with why. (Paginated rollouts keep every
+ * completed turn item; legacy ones only plans and sleeps.)
+ */
+export const CODEX_IGNORED_TURN_ITEMS: Readonly<Record<string, string>> = {
+  ContextCompaction: "a compaction notice; the summary is the `compacted` line",
+  Sleep: "the agent waited",
+  SubAgentActivity: "a subagent started, was messaged or interrupted; the spawn or message is its own call record",
+  ImageGeneration: "a generated image (binary); the image_generation_call item records the call",
+};

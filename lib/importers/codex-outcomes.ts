@@ -30,8 +30,11 @@ export interface EndFacts {
   cwd?: string;
 }
 
-const TEXT_ITEMS = new Set(["input_text", "output_text", "text", "summary_text", "reasoning_text", "Text"]);
-const IMAGE_ITEMS = new Set(["input_image", "output_image", "image", "Image"]);
+// Content item types across the runtime's records: response items (snake_case), turn items
+// (`Text`), dynamic tool outputs (camelCase).
+const TEXT_ITEMS = new Set(["input_text", "output_text", "text", "summary_text", "reasoning_text", "Text", "inputText"]);
+/** Images and audio: nothing an evidence question reads, but nothing lost either. */
+const MEDIA_ITEMS = new Set(["input_image", "output_image", "image", "Image", "input_audio", "inputImage"]);
 
 /** Texts of a content list (or a plain string); undefined when it is neither. */
 export function contentTexts(content: unknown): { texts: string[]; unknown: string[] } | undefined {
@@ -46,7 +49,7 @@ export function contentTexts(content: unknown): { texts: string[]; unknown: stri
     }
     const type = str(item.type) ?? "";
     if (TEXT_ITEMS.has(type) && typeof item.text === "string") texts.push(item.text);
-    else if (!IMAGE_ITEMS.has(type)) unknown.push(type);
+    else if (!MEDIA_ITEMS.has(type)) unknown.push(type);
   }
   return { texts, unknown };
 }
@@ -156,7 +159,7 @@ export function endFacts(type: string, p: Record<string, unknown>): EndFacts {
       output,
       ...(typeof p.exit_code === "number" ? { exitCode: p.exit_code } : {}),
       ...(status ? { status } : {}),
-      ...(str(p.cwd) ? { cwd: str(p.cwd) } : {}),
+      ...(filePath(p.cwd) ? { cwd: filePath(p.cwd) } : {}),
     };
   }
   if (type === "patch_apply_end") {
@@ -167,6 +170,13 @@ export function endFacts(type: string, p: Record<string, unknown>): EndFacts {
       ...(typeof p.success === "boolean" ? { success: p.success } : {}),
       ...(status ? { status } : {}),
     };
+  }
+  if (type === "dynamic_tool_call") {
+    // A completed DynamicToolCall turn item: {status, success, content_items, error}.
+    const output = [...(contentTexts(p.content_items)?.texts ?? []), ...(str(p.error) ? [str(p.error)!] : [])].join("\n");
+    const failed = p.success === false || status === "failed" || str(p.error) !== undefined;
+    const succeeded = p.success === true || status === "completed";
+    return { kind: "mcp", output, ...(failed || succeeded ? { isError: failed } : {}) };
   }
   // mcp_tool_call_end: result is {Ok: {content, isError}} or {Err: message}.
   const result = isRecord(p.result) ? p.result : {};
@@ -218,4 +228,22 @@ export function itemStatusOutcome(status: unknown): ToolOutcome {
   if (status === "completed") return "SUCCEEDED";
   if (status === "failed") return "FAILED";
   return "UNKNOWN";
+}
+
+/**
+ * A working directory as the runtime writes it: a path, or (exec records since mid-2026, the
+ * runtime's PathUri) a `file:` URI such as `file:///srv/my%20app` or `file:///C:/work`.
+ */
+export function filePath(value: unknown): string | undefined {
+  const raw = str(value);
+  if (raw === undefined || raw === "") return undefined;
+  if (!raw.startsWith("file:")) return raw;
+  try {
+    const url = new URL(raw);
+    const path = decodeURIComponent(url.pathname);
+    const drive = /^\/[A-Za-z]:(?:\/|$)/.test(path) ? path.slice(1) : path;
+    return url.host && url.host !== "localhost" ? `//${url.host}${path}` : drive;
+  } catch {
+    return raw;
+  }
 }

@@ -401,6 +401,252 @@ describe("Codex importer: approvals and outcomes", () => {
   });
 });
 
+// Records in the shapes the runtime writes as of openai/codex main in July 2026 (#34664): the
+// rollout policy in codex-rs/rollout/src/policy.rs, RolloutItem and EventMsg in
+// codex-rs/protocol/src/protocol.rs, TurnItem in codex-rs/protocol/src/items.rs.
+describe("Codex importer: records the current runtime writes", () => {
+  it("accounts for thread settings, world state, agent-message metadata and subagent activity without skipping", () => {
+    const result = parseLines([
+      ev(1, {
+        type: "thread_settings_applied",
+        thread_settings: {
+          model: "gpt-5.5",
+          model_provider_id: "openai",
+          approval_policy: "on-request",
+          approvals_reviewer: "user",
+          permission_profile: { type: "managed" },
+          cwd: "/srv/app",
+          collaboration_mode: { mode: "default", settings: { model: "gpt-5.5" } },
+        },
+      }),
+      line(at(2), "world_state", { full: true, state: { cwd: "/srv/app" } }),
+      line(at(3), "inter_agent_communication_metadata", { trigger_turn: true }),
+      ev(4, {
+        type: "sub_agent_activity",
+        event_id: "e1",
+        occurred_at_ms: 1,
+        agent_thread_id: "019e0000-0000-7000-8000-000000000001",
+        agent_path: "/root/explorer",
+        kind: "started",
+      }),
+      ri(5, { type: "function_call", name: "exec_command", call_id: "c1", arguments: '{"cmd":"rm -f conf.yaml"}' }),
+      out(6, "c1", "Process exited with code 0\nOutput:\n"),
+    ]);
+    expect(result.records).toMatchObject({ read: 7, skipped: 0, ignored: 3 });
+    expect(result.records.ignoredByType).toEqual({
+      world_state: 1,
+      inter_agent_communication_metadata: 1,
+      sub_agent_activity: 1,
+    });
+    const [call] = callsOf(result);
+    expect(call).toMatchObject({ cwd: "/srv/app", outcome: "SUCCEEDED", exitCode: 0 });
+    expectWellFormed(result);
+  });
+
+  it("reads an exec_command_end cwd written as a file: URI as a path", () => {
+    const end = (n: number, id: string, cwd: string) =>
+      ev(n, {
+        type: "exec_command_end",
+        call_id: id,
+        turn_id: "t1",
+        completed_at_ms: 42,
+        command: ["bash", "-lc", "tee conf.yaml"],
+        cwd,
+        path_convention: "posix",
+        parsed_cmd: [],
+        source: "agent",
+        stdout: "",
+        stderr: "",
+        aggregated_output: "ok",
+        exit_code: 0,
+        duration: { secs: 0, nanos: 250000000 },
+        formatted_output: "",
+        status: "completed",
+      });
+    const result = parseLines([
+      shell(1, "c1", "tee conf.yaml"),
+      end(2, "c1", "file:///etc/my%20app"),
+      shell(3, "c2", "tee conf.yaml"),
+      end(4, "c2", "file:///C:/Research/workspace"),
+    ]);
+    const s = only(result);
+    expect(s.spans.map((x) => x.cwd)).toEqual(["/etc/my app", "/etc/my app", "C:/Research/workspace", "C:/Research/workspace"]);
+    expectWellFormed(result);
+  });
+
+  it("names a namespaced call by its namespace and name", () => {
+    const result = parseLines([
+      ri(1, { type: "function_call", name: "search", namespace: "mcp__jira__", arguments: "{}", call_id: "n1" }),
+      ri(2, {
+        type: "custom_tool_call",
+        status: "completed",
+        call_id: "n2",
+        name: "exec",
+        namespace: "mcp__python",
+        input: "print(1)",
+      }),
+      ri(3, { type: "function_call", name: "spawn_agent", namespace: "collaboration", arguments: "{}", call_id: "n3" }),
+    ]);
+    expect(callsOf(result).map((c) => c.toolName)).toEqual([
+      "mcp__jira__search",
+      "mcp__python.exec",
+      "collaboration.spawn_agent",
+    ]);
+  });
+
+  it("gives a tool search its outcome from the output's status, and reads audio as media", () => {
+    const result = parseLines([
+      ri(1, {
+        type: "tool_search_call",
+        call_id: "ts1",
+        status: "completed",
+        execution: "client",
+        arguments: { query: "calendar" },
+      }),
+      ri(2, { type: "tool_search_output", call_id: "ts1", status: "completed", execution: "client", tools: [] }),
+      ri(3, {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "transcribe this" },
+          { type: "input_audio", audio_url: "data:audio/wav;base64,AAAA" },
+        ],
+      }),
+    ]);
+    expect(callsOf(result).map((c) => c.outcome)).toEqual(["SUCCEEDED"]);
+    expect(result.records.skipped).toBe(0);
+    expectWellFormed(result);
+  });
+});
+
+describe("Codex importer: a paginated rollout's completed turn items", () => {
+  const done = (n: number, item: unknown) =>
+    ev(n, { type: "item_completed", thread_id: "019e0000-0000-7000-8000-000000000002", turn_id: "t1", item, completed_at_ms: n });
+
+  it("takes outcomes and exit codes from CommandExecution, FileChange and McpToolCall items", () => {
+    const result = parseLines([
+      shell(1, "c1", "make install"),
+      done(2, {
+        type: "CommandExecution",
+        id: "c1",
+        command: ["bash", "-lc", "make install"],
+        cwd: "file:///srv/app",
+        parsed_cmd: [],
+        source: "agent",
+        status: "failed",
+        aggregated_output: "make: *** [install] Error 2",
+        exit_code: 2,
+        duration: { secs: 1, nanos: 0 },
+      }),
+      out(3, "c1", "Exit code: 2\nWall time: 1 seconds\nOutput:\nmake: *** [install] Error 2"),
+      ri(4, {
+        type: "custom_tool_call",
+        call_id: "p1",
+        name: "apply_patch",
+        input: "*** Begin Patch\n*** Add File: /etc/x\n+y\n*** End Patch",
+      }),
+      done(5, { type: "FileChange", id: "p1", changes: { "/etc/x": { type: "add", content: "y\n" } }, status: "declined" }),
+      ri(6, { type: "function_call", name: "create_issue", namespace: "mcp__github__", arguments: "{}", call_id: "m1" }),
+      done(7, {
+        type: "McpToolCall",
+        id: "m1",
+        server: "github",
+        tool: "create_issue",
+        arguments: {},
+        status: "failed",
+        error: { message: "401 Unauthorized" },
+      }),
+      done(8, {
+        type: "McpToolCall",
+        id: "m2",
+        server: "fs",
+        tool: "write_file",
+        arguments: { path: "/etc/hosts", content: "x" },
+        status: "completed",
+        result: { content: [{ type: "text", text: "wrote /etc/hosts" }], isError: false },
+      }),
+      done(9, {
+        type: "CommandExecution",
+        id: "u1",
+        command: ["bash", "-lc", "sudo systemctl restart nginx"],
+        cwd: "file:///srv/app",
+        parsed_cmd: [],
+        source: "user_shell",
+        status: "completed",
+        aggregated_output: "",
+        exit_code: 0,
+      }),
+    ]);
+    expect(callsOf(result).map((c) => [c.sourceId, c.toolName, c.outcome, c.exitCode ?? null])).toEqual([
+      ["c1", "shell", "FAILED", 2],
+      ["p1", "apply_patch", "DECLINED", null],
+      ["m1", "mcp__github__create_issue", "FAILED", null],
+      ["m2", "fs.write_file", "SUCCEEDED", null],
+      ["u1", "shell", "SUCCEEDED", 0],
+    ]);
+    // The user's own command, known only from its item, runs where the item's file: URI says.
+    expect(callsOf(result)[4]).toMatchObject({ cwd: "/srv/app", toolInput: { workdir: "/srv/app" } });
+    expect(result.records.skipped).toBe(0);
+    expect(verdictOf(result, effectOn("/etc/hosts"))).toBe("YES");
+    expectWellFormed(result);
+  });
+
+  it("reads hook prompts, raw reasoning and review items as messages, and ignores subagent activity and images", () => {
+    const result = parseLines([
+      done(1, { type: "HookPrompt", id: "h1", fragments: [{ text: "Run the linter before finishing.", hookRunId: "r1" }] }),
+      done(2, { type: "Reasoning", id: "r1", summary_text: [], raw_content: ["checking /etc/hosts first"] }),
+      done(3, {
+        type: "EnteredReviewMode",
+        id: "rv1",
+        target: { type: "uncommittedChanges" },
+        user_facing_hint: "current changes",
+      }),
+      done(4, {
+        type: "ExitedReviewMode",
+        id: "rv1",
+        review_output: {
+          findings: [],
+          overall_correctness: "patch is correct",
+          overall_explanation: "ok",
+          overall_confidence_score: 0.9,
+        },
+      }),
+      done(5, {
+        type: "SubAgentActivity",
+        id: "a1",
+        kind: "started",
+        agent_thread_id: "019e0000-0000-7000-8000-000000000003",
+        agent_path: "/root/w",
+      }),
+      done(6, { type: "ImageGeneration", id: "ig1", status: "completed", result: "Zm9v" }),
+      ri(7, { type: "function_call", name: "view_image", call_id: "v1", arguments: '{"path":"/tmp/a.png"}' }),
+      done(8, { type: "ImageView", id: "v1", path: "file:///tmp/a.png" }),
+      done(9, {
+        type: "DynamicToolCall",
+        id: "d1",
+        tool: "deploy",
+        arguments: { env: "prod" },
+        status: "failed",
+        success: false,
+        content_items: [{ type: "inputText", text: "deploy refused: not on main" }],
+      }),
+    ]);
+    const s = only(result);
+    const messages = s.spans.filter((x) => x.kind === "MESSAGE");
+    expect(messages.map((x) => x.role)).toEqual(["user", "reasoning", "user", "assistant"]);
+    expect(text(messages[0])).toBe("Run the linter before finishing.");
+    expect(text(messages[1])).toBe("checking /etc/hosts first");
+    expect(text(messages[2])).toContain('"user_facing_hint":"current changes"');
+    expect(text(messages[3])).toContain("patch is correct");
+    expect(callsOf(result).map((c) => [c.toolName, c.outcome])).toEqual([
+      ["view_image", "UNKNOWN"],
+      ["deploy", "FAILED"],
+    ]);
+    expect(result.records).toMatchObject({ skipped: 0, ignored: 2 });
+    expectWellFormed(result);
+  });
+});
+
 describe("Codex importer: damaged records never turn YES into NO", () => {
   // Detectable: a corrupted line is skipped (INSUFFICIENT_EVIDENCE at worst); a deleted call item whose
   // output or end event remains is reported. Not detectable: deleting a line that is the only record

@@ -5,8 +5,8 @@
  * layout (a bare meta object, then bare response items).
  *
  * Mapping:
- * - `session_meta` names the session (its `id`), its cwd and start; `turn_context` moves the cwd;
- *   `thread_name_updated` titles it.
+ * - `session_meta` names the session (its `id`), its cwd and start; `turn_context` and
+ *   `thread_settings_applied` move the cwd; `thread_name_updated` titles it.
  * - `response_item` messages are MESSAGEs (role as recorded, injected context included); readable
  *   reasoning is a MESSAGE with role "reasoning". Calls (`function_call`, `custom_tool_call`,
  *   `local_shell_call`, `web_search_call`, `image_generation_call`, `tool_search_call`) are
@@ -16,21 +16,34 @@
  *   of the same role already holds their text: a prompt recorded both ways is one span, and one
  *   recorded only as an event is never lost.
  * - End events give outcomes; begin events and approval requests keep a proposed call when the file
- *   has no other record of it.
+ *   has no other record of it. A paginated rollout (session_meta `history_mode: "paginated"`) keeps
+ *   completed turn items (`item_completed`: CommandExecution, FileChange, McpToolCall, ...) instead
+ *   of the legacy events; they are read the same way, keyed by the call id.
+ * - Calls carry their `namespace` in the tool name (`mcp__docs__` + `search`).
  * - `compacted` is a SUMMARY (body = `message`) replacing the spans since the last compaction that
  *   are in the file, except messages its `replacement_history` keeps verbatim.
  * Every line is used, ignored (./codex-lists) or skipped with its reason.
  */
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
 import { CodexCalls } from "./codex-calls";
-import { CODEX_IGNORED_EVENT_TYPES, CODEX_IGNORED_ITEM_TYPES, CODEX_IGNORED_TURN_ITEMS } from "./codex-lists";
+import {
+  CODEX_IGNORED_EVENT_TYPES,
+  CODEX_IGNORED_ITEM_TYPES,
+  CODEX_IGNORED_LINE_TYPES,
+  CODEX_IGNORED_TURN_ITEMS,
+} from "./codex-lists";
 import { contentTexts } from "./codex-outcomes";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { decodeUtf8, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 
-export { CODEX_IGNORED_EVENT_TYPES, CODEX_IGNORED_ITEM_TYPES, CODEX_IGNORED_TURN_ITEMS } from "./codex-lists";
+export {
+  CODEX_IGNORED_EVENT_TYPES,
+  CODEX_IGNORED_ITEM_TYPES,
+  CODEX_IGNORED_LINE_TYPES,
+  CODEX_IGNORED_TURN_ITEMS,
+} from "./codex-lists";
 
 /** Lines of the legacy rollout layout (before rollout lines were typed) that carry no content. */
 const LEGACY_STATE_RECORD = "state";
@@ -135,6 +148,10 @@ class CodexReader {
       case "inter_agent_communication":
         return this.rawMessage(line, "agent", ["payload"]);
       default:
+        if (typeof r.type === "string" && r.type in CODEX_IGNORED_LINE_TYPES) {
+          this.clock.see(r.timestamp);
+          return this.collector.ignore(line.line, r.type);
+        }
         this.skip(
           line,
           typeof r.type === "string" ? `unknown rollout line type "${r.type}"; skipped` : "rollout line without a type; skipped",
@@ -240,6 +257,17 @@ class CodexReader {
         return this.collector.use(line.line); // review left without a result: the request is its record
       case "item_completed":
         return this.turnItem(line, p.item);
+      case "thread_settings_applied": {
+        // The settings a turn runs with; its cwd is where later commands run.
+        this.clock.see(line.value.timestamp);
+        this.collector.use(line.line);
+        const cwd = isRecord(p.thread_settings) ? str(p.thread_settings.cwd) : undefined;
+        if (cwd !== undefined) {
+          this.turnCwd = cwd;
+          this.session().cwd ??= cwd;
+        }
+        return;
+      }
       case "thread_name_updated":
         this.clock.see(line.value.timestamp);
         this.collector.use(line.line);
@@ -264,30 +292,80 @@ class CodexReader {
     this.session().add({ kind: "MESSAGE", role, body, ...this.at(line) });
   }
 
-  /** item_completed: the runtime's own record of a finished turn item (plans are kept only here). */
+  /**
+   * item_completed: the runtime's own record of a finished turn item. A legacy rollout keeps only
+   * plans (and sleeps); a paginated one keeps every completed item instead of the legacy events, so
+   * its commands, patches and MCP calls end here, keyed by the call's id.
+   */
   private turnItem(line: JsonLine, item: unknown): void {
     if (!isRecord(item) || typeof item.type !== "string") return this.skip(line, "item_completed without a typed item; skipped");
     const type = item.type;
-    if (CODEX_IGNORED_TURN_ITEMS.has(type)) return this.collector.ignore(line.line, `item_completed:${type}`);
+    if (type in CODEX_IGNORED_TURN_ITEMS) {
+      this.clock.see(line.value.timestamp);
+      return this.collector.ignore(line.line, `item_completed:${type}`);
+    }
     const roles: Record<string, string> = {
       UserMessage: "user",
+      HookPrompt: "user",
       AgentMessage: "assistant",
       Plan: "assistant",
       Reasoning: "reasoning",
     };
     const role = roles[type];
     if (role !== undefined) {
+      const listed = (v: unknown) => (Array.isArray(v) ? v : []);
       const texts = [
         ...(contentTexts(item.content)?.texts ?? []),
-        ...[item.text, ...(Array.isArray(item.summary_text) ? item.summary_text : [])].filter(
+        ...[item.text, ...listed(item.summary_text), ...listed(item.raw_content)].filter(
           (t): t is string => typeof t === "string",
         ),
+        ...listed(item.fragments).flatMap((f) => (isRecord(f) && typeof f.text === "string" ? [f.text] : [])),
       ];
       if (texts.length === 0) return this.skip(line, `item_completed ${type} without text; skipped`);
       return this.eventMessage(line, role, texts.join("\n"), 2);
     }
-    if (type === "WebSearch") return this.calls.webSearchEnd(this.session(), line, item, this.at(line));
-    this.skip(line, `item_completed with an item of unknown type "${type}"; skipped`);
+    const at = ["payload", "item"];
+    const id = str(item.id);
+    switch (type) {
+      case "WebSearch":
+        return this.calls.webSearchEnd(this.session(), line, item, this.at(line));
+      case "EnteredReviewMode":
+        return this.rawMessage(line, "user", at);
+      case "ExitedReviewMode":
+        if (item.review_output !== null && item.review_output !== undefined) return this.rawMessage(line, "assistant", at);
+        this.clock.see(line.value.timestamp);
+        return this.collector.use(line.line);
+    }
+    const ends: Record<string, string> = {
+      CommandExecution: "exec_command_end",
+      FileChange: "patch_apply_end",
+      McpToolCall: "mcp_tool_call_end",
+      DynamicToolCall: "dynamic_tool_call",
+      CollabAgentToolCall: "dynamic_tool_call",
+    };
+    const end = ends[type];
+    if (end !== undefined && id !== undefined) {
+      const p: Record<string, unknown> = { ...item, call_id: id };
+      if (type === "McpToolCall") {
+        const error = isRecord(item.error) ? str(item.error.message) : undefined;
+        p.result =
+          error !== undefined || item.status === "failed"
+            ? { Err: error ?? "" }
+            : isRecord(item.result)
+              ? { Ok: item.result }
+              : undefined;
+      }
+      return this.calls.end(this.session(), line, end, p, this.at(line), at);
+    }
+    this.clock.see(line.value.timestamp);
+    // A completed image view belongs to its view_image call.
+    if (type === "ImageView" && id !== undefined) return this.calls.linked(line, `item_completed:${type}`, id);
+    this.skip(
+      line,
+      end !== undefined
+        ? `item_completed ${type} without an id; skipped`
+        : `item_completed with an item of unknown type "${type}"; skipped`,
+    );
   }
 
   /**
