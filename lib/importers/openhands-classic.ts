@@ -5,16 +5,25 @@
  *
  * - `message` actions are MESSAGEs (role "user" from the user, "system" from the environment,
  *   else "assistant"); `system` is a "system" MESSAGE, `think` a "reasoning" MESSAGE, `finish`
- *   the agent's closing "assistant" MESSAGE.
+ *   the agent's closing "assistant" MESSAGE, `reject` (the agent refusing the task) an "assistant"
+ *   MESSAGE of its thought and `outputs.reason`. A `loop_detection` observation (the controller
+ *   telling the user it stopped a loop) is a "system" MESSAGE.
  * - Every other action is a TOOL_CALL: toolName = the action type (`run`, `edit`, `write`, ...;
  *   the MCP tool's name for MCP calls), toolInput = `args`, body = the `args` bytes, cwd = the
  *   working directory the last command reported.
  * - Observations are TOOL_RESULTs paired with their action by `cause`; exit code from
  *   `extras.metadata.exit_code` or the legacy `extras.exit_code`. The call's outcome: commands by
  *   exit code (-1, a command still running when the runtime stopped waiting, is UNKNOWN); `error`
- *   FAILED; `user_rejected` DECLINED; read / write / edit / download / task_tracking / success /
+ *   FAILED, except the controller's "The action has not been executed" answer to the action it was
+ *   waiting on when the user pressed Stop or the runtime failed (`error_id`
+ *   `AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED_*`), which is UNKNOWN: it is written for whatever action
+ *   had no observation yet, including one the runtime had already started; `user_rejected`
+ *   DECLINED; `edit` and `read` results of the file editor (`impl_source` `oh_aci`) FAILED when
+ *   their content is the editor's `ERROR:` report (the runtime returns those as edit/read
+ *   observations, not as `error`), else SUCCEEDED; write / download / task_tracking / success /
  *   delegate results SUCCEEDED (the runtime reports their failures as `error`); browsing by its
- *   `error` flag; MCP by the result's `isError`. An action whose `confirmation_state` is `rejected`
+ *   `error` flag; MCP by the result's `isError`; an IPython cell UNKNOWN (the runtime has no exit
+ *   code for it and calls every cell successful). An action whose `confirmation_state` is `rejected`
  *   is DECLINED, one still `awaiting_confirmation` NOT_RUN (the runtime answers it with a null
  *   observation; once the user decides, the controller records the action again under a new id).
  * - A `recall` observation that injected text (repository or conversation instructions,
@@ -37,6 +46,7 @@ export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
   null: "a placeholder the runtime emits when there is nothing to do",
   recall: "the runtime looking up knowledge for the prompt; its query repeats the user's message, recorded as that message",
   condensation_request: "a request to condense; the condensation itself is recorded",
+  loop_recovery: "the user's pick from the CLI's loop-recovery menu (restart or stop): controller lifecycle, not a tool",
 };
 
 /** Observations ignored on purpose. */
@@ -50,6 +60,10 @@ const CONDENSATION_OBSERVATIONS = new Set(["condense", "agent_condensation", "co
 const MCP_ACTIONS = new Set(["mcp", "call_tool_mcp"]);
 /** Observations the runtime only writes when the operation worked (failures arrive as `error`). */
 const SUCCESS_OBSERVATIONS = new Set(["read", "write", "edit", "download", "task_tracking", "success", "delegate"]);
+/** The file editor's failure report, returned as the content of an edit or read observation. */
+const EDITOR_ERROR = "ERROR:\n";
+/** The controller's stand-in observation for an action it was waiting on when the run stopped. */
+const NOT_EXECUTED_ERROR_ID = /^AGENT_ERROR\$ERROR_ACTION_NOT_EXECUTED_/;
 
 export class ClassicReader {
   private readonly byId = new SpansById();
@@ -110,6 +124,13 @@ export class ClassicReader {
       case "finish":
         this.message(e, id, "assistant", str(args.final_thought) ?? str(args.thought) ?? message ?? "");
         return;
+      case "reject": {
+        // The agent refusing the task (AgentRejectAction): what it said, not a tool it ran.
+        const outputs = isRecord(args.outputs) ? args.outputs : {};
+        const parts = [str(args.thought), str(outputs.reason)].filter((t): t is string => t !== undefined && t !== "");
+        this.message(e, id, "assistant", parts.length > 0 ? parts.join("\n\n") : (message ?? ""));
+        return;
+      }
       case "condensation":
         if (id !== undefined) this.condensationActions.add(id);
         this.condense(e, id, str(args.summary) ?? "", args);
@@ -153,6 +174,11 @@ export class ClassicReader {
     const cause = idOf(v.cause);
     const content = str(v.content) ?? str(v.message) ?? "";
     if (observation === "recall") return this.recall(e, id, extras);
+    if (observation === "loop_detection") {
+      // The controller's notice to the user that it stopped a loop; it answers no action.
+      this.message(e, id, "system", content);
+      return;
+    }
     if (observation in OPENHANDS_IGNORED_OBSERVATIONS) {
       clock.see(v.timestamp);
       return collector.ignore(e.position, `observation:${observation}`);
@@ -177,6 +203,8 @@ export class ClassicReader {
       id,
       draft.add({
         ...this.base(e, id),
+        // The call's id, so the result carries the call's outcome (its own id stays in byId).
+        ...(call?.sourceId !== undefined ? { sourceId: call.sourceId } : {}),
         kind: "TOOL_RESULT",
         body: utf8(content),
         ...(exitCode !== undefined ? { exitCode } : {}),
@@ -224,7 +252,11 @@ function classicOutcome(
 ): ToolOutcome | undefined {
   switch (observation) {
     case "error":
-      return "FAILED";
+      return typeof extras.error_id === "string" && NOT_EXECUTED_ERROR_ID.test(extras.error_id) ? "UNKNOWN" : "FAILED";
+    case "edit":
+      return content.startsWith(EDITOR_ERROR) ? "FAILED" : "SUCCEEDED";
+    case "read":
+      return extras.impl_source === "oh_aci" && content.startsWith(EDITOR_ERROR) ? "FAILED" : "SUCCEEDED";
     case "user_rejected":
       return "DECLINED";
     case "browse":

@@ -4,22 +4,34 @@
  * (`events/event-00000-<id>.json`); exports and evaluation outputs hold them in arrays.
  *
  * - `SystemPromptEvent` is a "system" MESSAGE; `MessageEvent` a MESSAGE with its `llm_message`
- *   role (its reasoning, when readable, a "reasoning" MESSAGE before it).
+ *   role (its reasoning, when readable, a "reasoning" MESSAGE before it: `reasoning_content`, else
+ *   the text of Anthropic `thinking_blocks`, else the Responses reasoning item's `summary` and
+ *   `content`; redacted and encrypted reasoning is not text and is left in the record).
  * - `ActionEvent`: its reasoning and `thought` are "reasoning" / "assistant" MESSAGEs; the call is
  *   a TOOL_CALL (toolName = `tool_name`, toolInput = `action`, body = the `action` bytes, or the
  *   model's `tool_call.arguments` when the action could not be built). The `finish` and `think`
  *   tools are the agent's closing "assistant" and "reasoning" MESSAGEs, as in the classic stream.
  * - `ObservationEvent`, `UserRejectObservation` and `AgentErrorEvent` are TOOL_RESULTs paired by
- *   `action_id` (else `tool_call_id`). Outcome: a rejection DECLINED (by the user or a hook); an
- *   agent error FAILED; an observation that timed out (`timeout`, or exit code -1: still running)
- *   UNKNOWN, else by `is_error` (or the older `error`) and the exit code (`exit_code` or
- *   `metadata.exit_code`).
+ *   `action_id` (else `tool_call_id`); an observation's body is its content followed by the
+ *   `extended_content` the agent context appended to it. Outcome: a rejection DECLINED (by the user
+ *   or a hook); an agent error FAILED, except when the tool never ran: the answer to an action the
+ *   SDK could not build (`action` absent: a tool that does not exist, arguments that do not
+ *   validate) and "Tool call cancelled by interrupt." (a parallel call skipped before it began) are
+ *   NOT_RUN, and "Tool call interrupted before completion. ..." (the stand-in the SDK writes for a
+ *   call still in flight when the conversation was paused) is UNKNOWN; an observation that timed
+ *   out (`timeout`, or exit code -1: still running) UNKNOWN, else by `is_error` (or the older
+ *   `error`) and the exit code (`exit_code` or `metadata.exit_code`).
  * - `Condensation` is a SUMMARY (its `summary`) replacing the `forgotten_event_ids` present; a
  *   stored `CondensationSummaryEvent` is the same summary when its condensation is in the file,
  *   else a SUMMARY of its own.
- * - `ConversationErrorEvent` is a "system" MESSAGE; `HookExecutionEvent` a TOOL_CALL of the hook's
- *   command (with its output as TOOL_RESULT); `ACPToolCallEvent` a TOOL_CALL of an ACP server's
- *   tool, with its `raw_output` as TOOL_RESULT and its `status` as outcome.
+ * - `ConversationErrorEvent` (and the agent server's `ServerErrorEvent`, same fields) is a "system"
+ *   MESSAGE; `HookExecutionEvent` a TOOL_CALL of the hook's command (with its output, reason, error
+ *   and the `additional_context` it injected as TOOL_RESULT); `ACPToolCallEvent` a TOOL_CALL of an
+ *   ACP server's tool, with its `raw_output` (else its `content` blocks) as TOOL_RESULT and its
+ *   `status` as outcome. The SDK writes one early event per call and one when it turns `completed`
+ *   or `failed`: a later event of the same `tool_call_id` updates the call (its input, when the
+ *   early one had none yet, and its outcome); one after the call ended is a new call (ACP servers
+ *   reuse ids across sessions).
  * - An observation whose action is not in the file makes the session incomplete.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
@@ -43,10 +55,18 @@ export const OPENHANDS_SDK_IGNORED_KINDS: Readonly<Record<string, string>> = {
 const FINISH_TOOLS = new Set(["finish", "FinishTool"]);
 const THINK_TOOLS = new Set(["think", "ThinkTool"]);
 const OBSERVATION_KINDS = new Set(["ObservationEvent", "UserRejectObservation", "AgentErrorEvent"]);
+const ACP_TERMINAL = new Set(["completed", "failed"]);
+/** AgentErrorEvent texts the SDK writes for calls that never started, or may still have been running. */
+const CANCELLED_BEFORE_START = "Tool call cancelled by interrupt.";
+const INTERRUPTED_IN_FLIGHT = "Tool call interrupted before completion.";
 
 export class SdkReader {
   private readonly byId = new SpansById();
   private readonly callsByToolCallId = new Map<string, DraftSpan>();
+  /** ACP calls by tool_call_id, while they have not ended. */
+  private readonly acpCalls = new Map<string, DraftSpan>();
+  /** Calls whose ActionEvent had no action: the SDK could not build it, so the tool never ran. */
+  private readonly unbuilt = new Set<DraftSpan>();
   private readonly seen = new Set<string>();
   private readonly summarised = new Set<string>();
   private workingDir: string | undefined;
@@ -72,7 +92,8 @@ export class SdkReader {
       case "CondensationSummaryEvent":
         return this.summaryEvent(e, id);
       case "ConversationErrorEvent":
-        return this.conversationError(e, id);
+      case "ServerErrorEvent":
+        return this.conversationError(e, id, kind);
       case "HookExecutionEvent":
         return this.hook(e, id);
       case "ACPToolCallEvent":
@@ -109,7 +130,7 @@ export class SdkReader {
   private messageEvent(e: EventRecord, id: string | undefined): void {
     const msg = e.value.llm_message;
     if (!isRecord(msg)) return this.skip(e, "MessageEvent without an llm_message object");
-    const reasoning = str(msg.reasoning_content);
+    const reasoning = reasoningOf(msg);
     if (reasoning) this.message(e, id, "reasoning", reasoning);
     const extended = textOfParts(e.value.extended_content);
     const own = textOfParts(msg.content);
@@ -136,7 +157,7 @@ export class SdkReader {
     if (v.action !== undefined && v.action !== null && !isRecord(v.action)) {
       return this.skip(e, "ActionEvent whose action is not an object");
     }
-    const reasoning = str(v.reasoning_content);
+    const reasoning = reasoningOf(v);
     if (reasoning) this.message(e, id, "reasoning", reasoning);
     const thought = textOfParts(v.thought);
     if (thought) this.message(e, id, "assistant", thought);
@@ -163,6 +184,7 @@ export class SdkReader {
     });
     this.byId.add(id, call);
     this.callsByToolCallId.set(toolCallId, call);
+    if (!action) this.unbuilt.add(call);
   }
 
   private observation(e: EventRecord, id: string | undefined, kind: string): void {
@@ -181,7 +203,12 @@ export class SdkReader {
     } else if (kind === "AgentErrorEvent") {
       if (typeof v.error !== "string") return this.skip(e, "AgentErrorEvent without an error text");
       body = v.error;
-      outcome = "FAILED";
+      outcome =
+        (call && this.unbuilt.has(call)) || body === CANCELLED_BEFORE_START
+          ? "NOT_RUN"
+          : body.startsWith(INTERRUPTED_IN_FLIGHT)
+            ? "UNKNOWN"
+            : "FAILED";
     } else {
       const obs = v.observation;
       if (!isRecord(obs)) return this.skip(e, "ObservationEvent without an observation object");
@@ -196,12 +223,17 @@ export class SdkReader {
         textOfParts(obs.content) ??
         str(obs.output) ??
         new TextDecoder().decode(rawValue(e.bytes, ["observation"]) ?? new Uint8Array());
+      // Text the agent context appended to the result (path-scoped rules the touched file triggered).
+      const extended = textOfParts(v.extended_content);
+      if (extended) body = `${body}\n\n${extended}`;
       outcome = observationOutcome(obs, exitCode);
     }
     this.byId.add(
       id,
       this.ctx.draft.add({
         ...this.base(e, id),
+        // The call's id, so the result carries the call's outcome (its own id stays in byId).
+        ...(call?.sourceId !== undefined ? { sourceId: call.sourceId } : {}),
         kind: "TOOL_RESULT",
         body: utf8(body),
         ...(exitCode !== undefined ? { exitCode } : {}),
@@ -243,10 +275,10 @@ export class SdkReader {
     this.byId.add(id, this.ctx.draft.addSummary({ ...this.base(e, id), body: utf8(summary) }, []));
   }
 
-  private conversationError(e: EventRecord, id: string | undefined): void {
+  private conversationError(e: EventRecord, id: string | undefined, kind: string): void {
     const code = str(e.value.code) ?? "error";
     const detail = str(e.value.detail);
-    if (detail === undefined) return this.skip(e, "ConversationErrorEvent without a detail text");
+    if (detail === undefined) return this.skip(e, `${kind} without a detail text`);
     this.message(e, id, "system", `${code}: ${detail}`);
   }
 
@@ -270,7 +302,9 @@ export class SdkReader {
         ...(exitCode !== undefined ? { exitCode } : {}),
       }),
     );
-    const output = [str(v.stdout), str(v.stderr), str(v.reason), str(v.error)].filter((t) => t).join("\n");
+    const output = [str(v.stdout), str(v.stderr), str(v.reason), str(v.error), str(v.additional_context)]
+      .filter((t) => t)
+      .join("\n");
     if (output === "") return;
     this.ctx.draft.add({
       ...this.base(e, id),
@@ -289,33 +323,74 @@ export class SdkReader {
     const status = str(v.status);
     const outcome: ToolOutcome =
       v.is_error === true || status === "failed" ? "FAILED" : status === "completed" ? "SUCCEEDED" : "UNKNOWN";
-    let call = this.callsByToolCallId.get(toolCallId);
+    const hasInput = v.raw_input !== undefined && v.raw_input !== null;
+    const rawInput = hasInput ? rawValue(e.bytes, ["raw_input"]) : undefined;
+    const toolName = str(v.tool_kind) ? `${title} (${str(v.tool_kind)})` : title;
+    let call = this.acpCalls.get(toolCallId);
     if (call) {
-      // A later update of the same call: its status, and its output if it now has one.
+      // A later event of the same call: its status, its input if the early event had none yet,
+      // and its output if it now has one.
       call.outcome = outcome;
+      if (hasInput && call.toolInput === undefined) {
+        call.toolInput = v.raw_input;
+        call.toolName = toolName;
+        call.body = rawInput ? rawInput.slice() : utf8(JSON.stringify(v.raw_input));
+      }
       this.ctx.collector.use(e.position);
     } else {
-      const raw = rawValue(e.bytes, ["raw_input"]);
       call = this.ctx.draft.add({
         ...this.base(e, id),
         kind: "TOOL_CALL",
-        toolName: str(v.tool_kind) ? `${title} (${str(v.tool_kind)})` : title,
-        toolInput: v.raw_input ?? {},
-        body: raw ? raw.slice() : utf8(title),
+        toolName,
+        ...(hasInput ? { toolInput: v.raw_input } : {}),
+        body: rawInput ? rawInput.slice() : hasInput ? utf8(JSON.stringify(v.raw_input)) : utf8(title),
         outcome,
       });
-      this.callsByToolCallId.set(toolCallId, call);
       this.byId.add(id, call);
     }
-    if (v.raw_output === undefined || v.raw_output === null) return;
-    const out = rawValue(e.bytes, ["raw_output"]);
+    if (status !== undefined && ACP_TERMINAL.has(status)) this.acpCalls.delete(toolCallId);
+    else this.acpCalls.set(toolCallId, call);
+    const output = acpOutput(e, v);
+    if (output === undefined) return;
     this.ctx.draft.add({
       ...this.base(e, id),
+      ...(call.sourceId !== undefined ? { sourceId: call.sourceId } : {}),
       kind: "TOOL_RESULT",
       toolName: call.toolName!,
-      body: typeof v.raw_output === "string" ? utf8(v.raw_output) : out ? out.slice() : utf8(JSON.stringify(v.raw_output)),
+      body: output,
     });
   }
+}
+
+/** An ACP call's output: `raw_output`, else the text of its `content` blocks (diffs, text, terminals). */
+function acpOutput(e: EventRecord, v: Record<string, unknown>): Uint8Array | undefined {
+  if (v.raw_output !== undefined && v.raw_output !== null) {
+    if (typeof v.raw_output === "string") return utf8(v.raw_output);
+    const out = rawValue(e.bytes, ["raw_output"]);
+    return out ? out.slice() : utf8(JSON.stringify(v.raw_output));
+  }
+  if (!Array.isArray(v.content) || v.content.length === 0) return undefined;
+  const out = rawValue(e.bytes, ["content"]);
+  return out ? out.slice() : utf8(JSON.stringify(v.content));
+}
+
+/**
+ * The readable reasoning of an LLM message or action: `reasoning_content`, else the text of its
+ * Anthropic thinking blocks, else its Responses reasoning item's summary and content.
+ */
+function reasoningOf(v: Record<string, unknown>): string | undefined {
+  const own = str(v.reasoning_content);
+  if (own) return own;
+  const blocks = Array.isArray(v.thinking_blocks) ? v.thinking_blocks.filter(isRecord) : [];
+  const thinking = blocks.map((b) => str(b.thinking)).filter((t): t is string => t !== undefined && t !== "");
+  if (thinking.length > 0) return thinking.join("\n\n");
+  const item = isRecord(v.responses_reasoning_item) ? v.responses_reasoning_item : undefined;
+  if (!item) return undefined;
+  const texts = [item.summary, item.content]
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .map(str)
+    .filter((t): t is string => t !== undefined && t !== "");
+  return texts.length > 0 ? texts.join("\n\n") : undefined;
 }
 
 function observationOutcome(obs: Record<string, unknown>, exitCode: number | undefined): ToolOutcome {

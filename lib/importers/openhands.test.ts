@@ -202,7 +202,7 @@ describe("OpenHands importer: outcomes from the format's fields", () => {
     ]);
   });
 
-  it("agent SDK: rejection DECLINED, agent error FAILED, timeout UNKNOWN, editor success SUCCEEDED", () => {
+  it("agent SDK: rejection DECLINED, a tool's error FAILED, timeout UNKNOWN, editor success SUCCEEDED", () => {
     const action = (id: string, tool: string, a: object) => ({
       kind: "ActionEvent",
       id,
@@ -253,14 +253,14 @@ describe("OpenHands importer: outcomes from the format's fields", () => {
         action_id: "a3",
         observation: { kind: "FileEditorObservation", content: [{ type: "text", text: "created" }], is_error: false },
       },
-      { ...action("a4", "file_editor", {}), action: null },
+      { ...action("a4", "file_editor", { command: "view", path: "/nope", kind: "FileEditorAction" }) },
       {
         kind: "AgentErrorEvent",
         id: "o4",
         source: "agent",
         tool_name: "file_editor",
         tool_call_id: "c-a4",
-        error: "invalid arguments",
+        error: "Error executing tool 'file_editor': no such file",
       },
       {
         kind: "Condensation",
@@ -365,6 +365,274 @@ describe("OpenHands importer: hand-written samples", () => {
     expect(kinds(s)).toEqual(["TOOL_CALL", "TOOL_RESULT", "SUMMARY", "TOOL_CALL", "TOOL_RESULT"]);
     expect(s.compactions).toEqual([{ summarySeq: 2, replacedSeqs: [], occurredAt: new Date("2025-09-02T07:00:05.000Z") }]);
     expect(result.issues).toEqual([{ line: 3, message: expect.stringMatching(/malformed JSON/) }]);
+  });
+});
+
+// Records built in the shapes the runtimes' sources write: the classic stream's event_to_dict
+// (All-Hands-AI/OpenHands 156d0686, openhands/events/serialization/event.py) and the agent SDK's
+// pydantic events (OpenHands/software-agent-sdk 611629e6, openhands-sdk/openhands/sdk/event/).
+describe("OpenHands importer: variants from the runtimes' sources", () => {
+  const t = "2025-01-01T00:00:00";
+  const parse = (list: unknown[]) => parseOpenHands(utf8(JSON.stringify(list)));
+  const calls = (r: ImportResult) => only(r).spans.filter((x) => x.kind === "TOOL_CALL");
+
+  it("classic: the file editor's ERROR: report in an edit or read observation is a failed call", () => {
+    const editArgs = { path: "/etc/app.conf", command: "str_replace", file_text: null, old_str: "a", new_str: "b" };
+    const result = parse([
+      { id: 1, timestamp: t, source: "agent", message: "", action: "edit", args: { ...editArgs, impl_source: "oh_aci" } },
+      {
+        id: 2,
+        timestamp: t,
+        source: "agent",
+        message: "",
+        cause: 1,
+        observation: "edit",
+        content: "ERROR:\nNo replacement was performed, old_str `a` did not appear verbatim in /etc/app.conf.",
+        extras: {
+          path: "/etc/app.conf",
+          prev_exist: false,
+          old_content: null,
+          new_content: null,
+          impl_source: "oh_aci",
+          diff: null,
+        },
+      },
+      { id: 3, timestamp: t, source: "agent", message: "", action: "edit", args: { ...editArgs, impl_source: "oh_aci" } },
+      {
+        id: 4,
+        timestamp: t,
+        source: "agent",
+        message: "",
+        cause: 3,
+        observation: "edit",
+        content: "The file /etc/app.conf has been edited.",
+        extras: { path: "/etc/app.conf", prev_exist: false, old_content: "a", new_content: "b", impl_source: "oh_aci", diff: "" },
+      },
+      {
+        id: 5,
+        timestamp: t,
+        source: "agent",
+        message: "",
+        action: "read",
+        args: { path: "/x", view_range: [9, 1], impl_source: "oh_aci" },
+      },
+      {
+        id: 6,
+        timestamp: t,
+        source: "agent",
+        message: "",
+        cause: 5,
+        observation: "read",
+        content: "ERROR:\nInvalid `view_range` parameter: [9, 1].",
+        extras: { path: "/x", impl_source: "oh_aci" },
+      },
+    ]);
+    expectWellFormed(result);
+    expect(calls(result).map((c) => [c.toolName, c.outcome])).toEqual([
+      ["edit", "FAILED"],
+      ["edit", "SUCCEEDED"],
+      ["read", "FAILED"],
+    ]);
+  });
+
+  it("classic: the real evaluation output's failed str_replace_editor calls are FAILED", () => {
+    const result = parseOpenHands(evalClassic);
+    const failedEditor = result.sessions.map(
+      (s) => s.spans.filter((x) => x.kind === "TOOL_CALL" && /^(edit|read)$/.test(x.toolName!) && x.outcome === "FAILED").length,
+    );
+    expect(failedEditor).toEqual([1, 11, 12]);
+    const first = result.sessions[0]!;
+    const failed = first.spans.find((x) => x.kind === "TOOL_CALL" && x.sourceId === "27")!;
+    expect(failed).toMatchObject({ toolName: "edit", outcome: "FAILED" });
+    // Its result carries the call's outcome, so a citation of the editor's report says how it went.
+    const report = first.spans.find((x) => x.kind === "TOOL_RESULT" && text(x).startsWith("ERROR:\nNo replacement"))!;
+    expect(report).toMatchObject({ sourceId: "27", outcome: "FAILED" });
+  });
+
+  it("classic: the controller's 'not executed' answer to a stopped action is UNKNOWN, not FAILED", () => {
+    const result = parse([
+      {
+        id: 1,
+        timestamp: t,
+        source: "agent",
+        message: "Running command: make install",
+        action: "run",
+        args: { command: "make install" },
+      },
+      {
+        id: 2,
+        timestamp: t,
+        source: "agent",
+        message: "Stop button pressed. The action has not been executed.",
+        cause: 1,
+        observation: "error",
+        content: "Stop button pressed. The action has not been executed.",
+        extras: { error_id: "AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED_STOPPED" },
+      },
+    ]);
+    expectWellFormed(result);
+    expect(calls(result).map((c) => c.outcome)).toEqual(["UNKNOWN"]);
+  });
+
+  it("classic: reject is the agent's message, loop detection a system message, loop recovery ignored", () => {
+    const result = parse([
+      {
+        id: 1,
+        timestamp: t,
+        source: "agent",
+        message: "Task is rejected by the agent. Reason: unsafe",
+        action: "reject",
+        args: { outputs: { reason: "unsafe" }, thought: "I will not do this." },
+      },
+      {
+        id: 2,
+        timestamp: t,
+        source: "environment",
+        message: "",
+        observation: "loop_detection",
+        content: "⚠️  Agent detected in a loop!\nLoop type: repeating_action_observation",
+        extras: {},
+      },
+      { id: 3, timestamp: t, source: "user", message: "", action: "loop_recovery", args: { option: 3 } },
+    ]);
+    expectWellFormed(result);
+    const s = only(result);
+    expect(s.spans.map((x) => [x.kind, x.role, text(x)])).toEqual([
+      ["MESSAGE", "assistant", "I will not do this.\n\nunsafe"],
+      ["MESSAGE", "system", "⚠️  Agent detected in a loop!\nLoop type: repeating_action_observation"],
+    ]);
+    expect(result.records).toMatchObject({ read: 3, used: 2, ignored: 1, ignoredByType: { "action:loop_recovery": 1 } });
+  });
+
+  const action = (id: string, tool: string, a: object | undefined, extra: object = {}) => ({
+    id,
+    timestamp: t,
+    source: "agent",
+    thought: [],
+    ...(a ? { action: a } : {}),
+    tool_name: tool,
+    tool_call_id: `c-${id}`,
+    tool_call: { id: `c-${id}`, name: tool, arguments: JSON.stringify(a ?? { path: 1 }), origin: "completion" },
+    llm_response_id: "r",
+    security_risk: "UNKNOWN",
+    kind: "ActionEvent",
+    ...extra,
+  });
+  const agentError = (id: string, of: string, tool: string, error: string) => ({
+    id,
+    timestamp: t,
+    source: "agent",
+    tool_name: tool,
+    tool_call_id: `c-${of}`,
+    error,
+    classification: { kind: "agent_action", retryable: true, user_action: "retry" },
+    kind: "AgentErrorEvent",
+  });
+
+  it("agent SDK: a call that never ran is NOT_RUN, one cut off by a pause UNKNOWN", () => {
+    const result = parse([
+      // Stored with exclude_none: an action the SDK could not build has no `action` at all.
+      action("a1", "file_editor", undefined),
+      agentError("e1", "a1", "file_editor", "Error validating args {\"path\": 1} for tool 'file_editor': ..."),
+      action("a2", "terminal", { command: "rm -rf build", kind: "TerminalAction" }),
+      agentError("e2", "a2", "terminal", "Tool call cancelled by interrupt."),
+      action("a3", "terminal", { command: "npm publish", kind: "TerminalAction" }),
+      agentError("e3", "a3", "terminal", "Tool call interrupted before completion. The conversation was paused."),
+    ]);
+    expectWellFormed(result);
+    expect(calls(result).map((c) => [c.toolName, c.outcome])).toEqual([
+      ["file_editor", "NOT_RUN"],
+      ["terminal", "NOT_RUN"],
+      ["terminal", "UNKNOWN"],
+    ]);
+  });
+
+  it("agent SDK: ACP tool calls take their input from the terminal event and split on a reused id", () => {
+    const acp = (id: string, status: string, extra: object) => ({
+      id,
+      timestamp: t,
+      source: "agent",
+      tool_call_id: "exec_1",
+      title: "Run command",
+      status,
+      tool_kind: "execute",
+      is_error: status === "failed",
+      kind: "ACPToolCallEvent",
+      ...extra,
+    });
+    const result = parse([
+      acp("p1", "pending", {}),
+      acp("p2", "completed", { raw_input: { command: "rm -rf /srv/cache" }, raw_output: "removed" }),
+      acp("q1", "failed", {
+        raw_input: { command: "cp a /etc/b" },
+        content: [{ type: "content", content: { type: "text", text: "cp: permission denied" } }],
+      }),
+    ]);
+    expectWellFormed(result);
+    const s = only(result);
+    expect(s.spans.map((x) => [x.kind, x.outcome, text(x)])).toEqual([
+      ["TOOL_CALL", "SUCCEEDED", '{"command":"rm -rf /srv/cache"}'],
+      ["TOOL_RESULT", "SUCCEEDED", "removed"],
+      ["TOOL_CALL", "FAILED", '{"command":"cp a /etc/b"}'],
+      ["TOOL_RESULT", "FAILED", '[{"type":"content","content":{"type":"text","text":"cp: permission denied"}}]'],
+    ]);
+    expect(s.spans[0]!.toolInput).toEqual({ command: "rm -rf /srv/cache" });
+  });
+
+  it("agent SDK: thinking blocks, an observation's extended content, hook context and server errors are kept", () => {
+    const result = parse([
+      action(
+        "a1",
+        "terminal",
+        { command: "ls", kind: "TerminalAction" },
+        { thinking_blocks: [{ type: "thinking", thinking: "List the files first.", signature: "sig" }] },
+      ),
+      {
+        id: "o1",
+        timestamp: t,
+        source: "environment",
+        tool_name: "terminal",
+        tool_call_id: "c-a1",
+        observation: {
+          content: [{ type: "text", text: "a.txt" }],
+          is_error: false,
+          command: "ls",
+          exit_code: 0,
+          timeout: false,
+          metadata: { exit_code: 0, pid: -1, username: null, hostname: null, working_dir: "/w", prefix: "", suffix: "" },
+          kind: "TerminalObservation",
+        },
+        action_id: "a1",
+        extended_content: [{ type: "text", text: "Rule: never delete a.txt" }],
+        kind: "ObservationEvent",
+      },
+      {
+        id: "h1",
+        timestamp: t,
+        source: "hook",
+        hook_event_type: "UserPromptSubmit",
+        hook_command: "./ctx.sh",
+        success: true,
+        blocked: false,
+        exit_code: 0,
+        stdout: "",
+        stderr: "",
+        additional_context: "Branch: main",
+        kind: "HookExecutionEvent",
+      },
+      { id: "s1", timestamp: t, source: "environment", code: "MCPError", detail: "fetch server died", kind: "ServerErrorEvent" },
+    ]);
+    expectWellFormed(result);
+    const s = only(result);
+    expect(s.spans.map((x) => [x.kind, x.role ?? x.toolName, text(x)])).toEqual([
+      ["MESSAGE", "reasoning", "List the files first."],
+      ["TOOL_CALL", "terminal", '{"command":"ls","kind":"TerminalAction"}'],
+      ["TOOL_RESULT", "terminal", "a.txt\n\nRule: never delete a.txt"],
+      ["TOOL_CALL", "UserPromptSubmit hook", "./ctx.sh"],
+      ["TOOL_RESULT", "UserPromptSubmit hook", "Branch: main"],
+      ["MESSAGE", "system", "MCPError: fetch server died"],
+    ]);
+    expect(result.records.skipped).toBe(0);
   });
 });
 

@@ -222,7 +222,7 @@ function looksLikeJsonLines(bytes: Uint8Array, start: number): boolean {
 }
 
 const SDK_KINDS =
-  /"kind"\s*:\s*"(ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent|AgentErrorEvent|UserRejectObservation|Condensation|CondensationRequest|CondensationSummaryEvent|ConversationStateUpdateEvent|ConversationErrorEvent|PauseEvent|HookExecutionEvent|ACPToolCallEvent)"/;
+  /"kind"\s*:\s*"(ActionEvent|ObservationEvent|MessageEvent|SystemPromptEvent|AgentErrorEvent|UserRejectObservation|Condensation|CondensationRequest|CondensationSummaryEvent|ConversationStateUpdateEvent|ConversationErrorEvent|PauseEvent|HookExecutionEvent|ACPToolCallEvent|ServerErrorEvent|InterruptEvent)"/;
 
 /** How strongly the head looks like each OpenHands shape; the best one counts. */
 export function detectOpenHands(head: string): number {
