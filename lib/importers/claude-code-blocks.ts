@@ -25,6 +25,26 @@ export const CLAUDE_IGNORED_RECORD_TYPES: Readonly<Record<string, string>> = {
   "attribution-snapshot": "character counts of Claude's contributions to files, for commit attribution",
   "speculation-accept": "time saved by an accepted speculative response",
   "content-replacement": "which tool results the runtime shortened in the model's context (the transcript keeps them)",
+  "ended-by-model": "a marker that the model ended the session (no content)",
+  relocated: "the folder the session was moved to, for resuming",
+  "frame-link": "a link from the session to a preview frame's URL",
+  "bridge-session": "the remote-control bridge's session id and last sequence number",
+  "isolation-latch": "which side of the session's isolation (sandbox) the session is latched to",
+  "fork-context-ref":
+    "a forked subagent's pointer to the parent session's messages it starts from (those messages are in the parent's file)",
+  "marble-origami-reset": "a context-collapse reset: discards the collapse commits before it (no content)",
+};
+
+/**
+ * Record types the runtime can write whose content the importer cannot place, each skipped with
+ * its reason (the session is then incomplete). Context collapse ("marble-origami") is in the
+ * runtime's loader but its writers are not called by the public build (2.1.197); a commit stands
+ * for a summary of archived messages in the model's context.
+ */
+export const CLAUDE_SKIPPED_RECORD_TYPES: Readonly<Record<string, string>> = {
+  "marble-origami-commit":
+    "context-collapse commit (a summary that replaced archived messages in the model's context) not supported; skipped",
+  "marble-origami-snapshot": "context-collapse snapshot (staged collapses of the model's context) not supported; skipped",
 };
 
 /**
@@ -67,7 +87,22 @@ export const CLAUDE_SYSTEM_MESSAGE_SUBTYPES: readonly string[] = [
   "away_summary",
   "scheduled_task_fire",
   "permission_retry",
+  "model_fallback",
+  "model_refusal_fallback",
+  "model_consent_fallback",
+  "model_refusal_no_fallback",
 ];
+
+/**
+ * `system` subtypes whose evidence is a structured field, not `content`: kept as a MESSAGE with role
+ * "system" whose body is that field's JSON as the line holds it. `memory_saved`: the memory files
+ * the runtime's background memory extraction wrote; `file_snapshot`: the runtime's copy of session
+ * files (the plan) with their contents.
+ */
+export const CLAUDE_SYSTEM_FIELD_SUBTYPES: Readonly<Record<string, string>> = {
+  memory_saved: "writtenPaths",
+  file_snapshot: "snapshotFiles",
+};
 
 /** Content blocks that hold no text an evidence question could use. */
 export const CLAUDE_IGNORED_BLOCK_TYPES: Readonly<Record<string, string>> = {
@@ -88,11 +123,31 @@ const DECLINED_PATTERNS: readonly RegExp[] = [
   /^The user doesn't want to proceed with this tool use\./,
   /^The user doesn't want to take this action right now\./,
   /^Permission for this tool use was denied\./,
-  /^Permission for this action has been denied\./,
-  /^Permission to use \S+ (with command [\s\S]* )?has been denied/,
+  // A rule ("has been denied. Reason: ...") or the auto mode classifier ("was denied by the ...").
+  /^Permission for this action (has been|was) denied\b/,
+  // "Permission to use Bash with command ... has been denied.", "... with <rule content> ...",
+  // "Permission to edit <path> ...", "Permission to read <path> ...", "... because ... don't ask mode".
+  /^Permission to (use|edit|read) [\s\S]*?has been denied/,
+  /^Agent type '[^']*' has been denied by permission rule/,
+  /^\S+ was denied by this session's URL provenance check\./,
+  // A PreToolUse hook that blocked the call (exit code 2, or its JSON's permissionDecision "deny").
+  /^PreToolUse:\S+ hook error: /,
+  /^Execution stopped by PreToolUse hook\b/,
   /^The agent proposed a plan that was rejected by the user\./,
   /^\[Request interrupted by user for tool use\]/,
 ];
+
+/**
+ * A shell's `returnCodeInterpretation` for an exit code the runtime does not count as an error: the
+ * command exited 1 (grep/rg found nothing, diff found differences, find hit an unreadable folder,
+ * test was false). The result then states no exit code of its own.
+ */
+const NON_ERROR_EXIT_1 = new Set([
+  "No matches found",
+  "Files differ",
+  "Some directories were inaccessible",
+  "Condition is false",
+]);
 
 /** Results the runtime writes for a call it never started (a parallel call failed first, a discarded stream). */
 const NOT_RUN_PATTERNS: readonly RegExp[] = [
@@ -114,15 +169,27 @@ export interface ResultFacts {
  * `toolUseResult` (the tool's own output object: `interrupted`, `stderr`, `exitCode`/`returnCode`,
  * `backgroundTaskId`, or the string "User rejected tool use").
  */
-export function resultFacts(text: string, isError: boolean, toolUseResult: unknown, toolName: string | undefined): ResultFacts {
+export function resultFacts(
+  text: string,
+  isError: boolean,
+  toolUseResult: unknown,
+  toolName: string | undefined,
+  denialKind?: unknown,
+): ResultFacts {
   const trimmed = text.trimStart();
-  if (toolUseResult === "User rejected tool use" || DECLINED_PATTERNS.some((p) => p.test(trimmed))) {
+  // The record's `toolDenialKind` ("user-rejected", "permission-rule", "automode-blocked", ...) is
+  // the runtime's own statement that the call was refused.
+  const deniedByRecord = typeof denialKind === "string" && denialKind !== "";
+  if (deniedByRecord || toolUseResult === "User rejected tool use" || DECLINED_PATTERNS.some((p) => p.test(trimmed))) {
     return { outcome: "DECLINED" };
   }
   if (NOT_RUN_PATTERNS.some((p) => p.test(trimmed))) return { outcome: "NOT_RUN" };
   if (trimmed === PLACEHOLDER_RESULT) return { outcome: "UNKNOWN" };
   const fields = isRecord(toolUseResult) ? toolUseResult : {};
   const exitCode = statedExitCode(trimmed, fields);
+  if (exitCode === undefined && !isError && fields.interrupted !== true && nonErrorExit(fields)) {
+    return { outcome: "SUCCEEDED", exitCode: 1 };
+  }
   if (fields.interrupted === true) return { outcome: "FAILED", ...(exitCode !== undefined ? { exitCode } : {}) };
   if (isError) return { outcome: "FAILED", ...(exitCode !== undefined ? { exitCode } : {}) };
   if (exitCode !== undefined && exitCode !== 0) return { outcome: "FAILED", exitCode };
@@ -134,7 +201,10 @@ export function resultFacts(text: string, isError: boolean, toolUseResult: unkno
   return { outcome: "SUCCEEDED", ...(code !== undefined ? { exitCode: code } : {}) };
 }
 
-/** The exit code a result states: "Exit code N" opening its text, or the tool output's own field. */
+/**
+ * The exit code a result states: "Exit code N" opening its text, the tool output's own field, or a
+ * shell's interpretation "Command failed with exit code N" (written when the command was interrupted).
+ */
 function statedExitCode(text: string, fields: Record<string, unknown>): number | undefined {
   const stated = /^Exit code (-?\d+)/.exec(text);
   if (stated) return Number(stated[1]);
@@ -142,7 +212,16 @@ function statedExitCode(text: string, fields: Record<string, unknown>): number |
     const value = fields[key];
     if (typeof value === "number" && Number.isInteger(value)) return value;
   }
-  return undefined;
+  const interpreted =
+    typeof fields.returnCodeInterpretation === "string"
+      ? /^Command failed with exit code (-?\d+)/.exec(fields.returnCodeInterpretation)
+      : null;
+  return interpreted ? Number(interpreted[1]) : undefined;
+}
+
+/** The shell exited 1 and the runtime read that as an answer, not a failure (NON_ERROR_EXIT_1). */
+function nonErrorExit(fields: Record<string, unknown>): boolean {
+  return typeof fields.returnCodeInterpretation === "string" && NON_ERROR_EXIT_1.has(fields.returnCodeInterpretation);
 }
 
 /**

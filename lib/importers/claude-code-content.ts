@@ -3,6 +3,7 @@
  * message as its span (text, thinking, tool_use, tool_result), tool results paired with their
  * calls by tool_use id, and the session's title from its first real prompt.
  */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
 import {
   type Base,
@@ -18,6 +19,9 @@ import {
 import { rawValue } from "./json-scan";
 import { isRecord, looksInjected, titleFrom, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
+
+/** Result blocks of the API's server-side tools, in the assistant's own message (not `tool_result`). */
+const SERVER_TOOL_RESULT = /^[a-z_]+_tool_result$/;
 
 /** Writes content blocks into their session, remembering the calls their results pair with. */
 export class BlockWriter {
@@ -51,7 +55,9 @@ export class BlockWriter {
         if (typeof block.thinking !== "string") return skip("thinking block without text");
         draft.add({ ...plain, kind: "MESSAGE", role: "reasoning", body: utf8(block.thinking) });
         return;
-      case "tool_use": {
+      case "tool_use":
+      case "server_tool_use":
+      case "mcp_tool_use": {
         const use = ToolUse.safeParse(block);
         if (!use.success) return skip(describeZodError(use.error));
         if (!("input" in block)) return skip("tool_use block without its input");
@@ -75,7 +81,8 @@ export class BlockWriter {
         if (!result.success) return skip(describeZodError(result.error));
         const text = resultText(result.data.content);
         const call = this.calls.get(result.data.tool_use_id);
-        const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName);
+        const denialKind = (r as Record<string, unknown>).toolDenialKind;
+        const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName, denialKind);
         if (call) {
           call.outcome = facts.outcome;
           if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
@@ -90,10 +97,54 @@ export class BlockWriter {
         });
         return;
       }
+      case "mcp_tool_result": {
+        // The API's MCP connector: a result block in the assistant's own message, text like tool_result's.
+        const result = ToolResult.safeParse(block);
+        if (!result.success) return skip(describeZodError(result.error));
+        const outcome = result.data.is_error === true ? "FAILED" : "SUCCEEDED";
+        return this.addResult(draft, base, result.data.tool_use_id, utf8(resultText(result.data.content)), outcome);
+      }
       default:
+        if (SERVER_TOOL_RESULT.test(block.type)) {
+          // A server tool's result (web_search_tool_result, advisor_tool_result, code execution, ...):
+          // body = its content's JSON as the line holds it; an `*_error` content means the call failed.
+          if (typeof block.tool_use_id !== "string" || !("content" in block))
+            return skip(`${block.type} without its call id or content`);
+          const raw = rawValue(origin.line.bytes, [...origin.path, "message", "content", index, "content"]);
+          const content = block.content;
+          const failed = isRecord(content) && typeof content.type === "string" && content.type.endsWith("_error");
+          const code = isRecord(content) && typeof content.return_code === "number" ? content.return_code : undefined;
+          const outcome = failed || (code !== undefined && code !== 0) ? "FAILED" : "SUCCEEDED";
+          const body = raw ? raw.slice() : utf8(JSON.stringify(content ?? null));
+          return this.addResult(draft, base, block.tool_use_id, body, outcome, code);
+        }
         if (block.type in CLAUDE_IGNORED_BLOCK_TYPES) return this.collector.ignore(line, `block:${block.type}`);
         skip(`unknown content block type "${block.type}"`);
     }
+  }
+
+  /** A result block paired with its call by id, the call taking its outcome. */
+  private addResult(
+    draft: SessionDraft,
+    base: Base,
+    toolUseId: string,
+    body: Uint8Array,
+    outcome: ToolOutcome,
+    exitCode?: number,
+  ): void {
+    const call = this.calls.get(toolUseId);
+    if (call) {
+      call.outcome = outcome;
+      if (exitCode !== undefined) call.exitCode = exitCode;
+    }
+    draft.add({
+      ...base,
+      kind: "TOOL_RESULT",
+      body,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      sourceId: toolUseId,
+      ...(call?.toolName ? { toolName: call.toolName } : {}),
+    });
   }
 
   addText(draft: SessionDraft, role: string, text: string, base: Base, isMeta: boolean | undefined): void {

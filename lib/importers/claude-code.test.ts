@@ -386,6 +386,185 @@ describe("Claude Code importer: outcomes (hand-written edge cases)", () => {
   });
 });
 
+describe("Claude Code importer: denials and exit codes as 2.1.197 writes them (hand-written edge cases)", () => {
+  // A refused call's result: the permission decision's message as an error tool_result, and
+  // `toolUseResult` "Error: <message>" (toolDenialKind only where the runtime enables it).
+  const denied = (id: string, message: string, extra: Record<string, unknown> = {}) =>
+    answer(id, message, { toolUseResult: `Error: ${message}`, sourceToolAssistantUUID: `a-${id}`, ...extra }, true);
+  const bash = (fields: Record<string, unknown>) => ({
+    stdout: "",
+    stderr: "",
+    interrupted: false,
+    isImage: false,
+    noOutputExpected: false,
+    ...fields,
+  });
+  const lines = [
+    call("d1", "Edit", { file_path: "/etc/hosts", old_string: "a", new_string: "b" }),
+    denied("d1", "Permission to edit /etc/hosts has been denied."),
+    call("d2", "Bash", { command: "rm -rf /var/lib/app" }),
+    denied("d2", "Permission to use Bash with rm -rf:* has been denied."),
+    call("d3", "Bash", { command: "sudo apt-get install nginx" }),
+    denied("d3", "Permission for this action was denied by the Claude Code auto mode classifier. Reason: installs a package"),
+    call("d4", "Write", { file_path: "/etc/cron.d/job", content: "* * * * * x" }),
+    denied("d4", "PreToolUse:Write hook error: writes under /etc are blocked"),
+    call("d5", "Bash", { command: "systemctl restart nginx" }),
+    denied("d5", "Execution stopped by PreToolUse hook: maintenance window"),
+    call("d6", "Agent", { description: "d", prompt: "p", subagent_type: "deployer" }),
+    denied("d6", "Agent type 'deployer' has been denied by permission rule 'Agent(deployer)' from projectSettings."),
+    call("d7", "WebFetch", { url: "https://example.com/x", prompt: "p" }),
+    denied("d7", "WebFetch was denied by this session's URL provenance check. Approve to allow fetching this URL."),
+    call("d8", "Bash", { command: "curl -X DELETE https://api/x" }),
+    denied("d8", "Not now", { toolDenialKind: "user-rejected" }),
+    call("g1", "Bash", { command: "grep -r secret /etc/app" }),
+    answer("g1", "", { toolUseResult: bash({ returnCodeInterpretation: "No matches found" }) }, false),
+    call("g2", "Bash", { command: "make deploy" }),
+    answer("g2", "partial\n<error>Command was aborted before completion</error>", {
+      toolUseResult: bash({
+        stdout: "partial",
+        interrupted: true,
+        returnCodeInterpretation: "Command failed with exit code 130",
+      }),
+    }),
+  ];
+  const result = parseClaudeCode(utf8(lines.join("\n")));
+  const calls = only(result).spans.filter((x) => x.kind === "TOOL_CALL");
+
+  it("reads every refusal the runtime writes (rules, auto mode, hooks, agent types, URL checks) as DECLINED", () => {
+    expectWellFormed(result);
+    expect(calls.slice(0, 8).map((c) => [c.sourceId, c.outcome])).toEqual(
+      ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8"].map((id) => [id, "DECLINED"]),
+    );
+  });
+
+  it("takes a shell's exit code from its return-code interpretation: grep's 1 is no match, not exit 0", () => {
+    expect(calls.slice(8).map((c) => [c.sourceId, c.outcome, c.exitCode ?? null])).toEqual([
+      ["g1", "SUCCEEDED", 1],
+      ["g2", "FAILED", 130],
+    ]);
+  });
+});
+
+describe("Claude Code importer: server-side and MCP connector tool blocks (hand-written edge cases)", () => {
+  const lines = [
+    rec({ type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "look up the config" } }),
+    rec({
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: "u1",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_1", name: "advisor", input: {} },
+          {
+            type: "advisor_tool_result",
+            tool_use_id: "srvtoolu_1",
+            content: { type: "advisor_result", text: "Read /etc/app.yaml first" },
+          },
+          { type: "server_tool_use", id: "srvtoolu_2", name: "web_search", input: { query: "app.yaml schema" } },
+          {
+            type: "web_search_tool_result",
+            tool_use_id: "srvtoolu_2",
+            content: { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" },
+          },
+          { type: "mcp_tool_use", id: "mcptoolu_1", name: "query", server_name: "db", input: { sql: "delete from t" } },
+          { type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: false, content: [{ type: "text", text: "3 rows" }] },
+        ],
+      },
+    }),
+  ];
+  const result = parseClaudeCode(utf8(lines.join("\n")));
+
+  it("keeps each server tool call and its result, paired, with the result's outcome", () => {
+    expectWellFormed(result);
+    expect(result.issues).toEqual([]);
+    expect(result.records).toMatchObject({ read: 2, used: 2, skipped: 0 });
+    const s = only(result);
+    expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => [c.toolName, c.sourceId, c.outcome, text(c)])).toEqual([
+      ["advisor", "srvtoolu_1", "SUCCEEDED", "{}"],
+      ["web_search", "srvtoolu_2", "FAILED", '{"query":"app.yaml schema"}'],
+      ["query", "mcptoolu_1", "SUCCEEDED", '{"sql":"delete from t"}'],
+    ]);
+    expect(s.spans.filter((x) => x.kind === "TOOL_RESULT").map((r) => [r.sourceId, r.toolName, text(r)])).toEqual([
+      ["srvtoolu_1", "advisor", '{"type":"advisor_result","text":"Read /etc/app.yaml first"}'],
+      ["srvtoolu_2", "web_search", '{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}'],
+      ["mcptoolu_1", "query", "3 rows"],
+    ]);
+  });
+});
+
+describe("Claude Code importer: 2.1.197's other record types (hand-written edge cases)", () => {
+  const sid = "s1";
+  const lines = [
+    rec({ type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "hi" } }),
+    JSON.stringify({ type: "relocated", sessionId: sid, relocatedCwd: "/srv/app" }),
+    JSON.stringify({
+      type: "frame-link",
+      sessionId: sid,
+      path: "index.html",
+      frameUrl: "https://f/x",
+      timestamp: "2025-01-01T00:00:01Z",
+    }),
+    JSON.stringify({ type: "bridge-session", sessionId: sid, bridgeSessionId: "b1", lastSequenceNum: 4 }),
+    JSON.stringify({ type: "isolation-latch", side: "sandboxed", sessionId: sid }),
+    JSON.stringify({ type: "ended-by-model", sessionId: sid }),
+    JSON.stringify({ type: "fork-context-ref", agentId: "a1", parentSessionId: sid, parentLastUuid: "u1", contextLength: 1 }),
+    JSON.stringify({ type: "marble-origami-reset", sessionId: sid, reason: "compact" }),
+    rec({ type: "system", subtype: "memory_saved", writtenPaths: ["/home/u/.claude/memory/app.md"], uuid: "m1", isMeta: false }),
+    rec({
+      type: "system",
+      subtype: "file_snapshot",
+      content: "File snapshot",
+      level: "info",
+      isMeta: true,
+      uuid: "f1",
+      snapshotFiles: [{ key: "plan", path: "/home/u/.claude/plans/p.md", content: "1. edit /etc/hosts" }],
+    }),
+    rec({
+      type: "system",
+      subtype: "model_fallback",
+      content: "Switched to Sonnet because Opus is not available",
+      level: "warning",
+      trigger: "model_not_found",
+      originalModel: "opus",
+      fallbackModel: "sonnet",
+      isMeta: false,
+      uuid: "mf1",
+    }),
+    JSON.stringify({ type: "marble-origami-commit", sessionId: sid, collapseId: "c1" }),
+  ];
+  const result = parseClaudeCode(utf8(lines.join("\n")));
+
+  it("ignores the metadata records by name and keeps the runtime's notices that name files", () => {
+    expect(result.records).toEqual({
+      read: 12,
+      used: 4,
+      ignored: 7,
+      skipped: 1,
+      ignoredByType: {
+        relocated: 1,
+        "frame-link": 1,
+        "bridge-session": 1,
+        "isolation-latch": 1,
+        "ended-by-model": 1,
+        "fork-context-ref": 1,
+        "marble-origami-reset": 1,
+      },
+    });
+    const s = only(result);
+    expect(s.spans.map((x) => [x.role, text(x)])).toEqual([
+      ["user", "hi"],
+      ["system", '["/home/u/.claude/memory/app.md"]'],
+      ["system", '[{"key":"plan","path":"/home/u/.claude/plans/p.md","content":"1. edit /etc/hosts"}]'],
+      ["system", "Switched to Sonnet because Opus is not available"],
+    ]);
+  });
+
+  it("skips a context-collapse commit (it stands for a summary it cannot place) with its reason", () => {
+    expect(only(result).skipped).toEqual([{ line: 12, message: expect.stringMatching(/^context-collapse commit/) }]);
+  });
+});
+
 describe("Claude Code importer: accounting (hand-written edge cases)", () => {
   it("ignores listed system subtypes and progress types by name, skips others against their session", () => {
     const lines = [

@@ -5,8 +5,12 @@
  * - `user` / `assistant` records: `text` blocks (or string content) are MESSAGEs with the record's
  *   role, `thinking` blocks MESSAGEs with role "reasoning", `tool_use` a TOOL_CALL (body = the input's
  *   JSON exactly as the line holds it), `tool_result` a TOOL_RESULT paired by `tool_use_id`; the
- *   result sets the call's outcome and exit code (resultFacts); a call with no result stays UNKNOWN.
- * - Subagents: a Task/Agent call's subagent reports to the parent file as `progress` records with
+ *   result sets the call's outcome and exit code (resultFacts, which also reads the record's
+ *   `toolUseResult` and `toolDenialKind`); a call with no result stays UNKNOWN. The API's server-side
+ *   tools write both halves into the assistant's message: `server_tool_use` / `mcp_tool_use` are
+ *   TOOL_CALLs, `*_tool_result` / `mcp_tool_result` their TOOL_RESULTs (an `*_error` content FAILED).
+ * - Subagents: current versions (2.1.197 writes no `progress` records) leave a subagent's work to
+ *   its own file, below. Older ones also reported it to the parent file as `progress` records with
  *   `data.type` "agent_progress" ("skill_progress" for a forked skill), each holding one subagent
  *   message in `data.message`. Those become spans of the parent session, in file order, with
  *   `agentId` and `agentType` (the calling tool_use's `subagent_type`, by `parentToolUseID`) and the
@@ -18,9 +22,12 @@
  *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file.
  * - `attachment` records (context the runtime attached: file contents, hook output) are MESSAGEs
  *   with role "attachment", body = the attachment object as the line holds it.
- * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES), ignored
- *   (CLAUDE_IGNORED_SYSTEM_SUBTYPES) or skipped; `progress` data types likewise
- *   (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`, `ai-title`, `custom-title` title the session.
+ * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES: their `content`;
+ *   CLAUDE_SYSTEM_FIELD_SUBTYPES: a structured field's JSON), ignored (CLAUDE_IGNORED_SYSTEM_SUBTYPES)
+ *   or skipped; `progress` data types likewise (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`,
+ *   `ai-title`, `custom-title` title the session. Metadata record types are ignored by name
+ *   (CLAUDE_IGNORED_RECORD_TYPES); a type the importer cannot place is skipped with its reason
+ *   (CLAUDE_SKIPPED_RECORD_TYPES), any other type as unknown.
  * - Parent chain: a record whose parentUuid names no record of the file is skipped against its
  *   session, a record before it being missing (see ParentChain for what is not a gap; nor are the
  *   parent session's records a compaction agent's file opens with).
@@ -30,7 +37,9 @@ import {
   CLAUDE_IGNORED_PROGRESS_TYPES,
   CLAUDE_IGNORED_RECORD_TYPES,
   CLAUDE_IGNORED_SYSTEM_SUBTYPES,
+  CLAUDE_SKIPPED_RECORD_TYPES,
   CLAUDE_SUBAGENT_PROGRESS_TYPES,
+  CLAUDE_SYSTEM_FIELD_SUBTYPES,
   CLAUDE_SYSTEM_MESSAGE_SUBTYPES,
   type Base,
   MessageRecord,
@@ -108,6 +117,10 @@ class ClaudeReader {
       this.clock.see(r.timestamp);
       return this.collector.ignore(line.line, type);
     }
+    if (typeof type === "string" && type in CLAUDE_SKIPPED_RECORD_TYPES) {
+      this.clock.see(r.timestamp);
+      return this.collector.skip(line.line, CLAUDE_SKIPPED_RECORD_TYPES[type]!, this.sessionOf(r));
+    }
     this.collector.skip(
       line.line,
       typeof type === "string" ? `unknown record type "${type}"; skipped` : "record without a type; skipped",
@@ -138,6 +151,16 @@ class ClaudeReader {
       return this.collector.ignore(line.line, `system:${subtype}`);
     }
     const draft = this.session(r);
+    const field = subtype !== undefined ? CLAUDE_SYSTEM_FIELD_SUBTYPES[subtype] : undefined;
+    if (field !== undefined) {
+      const raw = rawValue(line.bytes, [field]);
+      if (!raw)
+        return this.collector.skip(line.line, `system record of subtype "${subtype}" without its ${field}; skipped`, draft);
+      const at = this.clock.at(line.line, r.timestamp);
+      this.noteCwd(draft, r.cwd);
+      draft.add({ ...this.base(line, r, at), kind: "MESSAGE", role: "system", body: raw.slice() });
+      return;
+    }
     if (subtype === undefined || !CLAUDE_SYSTEM_MESSAGE_SUBTYPES.includes(subtype) || typeof r.content !== "string") {
       this.clock.see(r.timestamp);
       const what = subtype === undefined ? "system record without a subtype" : `system record of subtype "${subtype}"`;
