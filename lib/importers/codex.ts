@@ -33,6 +33,7 @@ import {
   CODEX_IGNORED_TURN_ITEMS,
 } from "./codex-lists";
 import { contentTexts } from "./codex-outcomes";
+import { TURN_ITEM_ENDS, TURN_ITEM_ROLES, turnItemEnd, turnItemTexts } from "./codex-turn-items";
 import { rawValue } from "./json-scan";
 import { readJsonLines, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
@@ -304,23 +305,9 @@ class CodexReader {
       this.clock.see(line.value.timestamp);
       return this.collector.ignore(line.line, `item_completed:${type}`);
     }
-    const roles: Record<string, string> = {
-      UserMessage: "user",
-      HookPrompt: "user",
-      AgentMessage: "assistant",
-      Plan: "assistant",
-      Reasoning: "reasoning",
-    };
-    const role = roles[type];
+    const role = TURN_ITEM_ROLES[type];
     if (role !== undefined) {
-      const listed = (v: unknown) => (Array.isArray(v) ? v : []);
-      const texts = [
-        ...(contentTexts(item.content)?.texts ?? []),
-        ...[item.text, ...listed(item.summary_text), ...listed(item.raw_content)].filter(
-          (t): t is string => typeof t === "string",
-        ),
-        ...listed(item.fragments).flatMap((f) => (isRecord(f) && typeof f.text === "string" ? [f.text] : [])),
-      ];
+      const texts = turnItemTexts(item);
       if (texts.length === 0) return this.skip(line, `item_completed ${type} without text; skipped`);
       return this.eventMessage(line, role, texts.join("\n"), 2);
     }
@@ -336,27 +323,9 @@ class CodexReader {
         this.clock.see(line.value.timestamp);
         return this.collector.use(line.line);
     }
-    const ends: Record<string, string> = {
-      CommandExecution: "exec_command_end",
-      FileChange: "patch_apply_end",
-      McpToolCall: "mcp_tool_call_end",
-      DynamicToolCall: "dynamic_tool_call",
-      CollabAgentToolCall: "dynamic_tool_call",
-    };
-    const end = ends[type];
-    if (end !== undefined && id !== undefined) {
-      const p: Record<string, unknown> = { ...item, call_id: id };
-      if (type === "McpToolCall") {
-        const error = isRecord(item.error) ? str(item.error.message) : undefined;
-        p.result =
-          error !== undefined || item.status === "failed"
-            ? { Err: error ?? "" }
-            : isRecord(item.result)
-              ? { Ok: item.result }
-              : undefined;
-      }
-      return this.calls.end(this.session(), line, end, p, this.at(line), at);
-    }
+    const end = TURN_ITEM_ENDS[type];
+    if (end !== undefined && id !== undefined)
+      return this.calls.end(this.session(), line, end, turnItemEnd(item, id), this.at(line), at);
     this.clock.see(line.value.timestamp);
     // A completed image view belongs to its view_image call.
     if (type === "ImageView" && id !== undefined) return this.calls.linked(line, `item_completed:${type}`, id);

@@ -13,6 +13,7 @@ import {
   responseText,
   workspaceOf,
 } from "./gemini-cli-parts";
+import { shapeProblem } from "./gemini-cli-shape";
 import { rawValue } from "./json-scan";
 import type { ImportResult } from "./types";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
@@ -30,18 +31,6 @@ const MESSAGE_TYPES = new Set(["user", "gemini", "info", "warning", "error"]);
 const TERMINAL = new Set(["success", "error", "cancelled"]);
 const SHELL_TOOLS = new Set(["run_shell_command", "shell"]);
 const SNAPSHOT = "<state_snapshot>";
-/** The fields of a message record (chatRecordingTypes.ts: BaseMessageRecord and its extras). */
-const MESSAGE_KEYS = new Set([
-  "id",
-  "timestamp",
-  "type",
-  "content",
-  "displayContent",
-  "toolCalls",
-  "thoughts",
-  "tokens",
-  "model",
-]);
 
 /** One recorded version of a message: where it is and how to slice values out of it. */
 export interface Version {
@@ -323,33 +312,6 @@ function impliedStatus(response: FunctionResponsePart, text: string): string {
   if (/\[Operation Cancelled\]/.test(text)) return "cancelled";
   const r = response.response;
   return isRecord(r) && r.error !== undefined && r.output === undefined ? "error" : "success";
-}
-
-/** A field of a message with a type Gemini CLI never writes (its content would be lost unseen). */
-function shapeProblem(value: Record<string, unknown>): string | undefined {
-  // The recorder writes `content` on every message, if only as "": without it, a damaged key hid it.
-  if (!("content" in value)) return "a message without `content`";
-  // A key the recorder never writes may be one of its own, damaged (`toolCalls` misspelt hides
-  // every call of the message): what it holds is not read, so it is reported.
-  const unknown = Object.keys(value).find((k) => !MESSAGE_KEYS.has(k));
-  if (unknown !== undefined) return `a message field Gemini CLI does not write (\`${unknown}\`)`;
-  if (contentParts(value.content).malformed > 0) return "content with parts of an unknown shape";
-  for (const key of ["toolCalls", "thoughts"]) {
-    const field = value[key];
-    if (field !== undefined && field !== null && !Array.isArray(field)) return `\`${key}\` is not a list`;
-  }
-  for (const tc of Array.isArray(value.toolCalls) ? value.toolCalls : []) {
-    if (!isRecord(tc) || typeof tc.name !== "string" || (tc.args !== undefined && !isRecord(tc.args))) {
-      return "a tool call without a name or with arguments that are not an object";
-    }
-    if (tc.result !== undefined && tc.result !== null && contentParts(tc.result).malformed > 0)
-      return "a tool result of an unknown shape";
-  }
-  for (const t of Array.isArray(value.thoughts) ? value.thoughts : []) {
-    if (!isRecord(t) || (t.description !== undefined && typeof t.description !== "string"))
-      return "a thought of an unknown shape";
-  }
-  return undefined;
 }
 
 function toolCallsOf(value: Record<string, unknown>): Record<string, unknown>[] {

@@ -1,0 +1,50 @@
+/**
+ * Completed turn items (`item_completed`), which a paginated rollout keeps instead of the legacy
+ * events: which are messages and their text, and which end a call, as the end event's payload.
+ */
+import { contentTexts } from "./codex-outcomes";
+import { isRecord, str } from "./text";
+
+/** Turn items that are messages, by the role their text is recorded under. */
+export const TURN_ITEM_ROLES: Readonly<Record<string, string>> = {
+  UserMessage: "user",
+  HookPrompt: "user",
+  AgentMessage: "assistant",
+  Plan: "assistant",
+  Reasoning: "reasoning",
+};
+
+/** Turn items that end a call, by the legacy end event they stand for. */
+export const TURN_ITEM_ENDS: Readonly<Record<string, string>> = {
+  CommandExecution: "exec_command_end",
+  FileChange: "patch_apply_end",
+  McpToolCall: "mcp_tool_call_end",
+  DynamicToolCall: "dynamic_tool_call",
+  CollabAgentToolCall: "dynamic_tool_call",
+};
+
+const listed = (v: unknown) => (Array.isArray(v) ? v : []);
+
+/** A message item's texts: its content, text, summary, raw content and fragments. */
+export function turnItemTexts(item: Record<string, unknown>): string[] {
+  return [
+    ...(contentTexts(item.content)?.texts ?? []),
+    ...[item.text, ...listed(item.summary_text), ...listed(item.raw_content)].filter((t): t is string => typeof t === "string"),
+    ...listed(item.fragments).flatMap((f) => (isRecord(f) && typeof f.text === "string" ? [f.text] : [])),
+  ];
+}
+
+/** A call-ending item as its legacy end event's payload (an MCP call's error or result as `{Err}` / `{Ok}`). */
+export function turnItemEnd(item: Record<string, unknown>, id: string): Record<string, unknown> {
+  const p: Record<string, unknown> = { ...item, call_id: id };
+  if (item.type === "McpToolCall") {
+    const error = isRecord(item.error) ? str(item.error.message) : undefined;
+    p.result =
+      error !== undefined || item.status === "failed"
+        ? { Err: error ?? "" }
+        : isRecord(item.result)
+          ? { Ok: item.result }
+          : undefined;
+  }
+  return p;
+}
