@@ -277,6 +277,33 @@ export class ParentChain<S> {
   }
 }
 
+/**
+ * The uuids of the messages a compact boundary says the compaction kept (they stay where they are,
+ * before the boundary, and are not replaced by its summary): `compactMetadata.preservedMessages.uuids`,
+ * else `preservedSegment` walked from `tailUuid` back to `headUuid` by parentUuid, as the runtime
+ * relinks them on resume. A walk that does not reach the head keeps nothing (the runtime then drops
+ * the segment too).
+ */
+export function preservedUuids(metadata: unknown, parentOf: ReadonlyMap<string, unknown>): Set<string> {
+  const kept = new Set<string>();
+  if (!isRecord(metadata)) return kept;
+  const listed = isRecord(metadata.preservedMessages) ? metadata.preservedMessages.uuids : undefined;
+  if (Array.isArray(listed)) {
+    for (const uuid of listed) if (typeof uuid === "string") kept.add(uuid);
+    return kept;
+  }
+  const segment = isRecord(metadata.preservedSegment) ? metadata.preservedSegment : undefined;
+  if (typeof segment?.tailUuid !== "string" || typeof segment.headUuid !== "string") return kept;
+  const walked = new Set<string>();
+  let uuid: unknown = segment.tailUuid;
+  while (typeof uuid === "string" && parentOf.has(uuid) && !walked.has(uuid)) {
+    walked.add(uuid);
+    if (uuid === segment.headUuid) return walked;
+    uuid = parentOf.get(uuid);
+  }
+  return kept;
+}
+
 export const MessageRecord = z.looseObject({
   type: z.enum(["user", "assistant"]),
   uuid: z.string().optional(),

@@ -565,6 +565,58 @@ describe("Claude Code importer: 2.1.197's other record types (hand-written edge 
   });
 });
 
+describe("Claude Code importer: a partial compaction that keeps recent messages (hand-written edge cases)", () => {
+  // 2.1.197 leaves the messages a compaction keeps where they are (before the boundary) and names
+  // them in the boundary's compactMetadata; the summary replaced only the others.
+  const say = (uuid: string, parentUuid: string | null, role: "user" | "assistant", content: string) =>
+    rec({ type: role, uuid, parentUuid, message: { role, content: [{ type: "text", text: content }] } });
+  const file = (metadata: Record<string, unknown>) =>
+    parseClaudeCode(
+      utf8(
+        [
+          say("u1", null, "user", "set up nginx"),
+          say("a1", "u1", "assistant", "edited /etc/nginx/nginx.conf"),
+          say("u2", "a1", "user", "now rotate the logs"),
+          say("a2", "u2", "assistant", "wrote /etc/logrotate.d/nginx"),
+          rec({
+            type: "system",
+            subtype: "compact_boundary",
+            content: "Conversation compacted",
+            isMeta: false,
+            uuid: "b1",
+            parentUuid: null,
+            logicalParentUuid: "a2",
+            level: "info",
+            compactMetadata: { trigger: "manual", preTokens: 1200, ...metadata },
+          }),
+          rec({
+            type: "user",
+            uuid: "sum1",
+            parentUuid: "b1",
+            isCompactSummary: true,
+            isVisibleInTranscriptOnly: true,
+            message: { role: "user", content: "This session is being continued from a previous conversation..." },
+          }),
+        ].join("\n"),
+      ),
+    );
+
+  it("leaves the messages the boundary's preservedMessages lists out of what the summary replaced", () => {
+    const result = file({
+      preservedSegment: { headUuid: "u2", anchorUuid: "sum1", tailUuid: "a2" },
+      preservedMessages: { anchorUuid: "sum1", uuids: ["u2", "a2"], allUuids: ["u2", "a2"] },
+    });
+    expectWellFormed(result);
+    expect(only(result).compactions.map((c) => [c.summarySeq, c.replacedSeqs])).toEqual([[4, [0, 1]]]);
+  });
+
+  it("walks a preservedSegment from its tail to its head by parentUuid when no list is given", () => {
+    const result = file({ preservedSegment: { headUuid: "u2", anchorUuid: "sum1", tailUuid: "a2" } });
+    expectWellFormed(result);
+    expect(only(result).compactions.map((c) => [c.summarySeq, c.replacedSeqs])).toEqual([[4, [0, 1]]]);
+  });
+});
+
 describe("Claude Code importer: accounting (hand-written edge cases)", () => {
   it("ignores listed system subtypes and progress types by name, skips others against their session", () => {
     const lines = [

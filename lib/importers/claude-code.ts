@@ -19,7 +19,9 @@
  *   so importing both files never mixes seqs; a sidechain record whose message the same file holds
  *   as progress is not added twice.
  * - Compaction: a `system` compact_boundary ends the window; the next user record with
- *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file.
+ *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file, except the
+ *   messages a partial compaction kept (the boundary's `compactMetadata.preservedMessages` /
+ *   `preservedSegment`: they stay before the boundary, in the model's context).
  * - `attachment` records (context the runtime attached: file contents, hook output) are MESSAGEs
  *   with role "attachment", body = the attachment object as the line holds it.
  * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES: their `content`;
@@ -46,6 +48,7 @@ import {
   type Origin,
   ParentChain,
   type PendingBoundary,
+  preservedUuids,
   resultText,
   sidechainAgent,
   subagentType,
@@ -71,13 +74,20 @@ class ClaudeReader {
   private readonly answered = new Set<SessionDraft>();
   /** uuids of the subagent messages progress records hold, so sidechain copies are not added twice. */
   private readonly progressUuids = new Set<string>();
+  /** Each record's parentUuid and line by its uuid, for the messages a compaction kept. */
+  private readonly parentOf = new Map<string, unknown>();
+  private readonly lineOf = new Map<string, number>();
   private currentSessionId: string | undefined;
 
   constructor(private readonly fileId: () => string) {}
 
   read(lines: JsonLine[]): ImportResult {
-    for (const { value } of lines) {
+    for (const { value, line } of lines) {
       this.chain.note(value.uuid);
+      if (typeof value.uuid === "string" && !this.lineOf.has(value.uuid)) {
+        this.parentOf.set(value.uuid, value.parentUuid);
+        this.lineOf.set(value.uuid, line);
+      }
       const data = value.data;
       if (value.type === "progress" && isRecord(data) && isRecord(data.message) && typeof data.message.uuid === "string") {
         this.progressUuids.add(data.message.uuid);
@@ -183,7 +193,14 @@ class ClaudeReader {
         previous.line,
         "compact boundary with no compact summary before the next boundary; its window joins the next one",
       );
-    this.boundaries.set(draft, { line: line.line, replaced: [...(previous?.replaced ?? []), ...draft.cut()] });
+    // A partial compaction keeps some messages before the boundary: its summary did not replace them.
+    const keptLines = new Set<number>();
+    for (const uuid of preservedUuids(r.compactMetadata, this.parentOf)) {
+      const kept = this.lineOf.get(uuid);
+      if (kept !== undefined) keptLines.add(kept);
+    }
+    const replaced = draft.cut().filter((span) => !keptLines.has(span.sourceLine));
+    this.boundaries.set(draft, { line: line.line, replaced: [...(previous?.replaced ?? []), ...replaced] });
   }
 
   private attachment(line: JsonLine): void {
