@@ -18,7 +18,7 @@ export function databaseUnavailable(): AppError {
 export function errorResponse(error: unknown): NextResponse {
   if (!(error instanceof AppError) && isDatabaseUnavailable(error)) error = databaseUnavailable();
   const appError = toAppError(error);
-  if (!(error instanceof AppError)) console.error("Unhandled error in route handler", error);
+  if (appError.code === "INTERNAL") console.error("Unhandled error in route handler", error);
   return NextResponse.json(appError.toJSON(), { status: appError.status, headers: appError.options.headers });
 }
 

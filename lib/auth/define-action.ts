@@ -169,7 +169,7 @@ function parseForm<I>(schema: z.ZodType<I>, value: Record<string, string | strin
 /** An action's answer to a failure: the error's code and message, and what was typed. */
 function failure<T>(error: unknown, form: FormData): ActionResult<T> {
   const appError = toAppError(error);
-  if (!(error instanceof AppError)) console.error("Server action failed", error);
+  if (appError.code === "INTERNAL") console.error("Server action failed", error);
   return {
     ok: false,
     error: {

@@ -60,8 +60,44 @@ export class AppError extends Error {
   }
 }
 
-/** Anything thrown that is not an AppError becomes an opaque INTERNAL error. */
+/**
+ * Whether a database error in `error`'s chain has one of these codes (Prisma's, or the SQLSTATE
+ * the driver adapter keeps as `originalCode`) or driver adapter error kinds.
+ */
+export function databaseErrorIs(error: unknown, codes: ReadonlySet<string>, kinds: ReadonlySet<string> = new Set()): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const o = e as {
+      code?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
+    if (typeof o.code === "string" && codes.has(o.code)) return true;
+    if (typeof o.originalCode === "string" && codes.has(o.originalCode)) return true;
+    if (typeof o.kind === "string" && kinds.has(o.kind)) return true;
+    e = o.meta?.driverAdapterError ?? o.cause;
+  }
+  return false;
+}
+
+/**
+ * Postgres' verdict on transactions that collided (a serialization failure, a deadlock): the
+ * transaction was rolled back whole, so nothing was written and trying again can succeed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  return databaseErrorIs(error, new Set(["P2034", "40001", "40P01"]), new Set(["TransactionWriteConflict"]));
+}
+
+/**
+ * Anything thrown that is not an AppError becomes an opaque INTERNAL error, except a transaction
+ * that collided with a concurrent one: that is a CONFLICT the caller may retry.
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isTransactionConflict(error))
+    return new AppError("CONFLICT", "A concurrent change collided with this one; nothing was written. Try again.", {
+      headers: { "Retry-After": "1" },
+    });
   return new AppError("INTERNAL", "Internal error");
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/core/errors";
+import { AppError, databaseErrorIs, isTransactionConflict } from "@/lib/core/errors";
 import { transcriptStateFor } from "@/lib/evidence/transcript-state";
 import type { Verdict } from "@/lib/evidence/types";
 import { db, type DbTx } from "@/lib/db/client";
@@ -63,29 +63,9 @@ export async function reclaim(request: ReclamationRequest): Promise<ReclamationR
   }
 }
 
-/**
- * Postgres' verdicts on transactions that collided: a unique violation (a link written twice), a
- * serialization failure, a deadlock. Prisma reports them under its own codes, or as the driver
- * adapter's error kind with the original SQLSTATE.
- */
-function isConcurrencyConflict(error: unknown): boolean {
-  const codes = new Set(["P2002", "P2034", "23505", "40001", "40P01"]);
-  const kinds = new Set(["UniqueConstraintViolation", "TransactionWriteConflict"]);
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const o = e as {
-      code?: unknown;
-      kind?: unknown;
-      originalCode?: unknown;
-      cause?: unknown;
-      meta?: { driverAdapterError?: unknown };
-    };
-    if (typeof o.code === "string" && codes.has(o.code)) return true;
-    if (typeof o.originalCode === "string" && codes.has(o.originalCode)) return true;
-    if (typeof o.kind === "string" && kinds.has(o.kind)) return true;
-    e = o.meta?.driverAdapterError ?? o.cause;
-  }
-  return false;
-}
+/** A link written twice by two reclamations at once, or their transactions colliding. */
+const isConcurrencyConflict = (error: unknown) =>
+  databaseErrorIs(error, new Set(["P2002", "23505"]), new Set(["UniqueConstraintViolation"])) || isTransactionConflict(error);
 
 export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<ReclamationResult> {
   const { projectId, sessionId } = request;
