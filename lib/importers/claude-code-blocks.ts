@@ -134,8 +134,26 @@ const DECLINED_PATTERNS: readonly RegExp[] = [
   /^PreToolUse:\S+ hook error: /,
   /^Execution stopped by PreToolUse hook\b/,
   /^The agent proposed a plan that was rejected by the user\./,
-  /^\[Request interrupted by user for tool use\]/,
 ];
+
+/**
+ * The runtime's CANCEL_MESSAGE. As the record's whole `toolUseResult` it is the result of a call the
+ * user's interrupt (Esc) cancelled while it was validated, awaited permission or was already running
+ * (phases the record does not tell apart); with `toolUseResult` "Error: <reason>" a PreToolUse hook
+ * stopped the call before it ran, and as text alone (older versions) it is read as a refusal.
+ */
+const CANCEL_MESSAGE =
+  "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/**
+ * `toolUseResult` values of a call the user's interrupt aborted: the streaming executor's result for
+ * a call it had queued or started ("User rejected tool use", with the rejection text as content),
+ * and the cancelled call's CANCEL_MESSAGE. Whether the call had begun is not recorded: UNKNOWN.
+ */
+const ABORTED_RESULTS = new Set(["User rejected tool use", CANCEL_MESSAGE]);
+
+/** A running tool that stopped on the user's interrupt (its AbortError's text): begun, not completed. */
+const INTERRUPTED_RESULT = /^\[Request interrupted by user for tool use\]/;
 
 /**
  * A shell's `returnCodeInterpretation` for an exit code the runtime does not count as an error: the
@@ -180,9 +198,9 @@ export function resultFacts(
   // The record's `toolDenialKind` ("user-rejected", "permission-rule", "automode-blocked", ...) is
   // the runtime's own statement that the call was refused.
   const deniedByRecord = typeof denialKind === "string" && denialKind !== "";
-  if (deniedByRecord || toolUseResult === "User rejected tool use" || DECLINED_PATTERNS.some((p) => p.test(trimmed))) {
-    return { outcome: "DECLINED" };
-  }
+  if (typeof toolUseResult === "string" && ABORTED_RESULTS.has(toolUseResult)) return { outcome: "UNKNOWN" };
+  if (deniedByRecord || DECLINED_PATTERNS.some((p) => p.test(trimmed))) return { outcome: "DECLINED" };
+  if (INTERRUPTED_RESULT.test(trimmed)) return { outcome: "FAILED" };
   if (NOT_RUN_PATTERNS.some((p) => p.test(trimmed))) return { outcome: "NOT_RUN" };
   if (trimmed === PLACEHOLDER_RESULT) return { outcome: "UNKNOWN" };
   const fields = isRecord(toolUseResult) ? toolUseResult : {};

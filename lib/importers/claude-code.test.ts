@@ -375,7 +375,8 @@ describe("Claude Code importer: outcomes (hand-written edge cases)", () => {
     expectWellFormed(result);
     expect(calls.map((c) => [c.sourceId, c.outcome, c.exitCode ?? null])).toEqual([
       ["t1", "DECLINED", null],
-      ["t2", "DECLINED", null],
+      // A tool's AbortError text: the call had begun when the user interrupted it.
+      ["t2", "FAILED", null],
       ["t3", "DECLINED", null],
       ["t4", "FAILED", null],
       ["t5", "FAILED", 3],
@@ -614,6 +615,51 @@ describe("Claude Code importer: a partial compaction that keeps recent messages 
     const result = file({ preservedSegment: { headUuid: "u2", anchorUuid: "sum1", tailUuid: "a2" } });
     expectWellFormed(result);
     expect(only(result).compactions.map((c) => [c.summarySeq, c.replacedSeqs])).toEqual([[4, [0, 1]]]);
+  });
+});
+
+describe("Claude Code importer: calls the user interrupted, as 2.1.197 writes them (hand-written edge cases)", () => {
+  const CANCEL =
+    "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
+  const REJECT =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  const lines = [
+    // Esc while the call was validated, awaited permission, or ran (the runtime's cancelled-tool result).
+    call("x1", "Bash", { command: "terraform apply" }),
+    answer("x1", CANCEL, { toolUseResult: CANCEL, sourceToolAssistantUUID: "a1" }, true),
+    // Esc while the streaming executor had queued or started the call.
+    call("x2", "Write", { file_path: "/etc/app.yaml", content: "x" }),
+    answer("x2", REJECT, { toolUseResult: "User rejected tool use", sourceToolAssistantUUID: "a2" }, true),
+    // A running tool that stopped on the abort (its AbortError).
+    call("x3", "WebFetch", { url: "https://example.com", prompt: "p" }),
+    answer(
+      "x3",
+      "[Request interrupted by user for tool use]",
+      { toolUseResult: "Error: [Request interrupted by user for tool use]", sourceToolAssistantUUID: "a3" },
+      true,
+    ),
+    // A PreToolUse hook that stopped the call: refused before it ran.
+    call("x4", "Bash", { command: "git push --force" }),
+    answer("x4", CANCEL, { toolUseResult: "Error: force pushes are not allowed", sourceToolAssistantUUID: "a4" }, true),
+    // The user rejected it at the permission prompt.
+    call("x5", "Bash", { command: "rm -rf dist" }),
+    answer("x5", REJECT, { toolUseResult: `Error: ${REJECT}`, sourceToolAssistantUUID: "a5" }, true),
+  ];
+  const result = parseClaudeCode(utf8(lines.join("\n")));
+
+  it("reads an abort as UNKNOWN (it may have run), a tool stopped mid-run as FAILED, a refusal as DECLINED", () => {
+    expectWellFormed(result);
+    expect(
+      only(result)
+        .spans.filter((x) => x.kind === "TOOL_CALL")
+        .map((c) => [c.sourceId, c.outcome]),
+    ).toEqual([
+      ["x1", "UNKNOWN"],
+      ["x2", "UNKNOWN"],
+      ["x3", "FAILED"],
+      ["x4", "DECLINED"],
+      ["x5", "DECLINED"],
+    ]);
   });
 });
 
