@@ -109,6 +109,7 @@ export const CLAUDE_IGNORED_BLOCK_TYPES: Readonly<Record<string, string>> = {
   image: "binary image data",
   document: "an attached document's binary data",
   redacted_thinking: "encrypted reasoning with no readable text",
+  container_upload: "the id of a file uploaded to the code-execution container (no content)",
 };
 
 /** Tool names whose successful result means exit code 0 (the runtime reports any other code as an error). */

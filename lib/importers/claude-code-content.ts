@@ -62,10 +62,12 @@ export class BlockWriter {
         if (!use.success) return skip(describeZodError(use.error));
         if (!("input" in block)) return skip("tool_use block without its input");
         const raw = rawValue(origin.line.bytes, [...origin.path, "message", "content", index, "input"]);
+        // The API's MCP connector names the server apart; Claude Code's own MCP tools are mcp__<server>__<tool>.
+        const server = block.type === "mcp_tool_use" && typeof block.server_name === "string" ? block.server_name : undefined;
         const call = draft.add({
           ...base,
           kind: "TOOL_CALL",
-          toolName: use.data.name,
+          toolName: server ? `mcp__${server}__${use.data.name}` : use.data.name,
           toolInput: use.data.input,
           body: raw ? raw.slice() : utf8(JSON.stringify(use.data.input ?? null)),
           sourceId: use.data.id,
@@ -97,6 +99,11 @@ export class BlockWriter {
         });
         return;
       }
+      case "compaction":
+        // The API's own compaction: its summary replaced everything before it in the model's context.
+        if (typeof block.content !== "string") return skip("compaction block without its summary");
+        draft.addSummary({ ...plain, body: utf8(block.content) });
+        return;
       case "mcp_tool_result": {
         // The API's MCP connector: a result block in the assistant's own message, text like tool_result's.
         const result = ToolResult.safeParse(block);

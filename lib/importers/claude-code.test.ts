@@ -484,13 +484,46 @@ describe("Claude Code importer: server-side and MCP connector tool blocks (hand-
     expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => [c.toolName, c.sourceId, c.outcome, text(c)])).toEqual([
       ["advisor", "srvtoolu_1", "SUCCEEDED", "{}"],
       ["web_search", "srvtoolu_2", "FAILED", '{"query":"app.yaml schema"}'],
-      ["query", "mcptoolu_1", "SUCCEEDED", '{"sql":"delete from t"}'],
+      // Named as Claude Code names its own MCP tools, so the tool's bare name is not read as a built-in's.
+      ["mcp__db__query", "mcptoolu_1", "SUCCEEDED", '{"sql":"delete from t"}'],
     ]);
     expect(s.spans.filter((x) => x.kind === "TOOL_RESULT").map((r) => [r.sourceId, r.toolName, text(r)])).toEqual([
       ["srvtoolu_1", "advisor", '{"type":"advisor_result","text":"Read /etc/app.yaml first"}'],
       ["srvtoolu_2", "web_search", '{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}'],
-      ["mcptoolu_1", "query", "3 rows"],
+      ["mcptoolu_1", "mcp__db__query", "3 rows"],
     ]);
+  });
+
+  it("makes the API's compaction block a summary of what came before, and ignores a container upload", () => {
+    const more = parseClaudeCode(
+      utf8(
+        [
+          ...lines,
+          rec({
+            type: "assistant",
+            uuid: "a2",
+            parentUuid: "a1",
+            message: {
+              role: "assistant",
+              content: [
+                { type: "compaction", content: "Earlier: deleted rows from t; advisor said read /etc/app.yaml" },
+                { type: "container_upload", file_id: "file_01" },
+                { type: "text", text: "continuing" },
+              ],
+            },
+          }),
+        ].join("\n"),
+      ),
+    );
+    expectWellFormed(more);
+    expect(more.issues).toEqual([]);
+    expect(more.records).toMatchObject({ read: 3, used: 3, skipped: 0 });
+    const s = only(more);
+    expect(s.spans.slice(-2).map((x) => [x.kind, text(x)])).toEqual([
+      ["SUMMARY", "Earlier: deleted rows from t; advisor said read /etc/app.yaml"],
+      ["MESSAGE", "continuing"],
+    ]);
+    expect(s.compactions.map((c) => [c.summarySeq, c.replacedSeqs])).toEqual([[7, [0, 1, 2, 3, 4, 5, 6]]]);
   });
 });
 

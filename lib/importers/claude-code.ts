@@ -8,7 +8,9 @@
  *   result sets the call's outcome and exit code (resultFacts, which also reads the record's
  *   `toolUseResult` and `toolDenialKind`); a call with no result stays UNKNOWN. The API's server-side
  *   tools write both halves into the assistant's message: `server_tool_use` / `mcp_tool_use` are
- *   TOOL_CALLs, `*_tool_result` / `mcp_tool_result` their TOOL_RESULTs (an `*_error` content FAILED).
+ *   TOOL_CALLs (an MCP connector's as `mcp__<server>__<tool>`), `*_tool_result` / `mcp_tool_result`
+ *   their TOOL_RESULTs (an `*_error` content FAILED); the API's `compaction` block is a SUMMARY of
+ *   what came before it.
  * - Subagents: current versions (2.1.197 writes no `progress` records) leave a subagent's work to
  *   its own file, below. Older ones also reported it to the parent file as `progress` records with
  *   `data.type` "agent_progress" ("skill_progress" for a forked skill), each holding one subagent
