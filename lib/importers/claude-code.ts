@@ -57,7 +57,7 @@ import {
 } from "./claude-code-blocks";
 import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
-import { readJsonLines, type JsonLine } from "./jsonl";
+import { eachJsonLine, type JsonLine, UNREPORTED } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { isRecord, lazyContentId, str, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
@@ -83,8 +83,13 @@ class ClaudeReader {
 
   constructor(private readonly fileId: () => string) {}
 
-  read(lines: JsonLine[]): ImportResult {
-    for (const { value, line } of lines) {
+  /**
+   * Two passes, each parsing the lines as it goes (no pass holds the whole file's parsed JSON): the
+   * first notes every uuid (a parent may come later in the file) and the subagent messages progress
+   * records hold; the second reads the records and reports each.
+   */
+  read(bytes: Uint8Array): ImportResult {
+    for (const { value, line } of eachJsonLine(bytes, UNREPORTED)) {
       this.chain.note(value.uuid);
       if (typeof value.uuid === "string" && !this.lineOf.has(value.uuid)) {
         this.parentOf.set(value.uuid, value.parentUuid);
@@ -95,7 +100,7 @@ class ClaudeReader {
         this.progressUuids.add(data.message.uuid);
       }
     }
-    for (const line of lines) {
+    for (const line of eachJsonLine(bytes, this.collector)) {
       this.record(line);
       this.checkParent(line);
     }
@@ -353,9 +358,7 @@ class ClaudeReader {
 }
 
 export function parseClaudeCode(bytes: Uint8Array): ImportResult {
-  const reader = new ClaudeReader(lazyContentId(bytes));
-  const lines = readJsonLines(bytes, reader.collector);
-  return reader.read(lines);
+  return new ClaudeReader(lazyContentId(bytes)).read(bytes);
 }
 
 export const claudeCodeImporter: TranscriptImporter = {

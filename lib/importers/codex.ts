@@ -35,7 +35,7 @@ import {
 import { contentTexts } from "./codex-outcomes";
 import { TURN_ITEM_ENDS, TURN_ITEM_ROLES, turnItemEnd, turnItemTexts } from "./codex-turn-items";
 import { rawValue } from "./json-scan";
-import { readJsonLines, type JsonLine } from "./jsonl";
+import { eachJsonLine, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { decodeUtf8, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 
@@ -110,8 +110,9 @@ class CodexReader {
     this.calls = new CodexCalls(this.collector, (explicit) => this.cwdHint(explicit));
   }
 
-  read(lines: JsonLine[]): ImportResult {
-    lines.forEach((line, index) => this.line(line, index));
+  read(lines: Iterable<JsonLine>): ImportResult {
+    let index = 0;
+    for (const line of lines) this.line(line, index++);
     this.dedupMessages();
     this.calls.finish(this.draft);
     return this.collector.result();
@@ -384,7 +385,7 @@ function keptTexts(history: unknown): Set<string> {
 
 export function parseCodex(bytes: Uint8Array): ImportResult {
   const reader = new CodexReader(lazyContentId(bytes));
-  return reader.read(readJsonLines(bytes, reader.collector));
+  return reader.read(eachJsonLine(bytes, reader.collector));
 }
 
 export const codexImporter: TranscriptImporter = {

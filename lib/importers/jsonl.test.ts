@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readJsonLines } from "./jsonl";
+import { eachJsonLine, readJsonLines } from "./jsonl";
 import type { ImportIssue } from "./types";
 import { utf8 } from "./text";
 
@@ -39,5 +39,18 @@ describe("readJsonLines", () => {
   it("keeps each line's bytes for verbatim slicing", () => {
     const [line] = readJsonLines(utf8('{"t":"caf\\u00e9"}\n'), { read: () => {}, skip: () => {} });
     expect(new TextDecoder().decode(line!.bytes)).toBe('{"t":"caf\\u00e9"}');
+  });
+});
+
+describe("eachJsonLine", () => {
+  it("parses and reports a line only when the reader takes it, so a reader holds one line's JSON at a time", () => {
+    const reported: number[] = [];
+    const sink = { read: (line: number) => reported.push(line), skip: () => {} };
+    const lines = eachJsonLine(utf8('{"a":1}\n{"b":2}\nnot json\n{"c":3}\n'), sink);
+    expect(reported).toEqual([]);
+    expect(lines.next().value?.value).toEqual({ a: 1 });
+    expect(reported).toEqual([1]);
+    expect([...lines].map((l) => l.line)).toEqual([2, 4]);
+    expect(reported).toEqual([1, 2, 3, 4]);
   });
 });

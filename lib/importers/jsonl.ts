@@ -16,10 +16,11 @@ export interface JsonLine {
 
 /**
  * Splits on LF (tolerating CRLF); blank lines are not records and are passed over. Every other
- * line is reported to `sink` as read, and as skipped when it cannot be parsed.
+ * line is reported to `sink` as read, and as skipped when it cannot be parsed. Lines are decoded
+ * and parsed one at a time, as the caller takes them: a reader that handles each line and keeps
+ * only what it made of it holds one line's parsed JSON at a time, not the whole file's.
  */
-export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
-  const out: JsonLine[] = [];
+export function* eachJsonLine(bytes: Uint8Array, sink: RecordSink): Generator<JsonLine> {
   let start = 0;
   let line = 1;
   while (start < bytes.length) {
@@ -29,12 +30,19 @@ export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
     let stop = end;
     if (stop > start && bytes[stop - 1] === 0x0d) stop--;
     const parsed = parseLine(bytes.subarray(start, stop), line, last, sink);
-    if (parsed) out.push(parsed);
+    if (parsed) yield parsed;
     start = end + 1;
     line++;
   }
-  return out;
 }
+
+/** Every line at once, for readers that look ahead or go over the lines more than once. */
+export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
+  return [...eachJsonLine(bytes, sink)];
+}
+
+/** For a first look over the lines that reports nothing (the pass that reports comes after). */
+export const UNREPORTED: RecordSink = { read() {}, skip() {} };
 
 function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSink): JsonLine | undefined {
   // A UTF-8 byte order mark may open the file; it is not part of the record.

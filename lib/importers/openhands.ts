@@ -22,7 +22,7 @@
  */
 import { Clock, ImportCollector } from "./builder";
 import { locate, skipWs } from "./json-scan";
-import { readJsonLines } from "./jsonl";
+import { eachJsonLine } from "./jsonl";
 import { ClassicReader } from "./openhands-classic";
 import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
 import { SdkReader } from "./openhands-sdk";
@@ -145,9 +145,8 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
  */
 function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: () => string): ImportResult {
   const { collector } = reader;
-  const lines = readJsonLines(bytes, collector);
   const loose: EventRecord[] = [];
-  for (const line of lines) {
+  for (const line of eachJsonLine(bytes, collector)) {
     const v = line.value;
     if (typeof v.action === "string" || typeof v.observation === "string" || typeof v.kind === "string") {
       loose.push({ position: line.line, bytes: line.bytes, value: v });

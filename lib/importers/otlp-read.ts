@@ -15,7 +15,7 @@
 import type { ImportCollector } from "./builder";
 import { isJaegerDocument, isJaegerSpan, jaegerSpanOf, readJaegerDocument } from "./jaeger-read";
 import { splitArray, skipWs } from "./json-scan";
-import { readJsonLines } from "./jsonl";
+import { eachJsonLine } from "./jsonl";
 import { attributeMap, nanos } from "./otel-values";
 import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-records";
 import { bomLength, decodeUtf8, isRecord, str } from "./text";
@@ -206,7 +206,7 @@ export function readOtlp(bytes: Uint8Array, collector: ImportCollector): OtlpRea
   const out: OtlpRead = { spans: [], logs: [] };
   if (firstLineIsRequest(bytes, start)) {
     // Several requests, one per line (the Collector's file exporter): the line is the record.
-    for (const line of readJsonLines(bytes, collector)) {
+    for (const line of eachJsonLine(bytes, collector)) {
       const value: Record<string, unknown> = line.value;
       if (!isOtlpRequest(value) && !Array.isArray(value.resourceLogs)) {
         collector.skip(line.line, "line is not an OTLP trace request (no resourceSpans); skipped");
