@@ -9,6 +9,7 @@ import { sha256Hex } from "@/lib/core/hash";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { DAY_MS, expiresAtFor } from "@/lib/evidence/policy";
 import { byteaField, field, line } from "@/lib/db/copy";
+import { atomRowsFor } from "@/lib/server/ingest";
 import { TABLES, type TableName } from "./columns";
 import type { SessionPlan } from "./plan";
 import { rng, sessionProfile, TranscriptGenerator } from "./transcript";
@@ -122,7 +123,7 @@ export function* buildSession(plan: SessionPlan, ctx: BuildContext): Generator<B
       classReasons: JSON.stringify(analysis.classification.reasons),
       body,
       sha256: sha256Hex(body),
-      atoms: analysis.atoms.filter((a) => !a.text.includes("\u0000") && !a.normalized.includes("\u0000")),
+      atoms: analysis.atoms,
       state: "VERBATIM",
       hasPointer: true,
       generation: 0,
@@ -220,23 +221,24 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
     ]),
   );
 
-  item.atoms.forEach((a, ordinal) => {
+  // As ingest writes them: atomRowsFor is the one place atoms become rows.
+  for (const a of atomRowsFor(sessionId, item.id, item.atoms)) {
     out.evidence_atom.push(
       line([
         sessionId,
         item.id,
-        String(ordinal),
+        String(a.ordinal),
         a.kind,
         field(a.text),
         field(a.normalized),
         String(a.byteStart),
         String(a.byteEnd),
-        field(a.effect ?? null),
-        field(a.negated ?? false),
-        field(a.argName ?? null),
+        field(a.effect),
+        field(a.negated),
+        field(a.argName),
       ]),
     );
-  });
+  }
   for (const link of item.links) out.summary_link.push(link);
 
   const audit = (act: string, at: Date, before: unknown, after: unknown, reason: string, label: string) =>
