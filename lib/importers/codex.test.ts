@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CODEX_IGNORED_EVENT_TYPES, parseCodex } from "./codex";
+import { parseCodex } from "./codex";
+import { CODEX_IGNORED_EVENT_TYPES } from "./codex-lists";
 import { detectFormat, importTranscript, type ImportedSpan } from "./index";
 import { effectOn, expectAccounted, expectWellFormed, fixture, kinds, lineStart, only, text, verdictOf } from "./testkit";
 import { utf8 } from "./text";

@@ -39,13 +39,6 @@ import { eachJsonLine, type JsonLine } from "./jsonl";
 import type { ImportResult, TranscriptImporter } from "./types";
 import { decodeUtf8, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 
-export {
-  CODEX_IGNORED_EVENT_TYPES,
-  CODEX_IGNORED_ITEM_TYPES,
-  CODEX_IGNORED_LINE_TYPES,
-  CODEX_IGNORED_TURN_ITEMS,
-} from "./codex-lists";
-
 /** Lines of the legacy rollout layout (before rollout lines were typed) that carry no content. */
 const LEGACY_STATE_RECORD = "state";
 
