@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { ActionResult } from "@/lib/core/action-result";
-import type { UnblockAct } from "@/lib/evidence/questions";
+import type { CitedBytes, UnblockAct } from "@/lib/evidence/questions";
 import { formatKindCounts, type KindCount } from "@/lib/evidence/manifest";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { ActionForm } from "./ActionForm";
@@ -23,14 +23,7 @@ export function sessionLabel(titles: SessionTitles, sessionId: string): string {
 }
 
 /** A citation as every answer has it (a job's stored answer types the outcome as a string). */
-export interface CitationRow {
-  sessionId: string;
-  spanId: string;
-  seq: number;
-  byteStart: number;
-  byteEnd: number;
-  sha256: string;
-  excerpt: string;
+export interface CitationRow extends CitedBytes {
   outcome?: string | null;
   exitCode?: number | null;
 }

@@ -39,6 +39,9 @@ export interface QuestionSpan {
   replaces?: string[];
 }
 
+/** Where a citation points and what it quotes: what every view of an answer keeps of it. */
+export type CitedBytes = Pick<Citation, "sessionId" | "spanId" | "seq" | "byteStart" | "byteEnd" | "sha256" | "excerpt">;
+
 export interface Citation {
   sessionId: string;
   spanId: string;

@@ -22,6 +22,7 @@ import type { AnswerKind, Blocker, Citation, QuestionAnswer, QuestionSpan, Skipp
 export type {
   AnswerKind,
   Blocker,
+  CitedBytes,
   Citation,
   QuestionAnswer,
   QuestionSpan,

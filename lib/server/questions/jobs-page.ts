@@ -4,7 +4,7 @@
  */
 import type { KindCount } from "@/lib/evidence/manifest";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
-import type { UnblockAct } from "@/lib/evidence/questions";
+import type { CitedBytes, UnblockAct } from "@/lib/evidence/questions";
 import {
   askEvidenceQuestion,
   type AskOptions,
@@ -28,17 +28,7 @@ export interface QuestionJobAnswer {
   scopeComplete: boolean;
   noSpansInScope: boolean;
   outcomeSummary: string;
-  citations: Array<{
-    sessionId: string;
-    spanId: string;
-    seq: number;
-    byteStart: number;
-    byteEnd: number;
-    sha256: string;
-    excerpt: string;
-    outcome: string | null;
-    exitCode: number | null;
-  }>;
+  citations: Array<CitedBytes & { outcome: string | null; exitCode: number | null }>;
   /** As the page shows them: where each is, why it blocks, what its summary dropped, whether its original is held, what unblocks it. */
   blockers: Array<{
     sessionId: string;
