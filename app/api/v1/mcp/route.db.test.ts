@@ -70,7 +70,47 @@ async function exercise(client: Client) {
     arguments: { question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } },
   });
   expect(answer.isError).toBeFalsy();
-  expect(["YES", "NO", "INSUFFICIENT_EVIDENCE"]).toContain((answer.structuredContent as Structured).answer);
+  // The session wrote no file and ran nothing touching system config, and every span is held: NO.
+  expect(answer.structuredContent).toMatchObject({
+    answer: "NO",
+    question: { id: "modified-system-config" },
+    citationCount: 0,
+    blockerCount: 0,
+    scopeComplete: true,
+  });
+  // Its first Bash call started the Phoenix server: YES, citing those bytes of that call.
+  const ran = await client.callTool({
+    name: "evidence_query",
+    arguments: {
+      question: { predicate: { toolNames: ["Bash"], commandPattern: "mix phx\\.server" } },
+      scope: { sessionIds: [sessionId] },
+    },
+  });
+  const proof = ran.structuredContent as Structured;
+  expect(proof).toMatchObject({ answer: "YES", citationCount: 1, blockerCount: 0 });
+  const call = await db().span.findFirstOrThrow({ where: { sessionId, seq: proof.citations[0].seq } });
+  expect(proof.citations[0]).toMatchObject({ spanId: call.id, spanKind: "TOOL_CALL", excerpt: "mix phx.server" });
+  expect(call.toolName).toBe("Bash");
+
+  // Arguments the tool's schema refuses are tool errors with the API's code and the field at fault.
+  const tooMany = await client.callTool({
+    name: "evidence_query",
+    arguments: { question: { canned: "modified-system-config" }, limit: 51 },
+  });
+  expect(tooMany.isError).toBe(true);
+  expect((tooMany.structuredContent as Structured).error).toMatchObject({
+    code: "VALIDATION_FAILED",
+    fields: [{ path: "limit" }],
+  });
+  expect((tooMany.content as Array<{ text: string }>)[0]!.text).toMatch(/^VALIDATION_FAILED: .*limit/);
+  const notAnId = await client.callTool({ name: "get_original", arguments: { spanId: "not-a-span" } });
+  expect((notAnId.structuredContent as Structured).error).toMatchObject({
+    code: "VALIDATION_FAILED",
+    fields: [{ path: "spanId" }],
+  });
+  const unknown = await client.callTool({ name: "delete_everything", arguments: {} });
+  expect(unknown.isError).toBe(true);
+  expect((unknown.structuredContent as Structured).error.code).toBe("NOT_FOUND");
 
   const ledger = await client.callTool({ name: "side_effect_ledger", arguments: { session: externalId, limit: 5 } });
   const entries = (ledger.structuredContent as Structured).entries as Structured[];
@@ -163,6 +203,7 @@ describe("MCP server", () => {
     expect(small.next).toEqual({ offset: 115 });
     const beyond = await client.callTool({ name: "evidence_query", arguments: { question, scope, limit: 51 } });
     expect(beyond.isError).toBe(true);
+    expect((beyond.structuredContent as Structured).error.code).toBe("VALIDATION_FAILED");
     await client.close();
   });
 
