@@ -7,6 +7,8 @@ import type { ActionResult } from "@/lib/core/action-result";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Simulation } from "@/lib/server/what-if";
 import { useRefill } from "./ActionForm";
+import { PolicyFormInputs } from "./PolicyFormInputs";
+import { RetentionWhatIfConfirm } from "./RetentionWhatIfConfirm";
 import { CurrentVsProposedChart, StoredBytesChart } from "./charts/WhatIfCharts";
 import {
   formatBytes,
@@ -20,46 +22,20 @@ import { formatCount, formatTime, humanize } from "./format";
 type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 
 const CLASSES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
-const TTL_FIELD = { NARRATIVE: "ttlNarrative", STRUCTURED: "ttlStructured", SIDE_EFFECTING: "ttlSideEffecting" } as const;
 
-/** The policy's fields as form inputs (the proposal's, or hidden copies of the previewed one). */
-function PolicyInputs({ policy, hidden }: { policy: RetentionPolicy; hidden?: boolean }) {
-  const prefixes = policy.systemConfigPrefixes.join("\n");
-  if (hidden) {
-    return (
-      <>
-        <input type="hidden" name="evidenceHorizonDays" value={policy.evidenceHorizonDays} />
-        {CLASSES.map((c) => (
-          <input key={c} type="hidden" name={TTL_FIELD[c]} value={policy.ttlDays[c]} />
-        ))}
-        {policy.evidenceWorkloads ? <input type="hidden" name="evidenceWorkloads" value="on" /> : null}
-        <input type="hidden" name="systemConfigPrefixes" value={prefixes} />
-      </>
-    );
-  }
+/** A proposal handed over by a form without a preview (settings, a rollback), simulated on arrival. */
+export interface HandedProposal {
+  policy: RetentionPolicy;
+  rollbackOf: number | null;
+  simulation: Simulation | null;
+}
+
+function samePolicy(a: RetentionPolicy, b: RetentionPolicy): boolean {
   return (
-    <>
-      <label>
-        Evidence horizon (days)
-        <br />
-        <input name="evidenceHorizonDays" type="number" min={1} max={36500} defaultValue={policy.evidenceHorizonDays} required />
-      </label>
-      {CLASSES.map((c) => (
-        <label key={c}>
-          {humanize(c)} TTL (days)
-          <br />
-          <input name={TTL_FIELD[c]} type="number" min={0} max={36500} defaultValue={policy.ttlDays[c]} required />
-        </label>
-      ))}
-      <label style={{ alignSelf: "center" }}>
-        <input name="evidenceWorkloads" type="checkbox" value="on" defaultChecked={policy.evidenceWorkloads} /> Evidence workloads
-      </label>
-      <label style={{ flexBasis: "100%" }}>
-        System-config path prefixes (one per line; removing one needs a reason)
-        <br />
-        <textarea name="systemConfigPrefixes" rows={6} cols={60} defaultValue={prefixes} className="mono" />
-      </label>
-    </>
+    a.evidenceHorizonDays === b.evidenceHorizonDays &&
+    CLASSES.every((c) => a.ttlDays[c] === b.ttlDays[c]) &&
+    a.evidenceWorkloads === b.evidenceWorkloads &&
+    a.systemConfigPrefixes.join("\n") === b.systemConfigPrefixes.join("\n")
   );
 }
 
@@ -71,6 +47,7 @@ export function RetentionWhatIf({
   historyHref,
   policy,
   version,
+  proposal,
   canSave,
   simulate,
   save,
@@ -79,27 +56,37 @@ export function RetentionWhatIf({
   historyHref: string;
   policy: RetentionPolicy;
   version: number;
+  proposal: HandedProposal | null;
   canSave: boolean;
   simulate: Action<Simulation>;
   save: Action<{ version: number }>;
 }) {
-  const [result, submit, pending] = useActionState(simulate, null);
+  const handed: ActionResult<Simulation> | null = proposal?.simulation
+    ? { ok: true, message: "Simulated the proposal.", data: proposal.simulation }
+    : null;
+  const [result, submit, pending] = useActionState(simulate, handed);
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
   const simulation = result?.ok ? result.data : undefined;
   return (
-    <section className="panel" aria-label="What-if" style={{ marginBottom: 16 }}>
+    <section id="what-if" className="panel" aria-label="What-if" style={{ marginBottom: 16 }}>
       <h2 style={{ marginTop: 0 }}>What if the policy changed?</h2>
       <p style={{ marginTop: 0 }}>
         Policy version <strong data-testid="policy-version">{version}</strong>. <Link href={historyHref}>History</Link>
       </p>
+      {proposal ? (
+        <p role="note">
+          {proposal.rollbackOf !== null ? `Rolling back to version ${proposal.rollbackOf}` : "The change made in Settings"} gives
+          up evidence: below is what it would delete and break. Save it from here, with a reason.
+        </p>
+      ) : null}
       <form
         ref={form}
         action={submit}
         aria-label="Proposed policy"
         style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }}
       >
-        <PolicyInputs policy={simulation?.proposed.policy ?? policy} />
+        <PolicyFormInputs policy={simulation?.proposed.policy ?? proposal?.policy ?? policy} />
         <label>
           Simulate (days)
           <br />
@@ -115,7 +102,16 @@ export function RetentionWhatIf({
         </p>
       ) : null}
       {simulation ? (
-        <SimulationView key={simulation.from} simulation={simulation} version={version} canSave={canSave} save={save} />
+        <SimulationView
+          key={simulation.from}
+          simulation={simulation}
+          version={version}
+          rollbackOf={
+            proposal?.rollbackOf != null && samePolicy(proposal.policy, simulation.proposed.policy) ? proposal.rollbackOf : null
+          }
+          canSave={canSave}
+          save={save}
+        />
       ) : null}
     </section>
   );
@@ -124,11 +120,13 @@ export function RetentionWhatIf({
 function SimulationView({
   simulation,
   version,
+  rollbackOf,
   canSave,
   save,
 }: {
   simulation: Simulation;
   version: number;
+  rollbackOf: number | null;
   canSave: boolean;
   save: Action<{ version: number }>;
 }) {
@@ -234,7 +232,7 @@ function SimulationView({
       {simulation.questionsTruncated ? <p>Only the sessions whose evidence goes soonest were judged; more may change.</p> : null}
       {canSave && simulation.changes.length > 0 ? (
         confirming ? (
-          <ConfirmSave simulation={simulation} version={version} save={save} />
+          <RetentionWhatIfConfirm simulation={simulation} version={version} rollbackOf={rollbackOf} save={save} />
         ) : (
           <button className="button" type="button" onClick={() => setConfirming(true)}>
             Save this policy
@@ -242,53 +240,5 @@ function SimulationView({
         )
       ) : null}
     </section>
-  );
-}
-
-function ConfirmSave({
-  simulation,
-  version,
-  save,
-}: {
-  simulation: Simulation;
-  version: number;
-  save: Action<{ version: number }>;
-}) {
-  const [result, submit, pending] = useActionState(save, null);
-  const form = useRef<HTMLFormElement>(null);
-  useRefill(form, result);
-  const narrowing = simulation.changes.some((c) => c.narrowing);
-  return (
-    <form ref={form} action={submit} aria-label="Confirm the policy change" className="panel" style={{ marginTop: 12 }}>
-      <h3 style={{ marginTop: 0 }}>Save this policy as version {version + 1}?</h3>
-      <ul aria-label="Changes">
-        {simulation.changes.map((c) => (
-          <li key={c.field}>
-            <span className="mono">{c.field}</span>:{" "}
-            {c.field === "systemConfigPrefixes"
-              ? `${c.added?.length ? `added ${c.added.join(", ")}` : ""}${c.added?.length && c.removed?.length ? "; " : ""}${
-                  c.removed?.length ? `removed ${c.removed.join(", ")}` : ""
-                }`
-              : `${String(c.before)} → ${String(c.after)}`}
-            {c.narrowing ? <span className="badge risk"> gives up evidence</span> : null}
-          </li>
-        ))}
-      </ul>
-      <input type="hidden" name="version" value={version} />
-      <PolicyInputs policy={simulation.proposed.policy} hidden />
-      <label>
-        Reason{narrowing ? " (required: this change gives up evidence)" : " (optional)"}
-        <br />
-        <input name="reason" maxLength={1000} size={60} />
-      </label>{" "}
-      <button className="button" type="submit" disabled={pending || result?.ok === true}>
-        Confirm and save
-      </button>
-      {result ? (
-        <p role={result.ok ? "status" : "alert"} className={result.ok ? undefined : "error-text"}>
-          {result.ok ? result.message : result.error.message}
-        </p>
-      ) : null}
-    </form>
   );
 }

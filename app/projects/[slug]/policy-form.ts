@@ -33,3 +33,26 @@ export function policyFromForm(input: {
       .filter(Boolean),
   };
 }
+
+/** The form's fields of a policy, as a query string (a proposal handed to the retention page's what-if). */
+export function policySearch(policy: RetentionPolicy): URLSearchParams {
+  const search = new URLSearchParams({
+    evidenceHorizonDays: String(policy.evidenceHorizonDays),
+    ttlNarrative: String(policy.ttlDays.NARRATIVE),
+    ttlStructured: String(policy.ttlDays.STRUCTURED),
+    ttlSideEffecting: String(policy.ttlDays.SIDE_EFFECTING),
+    systemConfigPrefixes: policy.systemConfigPrefixes.join("\n"),
+  });
+  if (policy.evidenceWorkloads) search.set("evidenceWorkloads", "on");
+  return search;
+}
+
+const ProposalSearch = z.object(POLICY_FIELDS);
+
+/** A proposal read back from the query string; null when there is none or it does not read as one. */
+export function policyFromSearch(search: Record<string, string | string[] | undefined>): RetentionPolicy | null {
+  if (search.evidenceHorizonDays === undefined) return null;
+  const single = Object.fromEntries(Object.entries(search).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  const parsed = ProposalSearch.safeParse(single);
+  return parsed.success ? policyFromForm(parsed.data) : null;
+}

@@ -67,6 +67,12 @@ export interface SavePolicyInput {
   cannedQuestions?: Prisma.InputJsonValue;
   /** Every change needs a reason, not only narrowing ones (the settings form's rule). */
   alwaysNeedsReason?: boolean;
+  /**
+   * The save comes from a form that shows no what-if (the settings page, the history page's
+   * rollback): a change that gives up evidence is refused there, to be previewed and saved from the
+   * retention page's what-if instead (`needsPreview` tells the refusal apart).
+   */
+  requirePreview?: boolean;
   rollbackOf?: number;
 }
 
@@ -78,8 +84,45 @@ export interface SavedPolicy {
   redated: number;
 }
 
+/** The field a refusal names when the change must be previewed first. */
+const PREVIEW_FIELD = "preview";
+
 function invalid(fields: Array<{ path: string; message: string }>, message: string): never {
   throw new AppError("VALIDATION_FAILED", message, { fields });
+}
+
+/**
+ * A change that gives up evidence, sent from a form without a preview: refused naming the field
+ * "preview" (and only that field), which the forms read as "hand the proposal to the what-if". The retention page's
+ * what-if previews and saves the policy fields alone: canned-question edits sent with it would be
+ * lost on the way, so they are refused by name instead, to be saved first on their own.
+ */
+function refuseUnpreviewed(
+  changes: PolicyFieldChange[],
+  stored: Prisma.JsonValue,
+  sent: Prisma.InputJsonValue | undefined,
+): never {
+  const fields = changes.filter((c) => c.narrowing).map((c) => c.field);
+  if (sent !== undefined && canonicalJson(sent) !== canonicalJson(stored)) {
+    invalid(
+      [{ path: "cannedQuestions", message: "save the question edits on their own first: the policy change must be previewed" }],
+      `This change gives up evidence (${fields.join(", ")}), so it is saved from the retention page's preview; save the canned-question edits on their own first`,
+    );
+  }
+  throw new AppError(
+    "VALIDATION_FAILED",
+    `This change gives up evidence (${fields.join(", ")}): preview what it deletes and breaks on the retention page, and save it there with a reason`,
+    { fields: [{ path: PREVIEW_FIELD, message: "required before a change that gives up evidence" }], details: { fields } },
+  );
+}
+
+/** JSON with every object's keys sorted: the stored (jsonb) and the sent edits compare by content. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** Saves a policy as the next version, audited in the same transaction. */
@@ -105,6 +148,11 @@ export async function savePolicyVersion(projectId: string, input: SavePolicyInpu
         );
       }
       const changes = diffPolicies(current.policy, input.policy);
+      if (input.requirePreview && isNarrowing(changes)) {
+        // A rollback restores its version's questions with its policy, through the preview too.
+        const sent = input.rollbackOf === undefined ? input.cannedQuestions : undefined;
+        refuseUnpreviewed(changes, current.cannedQuestions, sent);
+      }
       if (!why && (input.alwaysNeedsReason || isNarrowing(changes))) {
         invalid(
           [{ path: "reason", message: "required: this change shortens a TTL or the horizon, or narrows the system-config list" }],
@@ -177,7 +225,14 @@ export async function savePolicyVersion(projectId: string, input: SavePolicyInpu
 /** Saves the policy of an earlier version again, as a new version (never rewrites history). */
 export async function rollbackPolicy(
   projectId: string,
-  input: { toVersion: number; expectedVersion?: number; reason?: string | null },
+  input: {
+    toVersion: number;
+    expectedVersion?: number;
+    reason?: string | null;
+    requirePreview?: boolean;
+    /** The policy the caller previewed as this rollback: refused unless it is the version's. */
+    previewed?: RetentionPolicy;
+  },
   actor: Actor,
 ): Promise<SavedPolicy> {
   // Versions are 32-bit integers: a number beyond them names no version (and would fail the query).
@@ -187,13 +242,20 @@ export async function rollbackPolicy(
     where: { projectId_version: { projectId, version: input.toVersion } },
   });
   if (!target) throw new AppError("NOT_FOUND", `The policy has no version ${input.toVersion}`);
+  const policy = target.policy as unknown as RetentionPolicy;
+  if (input.previewed && diffPolicies(policy, input.previewed).length > 0)
+    invalid(
+      [{ path: "rollbackOf", message: `the previewed policy is not version ${input.toVersion}'s` }],
+      `The previewed policy differs from version ${input.toVersion}: save it as a change, not a rollback`,
+    );
   return savePolicyVersion(
     projectId,
     {
-      policy: target.policy as unknown as RetentionPolicy,
+      policy,
       cannedQuestions: target.cannedQuestions as Prisma.InputJsonValue,
       expectedVersion: input.expectedVersion,
       reason: input.reason,
+      requirePreview: input.requirePreview,
       rollbackOf: input.toVersion,
     },
     actor,

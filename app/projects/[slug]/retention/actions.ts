@@ -12,6 +12,7 @@ import type { Actor } from "@/lib/server/audit";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
+import { previewHref, refusedForPreview } from "./preview-href";
 
 /** An original as the bulk forms name it: "<session id>:<span id>". */
 const OriginalField = z.string().transform((value, ctx) => {
@@ -109,27 +110,39 @@ export const simulateAction = defineAction({
   },
 });
 
-/** Saves the previewed policy as the next version; a change that gives up evidence needs the reason typed. */
+/**
+ * Saves the previewed policy as the next version; a change that gives up evidence needs the reason
+ * typed. A previewed rollback (`rollbackOf`) is saved as the rollback it is, when the previewed
+ * policy is that version's.
+ */
 export const savePolicyAction = defineAction({
   permission: "policy:write",
   input: z.object({
     ...POLICY_FIELDS,
     version: z.coerce.number().int().min(0),
+    rollbackOf: z.coerce.number().int().min(0).optional(),
     reason: z.string().max(1000).optional(),
   }),
   revalidate: ["/retention", "/retention/history"],
   run: async ({ input, actor, project }) => {
-    const saved = await savePolicyVersion(
-      project.id,
-      { policy: policyFromForm(input), expectedVersion: input.version, reason: input.reason },
-      actor,
-    );
+    const policy = policyFromForm(input);
+    const saved =
+      input.rollbackOf === undefined
+        ? await savePolicyVersion(project.id, { policy, expectedVersion: input.version, reason: input.reason }, actor)
+        : await rollbackPolicy(
+            project.id,
+            { toVersion: input.rollbackOf, expectedVersion: input.version, reason: input.reason, previewed: policy },
+            actor,
+          );
     const note = saved.warnings.length > 0 ? ` Note: ${saved.warnings.map((w) => w.message).join("; ")}` : "";
     return { message: `Saved as version ${saved.version}.${note}`, data: { version: saved.version } };
   },
 });
 
-/** Saves an earlier version's policy again, as a new version. */
+/**
+ * Saves an earlier version's policy again, as a new version, when that keeps evidence at least as
+ * long; a rollback that gives up evidence is handed to the what-if (`data.preview`) instead.
+ */
 export const rollbackPolicyAction = defineAction({
   permission: "policy:write",
   input: z.object({
@@ -139,11 +152,19 @@ export const rollbackPolicyAction = defineAction({
   }),
   revalidate: ["/retention", "/retention/history"],
   run: async ({ input, actor, project }) => {
-    const saved = await rollbackPolicy(
-      project.id,
-      { toVersion: input.toVersion, expectedVersion: input.version, reason: input.reason },
-      actor,
-    );
-    return `Rolled back to version ${input.toVersion}: saved as version ${saved.version}.`;
+    try {
+      const saved = await rollbackPolicy(
+        project.id,
+        { toVersion: input.toVersion, expectedVersion: input.version, reason: input.reason, requirePreview: true },
+        actor,
+      );
+      return `Rolled back to version ${input.toVersion}: saved as version ${saved.version}.`;
+    } catch (error) {
+      if (!refusedForPreview(error)) throw error;
+      return {
+        message: `Not rolled back: ${(error as Error).message}. Opening the preview…`,
+        data: { preview: previewHref(project.slug, { rollbackOf: input.toVersion }) },
+      };
+    }
   },
 });

@@ -6,21 +6,30 @@ import { StorageFigures } from "@/components/StorageFigures";
 import { projectHref } from "@/components/project-href";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
+import type { RawSearchParams } from "@/lib/server/dashboard";
 import { currentPolicy, expiriesByWeek, listAtRiskOriginals, storageFigures } from "@/lib/server/retention";
 import { bulkRetentionAction, savePolicyAction, simulateAction } from "./actions";
+import { proposalFromSearch } from "./proposal";
 
 export const metadata = { title: "Retention" };
 
 const WEEKS = 12;
 
-export default async function RetentionPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function RetentionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<RawSearchParams>;
+}) {
   const { project, role } = await requireMember((await params).slug);
   const now = new Date();
-  const [atRisk, expiries, current, storage] = await Promise.all([
+  const [atRisk, expiries, current, storage, proposal] = await Promise.all([
     listAtRiskOriginals(project.id),
     expiriesByWeek(project.id, now, WEEKS),
     currentPolicy(project.id),
     storageFigures(project.id, now),
+    proposalFromSearch(project.id, await searchParams),
   ]);
   return (
     <>
@@ -33,6 +42,7 @@ export default async function RetentionPage({ params }: { params: Promise<{ slug
         historyHref={projectHref(project.slug, "/retention/history")}
         policy={current.policy}
         version={current.version}
+        proposal={proposal}
         canSave={can(role, "policy:write")}
         simulate={simulateAction.bind(null, project.slug)}
         save={savePolicyAction.bind(null, project.slug)}

@@ -4,8 +4,10 @@ import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
+import { previewHref, refusedForPreview } from "../retention/preview-href";
+import type { Prisma } from "@/lib/db/generated/client";
 import { addMember, createApiKey, removeMember, revokeApiKey, setMemberRole } from "@/lib/server/admin";
-import { updatePolicy } from "@/lib/server/retention";
+import { parseCannedOverrides, savePolicyVersion } from "@/lib/server/retention";
 
 const SETTINGS = ["/settings"];
 
@@ -80,25 +82,43 @@ const CannedQuestionsField = z
 const PolicyForm = z.object({
   ...POLICY_FIELDS,
   cannedQuestions: CannedQuestionsField,
+  /** The policy version the form was filled from: another saved since is a conflict. */
+  version: z.coerce.number().int().min(0),
   reason: z.string().max(1000).optional(),
 });
 
-/** Retention policy changes are admin acts with a reason; the use case validates and audits. */
+/**
+ * Retention policy changes are admin acts with a reason; the use case validates and audits. A
+ * change that gives up evidence is not saved here: the answer hands the proposal to the retention
+ * page's what-if (`data.preview`), where it is previewed and then saved with a reason.
+ */
 export const updatePolicyAction = defineAction({
   permission: "policy:write",
   input: PolicyForm,
   revalidate: SETTINGS,
   run: async ({ input, actor, project }) => {
-    const { warnings } = await updatePolicy(
-      project.id,
-      {
-        policy: policyFromForm(input),
-        cannedQuestions: input.cannedQuestions,
-      },
-      actor,
-      input.reason,
-    );
-    if (warnings.length === 0) return "Policy saved.";
-    return `Policy saved. Note: ${warnings.map((w) => w.message).join("; ")}`;
+    const policy = policyFromForm(input);
+    try {
+      const { warnings, version } = await savePolicyVersion(
+        project.id,
+        {
+          policy,
+          cannedQuestions: parseCannedOverrides(input.cannedQuestions) as Prisma.InputJsonValue,
+          expectedVersion: input.version,
+          reason: input.reason,
+          alwaysNeedsReason: true,
+          requirePreview: true,
+        },
+        actor,
+      );
+      const note = warnings.length === 0 ? "" : ` Note: ${warnings.map((w) => w.message).join("; ")}`;
+      return `Policy saved as version ${version}.${note}`;
+    } catch (error) {
+      if (!refusedForPreview(error)) throw error;
+      return {
+        message: `Not saved: ${(error as Error).message}. Opening the preview…`,
+        data: { preview: previewHref(project.slug, { policy }) },
+      };
+    }
   },
 });

@@ -1,4 +1,5 @@
 import { ActionForm } from "@/components/ActionForm";
+import { PolicyFormAction } from "@/components/PolicyFormAction";
 import { humanize } from "@/components/format";
 import { ApiKeyList } from "@/components/ApiKeyList";
 import { ListQueryError } from "@/components/ListQueryError";
@@ -12,6 +13,7 @@ import { requireMember } from "@/lib/auth/project-access";
 import { RoleSelect } from "@/components/RoleSelect";
 import { MembersSection } from "./MembersSection";
 import { listMembers, projectSettings } from "@/lib/server/admin";
+import { currentPolicy } from "@/lib/server/retention";
 import {
   createKeyAction,
   inviteMemberAction,
@@ -43,7 +45,11 @@ export default async function SettingsPage({
   const { user, role } = access;
   const manageKeys = can(role, "keys:manage");
   const manageUsers = can(role, "users:manage");
-  const [project, members] = await Promise.all([projectSettings(access.project.id), listMembers(access.project.id)]);
+  const [project, members, policy] = await Promise.all([
+    projectSettings(access.project.id),
+    listMembers(access.project.id),
+    currentPolicy(access.project.id),
+  ]);
   const bound = <T,>(action: ProjectAction<T>): FormAction<T> => action.bind(null, project.slug);
   return (
     <>
@@ -74,7 +80,8 @@ export default async function SettingsPage({
         {can(role, "policy:write") ? (
           <details style={{ margin: "8px 0 16px" }}>
             <summary>Edit retention policy</summary>
-            <ActionForm action={bound(updatePolicyAction)} label={`Retention policy of ${project.slug}`}>
+            <PolicyFormAction action={bound(updatePolicyAction)} label={`Retention policy of ${project.slug}`}>
+              <input type="hidden" name="version" value={policy.version} />
               <label>
                 Evidence horizon (days)
                 <br />
@@ -139,12 +146,14 @@ export default async function SettingsPage({
                 <input name="reason" required />
               </label>
               <p style={{ flexBasis: "100%", color: "var(--muted)", margin: 0 }}>
-                New TTLs apply to originals received from now on; the horizon and the workloads switch apply at once.
+                Version {policy.version}. New TTLs re-date the originals already held; the horizon and the workloads switch apply
+                at once. A change that shortens a TTL or the horizon, or removes a prefix, is previewed on the retention page
+                first and saved there.
               </p>
               <button type="submit" className="button">
                 Save policy
               </button>
-            </ActionForm>
+            </PolicyFormAction>
           </details>
         ) : null}
         <h3>API keys</h3>

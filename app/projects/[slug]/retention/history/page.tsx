@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ActionForm } from "@/components/ActionForm";
+import { PolicyFormAction } from "@/components/PolicyFormAction";
 import { Time } from "@/components/Time";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
@@ -13,7 +13,11 @@ function show(value: unknown): string {
   return Array.isArray(value) ? `${value.length} prefixes` : String(value);
 }
 
-/** Every saved version of the project's retention policy: who, when, why, and what changed. */
+/**
+ * Every saved version of the project's retention policy: who, when, why, and what changed. Rolling
+ * back to a version that keeps evidence at least as long saves at once; one that gives up evidence
+ * opens its preview on the retention page.
+ */
 export default async function PolicyHistoryPage({ params }: { params: Promise<{ slug: string }> }) {
   const { project, role } = await requireMember((await params).slug);
   const [versions, current] = await Promise.all([listPolicyVersions(project.id), currentPolicy(project.id)]);
@@ -74,14 +78,14 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                     {v.version === current.version ? (
                       "in force"
                     ) : (
-                      <ActionForm action={rollback} label={`Roll back to version ${v.version}`} inline>
+                      <PolicyFormAction action={rollback} label={`Roll back to version ${v.version}`} inline>
                         <input type="hidden" name="toVersion" value={v.version} />
                         <input type="hidden" name="version" value={current.version} />
                         <input name="reason" placeholder="Reason" aria-label="Reason" maxLength={1000} />
                         <button className="button" type="submit">
                           Roll back to {v.version}
                         </button>
-                      </ActionForm>
+                      </PolicyFormAction>
                     )}
                   </td>
                 ) : null}

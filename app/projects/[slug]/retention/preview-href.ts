@@ -1,0 +1,21 @@
+/**
+ * Where a change that gives up evidence goes from a form without a preview (the settings page, a
+ * rollback from the history page): the retention page's what-if with the proposal filled in and
+ * simulated, whose confirmation saves it with a reason.
+ */
+import { projectHref } from "@/components/project-href";
+import { toAppError } from "@/lib/core/errors";
+import type { RetentionPolicy } from "@/lib/evidence/types";
+import { policySearch } from "../policy-form";
+
+export function previewHref(slug: string, proposal: { policy: RetentionPolicy } | { rollbackOf: number }): string {
+  const search =
+    "policy" in proposal ? policySearch(proposal.policy) : new URLSearchParams({ rollbackOf: String(proposal.rollbackOf) });
+  return projectHref(slug, `/retention?${search.toString()}#what-if`);
+}
+
+/** The save was refused only for want of a preview: the use case names the field "preview" alone. */
+export function refusedForPreview(error: unknown): boolean {
+  const fields = toAppError(error).fields;
+  return fields?.length === 1 && fields[0]!.path === "preview";
+}

@@ -1,0 +1,37 @@
+/**
+ * A proposal handed to the retention page's what-if by a form that shows no preview (the settings
+ * page's policy, a rollback from the history page): read from the query string and simulated on
+ * arrival, so the owner sees what it deletes and breaks before the confirmation can save it.
+ */
+import { AppError } from "@/lib/core/errors";
+import type { RetentionPolicy } from "@/lib/evidence/types";
+import type { RawSearchParams } from "@/lib/server/dashboard";
+import { listPolicyVersions } from "@/lib/server/retention";
+import { DEFAULT_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
+import { policyFromSearch } from "../policy-form";
+
+export interface HandedProposal {
+  policy: RetentionPolicy;
+  /** The version a rollback restores; saved as that rollback when the previewed policy is still its. */
+  rollbackOf: number | null;
+  simulation: Simulation | null;
+}
+
+/** Versions looked through for a rollback's target. */
+const VERSIONS_READ = 10_000;
+
+export async function proposalFromSearch(projectId: string, search: RawSearchParams): Promise<HandedProposal | null> {
+  const rollback =
+    typeof search.rollbackOf === "string" && /^\d{1,9}$/.test(search.rollbackOf) ? Number(search.rollbackOf) : null;
+  const policy =
+    rollback === null
+      ? policyFromSearch(search)
+      : ((await listPolicyVersions(projectId, VERSIONS_READ)).find((v) => v.version === rollback)?.policy ?? null);
+  if (!policy) return null;
+  // A proposal the simulation refuses (an invalid policy) is shown in the form, unsimulated.
+  const simulation = await simulateRetention(projectId, policy, DEFAULT_HORIZON_DAYS).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "VALIDATION_FAILED") return null;
+    throw error;
+  });
+  return { policy, rollbackOf: rollback, simulation };
+}
