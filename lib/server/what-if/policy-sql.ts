@@ -26,12 +26,13 @@ export function horizonUnder(policy: RetentionPolicy): Prisma.Sql {
  * class as recorded; its provenance judged again where it rests on the original's expiry (DURABLE
  * or EXPIRING, the original still held); LOST and NONE cells stay as they were. A refusing cell
  * keeps an honest reclamation honest; a reclamation made in a durable cell is refused in an
- * expiring one, since whether its summary could name its omissions was never asked.
+ * expiring one, since whether its summary could name its omissions was never asked. `s` is
+ * joined only where the original is held (null otherwise), so that it reads span_held_idx alone.
  */
 export function replayedVerdict(policy: RetentionPolicy, current: RetentionPolicy): Prisma.Sql {
   const provenance = Prisma.sql`(case
       when d.cell_provenance in ('LOST', 'NONE') then d.cell_provenance::text
-      when s.original_state <> 'HELD' then d.cell_provenance::text
+      when s.id is null then d.cell_provenance::text
       when s.original_expires_at is null then 'DURABLE'
       when ${expiryUnder(policy, current)} >= ${horizonUnder(policy)} then 'DURABLE'
       else 'EXPIRING' end)`;

@@ -34,7 +34,11 @@ export function replaySql(projectId: string, current: RetentionPolicy, proposed:
       select d.verdict::text as recorded, ${replayedVerdict(current, current)} as cur, ${replayedVerdict(proposed, current)} as prop
         from gate_decision d
         join session se on se.id = d.session_id
-        join span s on s.session_id = d.session_id and s.id = d.span_id
+        -- Only a held original's expiry can move a verdict, and only in a DURABLE or EXPIRING cell of
+        -- an evidence-bearing class: those decisions find their span among the held originals (an
+        -- index-only scan of span_held_idx, an eighth of the span table); the rest keep their cell.
+        left join span s on s.session_id = d.session_id and s.id = d.span_id and s.original_state = 'HELD'
+             and d.cell_class <> 'NARRATIVE' and d.cell_provenance in ('DURABLE', 'EXPIRING')
        where se.project_id = ${projectId}::uuid and not d.dry_run and d.decided_at >= ${since} and d.decided_at <= ${now})
     select count(*) as decisions, count(*) filter (where recorded = 'REFUSE') as recorded,
            count(*) filter (where cur = 'REFUSE') as current, count(*) filter (where prop = 'REFUSE') as proposed,
