@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { MouseEvent } from "react";
 import type { OverviewRange, ProjectOverview } from "@/lib/server/overview";
+import { prepareAtRiskAhead } from "./charts/at-risk-ahead-series";
 import { prepareOverview, RANGES, rangeFromUrl, rangeWords } from "./charts/overview-series";
 import { formatTime } from "./format";
 import { OverviewPanel } from "./OverviewPanel";
@@ -77,7 +78,7 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
       </p>
       {!data ? (
         <div style={GRID} aria-busy="true">
-          {["refusals", "unasked", "lost", "expiring", "storage"].map((id) => (
+          {["refusals", "unasked", "lost", "at-risk-ahead", "expiring", "storage"].map((id) => (
             <div key={id} className="panel">
               <div className="skeleton" style={{ width: "40%", height: 20 }} />
               <div className="skeleton" style={{ height: 160 }} />
@@ -86,11 +87,20 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
         </div>
       ) : (
         <div style={GRID}>
-          {prepareOverview(data, slug).charts.map((chart) => (
+          {overviewCharts(data, slug).map((chart) => (
             <OverviewPanel key={chart.id} chart={chart} />
           ))}
         </div>
       )}
     </>
   );
+}
+
+/** The overview's charts in reading order: the projection of spans at risk follows the evidence already lost. */
+function overviewCharts(data: ProjectOverview, slug: string) {
+  const charts = prepareOverview(data, slug).charts;
+  const ahead = prepareAtRiskAhead(data, slug);
+  if (!ahead) return charts;
+  const after = charts.findIndex((c) => c.id === "lost") + 1;
+  return [...charts.slice(0, after), ahead, ...charts.slice(after)];
 }

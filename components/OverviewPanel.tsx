@@ -6,11 +6,11 @@ import { formatBytes } from "./charts/what-if-series";
 import { formatCount } from "./format";
 
 /**
- * One figure of the overview: its totals as text, the chart (or the sentence saying the range
- * holds nothing), every bucket's numbers in a table for whoever cannot read the bars, and the
- * link into the list behind it.
+ * One figure of the overview: what kind of figure it is when that needs saying (a projection), its
+ * totals as text, the chart (or the sentence saying the range holds nothing), every bucket's
+ * numbers in a table for whoever cannot read the bars, and the link into the list behind it.
  */
-export function OverviewPanel({ chart }: { chart: OverviewChartModel }) {
+export function OverviewPanel({ chart }: { chart: OverviewChartModel & { note?: string } }) {
   const headingId = `overview-${chart.id}`;
   const format = chart.unit === "bytes" ? formatBytes : formatCount;
   return (
@@ -18,6 +18,7 @@ export function OverviewPanel({ chart }: { chart: OverviewChartModel }) {
       <h2 id={headingId} style={{ marginTop: 0 }}>
         {chart.title}
       </h2>
+      {chart.note ? <p className="subtitle">{chart.note}</p> : null}
       <dl className="facts">
         {chart.figures.map((f) => (
           <Fragment key={f.label}>

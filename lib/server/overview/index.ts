@@ -7,3 +7,4 @@ export {
   overviewWindow,
   parseOverviewRange,
 } from "./range";
+export type { AtRiskAhead } from "./at-risk-ahead";

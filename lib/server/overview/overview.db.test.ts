@@ -7,6 +7,7 @@ import { makeTestProject } from "@/lib/server/admin/test-project";
 import { SWEEPER, writeAudits } from "@/lib/server/audit";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { sweep } from "@/lib/server/retention";
+import { aheadWindow, atRiskAheadSql } from "./at-risk-ahead";
 import { projectOverview } from "./overview";
 import { compactionsSql, evidenceLostSql, expiriesSql, refusalsSql } from "./queries";
 import { HOUR_MS, overviewWindow } from "./range";
@@ -256,6 +257,58 @@ describe("the project overview, counted in SQL", () => {
     expect(d90.unaskedCompactions).toMatchObject({ total: 3, spansReplaced: 15 });
   });
 
+  it("projects today's spans at risk ahead: per bucket, those whose held original then expires, any already past in the first", async () => {
+    const { a, s1, s2 } = await seed();
+    // Session one's 3 (side-effecting) is past its expiry and not swept yet: it goes at the next sweep.
+    await s1.setOriginal(3, { expiresAt: at(-2 * HOUR_MS) });
+    // At risk and held: session one's 0 (today 13:30), 1 (today + 2), 3 (overdue), 6 (today + 6,
+    // 23:30), 7 (today + 7, 00:01) and session two's 0 (today + 3); 2 is pinned, 8 has no bytes,
+    // 4 and 5 are narrative. Project B's span expires today and must not count.
+    const d7 = await projectOverview(a.id, { range: "7d", now: NOW });
+    expect(d7.atRisk.spans).toBe(6);
+    expect(d7.atRiskAhead).toEqual({
+      window: { bucket: "day", from: day(0), buckets: 7 },
+      held: 6,
+      series: [
+        { at: day(0), expiring: 2 },
+        { at: day(2), expiring: 1 },
+        { at: day(3), expiring: 1 },
+        { at: day(6), expiring: 1 },
+      ],
+    });
+    const h24 = await projectOverview(a.id, { range: "24h", now: NOW });
+    expect(h24.atRiskAhead).toEqual({
+      window: { bucket: "hour", from: hour(12), buckets: 24 },
+      held: 6,
+      series: [
+        { at: hour(12), expiring: 1 },
+        { at: hour(13), expiring: 1 },
+      ],
+    });
+    // A pin takes a span out of the projection; so does a horizon its expiry no longer falls before.
+    await s2.setOriginal(0, { pinned: true });
+    const pinned = await projectOverview(a.id, { range: "7d", now: NOW });
+    expect(pinned.atRiskAhead?.held).toBe(5);
+    expect(pinned.atRiskAhead?.series.find((p) => p.at === day(3))).toBeUndefined();
+    // The spans occurred five days before now: a five-day horizon leaves only expiries before now,
+    // i.e. the overdue one (3); today's (0), an hour after now, is no longer at risk.
+    // (Only the horizon is read here: the originals' expiries stay as set above.)
+    const { ttlDays } = DEFAULT_POLICY;
+    await db().retentionPolicy.create({
+      data: {
+        projectId: a.id,
+        evidenceHorizonDays: 5,
+        ttlNarrativeDays: ttlDays.NARRATIVE,
+        ttlStructuredDays: ttlDays.STRUCTURED,
+        ttlSideEffectingDays: ttlDays.SIDE_EFFECTING,
+        systemConfigPrefixes: [...DEFAULT_POLICY.systemConfigPrefixes],
+      },
+    });
+    const short = await projectOverview(a.id, { range: "7d", now: NOW });
+    expect(short.atRisk.spans).toBe(1);
+    expect(short.atRiskAhead).toMatchObject({ held: 1, series: [{ at: day(0), expiring: 1 }] });
+  });
+
   it("an empty project has empty series and zero totals", async () => {
     const empty = await makeTestProject("overview-empty");
     const o = await projectOverview(empty.id, { range: "7d", now: NOW });
@@ -297,6 +350,7 @@ describe("the project overview, counted in SQL", () => {
       [refusalsSql(scope), [["refusal_event", "project_id"]]],
       [compactionsSql(scope, false), [["compaction", "project_id"]]],
       [evidenceLostSql(scope), [["audit_log", "project_id"]]],
+      [atRiskAheadSql(a.id, aheadWindow(scope.window)), [["session", "project_id"]]],
       // Few expiring originals: a range on the expiry time; a small project: its sessions first,
       // then each session's held spans by index. Either way no scan of every original.
       [

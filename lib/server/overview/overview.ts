@@ -1,5 +1,6 @@
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
 import { storageFigures } from "@/lib/server/retention";
+import { type AtRiskAhead, aheadWindow, atRiskAhead, atRiskAheadSql } from "./at-risk-ahead";
 import {
   atRiskNow,
   evidenceLostPerBucket,
@@ -29,6 +30,12 @@ export interface ProjectOverview {
   };
   /** Now, not over the range: spans whose held original expires before their evidence horizon. */
   atRisk: { spans: number; sessions: number };
+  /**
+   * Spans at risk over time: a projection over as many buckets ahead as the range looks back, if
+   * nobody pins or extends (their past is not kept; see at-risk-ahead.ts). Optional only so that
+   * overviews built by hand without it still type-check; projectOverview always sets it.
+   */
+  atRiskAhead?: AtRiskAhead;
   evidenceLost: { series: Array<{ at: string; deleted: number; damaged: number }>; deleted: number; damaged: number };
   /** Today and the six days after it (UTC), whatever the range: what to pin or extend now. */
   expiringThisWeek: {
@@ -51,7 +58,10 @@ function overviewScope(projectId: string, range: OverviewRange, now: Date) {
 /** The statements behind an overview, by name: what the pages benchmark EXPLAINs. */
 export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date) {
   const { scope, expiryEnd } = overviewScope(projectId, range, now);
-  return overviewStatements(scope, now, expiryEnd);
+  return {
+    ...overviewStatements(scope, now, expiryEnd),
+    "spans at risk ahead": atRiskAheadSql(projectId, aheadWindow(scope.window)),
+  };
 }
 
 export async function projectOverview(
@@ -61,11 +71,12 @@ export async function projectOverview(
   const { scope, today, expiryEnd } = overviewScope(projectId, range, now);
   // Only the class figures of the storage read are used (one day of growth, no session list); they
   // come from the trigger-kept span_storage_count, a few rows per session, not from the spans.
-  const [refusals, compactions, lost, atRisk, expiries, storage] = await Promise.all([
+  const [refusals, compactions, lost, atRisk, ahead, expiries, storage] = await Promise.all([
     refusalsPerBucket(scope),
     unaskedCompactionsPerBucket(scope),
     evidenceLostPerBucket(scope),
     atRiskNow(projectId),
+    atRiskAhead(projectId, scope.window),
     expiriesPerDay(projectId, now, expiryEnd),
     storageFigures(projectId, now, 1, 0),
   ]);
@@ -95,6 +106,7 @@ export async function projectOverview(
       askedTotal: compactions.askedTotal,
     },
     atRisk,
+    atRiskAhead: ahead,
     evidenceLost: { series: lost, deleted: sum(lost, (r) => r.deleted), damaged: sum(lost, (r) => r.damaged) },
     expiringThisWeek: {
       window: { bucket: "day", from: new Date(today).toISOString(), buckets: EXPIRY_DAYS },

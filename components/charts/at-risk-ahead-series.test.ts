@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { AtRiskAhead, ProjectOverview } from "@/lib/server/overview";
+import { prepareAtRiskAhead, runningSplit } from "./at-risk-ahead-series";
+
+const week = (series: AtRiskAhead["series"], held: number): AtRiskAhead => ({
+  window: { bucket: "day", from: "2026-12-03T00:00:00.000Z", buckets: 7 },
+  held,
+  series,
+});
+const overview = (atRiskAhead?: AtRiskAhead) => ({ atRiskAhead }) as ProjectOverview;
+
+describe("runningSplit", () => {
+  it("moves each bucket's expiring originals from held to lost for good, zero-filling calm days", () => {
+    const points = runningSplit(
+      week(
+        [
+          { at: "2026-12-03T00:00:00.000Z", expiring: 2 },
+          { at: "2026-12-05T00:00:00.000Z", expiring: 1 },
+          { at: "2026-12-09T00:00:00.000Z", expiring: 4 },
+        ],
+        10,
+      ),
+    );
+    expect(points.map((p) => p.title)).toEqual([
+      "2026-12-03",
+      "2026-12-04",
+      "2026-12-05",
+      "2026-12-06",
+      "2026-12-07",
+      "2026-12-08",
+      "2026-12-09",
+    ]);
+    expect(points.map((p) => p.values)).toEqual([
+      { held: 8, lost: 2 },
+      { held: 8, lost: 2 },
+      { held: 7, lost: 3 },
+      { held: 7, lost: 3 },
+      { held: 7, lost: 3 },
+      { held: 7, lost: 3 },
+      { held: 3, lost: 7 },
+    ]);
+    // Every bar stacks to the spans at risk now.
+    for (const p of points) expect(p.values.held + p.values.lost).toBe(10);
+  });
+
+  it("labels hours when the window is hourly", () => {
+    const points = runningSplit({
+      window: { bucket: "hour", from: "2026-12-03T12:00:00.000Z", buckets: 24 },
+      held: 3,
+      series: [{ at: "2026-12-03T13:00:00.000Z", expiring: 3 }],
+    });
+    expect(points).toHaveLength(24);
+    expect(points[0]).toEqual({ label: "12:00", title: "2026-12-03 12:00 UTC", values: { held: 3, lost: 0 } });
+    expect(points[1]!.values).toEqual({ held: 0, lost: 3 });
+  });
+});
+
+describe("prepareAtRiskAhead", () => {
+  it("says what it is (a projection, not history), with its figures and where to act", () => {
+    const chart = prepareAtRiskAhead(overview(week([{ at: "2026-12-04T00:00:00.000Z", expiring: 1 }], 5)), "demo")!;
+    expect(chart.title).toBe("Spans at risk ahead");
+    expect(chart.note).toMatch(/^A projection over the next 7 days from the originals' stored expiries/);
+    expect(chart.note).toMatch(/Past figures are not shown/);
+    expect(chart.summary).toBe(
+      "Of 5 spans at risk with the original held, 1 lose it by the end of 2026-12-09 if nobody pins or extends",
+    );
+    expect(chart.figures).toEqual([
+      { label: "At risk, original held now", value: "5" },
+      { label: "Lost within the next 7 days", value: "1" },
+      { label: "Still held at the end", value: "4" },
+    ]);
+    expect(chart.keys.map((k) => k.key)).toEqual(["held", "lost"]);
+    expect(chart.empty).toBeNull();
+    expect(chart.link.href).toBe("/projects/demo/retention");
+  });
+
+  it("says so when nothing is at risk, and gives no chart for an overview without the projection", () => {
+    expect(prepareAtRiskAhead(overview(week([], 0)), "demo")!.empty).toBe("No spans at risk with their original held");
+    expect(prepareAtRiskAhead(overview(undefined), "demo")).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Prepares "spans at risk ahead" for its chart: from how many held originals at risk reach their
+ * expiry in each bucket ahead, every bucket's running split between those still held and those
+ * lost by then, if nobody pins or extends. Pure and unit-tested; the panel draws what this returns.
+ */
+import type { AtRiskAhead, ProjectOverview } from "@/lib/server/overview";
+import { formatCount } from "../format";
+import { projectHref } from "../project-href";
+import { bucketLabels, fillBuckets, type OverviewChartModel } from "./overview-series";
+
+/** A chart of the overview that also says, in a sentence, what kind of figure it is. */
+export type NotedChartModel = OverviewChartModel & { note: string };
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** "the next 24 hours", "the next 7 days". */
+function aheadWords(window: AtRiskAhead["window"]): string {
+  return `the next ${window.buckets} ${window.bucket === "hour" ? "hours" : "days"}`;
+}
+
+/** Still held and lost by the end of each bucket, starting from `held`. */
+export function runningSplit(a: AtRiskAhead) {
+  const points = fillBuckets(a.series, a.window, ["expiring"]);
+  let lost = 0;
+  return points.map((p) => {
+    lost += p.values.expiring ?? 0;
+    return { label: p.label, title: p.title, values: { held: a.held - lost, lost } };
+  });
+}
+
+export function prepareAtRiskAhead(o: ProjectOverview, slug: string): NotedChartModel | null {
+  const a = o.atRiskAhead;
+  if (!a) return null;
+  const points = runningSplit(a);
+  const lost = points.at(-1)?.values.lost ?? 0;
+  const step = a.window.bucket === "hour" ? HOUR_MS : DAY_MS;
+  const last = bucketLabels(new Date(Date.parse(a.window.from) + (a.window.buckets - 1) * step), a.window.bucket).title;
+  const when = aheadWords(a.window);
+  return {
+    id: "at-risk-ahead",
+    title: "Spans at risk ahead",
+    summary: `Of ${plural(a.held, "span", "spans")} at risk with the original held, ${formatCount(lost)} lose it by the end of ${last} if nobody pins or extends`,
+    note:
+      `A projection over ${when} from the originals' stored expiries, assuming nobody pins or extends and no new spans arrive. ` +
+      "Past figures are not shown: pins, extensions and policy changes rewrite an original's expiry, so the count on an earlier day cannot be read back.",
+    figures: [
+      { label: "At risk, original held now", value: formatCount(a.held) },
+      { label: `Lost within ${when}`, value: formatCount(lost) },
+      { label: "Still held at the end", value: formatCount(a.held - lost) },
+    ],
+    keys: [
+      { key: "held", label: "Still held" },
+      { key: "lost", label: "Lost by then" },
+    ],
+    unit: "count",
+    points,
+    empty: a.held === 0 ? "No spans at risk with their original held" : null,
+    link: { href: projectHref(slug, "/retention"), text: "Pin or extend the spans at risk" },
+  };
+}
