@@ -32,7 +32,8 @@ export default defineConfig({
   webServer: {
     command: "npx tsx e2e/support/serve.ts",
     url: `${baseURL}/api/v1/health`,
-    timeout: 180_000,
+    // Includes a production build when the sources changed since the last one (serve.ts).
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

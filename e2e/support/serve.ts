@@ -1,7 +1,8 @@
 /**
- * The e2e web server: a fresh database for this run, migrated by its owner, loaded with the demo
- * through the real ingest and gate, then the production build served on it as the application's
- * role (as every other server runs: INSERT and SELECT only on the audit log), not as the owner.
+ * The e2e web server: the production build (made first when a source changed since the last one), a
+ * fresh database for this run, migrated by its owner, loaded with the demo through the real ingest and
+ * gate, then the build served on it as the application's role (as every other server runs: INSERT and
+ * SELECT only on the audit log), not as the owner.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -10,11 +11,14 @@ import { applyMigrations } from "@/lib/db/migrations";
 import { disconnectDb } from "@/lib/db/client";
 import { loadDemoIfEmpty } from "@/lib/demo/load";
 import { databaseUrlFor } from "@/lib/db/pg-pool";
+import { ensureBuilt } from "@/lib/runner/build";
 import { ensureRole, grantAppRole } from "@/lib/db/roles";
 import { TEST_APP_ROLE } from "@/lib/db/test-database";
 import { e2eDatabase } from "./e2e-database";
 
 async function main() {
+  // `next start` serves whatever .next holds: a stale build would test yesterday's pages.
+  await ensureBuilt();
   const { server, name, url } = e2eDatabase();
   const admin = new pg.Client(server);
   await admin.connect();

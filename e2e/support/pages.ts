@@ -1,0 +1,71 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+export const P = "/projects/demo";
+
+/** The first link on a page matching `selector` (a session, a span, a refusal), its address. */
+export async function firstLink(page: Page, from: string, selector: string): Promise<string> {
+  await page.goto(from);
+  const href = await page.locator(selector).first().getAttribute("href");
+  expect(href).toBeTruthy();
+  return href!;
+}
+
+/** The demo's first session, found through the sessions list. */
+export function firstSession(page: Page): Promise<string> {
+  return firstLink(page, `${P}/sessions`, `table[aria-label="Sessions"] a[href^="${P}/sessions/"]`);
+}
+
+/**
+ * Every page of the dashboard, each with how to reach it: a fixed address, or one found by following
+ * the first link of its list (a session, a span, a refusal, the printable export).
+ */
+export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) => Promise<string> }> = [
+  { name: "sign-in", signedIn: false, path: async () => "/login" },
+  { name: "overview", signedIn: true, path: async () => P },
+  { name: "sessions", signedIn: true, path: async () => `${P}/sessions` },
+  { name: "a session", signedIn: true, path: firstSession },
+  {
+    name: "a span",
+    signedIn: true,
+    path: async (page) => firstLink(page, await firstSession(page), `a[href^="${P}/spans/"]`),
+  },
+  { name: "refusals", signedIn: true, path: async () => `${P}/refusals` },
+  { name: "a refusal", signedIn: true, path: (page) => firstLink(page, `${P}/refusals`, `a[href^="${P}/refusals/"]`) },
+  { name: "evidence before a question", signedIn: true, path: async () => `${P}/evidence` },
+  { name: "evidence with an answer", signedIn: true, path: async () => `${P}/evidence?q=modified-system-config` },
+  {
+    name: "the printable export",
+    signedIn: true,
+    path: (page) => firstLink(page, `${P}/evidence?q=modified-system-config`, 'a[href*="/evidence/export/print"]'),
+  },
+  { name: "retention", signedIn: true, path: async () => `${P}/retention` },
+  { name: "retention history", signedIn: true, path: async () => `${P}/retention/history` },
+  { name: "audit log", signedIn: true, path: async () => `${P}/audit` },
+  { name: "imports", signedIn: true, path: async () => `${P}/imports` },
+  { name: "settings", signedIn: true, path: async () => `${P}/settings` },
+  { name: "instance admin", signedIn: true, path: async () => "/admin" },
+  { name: "not found", signedIn: true, path: async () => `${P}/no-such-page` },
+];
+
+/**
+ * axe finds nothing on the page as it stands (call it after whatever the test did to reach a state),
+ * the page is no wider than the screen (wide tables scroll inside their own box), and its screenshot
+ * is kept as an artifact.
+ */
+export async function expectAccessible(page: Page, name: string, width: number, scheme: "light" | "dark" = "light") {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes.length}) ${v.nodes[0]?.target ?? ""}`)).toEqual(
+    [],
+  );
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  const suffix = scheme === "dark" ? "-dark" : "";
+  await page.screenshot({ path: `e2e/artifacts/page-${name.replaceAll(" ", "-")}-${width}${suffix}.png`, fullPage: true });
+}
+
+/** Opens `path`, waits for its heading, then checks it as expectAccessible does. */
+export async function checkPage(page: Page, path: string, name: string, width: number, scheme: "light" | "dark" = "light") {
+  await page.goto(path);
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expectAccessible(page, name, width, scheme);
+}
