@@ -4,9 +4,11 @@
  * records (default 5,000: a real session's records repeated with fresh ids), and before each timed
  * run 100 new records are appended. A run is the hook's whole work: read and parse the transcript,
  * send the new spans, the server's ingest and the gate's dry run over every verbatim evidence span.
- * Target: p95 under 300 ms. Then the same as the runtime runs the hook, a new process per run: the
- * plain JavaScript bundle the installer points at (target: p95 under 1 s), and, for comparison, a
- * few runs of the tsx fallback (TypeScript compiled at every start).
+ *
+ * Target: p95 under 300 ms for what the runtime waits for, a new process per compaction running
+ * the plain JavaScript bundle the installer points at (node start and module load included).
+ * Reported apart, as components of it: the same work in this process (runHook, no start-up), and
+ * a few runs of the tsx fallback (TypeScript compiled at every start) for comparison.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -89,18 +91,18 @@ async function main() {
 
     let last = initial;
     const timing = await measure(
-      `pre-compact, ${NEW_PER_RUN} new records of a ${RECORDS}+ record session`,
+      `in-process runHook (no process start), ${NEW_PER_RUN} new records of a ${RECORDS}+ record session`,
       async () => {
         last = await runHook("claude-code", "pre-compact", payload, config);
         if (last.exitCode !== 0 || last.stdout) throw new Error(`the hook did not allow: ${last.stderr}`);
       },
-      { iterations: ITERATIONS, warmup: 2, target: 300, before: async () => appendFileSync(transcript, records(NEW_PER_RUN)) },
+      { iterations: ITERATIONS, warmup: 2, before: async () => appendFileSync(transcript, records(NEW_PER_RUN)) },
     );
     printTimings([timing]);
 
-    // As the runtime runs it: a new process per compaction, started by the command the installer
-    // writes. The plain JavaScript bundle is what it installs; tsx on the TypeScript entry is the
-    // fallback without a bundle, timed for comparison.
+    // As the runtime runs it, and what the target is about: a new process per compaction, started
+    // by the command the installer writes. The plain JavaScript bundle is what it installs; tsx on
+    // the TypeScript entry is the fallback without a bundle, timed for comparison.
     const bundle = await buildHookBundle(join(dir, "hook.mjs"));
     const spawnEnv = {
       ...process.env,
@@ -122,12 +124,7 @@ async function main() {
       await measure(
         `new process, plain JavaScript bundle (node), ${NEW_PER_RUN} new records`,
         asProcess(process.execPath, [bundle]),
-        {
-          iterations: ITERATIONS,
-          warmup: 1,
-          target: 1000,
-          before: appendNew,
-        },
+        { iterations: ITERATIONS, warmup: 1, target: 300, before: appendNew },
       ),
       await measure(
         `new process, tsx on the TypeScript entry (fallback), ${NEW_PER_RUN} new records`,
@@ -140,6 +137,25 @@ async function main() {
       ),
     ];
     printTimings(processes);
+
+    // Where a new process's time goes: node's own start, then node with the bundle loaded and
+    // answering at once (a session-start that is not after a compaction and has no transcript
+    // sends one small request: start-up plus the smallest round trip).
+    const startOnly =
+      (args: string[], input = "") =>
+      async () => {
+        const run = spawnSync(process.execPath, args, { input, env: spawnEnv, encoding: "utf8" });
+        if (run.status !== 0) throw new Error(`exit ${run.status}: ${run.stderr}`);
+      };
+    const smallest = JSON.stringify({ session_id: SESSION, transcript_path: null, source: "startup" });
+    printTimings([
+      await measure("node start alone (node -e 0)", startOnly(["-e", "0"]), { iterations: ITERATIONS, warmup: 1 }),
+      await measure(
+        "new process, bundle, session-start without a transcript (start-up + one small request)",
+        startOnly([bundle, "hook", "claude-code", "session-start"], smallest),
+        { iterations: ITERATIONS, warmup: 1 },
+      ),
+    ]);
   } finally {
     await server?.stop();
     await disconnectDb();

@@ -1,14 +1,14 @@
 /**
- * The hooks as the runtime starts them: one plain JavaScript file run by node, no TypeScript
- * compiled at start, answering exactly as the TypeScript entry does; the installer points the
- * runtime at it when it was built, and at tsx when it was not.
+ * The hooks as the runtime starts them: plain JavaScript run by node (an entry, and the chunks only
+ * some hooks load), no TypeScript compiled at start, answering exactly as the TypeScript entry
+ * does; the installer points the runtime at it when it was built, and at tsx when it was not.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildHookBundle } from "./hook-build";
+import { buildHookBundle, HOOK_CHUNKS } from "./hook-build";
 import { defaultCommand } from "./hook-install";
 import { hookBundlePath, projectRoot } from "./hook-paths";
 
@@ -33,11 +33,45 @@ const unreachable = {
   CUSTODIAN_CONFIG: join(dir, "none.json"),
 };
 
+/** The modules node loads for `file` before running it: it and its static imports, transitively. */
+function loaded(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const [, path] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+)["']/g))
+    loaded(join(dirname(file), path!), seen);
+  return seen;
+}
+
+/** What a hook of this runtime compiles: the entry's modules, and its importer's chunk with its own. */
+function compiledFor(importer: "claude-code" | "codex"): string {
+  const chunk = readdirSync(join(dir, HOOK_CHUNKS)).find((f) => f.startsWith(`${importer}-`));
+  expect(chunk).toBeDefined();
+  const files = loaded(join(dir, HOOK_CHUNKS, chunk!), loaded(bundle));
+  return [...files].map((f) => readFileSync(f, "utf8")).join("\n");
+}
+
 describe("the hook bundle", () => {
-  it("is one ES module that plain node runs, importing nothing of the project's TypeScript", () => {
-    const text = readFileSync(bundle, "utf8");
-    expect(text).not.toMatch(/from\s+["'][^"']*\.ts["']/);
-    expect(text).not.toMatch(/from\s+["']@\//);
+  it("is ES modules that plain node runs, importing nothing of the project's TypeScript", () => {
+    for (const file of [bundle, ...readdirSync(join(dir, HOOK_CHUNKS)).map((f) => join(dir, HOOK_CHUNKS, f))]) {
+      const text = readFileSync(file, "utf8");
+      expect(text).not.toMatch(/from\s+["'][^"']*\.ts["']/);
+      expect(text).not.toMatch(/from\s+["']@\//);
+    }
+  });
+
+  it("compiles only what a hook runs: its runtime's importer, and zod (English only) for Claude Code alone", () => {
+    const entry = [...loaded(bundle)].map((f) => readFileSync(f, "utf8")).join("\n");
+    expect(entry).not.toMatch(/\/\/ lib\/importers\/(claude-code|codex)\.ts/);
+    expect(entry).not.toContain("// lib/cli/hook-install.ts");
+    expect(entry).not.toContain("// node_modules/zod/");
+    const claudeCode = compiledFor("claude-code");
+    expect(claudeCode).toContain("// lib/importers/claude-code.ts");
+    expect(claudeCode).not.toContain("// lib/importers/codex.ts");
+    expect([...claudeCode.matchAll(/\/\/ node_modules\/zod\/v4\/locales\/(\S+)/g)].map((m) => m[1])).toEqual(["en.js"]);
+    const codex = compiledFor("codex");
+    expect(codex).toContain("// lib/importers/codex.ts");
+    expect(codex).not.toContain("// lib/importers/claude-code.ts");
+    expect(codex).not.toContain("// node_modules/zod/");
   });
 
   it("answers as the runtime expects: fail-closed blocks with exit 2 and one line, fail-open continues", () => {

@@ -6,7 +6,6 @@ import { parseArgs } from "node:util";
 import { AppError } from "@/lib/core/errors";
 import { HOOK_RUNTIMES, type HookRuntime, readStdin, runHook } from "./hook";
 import { loadConnectionConfig } from "./hook-config";
-import { defaultCommand, installHooks } from "./hook-install";
 
 export const HOOK_USAGE = `  hook claude-code pre-compact|session-start
   hook codex pre-compact|post-compact|session-start
@@ -22,6 +21,8 @@ export async function runHookCommand(args: string[]): Promise<void> {
   if (first === "install") {
     if (!second || !(HOOK_RUNTIMES as readonly string[]).includes(second))
       throw new AppError("VALIDATION_FAILED", "hook install needs a runtime: claude-code or codex");
+    // Loaded here: the hooks themselves (a new process at every compaction) never need it.
+    const { defaultCommand, installHooks } = await import("./hook-install");
     const { values } = parseArgs({
       args: rest,
       options: { user: { type: "boolean" }, "dry-run": { type: "boolean" }, command: { type: "string" } },

@@ -6,12 +6,13 @@
  * server's ingest is idempotent per (seq, bytes), so a lost cursor only means sending again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { storableWords, textCannotHold } from "@/lib/core/text";
-import { importTranscript as parse, TranscriptImportError } from "@/lib/importers";
-import type { ImportFormat, ImportedSession } from "@/lib/importers/types";
+import type { ImportFormat, ImportedSession, TranscriptImporter } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
+import { type HookFormat, hookImporter } from "./hook-importers";
+import { postJson } from "./hook-post";
 
 export interface Cursor {
   transcriptPath: string;
@@ -31,7 +32,7 @@ export interface Cursor {
 }
 
 export interface SyncRequest {
-  format: ImportFormat;
+  format: HookFormat;
   sessionId: string;
   transcriptPath: string | null;
   gate: boolean;
@@ -74,14 +75,32 @@ function writeCursor(config: ConnectionConfig, format: ImportFormat, sessionId: 
   renameSync(`${file}.tmp`, file);
 }
 
-function completeLines(bytes: Uint8Array): Uint8Array {
-  const end = bytes.lastIndexOf(0x0a);
-  return end < 0 ? bytes.subarray(0, 0) : bytes.subarray(0, end + 1);
+/**
+ * The transcript's complete lines from byte `from` on (an earlier hook read the part before it):
+ * a long session's file is megabytes, and a hook reads only what it has not parsed yet.
+ */
+function readFrom(path: string, from: number): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = new Uint8Array(Math.max(0, size - from));
+    let read = 0;
+    while (read < bytes.byteLength) {
+      const n = readSync(fd, bytes, read, bytes.byteLength - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const end = bytes.subarray(0, read).lastIndexOf(0x0a);
+    return bytes.subarray(0, end + 1);
+  } finally {
+    closeSync(fd);
+  }
 }
 
+/** Line breaks counted natively (a byte loop in a process just started takes a quarter second on 5 MB). */
 function countLines(bytes: Uint8Array): number {
   let n = 0;
-  for (const b of bytes) if (b === 0x0a) n++;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) n++;
   return n;
 }
 
@@ -94,40 +113,41 @@ type Session = NonNullable<Cursor["session"]>;
 
 interface SessionRead {
   session: Session;
+  /** Complete lines in the file. */
+  lines: number;
   spans: ImportedSession["spans"];
   skipped: ImportedSession["skipped"];
   compactions: ImportedSession["compactions"];
   base: NonNullable<Cursor["base"]>;
 }
 
+/** The part of the transcript a hook reads: its complete lines from `base` on. */
+interface Part {
+  base: NonNullable<Cursor["base"]>;
+  bytes: Uint8Array;
+}
+
 /**
  * The session's spans with the seqs and lines a parse of the whole file gives them. Only the part
  * after the cursor's base is parsed (records there never pair with earlier ones); the whole file is
  * parsed when there is no base, and when the part holds a compaction (which replaces spans before it).
+ * None when the file holds no session yet (it starts with bookkeeping records).
  */
-/** The transcript parsed; none when it holds no session yet (a file that starts with bookkeeping records). */
-function importTranscript(bytes: Uint8Array, format: ImportFormat): { sessions: ImportedSession[] } {
-  try {
-    return parse(bytes, format);
-  } catch (error) {
-    if (error instanceof TranscriptImportError && error.code === "NO_SESSIONS_FOUND") return { sessions: [] };
-    throw error;
-  }
-}
-
-function readSession(bytes: Uint8Array, request: SyncRequest, cursor: Cursor | undefined): SessionRead | undefined {
-  // Only Claude Code's records are known to read the same from any quiescent line (the test parses
-  // real sessions both ways); Codex rollouts are parsed whole.
-  const tailSafe = request.format === "claude-code";
-  const base = tailSafe && cursor?.base && cursor.session && cursor.base.bytes <= bytes.byteLength ? cursor.base : undefined;
-  if (base) {
-    const tail = importTranscript(bytes.subarray(base.bytes), request.format);
+function readSession(
+  importer: TranscriptImporter,
+  part: Part,
+  whole: () => Uint8Array,
+  request: SyncRequest,
+  cursor: Cursor | undefined,
+): SessionRead | undefined {
+  if (part.base.bytes > 0 && cursor?.session) {
+    const tail = importer.parse(part.bytes);
     const found = pickSession(tail.sessions, request.sessionId);
-    if (found && found.compactions.length === 0) return shifted(found, cursor!.session!, bytes, base);
+    if (found && found.compactions.length === 0) return shifted(found, cursor.session, part);
     if (!found && tail.sessions.length === 0) return undefined;
   }
-  const whole = importTranscript(bytes, request.format);
-  const found = pickSession(whole.sessions, request.sessionId);
+  const bytes = part.base.bytes > 0 ? whole() : part.bytes;
+  const found = pickSession(importer.parse(bytes).sessions, request.sessionId);
   if (!found) return undefined;
   const session: Session = {
     externalId: found.externalId,
@@ -136,11 +156,11 @@ function readSession(bytes: Uint8Array, request: SyncRequest, cursor: Cursor | u
     ...(found.cwd && storable(found.cwd) ? { cwd: found.cwd } : {}),
     ...(found.startedAt ? { startedAt: found.startedAt.toISOString() } : {}),
   };
-  return shifted(found, session, bytes, { bytes: 0, lines: 0, seq: 0 });
+  return shifted(found, session, { base: { bytes: 0, lines: 0, seq: 0 }, bytes });
 }
 
-/** A parse of bytes[base.bytes..] in the whole file's numbering, and the next base. */
-function shifted(found: ImportedSession, session: Session, bytes: Uint8Array, base: NonNullable<Cursor["base"]>): SessionRead {
+/** A parse of the part in the whole file's numbering, and the next base. */
+function shifted(found: ImportedSession, session: Session, { base, bytes }: Part): SessionRead {
   const spans = found.spans.map((s) => ({ ...s, seq: s.seq + base.seq, sourceLine: s.sourceLine + base.lines }));
   const skipped = found.skipped.map((k) => ({ ...k, line: k.line > 0 ? k.line + base.lines : 0 }));
   const compactions = found.compactions.map((c) => ({
@@ -151,17 +171,20 @@ function shifted(found: ImportedSession, session: Session, bytes: Uint8Array, ba
   // The next base: before the first call still waiting for its result, else after the last line.
   const answered = new Set(spans.filter((s) => s.kind === "TOOL_RESULT" && s.sourceId).map((s) => s.sourceId));
   const open = spans.filter((s) => s.kind === "TOOL_CALL" && (!s.sourceId || !answered.has(s.sourceId)));
-  const totalLines = base.lines + countLines(bytes.subarray(base.bytes));
+  const totalLines = base.lines + countLines(bytes);
   const cutLine = open.length > 0 ? Math.min(...open.map((s) => s.sourceLine)) - 1 : totalLines;
   const after = spans.filter((s) => s.sourceLine > cutLine);
   const nextSeq = after.length > 0 ? Math.min(...after.map((s) => s.seq)) : base.seq + found.spans.length;
   // Spans of lines past the cut must all come after those before it, or the cut is not safe.
   const safe = spans.every((s) => s.sourceLine > cutLine === s.seq >= nextSeq);
-  const next = safe && cutLine >= base.lines ? { bytes: lineEnd(bytes, cutLine), lines: cutLine, seq: nextSeq } : base;
-  return { session, spans, skipped, compactions, base: next };
+  const next =
+    safe && cutLine >= base.lines
+      ? { bytes: base.bytes + lineEnd(bytes, cutLine - base.lines), lines: cutLine, seq: nextSeq }
+      : base;
+  return { session, lines: totalLines, spans, skipped, compactions, base: next };
 }
 
-/** The byte offset just after the given number of lines. */
+/** The byte offset just after the given number of lines of the part. */
 function lineEnd(bytes: Uint8Array, lines: number): number {
   let at = 0;
   for (let i = 0; i < lines; i++) {
@@ -198,21 +221,16 @@ const wire = (span: ImportedSession["spans"][number]) => ({
 });
 
 async function post(config: ConnectionConfig, body: unknown, signal: AbortSignal): Promise<SyncAnswer> {
-  let response: Response;
+  let response: Awaited<ReturnType<typeof postJson>>;
   try {
-    response = await fetch(new URL("/api/v1/hooks/sync", config.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${config.key}` },
-      body: JSON.stringify(body),
-      signal,
-    });
+    response = await postJson(new URL("/api/v1/hooks/sync", config.url), config.key ?? "", body, signal);
   } catch (error) {
     if (signal.aborted) throw new HookFailure("timed out waiting for the Custodian server");
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new HookFailure(`Custodian server unreachable at ${config.url}${cause ? ` (${cause})` : ""}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HookFailure(`Custodian server unreachable at ${config.url}${code ? ` (${code})` : ""}`);
   }
-  const json = (await response.json().catch(() => null)) as (SyncAnswer & { error?: { code: string; message: string } }) | null;
-  if (!response.ok || !json)
+  const json = response.json as (SyncAnswer & { error?: { code: string; message: string } }) | null;
+  if (response.status < 200 || response.status >= 300 || !json || typeof json !== "object")
     throw new HookFailure(
       `Custodian server answered ${response.status}: ${json?.error?.code ?? "?"} ${json?.error?.message ?? ""}`.trim(),
     );
@@ -233,36 +251,47 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
   };
   let next: Cursor | undefined;
   if (path && cursor) {
-    let bytes: Uint8Array;
-    try {
-      bytes = completeLines(new Uint8Array(readFileSync(path)));
-    } catch (error) {
-      throw new HookFailure(
-        `cannot read the transcript ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
-    if (bytes.byteLength !== cursor.bytes && bytes.byteLength > 0) {
-      const rewritten = bytes.byteLength < cursor.bytes;
-      const read = readSession(bytes, request, rewritten ? undefined : cursor);
-      if (read) {
-        session = read.session;
+    const importer = await hookImporter(request.format);
+    const read = (from: number) => {
+      try {
+        return readFrom(path, from);
+      } catch (error) {
+        throw new HookFailure(
+          `cannot read the transcript ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
+      }
+    };
+    // Only Claude Code's records are known to read the same from any quiescent line (the test parses
+    // real sessions both ways); Codex rollouts are parsed whole.
+    const tailSafe = request.format === "claude-code" && cursor.session && cursor.base && cursor.base.bytes <= cursor.bytes;
+    const start = tailSafe && cursor.base ? cursor.base : { bytes: 0, lines: 0, seq: 0 };
+    let part: Part = { base: start, bytes: read(start.bytes) };
+    // Shorter than what was read before: the file was rewritten, and is read (and sent) again whole.
+    if (start.bytes > 0 && start.bytes + part.bytes.byteLength < cursor.bytes)
+      part = { base: { bytes: 0, lines: 0, seq: 0 }, bytes: read(0) };
+    const end = part.base.bytes + part.bytes.byteLength;
+    if (end !== cursor.bytes && end > 0) {
+      const rewritten = end < cursor.bytes;
+      const found = readSession(importer, part, () => read(0), request, rewritten ? undefined : cursor);
+      if (found) {
+        session = found.session;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
-        spans = read.spans.filter((s) => s.seq >= from).map(wire);
-        skipped = read.skipped
+        spans = found.spans.filter((s) => s.seq >= from).map(wire);
+        skipped = found.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
           .map((s) => ({ line: s.line, reason: storableWords(s.message.slice(0, 2000)) }));
-        compactions = read.compactions
+        compactions = found.compactions
           .filter((c) => c.summarySeq >= from)
           .map((c) => ({ summarySeq: c.summarySeq, replacedSeqs: c.replacedSeqs, occurredAt: c.occurredAt.toISOString() }));
         next = {
           transcriptPath: path,
-          bytes: bytes.byteLength,
-          lines: countLines(bytes),
+          bytes: end,
+          lines: found.lines,
           nextSeq: cursor.nextSeq,
-          base: read.base,
-          session: read.session,
+          base: found.base,
+          session: found.session,
         };
-      } else next = { ...cursor, transcriptPath: path, bytes: bytes.byteLength, lines: countLines(bytes) };
+      } else next = { ...cursor, transcriptPath: path, bytes: end, lines: part.base.lines + countLines(part.bytes) };
     }
   }
   let answer: SyncAnswer | undefined;

@@ -15,8 +15,8 @@
  * CUSTODIAN_FAIL_CLOSED=1 blocks instead (pre-compact only: after a compaction nothing is left
  * to block). A hard time limit (CUSTODIAN_HOOK_TIMEOUT_MS, default 10 s) bounds every hook.
  */
-import type { ImportFormat } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
+import type { HookFormat } from "./hook-importers";
 import { HookFailure, type SyncAnswer, syncTranscript } from "./hook-sync";
 
 export const HOOK_RUNTIMES = ["claude-code", "codex"] as const;
@@ -58,7 +58,7 @@ function parsePayload(stdin: string): Payload {
   };
 }
 
-const FORMAT: Record<HookRuntime, ImportFormat> = { "claude-code": "claude-code", codex: "codex" };
+const FORMAT: Record<HookRuntime, HookFormat> = { "claude-code": "claude-code", codex: "codex" };
 
 /** The runtime's "stop" for a pre-compact hook, or its "continue" with the reason on stderr. */
 function failure(runtime: HookRuntime, event: string, reason: string, config: ConnectionConfig): HookAnswer {
