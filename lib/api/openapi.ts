@@ -244,7 +244,8 @@ export function openApiDocument() {
         post: {
           summary:
             "What-if for a proposed policy (fields left out keep their current values) over the next horizonDays days (at most 3650): " +
-            "originals deleted, bytes freed and stored by class, spans turning EXPIRING and LOST, evidence answers that change, and the " +
+            "originals deleted, bytes freed and stored by class, spans turning EXPIRING and LOST by class and the sessions they belong to " +
+            "(a bounded list with a truncation flag), evidence answers that change, and the " +
             "gate's decisions of the last 30 days replayed; the current policy's figures beside them. Stores nothing",
           requestBody: { required: true, ...json(requestSchema(RetentionSimulationSchema)) },
           responses: {

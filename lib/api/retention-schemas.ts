@@ -72,8 +72,24 @@ const SimulatedDaySchema = z.object({
   bytesStored: z.number().int(),
   storedByClass: ByClassSchema,
   deletedByClass: ByClassSchema,
+  /** bytesFreed by class. */
+  freedByClass: ByClassSchema,
+  /** Spans turning EXPIRING that day (under a proposal, on day 0: those it moves there). */
+  turnedExpiring: ByClassSchema,
+  /** Spans still EXPIRING at the end of the day. */
+  expiringHeld: ByClassSchema,
+  /** Spans turning LOST that day (their original deleted). */
   lost: ByClassSchema,
   lostSessions: ByClassSchema,
+});
+
+/** A session's spans of a class turning EXPIRING or LOST on a day. */
+const SessionDaySchema = z.object({
+  date: z.string(),
+  sessionId: uuid,
+  class: z.enum(EVIDENTIAL_CLASSES),
+  turnedExpiring: z.number().int(),
+  lost: z.number().int(),
 });
 
 const QuestionChangeSchema = z.object({
@@ -100,6 +116,9 @@ const OutlookSchema = z.object({
   deletions: z.array(DeletionSchema),
   expiring: ByClassSchema,
   expiringSessions: ByClassSchema,
+  /** The sessions behind the day series, soonest first (at most 500 a policy). */
+  sessions: z.array(SessionDaySchema),
+  sessionsTruncated: z.boolean(),
   questionsAffected: z.array(QuestionChangeSchema),
   refusals: z.number().int(),
 });
@@ -112,6 +131,9 @@ export const RetentionSimulationResultSchema = z.object({
   days: z.array(SimulatedDaySchema),
   /** The first originals the proposal deletes, soonest first (at most 200). */
   deletions: z.array(DeletionSchema),
+  /** The sessions with spans the proposal turns EXPIRING or LOST, by day and class (at most 500). */
+  sessions: z.array(SessionDaySchema),
+  sessionsTruncated: z.boolean(),
   questionsAffected: z.array(QuestionChangeSchema),
   refusals: z.object({
     current: z.number().int(),

@@ -120,5 +120,67 @@ describe("the what-if's day series equal each original judged alone", () => {
         expect(sim[which].days.at(-1)!.bytesStored).toBe(bytesHeld - freed);
       }
     });
+
+    it(`${label}: bytes freed by class, spans turning and staying EXPIRING, and their sessions, per day`, async () => {
+      const { policy: current } = await currentPolicy(projectId);
+      const sim = await simulateRetention(projectId, patch, horizonDays, now);
+      const isExpiring = (h: (typeof held)[number], policy: typeof current) =>
+        h.expires !== null &&
+        h.expires.getTime() + (policy.ttlDays[h.cls] - current.ttlDays[h.cls]) * DAY_MS <
+          h.occurred.getTime() + policy.evidenceHorizonDays * DAY_MS;
+      for (const which of ["current", "proposed"] as const) {
+        const policy = sim[which].policy;
+        const zero = () => ({ NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: 0 });
+        const freed = Array.from({ length: horizonDays }, zero);
+        const expiringHeld = Array.from({ length: horizonDays }, zero);
+        const turned = zero();
+        const sessions = new Map<string, { turnedExpiring: number; lost: number }>();
+        const add = (h: (typeof held)[number], day: number, what: "turnedExpiring" | "lost") => {
+          const key = `${new Date(now.getTime() + day * DAY_MS).toISOString().slice(0, 10)}/${h.sessionId}/${h.cls}`;
+          const entry = sessions.get(key) ?? { turnedExpiring: 0, lost: 0 };
+          entry[what]++;
+          sessions.set(key, entry);
+        };
+        for (const h of held) {
+          if (h.expires === null) continue;
+          const moved = h.expires.getTime() + (policy.ttlDays[h.cls] - current.ttlDays[h.cls]) * DAY_MS;
+          const day = Math.floor((Math.max(moved, now.getTime()) - now.getTime()) / DAY_MS);
+          if (day < horizonDays) {
+            freed[day]![h.cls] += h.bytes;
+            add(h, day, "lost");
+          }
+          if (isExpiring(h, policy)) for (let d = 0; d < Math.min(day, horizonDays); d++) expiringHeld[d]![h.cls]++;
+          if (which === "proposed" && isExpiring(h, policy) && !isExpiring(h, current)) {
+            turned[h.cls]++;
+            add(h, 0, "turnedExpiring");
+          }
+        }
+        const days = sim[which].days;
+        expect(days.map((d) => d.freedByClass)).toEqual(freed);
+        expect(days.map((d) => d.bytesFreed)).toEqual(freed.map((f) => f.NARRATIVE + f.STRUCTURED + f.SIDE_EFFECTING));
+        expect(days.map((d) => d.expiringHeld)).toEqual(expiringHeld);
+        expect(days[0]!.turnedExpiring).toEqual(turned);
+        expect(
+          days
+            .slice(1)
+            .every((d) => d.turnedExpiring.NARRATIVE + d.turnedExpiring.STRUCTURED + d.turnedExpiring.SIDE_EFFECTING === 0),
+        ).toBe(true);
+        const listed = sim[which].sessions;
+        expect(sim[which].sessionsTruncated).toBe(false);
+        expect(
+          new Map(listed.map((s) => [`${s.date}/${s.sessionId}/${s.class}`, { turnedExpiring: s.turnedExpiring, lost: s.lost }])),
+        ).toEqual(sessions);
+        expect(listed.map((s) => s.date)).toEqual(listed.map((s) => s.date).sort());
+      }
+    });
   }
+
+  it("the sessions list is bounded, soonest first, and says when it was cut", async () => {
+    const patch = { ttlDays: { NARRATIVE: 1, STRUCTURED: 20, SIDE_EFFECTING: 2 } };
+    const whole = await simulateRetention(projectId, patch, 30, now);
+    expect(whole.proposed.sessions.length).toBeGreaterThan(3);
+    const cut = await simulateRetention(projectId, patch, 30, now, 3);
+    expect(cut.proposed.sessions).toEqual(whole.proposed.sessions.slice(0, 3));
+    expect([cut.proposed.sessionsTruncated, whole.proposed.sessionsTruncated]).toEqual([true, false]);
+  });
 });

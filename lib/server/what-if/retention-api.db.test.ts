@@ -92,6 +92,23 @@ describe("retention API: policy versions and what-if", () => {
     expect(change).toMatchObject({ from: "YES", to: "INSUFFICIENT_EVIDENCE", spanIds: [writeId] });
     expect(new Date(change.at).getTime()).toBeLessThanOrEqual(started + 2 * DAY);
     expect(json.proposed.expiring.SIDE_EFFECTING).toBeGreaterThanOrEqual(1);
+    // Per day: the bytes freed by class, the spans the proposal turns EXPIRING (day 0), and their sessions.
+    const freedSideEffecting = json.days.reduce(
+      (n: number, d: { freedByClass: { SIDE_EFFECTING: number } }) => n + d.freedByClass.SIDE_EFFECTING,
+      0,
+    );
+    expect(freedSideEffecting).toBeGreaterThanOrEqual(Buffer.byteLength(body));
+    expect(json.days[0].turnedExpiring.SIDE_EFFECTING).toBe(json.proposed.expiring.SIDE_EFFECTING);
+    expect(json.current.days[0].turnedExpiring.SIDE_EFFECTING).toBe(0);
+    expect(json.sessions).toContainEqual(
+      expect.objectContaining({
+        sessionId,
+        class: "SIDE_EFFECTING",
+        date: json.days[0].date,
+        turnedExpiring: expect.any(Number),
+      }),
+    );
+    expect(json.sessionsTruncated).toBe(false);
     expect(json.current.expiring.SIDE_EFFECTING).toBe(0);
     expect(json.changes).toEqual([expect.objectContaining({ field: "ttlDays.SIDE_EFFECTING", narrowing: true })]);
   });

@@ -41,6 +41,23 @@ export interface BucketRow {
   expiring_proposed: number;
   expiring_sessions_current: number;
   expiring_sessions_proposed: number;
+  /** Per class: held originals EXPIRING under the proposal and not under the current policy. */
+  turned_proposed: number;
+}
+
+/** A session's spans of a class turning EXPIRING or LOST on a day under one of the policies. */
+export interface SessionDayRow {
+  which: "current" | "proposed";
+  session_id: string;
+  cls: string;
+  day: number;
+  turned: number;
+  lost: number;
+}
+
+interface HeldJson {
+  buckets: BucketRow[];
+  sessions: SessionDayRow[];
 }
 
 export interface DeletionRow {
@@ -56,6 +73,8 @@ export const MAX_CANDIDATE_SPANS = 20_000;
 /** Sessions whose answers are judged at most: those of the soonest replaced spans due. */
 export const MAX_SESSIONS_JUDGED = 40;
 export const MAX_DELETIONS_LISTED = 200;
+/** Sessions' days (a session, a class, a day) listed at most per policy, soonest first. */
+export const MAX_SESSION_DAYS_LISTED = 500;
 
 type Shifts = Record<EvidentialClass, number>;
 
@@ -88,16 +107,34 @@ function heldBefore(projectId: string, bounds: Array<{ cls: EvidentialClass; bef
      where se.project_id = ${projectId}::uuid`;
 }
 
-export async function scanHeld(projectId: string, current: RetentionPolicy, proposed: RetentionPolicy, now: Date, end: Date) {
+export async function scanHeld(
+  projectId: string,
+  current: RetentionPolicy,
+  proposed: RetentionPolicy,
+  now: Date,
+  end: Date,
+  sessionDaysListed = MAX_SESSION_DAYS_LISTED,
+) {
   const horizonDays = Math.round((end.getTime() - now.getTime()) / DAY_MS);
-  const buckets = (await one<BucketRow[]>(heldBucketsSql(projectId, current, proposed, now, horizonDays))) ?? [];
+  const held = await one<HeldJson>(heldBucketsSql(projectId, current, proposed, now, horizonDays, sessionDaysListed));
+  const buckets = held?.buckets ?? [];
+  const sessions = held?.sessions ?? [];
   const [deletionsCurrent, deletionsProposed, due] = await Promise.all([
     one<DeletionRow[]>(firstDeletionsSql(projectId, current, current, now, lastDayListed(buckets, "current", horizonDays))),
     one<DeletionRow[]>(firstDeletionsSql(projectId, proposed, current, now, lastDayListed(buckets, "proposed", horizonDays))),
     one<DueJson>(replacedDueSql(projectId, current, proposed, now, end)),
   ]);
+  const listed = (which: "current" | "proposed") => sessions.filter((r) => r.which === which);
   return {
     buckets,
+    sessions: {
+      current: listed("current").slice(0, sessionDaysListed),
+      proposed: listed("proposed").slice(0, sessionDaysListed),
+      truncated: {
+        current: listed("current").length > sessionDaysListed,
+        proposed: listed("proposed").length > sessionDaysListed,
+      },
+    },
     deletionsCurrent: deletionsCurrent ?? [],
     deletionsProposed: deletionsProposed ?? [],
     candidates: (due?.candidates ?? []).map((c) => ({
@@ -120,7 +157,7 @@ export async function scanQueriesToExplain(
 ): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
   const horizonDays = Math.round((end.getTime() - now.getTime()) / DAY_MS);
   const buckets = heldBucketsSql(projectId, current, proposed, now, horizonDays);
-  const lastDay = lastDayListed((await one<BucketRow[]>(buckets)) ?? [], "proposed", horizonDays);
+  const lastDay = lastDayListed((await one<HeldJson>(buckets))?.buckets ?? [], "proposed", horizonDays);
   return [
     { label: "what-if: held originals by class and day of deletion", sql: buckets },
     { label: "what-if: first deletions (proposed)", sql: firstDeletionsSql(projectId, proposed, current, now, lastDay) },
@@ -141,6 +178,10 @@ export async function scanQueriesToExplain(
  * the hour a day boundary (now + k + 1 days) cuts, whose originals before the boundary are counted
  * from span_held_idx (a range of it per such counter). Held bytes (pinned originals too) come from
  * span_storage_count.
+ *
+ * Beside the buckets, the sessions behind them: per policy, each session's spans of a class deleted
+ * (turning LOST) on a day, and under the proposal those turning EXPIRING on day 0 (a saved policy
+ * applies at once), soonest first, one more than the number listed to tell a cut list.
  */
 export function heldBucketsSql(
   projectId: string,
@@ -148,6 +189,7 @@ export function heldBucketsSql(
   proposed: RetentionPolicy,
   now: Date,
   horizonDays: number,
+  sessionDaysListed = MAX_SESSION_DAYS_LISTED,
 ): Prisma.Sql {
   const [dc, dp] = [shifts(current, current), shifts(proposed, current)];
   const byCls = (v: Record<EvidentialClass, number>) =>
@@ -192,23 +234,40 @@ export function heldBucketsSql(
              coalesce(sum(n) filter (where expiring_current), 0) as expiring_current,
              coalesce(sum(n) filter (where expiring_proposed), 0) as expiring_proposed,
              count(distinct session_id) filter (where expiring_current) as expiring_sessions_current,
-             count(distinct session_id) filter (where expiring_proposed) as expiring_sessions_proposed
+             count(distinct session_id) filter (where expiring_proposed) as expiring_sessions_proposed,
+             coalesce(sum(n) filter (where expiring_proposed and not expiring_current), 0) as turned_proposed
         from days
        group by grouping sets ((cls), (cls, day_current), (cls, day_proposed))),
+    per_session as (
+      select 'current' as which, session_id, cls, day_current as day, 0::numeric as turned, sum(n) as lost
+        from days where day_current >= 0 group by session_id, cls, day_current
+      union all
+      select 'proposed', session_id, cls, day_proposed, 0, sum(n) from days where day_proposed >= 0 group by session_id, cls, day_proposed
+      union all
+      select 'proposed', session_id, cls, 0, sum(n), 0 from days where expiring_proposed and not expiring_current
+       group by session_id, cls),
+    session_days as (
+      select which, session_id::text as session_id, cls, day, sum(turned) as turned, sum(lost) as lost,
+             row_number() over (partition by which order by day, session_id, cls) as rn
+        from per_session group by which, session_id, cls, day),
     held as (
       select c.class::text as cls, sum(c.bytes) as bytes
         from span_storage_count c join session se on se.id = c.session_id
        where se.project_id = ${projectId}::uuid and c.originals > 0
        group by 1)
-    select coalesce(json_agg(b), '[]') as value from (
-      select cls, day_current, day_proposed, by_current, by_proposed, n, bytes, sessions, expiring_current, expiring_proposed,
-             expiring_sessions_current, expiring_sessions_proposed
-        from grouped where by_current = 0 or by_proposed = 0
-      union all
-      -- Per class: every held original's bytes, pinned ones too.
-      select held.cls, null, null, 1, 1, null, held.bytes, null, coalesce(g.expiring_current, 0), coalesce(g.expiring_proposed, 0),
-             coalesce(g.expiring_sessions_current, 0), coalesce(g.expiring_sessions_proposed, 0)
-        from held left join grouped g on g.cls = held.cls and g.by_current = 1 and g.by_proposed = 1) b`;
+    select json_build_object(
+      'buckets', (select coalesce(json_agg(b), '[]') from (
+        select cls, day_current, day_proposed, by_current, by_proposed, n, bytes, sessions, expiring_current, expiring_proposed,
+               expiring_sessions_current, expiring_sessions_proposed, 0 as turned_proposed
+          from grouped where by_current = 0 or by_proposed = 0
+        union all
+        -- Per class: every held original's bytes, pinned ones too.
+        select held.cls, null, null, 1, 1, null, held.bytes, null, coalesce(g.expiring_current, 0), coalesce(g.expiring_proposed, 0),
+               coalesce(g.expiring_sessions_current, 0), coalesce(g.expiring_sessions_proposed, 0), coalesce(g.turned_proposed, 0)
+          from held left join grouped g on g.cls = held.cls and g.by_current = 1 and g.by_proposed = 1) b),
+      'sessions', (select coalesce(json_agg(json_build_object('which', which, 'session_id', session_id, 'cls', cls, 'day', day,
+                     'turned', turned, 'lost', lost) order by which, rn), '[]')
+          from session_days where rn <= ${sessionDaysListed + 1}::int)) as value`;
 }
 
 /**

@@ -15,9 +15,16 @@ import { questionsAffected, type QuestionChange } from "./questions";
 import { REPLAY_DAYS, replayDecisions } from "./replay";
 
 export { REPLAY_DAYS };
-import { type BucketRow, type DeletionRow, MAX_DELETIONS_LISTED, scanHeld } from "./scan";
+import {
+  type BucketRow,
+  type DeletionRow,
+  MAX_DELETIONS_LISTED,
+  MAX_SESSION_DAYS_LISTED,
+  type SessionDayRow,
+  scanHeld,
+} from "./scan";
 
-export { MAX_DELETIONS_LISTED };
+export { MAX_DELETIONS_LISTED, MAX_SESSION_DAYS_LISTED };
 
 export const MAX_HORIZON_DAYS = 3650;
 export const DEFAULT_HORIZON_DAYS = 90;
@@ -33,6 +40,15 @@ export interface SimulatedDay {
   bytesStored: number;
   storedByClass: ByClass;
   deletedByClass: ByClass;
+  freedByClass: ByClass;
+  /**
+   * Spans whose evidence turns EXPIRING that day (held, TTL ending before their horizon), by class:
+   * under a proposal, on day 0 those it moves there (a saved policy applies at once); stored spans
+   * do not turn EXPIRING later under an unchanged policy.
+   */
+  turnedExpiring: ByClass;
+  /** Spans still EXPIRING at the end of the day (not yet deleted), by class. */
+  expiringHeld: ByClass;
   /** Spans whose evidence turns LOST that day (their original deleted), by class. */
   lost: ByClass;
   /** Sessions with a span turning LOST that day, by class. */
@@ -45,11 +61,25 @@ export interface PolicyOutlook {
   /** Held, unpinned originals whose TTL ends before their evidence horizon under the policy, and their sessions. */
   expiring: ByClass;
   expiringSessions: ByClass;
+  /**
+   * The sessions behind the day series: each session's spans of a class turning EXPIRING or LOST
+   * on a day, soonest first (at most MAX_SESSION_DAYS_LISTED; `sessionsTruncated` when cut).
+   */
+  sessions: SessionDay[];
+  sessionsTruncated: boolean;
   questionsAffected: QuestionChange[];
   /** The first originals the policy deletes within the horizon, soonest first (at most MAX_DELETIONS_LISTED). */
   deletions: Deletion[];
   /** Recorded gate decisions of the last 30 days replayed under the policy: how many it refuses. */
   refusals: number;
+}
+
+export interface SessionDay {
+  date: string;
+  sessionId: string;
+  class: EvidentialClass;
+  turnedExpiring: number;
+  lost: number;
 }
 
 export interface Deletion {
@@ -80,6 +110,7 @@ export async function simulateRetention(
   patch: PolicyPatch,
   horizonDays = DEFAULT_HORIZON_DAYS,
   now = new Date(),
+  sessionDaysListed = MAX_SESSION_DAYS_LISTED,
 ): Promise<Simulation> {
   const { policy: current } = await currentPolicy(projectId);
   const proposed = applyPolicyPatch(current, patch);
@@ -96,7 +127,7 @@ export async function simulateRetention(
   }
   const end = new Date(now.getTime() + horizonDays * DAY_MS);
   const [scan, replay] = await Promise.all([
-    scanHeld(projectId, current, proposed, now, end),
+    scanHeld(projectId, current, proposed, now, end, sessionDaysListed),
     replayDecisions(projectId, current, proposed, now),
   ]);
   const buckets = readBuckets(scan.buckets);
@@ -105,9 +136,14 @@ export async function simulateRetention(
   const deletionsProposed = scan.deletionsProposed.map(toDeletion);
   const outlook = (which: "current" | "proposed", policy: RetentionPolicy): PolicyOutlook => ({
     policy,
-    days: buildDays(buckets.held, buckets[which], now, horizonDays),
+    days: buildDays(buckets.held, buckets[which], now, horizonDays, {
+      expiring: buckets.expiring[which],
+      turned: which === "proposed" ? buckets.turned : zero(),
+    }),
     expiring: buckets.expiring[which],
     expiringSessions: buckets.expiringSessions[which],
+    sessions: scan.sessions[which].map((r) => toSessionDay(r, now)),
+    sessionsTruncated: scan.sessions.truncated[which],
     questionsAffected: questions[which],
     deletions: which === "current" ? deletionsCurrent : deletionsProposed,
     refusals: replay[which],
@@ -129,6 +165,8 @@ interface Bucket {
   n: number;
   bytes: number;
   sessions: number;
+  /** Of those deleted, the spans that were EXPIRING under the policy. */
+  expiring: number;
 }
 
 /** The scan's grouping sets: held bytes and EXPIRING counts by class, and deletions per class and day under each policy. */
@@ -136,6 +174,7 @@ function readBuckets(rows: BucketRow[]) {
   const held: Record<EvidentialClass, number> = zero();
   const out = {
     held,
+    turned: zero(),
     current: [] as Bucket[],
     proposed: [] as Bucket[],
     expiring: { current: zero(), proposed: zero() },
@@ -143,12 +182,13 @@ function readBuckets(rows: BucketRow[]) {
   };
   for (const r of rows) {
     const cls = r.cls as EvidentialClass;
-    const bucket = (d: number | null): Bucket => ({
+    const bucket = (d: number | null, expiring: number): Bucket => ({
       cls,
       day: d ?? -1,
       n: num(r.n),
       bytes: num(r.bytes),
       sessions: num(r.sessions),
+      expiring,
     });
     const [byCurrent, byProposed] = [num(r.by_current) === 0, num(r.by_proposed) === 0];
     if (!byCurrent && !byProposed) {
@@ -157,9 +197,11 @@ function readBuckets(rows: BucketRow[]) {
       out.expiring.proposed[cls] = num(r.expiring_proposed);
       out.expiringSessions.current[cls] = num(r.expiring_sessions_current);
       out.expiringSessions.proposed[cls] = num(r.expiring_sessions_proposed);
+      out.turned[cls] = num(r.turned_proposed);
     } else if (byCurrent) {
-      if (r.day_current !== null && r.day_current >= 0) out.current.push(bucket(r.day_current));
-    } else if (r.day_proposed !== null && r.day_proposed >= 0) out.proposed.push(bucket(r.day_proposed));
+      if (r.day_current !== null && r.day_current >= 0) out.current.push(bucket(r.day_current, num(r.expiring_current)));
+    } else if (r.day_proposed !== null && r.day_proposed >= 0)
+      out.proposed.push(bucket(r.day_proposed, num(r.expiring_proposed)));
   }
   return out;
 }
@@ -174,9 +216,31 @@ function toDeletion(r: DeletionRow): Deletion {
   };
 }
 
-/** Day by day from what is held now and what the policy deletes on each day. */
-export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, horizonDays: number): SimulatedDay[] {
+function toSessionDay(r: SessionDayRow, now: Date): SessionDay {
+  return {
+    date: dateOfDay(now, r.day),
+    sessionId: r.session_id,
+    class: r.cls as EvidentialClass,
+    turnedExpiring: num(r.turned),
+    lost: num(r.lost),
+  };
+}
+
+const dateOfDay = (now: Date, d: number) => new Date(now.getTime() + d * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Day by day from what is held now and what the policy deletes on each day; `expiring` is what is
+ * EXPIRING under the policy now, `turned` what of it the policy moved there (counted on day 0).
+ */
+export function buildDays(
+  held: ByClass,
+  buckets: readonly Bucket[],
+  now: Date,
+  horizonDays: number,
+  status: { expiring: ByClass; turned: ByClass },
+): SimulatedDay[] {
   const stored = { ...held };
+  const expiringHeld = { ...status.expiring };
   const byDay = new Map<number, Bucket[]>();
   for (const b of buckets) byDay.set(b.day, [...(byDay.get(b.day) ?? []), b]);
   const days: SimulatedDay[] = [];
@@ -188,15 +252,19 @@ export function buildDays(held: ByClass, buckets: readonly Bucket[], now: Date, 
       deletedByClass[b.cls] += b.n;
       freedByClass[b.cls] += b.bytes;
       lostSessions[b.cls] += b.sessions;
+      expiringHeld[b.cls] = Math.max(0, expiringHeld[b.cls] - b.expiring);
     }
     for (const c of EVIDENTIAL_CLASSES) stored[c] = Math.max(0, stored[c] - freedByClass[c]);
     days.push({
-      date: new Date(now.getTime() + d * DAY_MS).toISOString().slice(0, 10),
+      date: dateOfDay(now, d),
       originalsDeleted: sum(deletedByClass),
       bytesFreed: sum(freedByClass),
       bytesStored: sum(stored),
       storedByClass: { ...stored },
       deletedByClass,
+      freedByClass,
+      turnedExpiring: d === 0 ? { ...status.turned } : zero(),
+      expiringHeld: { ...expiringHeld },
       lost: { ...deletedByClass },
       lostSessions,
     });

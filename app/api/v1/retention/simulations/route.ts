@@ -16,6 +16,8 @@ export const POST = apiRoute({
       ...simulation,
       days: simulation.proposed.days,
       deletions: simulation.proposed.deletions,
+      sessions: simulation.proposed.sessions,
+      sessionsTruncated: simulation.proposed.sessionsTruncated,
       questionsAffected: simulation.proposed.questionsAffected,
     };
   },
