@@ -9,28 +9,9 @@ import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import type { SideEffectKind } from "@/lib/evidence/types";
+import { capLedger, LEDGER_DEFAULT_LIMIT } from "./ledger-cap";
 
-/** How much each kind of effect matters when the ledger must leave something out. */
-const WEIGHT: Record<SideEffectKind, number> = {
-  PRIVILEGE_ESCALATION: 10,
-  FILE_DELETE: 9,
-  VCS_PUSH: 9,
-  PACKAGE_REMOVE: 8,
-  PERMISSION_CHANGE: 8,
-  SERVICE_CONTROL: 8,
-  DB_WRITE: 8,
-  NETWORK_MUTATION: 7,
-  PACKAGE_INSTALL: 7,
-  FILE_MOVE: 6,
-  VCS_COMMIT: 6,
-  FILE_WRITE: 5,
-  PROCESS_SPAWN: 4,
-  SHELL_MUTATION: 3,
-  UNKNOWN_TOOL: 2,
-};
-
-export const LEDGER_DEFAULT_LIMIT = 40;
-export const LEDGER_MAX_LIMIT = 500;
+export { LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT } from "./ledger-cap";
 
 export interface LedgerEntry {
   spanId: string;
@@ -79,12 +60,10 @@ export async function sideEffectLedger(projectId: string, session: string, limit
       list.push({ effect: a.effect!, target: a.normalized });
     effects.set(a.spanId, list);
   }
-  const weight = (id: string) => Math.max(0, ...(effects.get(id) ?? []).map((e) => WEIGHT[e.effect]));
-  const recency = (a: { seq: number | null; occurredAt: Date }, b: { seq: number | null; occurredAt: Date }) =>
-    b.occurredAt.getTime() - a.occurredAt.getTime() || (b.seq ?? 0) - (a.seq ?? 0);
-  const cap = Math.max(1, Math.min(limit, LEDGER_MAX_LIMIT));
-  const kept = [...spans].sort((a, b) => weight(b.id) - weight(a.id) || recency(a, b)).slice(0, cap);
-  kept.sort(recency);
+  const kept = capLedger(
+    spans.map((s) => ({ ...s, effects: effects.get(s.id) ?? [] })),
+    limit,
+  );
   return {
     sessionId: found.id,
     externalId: found.externalId,
@@ -94,7 +73,7 @@ export async function sideEffectLedger(projectId: string, session: string, limit
       seq: s.seq,
       occurredAt: s.occurredAt.toISOString(),
       toolName: s.toolName,
-      effects: effects.get(s.id) ?? [],
+      effects: s.effects,
       outcome: s.outcome,
       exitCode: s.exitCode,
       transcriptState: s.transcriptState,
