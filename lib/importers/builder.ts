@@ -1,20 +1,29 @@
 /**
  * Assembles importer output. Importers add draft spans as they read; pairing can still change a
  * draft afterwards (an exit code arriving later) or drop it (a fallback made redundant), so seq
- * numbers, compaction seqs and missing times are settled only in `finish`.
+ * numbers, compaction seqs and missing times are settled only when the spans are taken: all at
+ * once at the end of the file, or window by window at points where the reader knows no later
+ * record can change what it holds (see ImportCollector.takeWindow).
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
 import type {
+  ImportEnd,
   ImportFormat,
   ImportIssue,
   ImportRecords,
   ImportResult,
+  ImportWindow,
   ImportedCompaction,
-  ImportedSession,
   ImportedSpan,
+  SessionHeader,
+  SessionPart,
 } from "./types";
 import { parseTimestamp } from "./text";
+import { assembleWindows } from "./windows";
+
+/** What a taken span's draft holds instead of its body: the body left with its window. */
+const RELEASED = new Uint8Array(0);
 
 export interface DraftSpan {
   kind: SpanKind;
@@ -22,17 +31,22 @@ export interface DraftSpan {
   toolName?: string;
   toolInput?: unknown;
   exitCode?: number;
-  /** TOOL_CALL only; a call still without one at `finish` is UNKNOWN. */
+  /** TOOL_CALL only; a call still without one when taken is UNKNOWN. */
   outcome?: ToolOutcome;
   agentId?: string;
   agentType?: string;
   cwd?: string;
-  /** Undefined until finish when no record before it had a time. */
+  /** Undefined until taken when no record before it had a time. */
   occurredAt?: Date;
   body: Uint8Array;
   sourceLine: number;
   sourceId?: string;
   dropped?: boolean;
+  /**
+   * Set when the span is taken in a window: its final position. Its body and arguments are then
+   * released (only what a later compaction or result needs of it stays: seq, kind, names, lines).
+   */
+  seq?: number;
 }
 
 interface DraftCompaction {
@@ -44,10 +58,17 @@ export class SessionDraft {
   title?: string;
   cwd?: string;
   startedAt?: Date;
-  private readonly spans: DraftSpan[] = [];
-  private readonly compactions: DraftCompaction[] = [];
+  /** Spans added since the last window was taken, in file order. */
+  private pending: DraftSpan[] = [];
+  /** Compactions whose summary is pending. */
+  private compactions: DraftCompaction[] = [];
   /** Spans since the last compaction (or compact boundary): what the next one replaces by default. */
   private window: DraftSpan[] = [];
+  private nextSeq = 0;
+  /** The first span's time, for a session whose records name no start. */
+  private firstAt: Date | undefined;
+  /** Each taken call's outcome by its id: a result taken later shares it. */
+  private readonly callOutcome = new Map<string, ToolOutcome>();
 
   /** Records skipped while reading this session (see ImportedSession.skipped). */
   readonly skipped: ImportIssue[] = [];
@@ -59,7 +80,7 @@ export class SessionDraft {
 
   add(span: DraftSpan): DraftSpan {
     this.collector?.use(span.sourceLine);
-    this.spans.push(span);
+    this.pending.push(span);
     this.window.push(span);
     return span;
   }
@@ -81,56 +102,99 @@ export class SessionDraft {
     this.collector?.use(span.sourceLine);
     const summary: DraftSpan = { ...span, kind: "SUMMARY" };
     const taken = [...replaced];
-    this.spans.push(summary);
+    this.pending.push(summary);
     this.compactions.push({ summary, replaced: taken });
     this.window = [];
     return summary;
   }
 
   get isEmpty(): boolean {
-    return this.spans.every((s) => s.dropped);
+    return this.nextSeq === 0 && this.pending.every((s) => s.dropped);
   }
 
-  finish(runtime: ImportFormat, fileSkips: readonly ImportIssue[] = []): ImportedSession {
-    const kept = this.spans.filter((s) => !s.dropped);
-    const seqOf = new Map<DraftSpan, number>();
-    kept.forEach((s, i) => seqOf.set(s, i));
+  /** Spans added since the last window was taken. */
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * The pending spans' times are final: the last kept one has its own (a span without one takes the
+   * next known time, which a later record could still bring).
+   */
+  get settled(): boolean {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const span = this.pending[i]!;
+      if (!span.dropped) return span.occurredAt !== undefined;
+    }
+    return true;
+  }
+
+  /** Whether any span was taken: a session that never had one is left out of the result. */
+  get hasSpans(): boolean {
+    return this.nextSeq > 0;
+  }
+
+  /**
+   * Takes the pending spans with their final seqs (continuing from the last window), times,
+   * outcomes and the compactions they summarise, then releases their bodies.
+   */
+  take(runtime: ImportFormat): SessionPart {
+    const kept = this.pending.filter((s) => !s.dropped);
     const times = fillTimes(kept);
-    const callOutcome = new Map<string, ToolOutcome>();
-    for (const s of kept)
-      if (s.kind === "TOOL_CALL" && s.sourceId !== undefined) callOutcome.set(s.sourceId, s.outcome ?? "UNKNOWN");
-    const spans: ImportedSpan[] = kept.map((s, seq) => {
-      const out: ImportedSpan = { seq, kind: s.kind, occurredAt: times[seq]!, body: s.body, sourceLine: s.sourceLine };
-      if (s.role !== undefined) out.role = s.role;
-      if (s.toolName !== undefined) out.toolName = s.toolName;
-      if (s.toolInput !== undefined) out.toolInput = s.toolInput;
-      if (s.exitCode !== undefined) out.exitCode = s.exitCode;
-      if (s.kind === "TOOL_CALL") out.outcome = s.outcome ?? "UNKNOWN";
-      // A result shares its call's outcome, so a question matching the result's bytes knows how it went.
-      else if (s.kind === "TOOL_RESULT" && s.sourceId !== undefined && callOutcome.has(s.sourceId))
-        out.outcome = callOutcome.get(s.sourceId)!;
-      if (s.agentId !== undefined) out.agentId = s.agentId;
-      if (s.agentType !== undefined) out.agentType = s.agentType;
-      if (s.cwd !== undefined) out.cwd = s.cwd;
-      if (s.sourceId !== undefined) out.sourceId = s.sourceId;
-      return out;
+    kept.forEach((s, i) => {
+      s.seq = this.nextSeq + i;
     });
+    for (const s of kept)
+      if (s.kind === "TOOL_CALL" && s.sourceId !== undefined) this.callOutcome.set(s.sourceId, s.outcome ?? "UNKNOWN");
+    const spans = kept.map((s, i) => this.imported(s, s.seq!, times[i]!));
     const compactions: ImportedCompaction[] = [];
     for (const c of this.compactions) {
-      const summarySeq = seqOf.get(c.summary);
+      const summarySeq = c.summary.dropped ? undefined : c.summary.seq;
       if (summarySeq === undefined) continue;
-      const replacedSeqs = [...new Set(c.replaced.map((s) => seqOf.get(s)).filter((n): n is number => n !== undefined))]
-        .filter((n) => n !== summarySeq)
+      const replacedSeqs = [...new Set(c.replaced.filter((s) => !s.dropped).map((s) => s.seq))]
+        .filter((n): n is number => n !== undefined && n !== summarySeq)
         .sort((a, b) => a - b);
-      compactions.push({ summarySeq, replacedSeqs, occurredAt: times[summarySeq]! });
+      compactions.push({ summarySeq, replacedSeqs, occurredAt: times[summarySeq - this.nextSeq]! });
     }
+    if (this.firstAt === undefined && spans.length > 0) this.firstAt = spans[0]!.occurredAt;
+    this.nextSeq += kept.length;
+    for (const s of this.pending) {
+      s.body = RELEASED;
+      delete s.toolInput;
+    }
+    this.pending = [];
+    this.compactions = [];
+    const part: SessionPart = { externalId: this.externalId, runtime, spans, compactions };
+    if (this.cwd !== undefined) part.cwd = this.cwd;
+    return part;
+  }
+
+  private imported(s: DraftSpan, seq: number, occurredAt: Date): ImportedSpan {
+    const out: ImportedSpan = { seq, kind: s.kind, occurredAt, body: s.body, sourceLine: s.sourceLine };
+    if (s.role !== undefined) out.role = s.role;
+    if (s.toolName !== undefined) out.toolName = s.toolName;
+    if (s.toolInput !== undefined) out.toolInput = s.toolInput;
+    if (s.exitCode !== undefined) out.exitCode = s.exitCode;
+    if (s.kind === "TOOL_CALL") out.outcome = s.outcome ?? "UNKNOWN";
+    // A result shares its call's outcome, so a question matching the result's bytes knows how it went.
+    else if (s.kind === "TOOL_RESULT" && s.sourceId !== undefined && this.callOutcome.has(s.sourceId))
+      out.outcome = this.callOutcome.get(s.sourceId)!;
+    if (s.agentId !== undefined) out.agentId = s.agentId;
+    if (s.agentType !== undefined) out.agentType = s.agentType;
+    if (s.cwd !== undefined) out.cwd = s.cwd;
+    if (s.sourceId !== undefined) out.sourceId = s.sourceId;
+    return out;
+  }
+
+  /** What is known of the session only at the end of the file: title, cwd, start, skipped records. */
+  header(runtime: ImportFormat, fileSkips: readonly ImportIssue[] = []): SessionHeader {
     const skipped = [...this.skipped, ...fileSkips].sort((a, b) => a.line - b.line);
-    const session: ImportedSession = { externalId: this.externalId, runtime, spans, compactions, skipped };
-    if (this.title !== undefined) session.title = this.title;
-    if (this.cwd !== undefined) session.cwd = this.cwd;
-    const startedAt = this.startedAt ?? spans[0]?.occurredAt;
-    if (startedAt !== undefined) session.startedAt = startedAt;
-    return session;
+    const header: SessionHeader = { externalId: this.externalId, runtime, skipped };
+    if (this.title !== undefined) header.title = this.title;
+    if (this.cwd !== undefined) header.cwd = this.cwd;
+    const startedAt = this.startedAt ?? this.firstAt;
+    if (startedAt !== undefined) header.startedAt = startedAt;
+    return header;
   }
 }
 
@@ -211,14 +275,50 @@ export class ImportCollector implements RecordSink {
     return this.sessions.has(externalId);
   }
 
-  /** Sessions with no spans (a file holding only titles or metadata) are left out. */
-  result(): ImportResult {
+  /** Spans added to any session since the last window was taken. */
+  get pendingSpans(): number {
+    let n = 0;
+    for (const draft of this.sessions.values()) n += draft.pendingCount;
+    return n;
+  }
+
+  /** Every session's pending spans have their final times (the reader answers for its own pairing). */
+  get settled(): boolean {
+    for (const draft of this.sessions.values()) if (!draft.settled) return false;
+    return true;
+  }
+
+  /**
+   * Takes every session's pending spans. Call it only where no later record can change them: the
+   * reader has nothing waiting to pair and `settled` holds (or at the end of the file).
+   */
+  takeWindow(): ImportWindow {
+    const sessions: SessionPart[] = [];
+    for (const draft of this.sessions.values()) {
+      if (draft.pendingCount === 0) continue;
+      const part = draft.take(this.format);
+      if (part.spans.length > 0) sessions.push(part);
+    }
+    return { sessions };
+  }
+
+  /**
+   * The file's accounting, once every window is taken: sessions with spans (in the order they first
+   * appeared; one holding only titles or metadata is left out), issues and the records' tally.
+   */
+  end(): ImportEnd {
     for (const [line, disposition] of this.records) {
       if (disposition === undefined) this.skip(line, "record not accounted for by the importer; skipped");
     }
-    const sessions = [...this.sessions.values()].filter((d) => !d.isEmpty).map((d) => d.finish(this.format, this.fileSkips));
+    const sessions = [...this.sessions.values()].filter((d) => d.hasSpans).map((d) => d.header(this.format, this.fileSkips));
     const issues = [...this.issues].sort((a, b) => a.line - b.line);
     return { format: this.format, sessions, issues, records: this.tally() };
+  }
+
+  /** The whole file as one window. */
+  result(): ImportResult {
+    const window = this.takeWindow();
+    return assembleWindows([window], this.end());
   }
 
   private tally(): ImportRecords {

@@ -29,6 +29,8 @@ export class BlockWriter {
   readonly calls = new Map<string, DraftSpan>();
   /** Task/Agent/Skill calls by tool_use id: what a subagent's progress names as its parent. */
   readonly agentCalls = new Map<string, { name: string; input: unknown }>();
+  /** Ids of calls whose result has not come yet: a result still to come changes its call. */
+  readonly awaiting = new Set<string>();
 
   constructor(private readonly collector: ImportCollector) {}
 
@@ -73,6 +75,7 @@ export class BlockWriter {
           sourceId: use.data.id,
         });
         this.calls.set(use.data.id, call);
+        this.awaiting.add(use.data.id);
         if (["Task", "Agent", "Skill"].includes(use.data.name)) {
           this.agentCalls.set(use.data.id, { name: use.data.name, input: use.data.input });
         }
@@ -83,6 +86,7 @@ export class BlockWriter {
         if (!result.success) return skip(describeZodError(result.error));
         const text = resultText(result.data.content);
         const call = this.calls.get(result.data.tool_use_id);
+        this.awaiting.delete(result.data.tool_use_id);
         const denialKind = (r as Record<string, unknown>).toolDenialKind;
         const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName, denialKind);
         if (call) {
@@ -140,6 +144,7 @@ export class BlockWriter {
     exitCode?: number,
   ): void {
     const call = this.calls.get(toolUseId);
+    this.awaiting.delete(toolUseId);
     if (call) {
       call.outcome = outcome;
       if (exitCode !== undefined) call.exitCode = exitCode;

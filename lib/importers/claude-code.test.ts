@@ -1,10 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseClaudeCode } from "./claude-code";
+import { claudeCodeImporter } from "./claude-code";
 import { detectFormat, importTranscript } from "./index";
-import { expectAccounted, expectWellFormed, fixture, kinds, lineStart, only, text, verdictOf, withByte } from "./testkit";
+import {
+  checkedAgainstWindows,
+  expectAccounted,
+  expectWellFormed,
+  fixture,
+  kinds,
+  lineStart,
+  only,
+  text,
+  verdictOf,
+  withByte,
+} from "./testkit";
 import { utf8 } from "./text";
 import type { ImportedSpan } from "./types";
+
+/** Every parse below is also read in the smallest windows, which must give the same result. */
+const parseClaudeCode = checkedAgainstWindows(claudeCodeImporter);
 
 const session = fixture("claude-code-session.jsonl");
 const continued = fixture("claude-code-continued.jsonl");

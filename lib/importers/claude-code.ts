@@ -58,8 +58,9 @@ import {
 import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine, UNREPORTED } from "./jsonl";
-import type { ImportResult, TranscriptImporter } from "./types";
+import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { isRecord, lazyContentId, str, utf8 } from "./text";
+import { collectWindows } from "./windows";
 import { describeZodError } from "./zod-issue";
 
 class ClaudeReader {
@@ -86,9 +87,11 @@ class ClaudeReader {
   /**
    * Two passes, each parsing the lines as it goes (no pass holds the whole file's parsed JSON): the
    * first notes every uuid (a parent may come later in the file) and the subagent messages progress
-   * records hold; the second reads the records and reports each.
+   * records hold; the second reads the records and reports each. The second hands its spans over
+   * in windows of at least `windowSpans`, each closed after a record that leaves no call awaiting
+   * its result (the result sets the call's outcome and exit code) and no span awaiting its time.
    */
-  read(bytes: Uint8Array): ImportResult {
+  *windows(bytes: Uint8Array, windowSpans: number): ImportWindows {
     for (const { value, line } of eachJsonLine(bytes, UNREPORTED)) {
       this.chain.note(value.uuid);
       if (typeof value.uuid === "string" && !this.lineOf.has(value.uuid)) {
@@ -103,6 +106,8 @@ class ClaudeReader {
     for (const line of eachJsonLine(bytes, this.collector)) {
       this.record(line);
       this.checkParent(line);
+      if (this.blocks.awaiting.size === 0 && this.collector.pendingSpans >= windowSpans && this.collector.settled)
+        yield { ...this.collector.takeWindow(), bytesRead: line.end };
     }
     for (const [draft, pending] of this.boundaries) {
       this.collector.skip(
@@ -112,7 +117,9 @@ class ClaudeReader {
       );
     }
     this.applyTitles();
-    return this.collector.result();
+    const last = this.collector.takeWindow();
+    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.length };
+    return this.collector.end();
   }
 
   private session(record: Record<string, unknown>): SessionDraft {
@@ -357,8 +364,12 @@ class ClaudeReader {
   }
 }
 
+export function claudeCodeWindows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+  return new ClaudeReader(lazyContentId(bytes)).windows(bytes, windowSpans);
+}
+
 export function parseClaudeCode(bytes: Uint8Array): ImportResult {
-  return new ClaudeReader(lazyContentId(bytes)).read(bytes);
+  return collectWindows(claudeCodeWindows(bytes, Number.POSITIVE_INFINITY));
 }
 
 export const claudeCodeImporter: TranscriptImporter = {
@@ -371,4 +382,5 @@ export const claudeCodeImporter: TranscriptImporter = {
     return conversational || titleOnly || snapshot ? 0.8 : 0;
   },
   parse: parseClaudeCode,
+  windows: claudeCodeWindows,
 };

@@ -10,7 +10,15 @@ import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
 import { sweAgentImporter } from "./swe-agent";
-import { IMPORT_FORMATS, type ImportFormat, type ImportResult, type TranscriptImporter } from "./types";
+import {
+  IMPORT_FORMATS,
+  type ImportEnd,
+  type ImportFormat,
+  type ImportRecords,
+  type ImportResult,
+  type ImportWindows,
+  type TranscriptImporter,
+} from "./types";
 
 export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
   aider: aiderImporter,
@@ -44,6 +52,48 @@ export function detectFormat(bytes: Uint8Array): ImportFormat | null {
  * format finds no session in the file.
  */
 export function importTranscript(bytes: Uint8Array, format?: ImportFormat): ImportResult {
+  const importer = chooseImporter(bytes, format);
+  const result = importer.parse(bytes);
+  if (format !== undefined && result.sessions.length === 0) throw noSessions(format, result.records);
+  return result;
+}
+
+/**
+ * importTranscript in windows of at least `windowSpans` spans (see ImportWindow), for a caller that
+ * writes each before reading on: Claude Code and Codex read in windows; the other formats, whose
+ * files stay small, are one window. Throws as importTranscript does, NO_SESSIONS_FOUND at the end.
+ */
+export function* importWindows(bytes: Uint8Array, format: ImportFormat | undefined, windowSpans: number): ImportWindows {
+  const importer = chooseImporter(bytes, format);
+  let end: ImportEnd;
+  if (importer.windows) end = yield* importer.windows(bytes, windowSpans);
+  else {
+    const { sessions, format: parsed, issues, records } = importer.parse(bytes);
+    if (sessions.length > 0)
+      yield {
+        sessions: sessions.map(({ externalId, runtime, cwd, spans, compactions }) => ({
+          externalId,
+          runtime,
+          spans,
+          compactions,
+          ...(cwd !== undefined ? { cwd } : {}),
+        })),
+        bytesRead: bytes.length,
+      };
+    end = { format: parsed, sessions: sessions.map(({ spans: _s, compactions: _c, ...header }) => header), issues, records };
+  }
+  if (format !== undefined && end.sessions.length === 0) throw noSessions(format, end.records);
+  return end;
+}
+
+function noSessions(format: ImportFormat, records: ImportRecords): TranscriptImportError {
+  return new TranscriptImportError(
+    "NO_SESSIONS_FOUND",
+    `No ${format} session found in the file (${records.read} records read, ${records.skipped} skipped); is it really ${format}?`,
+  );
+}
+
+function chooseImporter(bytes: Uint8Array, format: ImportFormat | undefined): TranscriptImporter {
   if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format)) {
     throw new TranscriptImportError(
       "UNKNOWN_TRANSCRIPT_FORMAT",
@@ -57,18 +107,12 @@ export function importTranscript(bytes: Uint8Array, format?: ImportFormat): Impo
       `Not a supported transcript: the file is ${describeHead(bytes)}. Supported formats: ${IMPORT_FORMATS.join(", ")}`,
     );
   }
-  const result = IMPORTERS[chosen].parse(bytes);
-  if (format !== undefined && result.sessions.length === 0) {
-    throw new TranscriptImportError(
-      "NO_SESSIONS_FOUND",
-      `No ${format} session found in the file (${result.records.read} records read, ${result.records.skipped} skipped); is it really ${format}?`,
-    );
-  }
-  return result;
+  return IMPORTERS[chosen];
 }
 
 export { IMPORT_FORMATS } from "./types";
 export type {
+  ImportEnd,
   ImportFormat,
   ImportIssue,
   ImportRecords,
@@ -76,5 +120,9 @@ export type {
   ImportedCompaction,
   ImportedSession,
   ImportedSpan,
+  ImportWindow,
+  ImportWindows,
+  SessionHeader,
+  SessionPart,
   TranscriptImporter,
 } from "./types";

@@ -12,6 +12,8 @@ export interface JsonLine {
   /** The line's bytes (without its line break), for slicing values verbatim. */
   bytes: Uint8Array;
   value: Record<string, unknown>;
+  /** Byte offset just past the line (and its line break): how much of the file is read with it. */
+  end: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export function* eachJsonLine(bytes: Uint8Array, sink: RecordSink): Generator<Js
     if (last) end = bytes.length;
     let stop = end;
     if (stop > start && bytes[stop - 1] === 0x0d) stop--;
-    const parsed = parseLine(bytes.subarray(start, stop), line, last, sink);
+    const parsed = parseLine(bytes.subarray(start, stop), line, last, sink, Math.min(end + 1, bytes.length));
     if (parsed) yield parsed;
     start = end + 1;
     line++;
@@ -44,7 +46,7 @@ export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
 /** For a first look over the lines that reports nothing (the pass that reports comes after). */
 export const UNREPORTED: RecordSink = { read() {}, skip() {} };
 
-function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSink): JsonLine | undefined {
+function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSink, end: number): JsonLine | undefined {
   // A UTF-8 byte order mark may open the file; it is not part of the record.
   const bytes = line === 1 ? raw.subarray(bomLength(raw)) : raw;
   const text = decodeUtf8(bytes);
@@ -70,5 +72,5 @@ function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSin
     sink.skip(line, `expected a JSON object, found ${Array.isArray(value) ? "an array" : typeof value}; line skipped`);
     return undefined;
   }
-  return { line, bytes, value };
+  return { line, bytes, value, end };
 }

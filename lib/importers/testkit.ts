@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import type { SpanAnalysis } from "@/lib/evidence/types";
-import type { ImportResult, ImportedSession, ImportedSpan } from "./types";
+import type { ImportResult, ImportWindow, ImportedSession, ImportedSpan, TranscriptImporter } from "./types";
+import { assembleWindows } from "./windows";
 
 export function fixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -108,4 +109,31 @@ export function expectAccounted(result: ImportResult): void {
   expect(r.read).toBe(r.used + r.ignored + r.skipped);
   expect(Object.values(r.ignoredByType).reduce((n, c) => n + c, 0)).toBe(r.ignored);
   expect(result.issues.filter((i) => /not accounted for/.test(i.message))).toEqual([]);
+}
+
+/**
+ * The importer's windows with the smallest window (one cut at every point the reader allows),
+ * concatenated, next to the whole file's parse: the two must be equal. Returns the whole parse and
+ * how many windows the file was cut into.
+ */
+export function parseBothWays(importer: TranscriptImporter, bytes: Uint8Array): { whole: ImportResult; windows: number } {
+  const whole = importer.parse(bytes);
+  if (!importer.windows) throw new Error(`${importer.format} does not read in windows`);
+  const taken: ImportWindow[] = [];
+  const windows = importer.windows(bytes, 1);
+  let step = windows.next();
+  for (; !step.done; step = windows.next()) taken.push(step.value);
+  const windowed = assembleWindows(taken, step.value);
+  // Compared as text first (fast, bodies included); a difference is shown field by field.
+  if (canonical(windowed) !== canonical(whole)) expect(windowed).toEqual(whole);
+  return { whole, windows: taken.length };
+}
+
+function canonical(result: ImportResult): string {
+  return JSON.stringify(result, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString("base64") : value));
+}
+
+/** The importer's parse, checked against its smallest windows on every call. */
+export function checkedAgainstWindows(importer: TranscriptImporter): (bytes: Uint8Array) => ImportResult {
+  return (bytes) => parseBothWays(importer, bytes).whole;
 }

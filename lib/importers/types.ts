@@ -101,6 +101,41 @@ export interface ImportResult {
   records: ImportRecords;
 }
 
+/** A window's part of one session: spans with their final seqs, and the compactions they summarise. */
+export interface SessionPart {
+  externalId: string;
+  runtime: ImportFormat;
+  /** The session's working directory, when known by the end of this window. */
+  cwd?: string;
+  spans: ImportedSpan[];
+  /** Compactions whose summary span is in this part; replaced seqs may be of earlier windows. */
+  compactions: ImportedCompaction[];
+}
+
+/**
+ * A stretch of the file's output, cut where no later record can change it: windows, concatenated,
+ * equal the whole file's sessions. Seqs continue from one window to the next.
+ */
+export interface ImportWindow {
+  sessions: SessionPart[];
+  /** Bytes of the file read when the window closed, for progress; absent when the reader cannot tell. */
+  bytesRead?: number;
+}
+
+/** What is known of a session only at the end of the file. */
+export type SessionHeader = Omit<ImportedSession, "spans" | "compactions">;
+
+/** The end of a windowed import: every session with spans, in file order, and the file's accounting. */
+export interface ImportEnd {
+  format: ImportFormat;
+  sessions: SessionHeader[];
+  issues: ImportIssue[];
+  records: ImportRecords;
+}
+
+/** Windows as the reader reads on; the generator returns the file's end. */
+export type ImportWindows = Generator<ImportWindow, ImportEnd, void>;
+
 export interface TranscriptImporter {
   format: ImportFormat;
   /**
@@ -109,4 +144,9 @@ export interface TranscriptImporter {
    */
   detect(head: string): number;
   parse(bytes: Uint8Array): ImportResult;
+  /**
+   * Formats whose files grow large read in windows of at least `windowSpans` spans, so memory
+   * holds one window's spans, not the file's. The others are one window (see importWindows).
+   */
+  windows?(bytes: Uint8Array, windowSpans: number): ImportWindows;
 }

@@ -2,17 +2,22 @@ import { env } from "@/lib/core/env";
 import type pg from "pg";
 import { db, rawTransaction } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
-import { importTranscript, TranscriptImportError } from "@/lib/importers";
-import type { ImportFormat, ImportIssue, ImportRecords, ImportResult, ImportedSession } from "@/lib/importers/types";
+import { importWindows, TranscriptImportError } from "@/lib/importers";
+import type { ImportFormat, ImportIssue, ImportRecords, ImportWindows } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
-import { appendSpans, type IngestedSpan, ingestPolicy, rowsAhead, unstorableFields, upsertSession } from "@/lib/server/ingest";
-import { reclaim } from "@/lib/server/gate";
+import { appendSpans, ingestPolicy, rowsAhead, upsertSession } from "@/lib/server/ingest";
+import { recordCompactions } from "./record-compactions";
+import { type Batch, type Target, WindowBatches } from "./window-batches";
 
-/** Spans per ingest transaction: big enough to be fast, small enough to report progress. */
-const CHUNK = 500;
+/**
+ * Spans the importer hands over at a time (at least; a window closes where the transcript is
+ * quiet): what memory holds of the file's output, whatever the file's size.
+ */
+export const WINDOW_SPANS = 2_000;
 
 export interface ImportProgress {
   spansDone: number;
+  /** An estimate until the end (spans so far, scaled by the share of the file read), then exact. */
   spansTotal: number;
 }
 
@@ -61,82 +66,80 @@ export async function importTranscriptFile(
 ): Promise<ImportOutcome> {
   const now = options.now ?? new Date();
   const ttlFrom = options.ttlFrom ?? "received";
-  const parsed = parseTranscript(bytes, options.format);
-  keepStorable(parsed);
-  const spansTotal = parsed.sessions.reduce((n, s) => n + s.spans.length, 0);
   const outcome: ImportOutcome = {
-    format: parsed.format,
+    format: options.format ?? "claude-code",
     sessions: [],
     spans: 0,
     classes: { NARRATIVE: 0, STRUCTURED: 0, SIDE_EFFECTING: 0 },
     wouldRefuse: 0,
-    records: parsed.records,
-    issues: parsed.issues,
+    records: { read: 0, used: 0, ignored: 0, skipped: 0, ignoredByType: {} },
+    issues: [],
     retention: { ttlFrom, expiringSoon: 0, withinMinutes: sweepMinutes() },
   };
   // A file's sessions and spans land in one transaction: a failure (or the process killed) leaves
-  // nothing of them behind. The compactions are recorded after it commits, through the gate's
-  // own transactions; should one fail, what this import wrote is deleted again.
-  const written: Array<{
-    imported: ImportedSession;
-    id: string;
-    created: boolean;
-    ingested: IngestedSpan[];
-    session: { id: string; cwd: string | null };
-  }> = [];
+  // nothing of them behind. The importer hands its output over in windows, each written before the
+  // next is read, so memory holds a window of spans, not the file's. The compactions are recorded
+  // after the transaction commits, through the gate's own transactions; should one fail, what this
+  // import wrote is deleted again.
+  const targets = new Map<string, Target>();
   const policy = await ingestPolicy(projectId);
-  await rawTransaction(async (client) => {
-    // The sessions first, then one pipeline over every session's batches: each batch is analysed
-    // while Postgres writes the one before it, across sessions too (a Claude Code file holds many
-    // sessions shorter than a batch, which a pipeline per session would analyse and write in turn).
-    for (const imported of parsed.sessions) {
-      const { session, created } = await upsertSession(
-        projectId,
-        {
-          externalId: imported.externalId,
-          runtime: imported.runtime,
-          title: imported.title,
-          cwd: imported.cwd,
-          startedAt: imported.startedAt,
-        },
-        client,
-      );
-      await recordSkipped(client, session.id, imported);
-      written.push({ imported, id: session.id, created, ingested: [], session });
-    }
-    const batches = written.flatMap((target) =>
-      Array.from({ length: Math.ceil(target.imported.spans.length / CHUNK) }, (_, n) => ({
-        target,
-        spans: target.imported.spans.slice(n * CHUNK, (n + 1) * CHUNK),
-      })),
-    );
-    const analyse = (b: number) => rowsAhead(batches[b]!.target.session, batches[b]!.spans, policy, { ttlFrom, now });
-    let next = batches.length > 0 ? analyse(0) : undefined;
-    for (let b = 0; next; b++) {
-      const { target, spans } = batches[b]!;
-      const ahead = await next;
-      const writing = appendSpans(projectId, target.id, spans, { ttlFrom, now, client, ahead });
-      next = b + 1 < batches.length ? analyse(b + 1) : undefined;
-      next?.catch(() => {}); // dropped with the import should the write fail
-      for (const span of await writing) target.ingested.push(span);
+  const end = await rawTransaction(async (client) => {
+    const reading = new WindowBatches(windowsOf(bytes, options.format), targets, outcome.issues, projectId, client);
+    const analyse = (batch: Batch) => rowsAhead(batch.target.session, batch.spans, policy, { ttlFrom, now });
+    // Each batch is analysed (and the next window read) while Postgres writes the one before it.
+    let current = await reading.next();
+    let ahead = current.done ? undefined : analyse(current.value);
+    while (!current.done) {
+      const { target, spans } = current.value;
+      const writing = appendSpans(projectId, target.id, spans, { ttlFrom, now, client, ahead: await ahead! });
+      writing.catch(() => {}); // awaited below; a failure is not left unhandled while the next batch is read
+      let next: Awaited<ReturnType<WindowBatches["next"]>>;
+      try {
+        next = await reading.next();
+      } catch (error) {
+        await writing; // a failed write is what broke the transaction: report it, not what failed after
+        throw error;
+      }
+      ahead = next.done ? undefined : analyse(next.value);
+      ahead?.catch(() => {}); // dropped with the import should the write fail
+      for (const span of await writing) {
+        outcome.classes[span.class] += 1;
+        if (!target.created && span.created) target.createdSpans.push(span.id);
+      }
+      target.spans += spans.length;
       outcome.spans += spans.length;
-      options.onProgress?.({ spansDone: outcome.spans, spansTotal });
+      options.onProgress?.({
+        spansDone: outcome.spans,
+        spansTotal: Math.max(outcome.spans, reading.spansTotal(bytes.byteLength)),
+      });
+      current = next;
     }
+    // What is known only at the end of the file: titles, the sessions' start, their skipped records.
+    for (const header of current.value.sessions) {
+      const target = targets.get(header.externalId)!;
+      const { title, cwd, startedAt } = header;
+      await upsertSession(projectId, { externalId: header.externalId, runtime: header.runtime, title, cwd, startedAt }, client);
+      await recordSkipped(client, target.id, header.skipped);
+    }
+    return current.value;
   });
+  outcome.format = end.format;
+  outcome.records = end.records;
+  outcome.issues = [...end.issues, ...outcome.issues].sort((a, b) => a.line - b.line);
+  const written = end.sessions.map((header) => ({ header, target: targets.get(header.externalId)! }));
   try {
-    for (const { imported, id, created, ingested } of written) {
-      for (const span of ingested) outcome.classes[span.class] += 1;
-      outcome.wouldRefuse += await recordCompactions(projectId, id, imported, ingested, options.requester);
+    for (const { header, target } of written) {
+      outcome.wouldRefuse += await recordCompactions(projectId, target.id, target.compactions, options.requester);
       outcome.sessions.push({
-        id,
-        externalId: imported.externalId,
-        spans: ingested.length,
-        created,
-        skippedRecords: imported.skipped.length,
+        id: target.id,
+        externalId: header.externalId,
+        spans: target.spans,
+        created: target.created,
+        skippedRecords: header.skipped.length,
       });
     }
   } catch (error) {
-    await undoImport(written).catch((undo) => console.error("Could not undo a failed import", undo));
+    await undoImport([...targets.values()]).catch((undo) => console.error("Could not undo a failed import", undo));
     throw error;
   }
   outcome.retention = await retentionOf(
@@ -151,13 +154,13 @@ export async function importTranscriptFile(
  * The records skipped for a session are stored with it: they make it incomplete, so no evidence
  * question answers NO over it. Importing the same file again records nothing twice.
  */
-async function recordSkipped(client: pg.PoolClient, sessionId: string, imported: ImportedSession): Promise<void> {
-  if (imported.skipped.length === 0) return;
+async function recordSkipped(client: pg.PoolClient, sessionId: string, skipped: readonly ImportIssue[]): Promise<void> {
+  if (skipped.length === 0) return;
   await client.query(
     `insert into skipped_record (session_id, line, reason)
      select $1::uuid, line, reason from unnest($2::int[], $3::text[]) as r(line, reason)
      on conflict do nothing`,
-    [sessionId, imported.skipped.map((s) => s.line), imported.skipped.map((s) => s.message)],
+    [sessionId, skipped.map((s) => s.line), skipped.map((s) => s.message)],
   );
 }
 
@@ -165,9 +168,9 @@ async function recordSkipped(client: pg.PoolClient, sessionId: string, imported:
  * Deletes what a failed import wrote, in one transaction: the sessions it created (their spans,
  * originals and atoms with them) and the spans it added to sessions that were there before.
  */
-async function undoImport(written: Array<{ id: string; created: boolean; ingested: IngestedSpan[] }>): Promise<void> {
+async function undoImport(written: Array<{ id: string; created: boolean; createdSpans: string[] }>): Promise<void> {
   const sessions = written.filter((w) => w.created).map((w) => w.id);
-  const spans = written.filter((w) => !w.created).flatMap((w) => w.ingested.filter((s) => s.created).map((s) => [w.id, s.id]));
+  const spans = written.filter((w) => !w.created).flatMap((w) => w.createdSpans.map((span) => [w.id, span]));
   await rawTransaction(async (client) => {
     if (spans.length > 0)
       await client.query("delete from span where (session_id, id) in (select * from unnest($1::uuid[], $2::uuid[]))", [
@@ -196,28 +199,10 @@ async function retentionOf(sessionIds: string[], ttlFrom: "received" | "occurred
   return retention;
 }
 
-/**
- * A span whose structured fields hold a NUL character (which Postgres text cannot store) keeps its
- * verbatim bytes, where the NUL stays, and loses those fields, with the line reported.
- */
-function keepStorable(parsed: ImportResult) {
-  for (const session of parsed.sessions) {
-    for (const span of session.spans) {
-      const fields = unstorableFields(span);
-      if (fields.length === 0) continue;
-      for (const field of fields) delete span[field];
-      parsed.issues.push({
-        line: span.sourceLine,
-        message: `${fields.join(", ")} held a NUL character: kept the span's bytes without ${fields.length > 1 ? "them" : "it"}`,
-      });
-    }
-  }
-  parsed.issues.sort((a, b) => a.line - b.line);
-}
-
-function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
+/** The importer's windows, its errors as the API's. */
+function* windowsOf(bytes: Uint8Array, format: ImportFormat | undefined): ImportWindows {
   try {
-    return importTranscript(bytes, format);
+    return yield* importWindows(bytes, format, WINDOW_SPANS);
   } catch (error) {
     if (!(error instanceof TranscriptImportError)) throw error;
     if (error.code === "UNKNOWN_TRANSCRIPT_FORMAT") {
@@ -225,43 +210,4 @@ function parseTranscript(bytes: Uint8Array, format: ImportFormat | undefined) {
     }
     throw new AppError(error.code, error.message, { fields: [{ path: "format", message: error.message }] });
   }
-}
-
-async function recordCompactions(
-  projectId: string,
-  sessionId: string,
-  imported: ImportedSession,
-  ingested: IngestedSpan[],
-  requester: string,
-): Promise<number> {
-  const bySeq = new Map(ingested.map((s) => [s.seq, s]));
-  const bodyBySeq = new Map(imported.spans.map((s) => [s.seq, s.body]));
-  let refused = 0;
-  for (const compaction of imported.compactions) {
-    const summary = bySeq.get(compaction.summarySeq);
-    const replaced = compaction.replacedSeqs.map((seq) => bySeq.get(seq)).filter((s): s is IngestedSpan => s !== undefined);
-    if (!summary || replaced.length === 0) continue; // Nothing in the file to link: the summary stays without provenance.
-    if ((await db().summaryLink.count({ where: { sessionId, summarySpanId: summary.id } })) > 0) continue;
-    const text = new TextDecoder().decode(bodyBySeq.get(compaction.summarySeq));
-    // The replaced spans are in the file, so Custodian holds them: the pointers resolve.
-    const pointers = replaced.map((s) => ({
-      spanId: s.id,
-      byteStart: 0,
-      byteEnd: bodyBySeq.get(s.seq)?.byteLength ?? 0,
-      sha256: s.sha256,
-    }));
-    const result = await reclaim({
-      projectId,
-      sessionId,
-      selection: { spanIds: replaced.map((s) => s.id) },
-      summary: { text, pointers },
-      dryRun: false,
-      requester,
-      at: compaction.occurredAt,
-      observed: true,
-      summarySpanId: summary.id,
-    });
-    refused += result.decisions.filter((d) => d.verdict === "REFUSE").length;
-  }
-  return refused;
 }
