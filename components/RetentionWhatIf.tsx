@@ -8,6 +8,7 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Simulation } from "@/lib/server/what-if";
 import { useRefill } from "./ActionForm";
 import { PolicyFormInputs } from "./PolicyFormInputs";
+import { RetentionWhatIfByClass } from "./RetentionWhatIfByClass";
 import { RetentionWhatIfConfirm } from "./RetentionWhatIfConfirm";
 import { CurrentVsProposedChart, StoredBytesChart } from "./charts/WhatIfCharts";
 import {
@@ -190,6 +191,8 @@ function SimulationView({
           ))}
         </tbody>
       </table>
+      <h3>By class</h3>
+      <RetentionWhatIfByClass simulation={simulation} sessionHref={(id) => href(`/sessions/${id}`)} />
       <h3>Answers that change under the proposal</h3>
       {proposed.questionsAffected.length === 0 ? (
         <p>No evidence question changes its answer within {simulation.horizonDays} days.</p>
