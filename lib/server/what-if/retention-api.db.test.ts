@@ -141,6 +141,37 @@ describe("retention API: policy versions and what-if", () => {
     }
   });
 
+  it("PUT: negative, fractional and huge TTLs or horizons, unknown fields and a bad version are a 422 naming the field; nothing is saved", async () => {
+    const before = await call(getPolicy, key, "GET");
+    const audits = await db().auditLog.count({ where: { projectId } });
+    const version = before.json.version;
+    const cases: Array<[unknown, string]> = [
+      [{ policy: { ttlDays: { SIDE_EFFECTING: -1 } }, reason: "r", version }, "policy.ttlDays.SIDE_EFFECTING"],
+      [{ policy: { ttlDays: { NARRATIVE: 1.5 } }, reason: "r", version }, "policy.ttlDays.NARRATIVE"],
+      [{ policy: { ttlDays: { STRUCTURED: 10_000_000 } }, reason: "r", version }, "policy.ttlDays.STRUCTURED"],
+      [{ policy: { ttlDays: { STRUCTURED: 36_501 } }, reason: "r", version }, "policy.ttlDays.STRUCTURED"],
+      [{ policy: { evidenceHorizonDays: 0 }, reason: "r", version }, "policy.evidenceHorizonDays"],
+      [{ policy: { evidenceHorizonDays: 1e12 }, reason: "r", version }, "policy.evidenceHorizonDays"],
+      [{ policy: { ttlDays: { SECRET: 3 } }, reason: "r", version }, "policy.ttlDays"],
+      [{ policy: { retainForever: true }, reason: "r", version }, "policy"],
+      [{ policy: {}, reason: "r", version, force: true }, "(body)"],
+      [{ policy: { systemConfigPrefixes: ["etc/"] }, reason: "r", version }, "policy.systemConfigPrefixes.0"],
+      [{ policy: {}, reason: "r" }, "version"],
+      [{ policy: {}, reason: "r", version: -1 }, "version"],
+      [{ policy: {}, reason: "r", version: String(version) }, "version"],
+    ];
+    for (const [input, field] of cases) {
+      const { status, json } = await call(putPolicy, key, "PUT", input);
+      expect(status, JSON.stringify(input)).toBe(422);
+      expect(
+        json.error.fields.map((f: { path: string }) => f.path),
+        JSON.stringify(input),
+      ).toContain(field);
+    }
+    expect((await call(getPolicy, key, "GET")).json).toEqual(before.json);
+    expect(await db().auditLog.count({ where: { projectId } })).toBe(audits);
+  });
+
   it("saves versions: a shortening change needs a reason, a stale version is a 409, a rollback is a new version", async () => {
     const first = await call(getPolicy, key, "GET");
     expect(first.status).toBe(200);
