@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { AppError } from "@/lib/core/errors";
-import { HOOK_RUNTIMES, type HookRuntime, readStdin, runHook } from "./hook";
+import { failureAnswer, HOOK_RUNTIMES, type HookAnswer, type HookRuntime, readStdin, runHook } from "./hook";
 import { loadConnectionConfig } from "./hook-config";
 
 export const HOOK_USAGE = `  hook claude-code pre-compact|session-start
@@ -41,16 +41,22 @@ export async function runHookCommand(args: string[]): Promise<void> {
     return;
   }
   const config = loadConnectionConfig();
-  // Backstop: a hook never holds the agent past its limit, even if reading stdin hangs.
+  // Backstop: a hook never holds the agent past its limit, even if its input never ends (stdin
+  // left open); it answers then as any failure is answered, Codex's fail-closed block included.
   const backstop = setTimeout(() => {
-    process.stderr.write(`custodian: no answer within ${config.timeoutMs} ms (compaction continues: fail-open)\n`);
-    process.exit(config.failClosed && second === "pre-compact" && first === "claude-code" ? 2 : 0);
+    const reason = `no hook input on stdin, or no answer, within ${config.timeoutMs} ms`;
+    answer(failureAnswer(first ?? "", second ?? "", reason, config));
+    process.exit();
   }, config.timeoutMs + 250);
   backstop.unref();
   const stdin = await readStdin();
-  const answer = await runHook(first ?? "", second ?? "", stdin, config);
+  const result = await runHook(first ?? "", second ?? "", stdin, config);
   clearTimeout(backstop);
-  if (answer.stdout) process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr);
-  process.exitCode = answer.exitCode;
+  answer(result);
+}
+
+function answer(result: HookAnswer): void {
+  if (result.stdout) process.stdout.write(result.stdout);
+  if (result.stderr) process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
 }

@@ -42,12 +42,13 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/
 
 /**
  * How the runtime runs this checkout's hooks from any directory: the plain JavaScript bundle
- * (`npm run build:hook`) under the Node that runs this installer, which starts in about 0.1 s;
- * without the bundle, the TypeScript entry through tsx (about 2.4 s of compiling at every start).
+ * (`npm run build:hook`) under the Node that runs this installer, started through ./hook-launch.mjs
+ * (which answers in one line if the bundle is gone later) and starting in about 0.1 s; without the
+ * bundle, the TypeScript entry through tsx (about 2.4 s of compiling at every start).
  */
 export function defaultCommand(root = projectRoot(), bundle = hookBundlePath(root)): string {
   const parts = existsSync(bundle)
-    ? [process.execPath, bundle]
+    ? [process.execPath, join(root, "lib/cli/hook-launch.mjs"), bundle]
     : [join(root, "node_modules/.bin/tsx"), "--tsconfig", join(root, "tsconfig.json"), join(root, "lib/cli/hook-main.ts")];
   return parts.map(quote).join(" ");
 }

@@ -113,9 +113,21 @@ async function handle(
   return { stdout: "", stderr: "", exitCode: 0 };
 }
 
+const knownRuntime = (runtime: string) =>
+  (HOOK_RUNTIMES as readonly string[]).includes(runtime) ? (runtime as HookRuntime) : undefined;
+
+/**
+ * The answer when the hook cannot do its work (its input never came, say): "continue" with the
+ * reason on stderr, or fail-closed before compaction the runtime's "block".
+ */
+export function failureAnswer(runtime: string, event: string, reason: string, config: ConnectionConfig): HookAnswer {
+  const known = knownRuntime(runtime);
+  return known ? failure(known, event, reason, config) : failure("claude-code", "", reason, config);
+}
+
 /** Runs one hook within the time limit; never throws. */
 export async function runHook(runtime: string, event: string, stdin: string, config: ConnectionConfig): Promise<HookAnswer> {
-  const known = (HOOK_RUNTIMES as readonly string[]).includes(runtime) ? (runtime as HookRuntime) : undefined;
+  const known = knownRuntime(runtime);
   if (!known) return failure("claude-code", "", `unknown runtime "${runtime}" (claude-code or codex)`, config);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
