@@ -6,7 +6,14 @@ import { useEffect } from "react";
  * A page that failed to render: say so plainly, offer a retry, and show the digest the server logged
  * (never the error's message, which may carry internals).
  */
-export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function ErrorPage({
+  error,
+  retry,
+}: {
+  error: Error & { digest?: string };
+  /** Fetches the page from the server again, then renders it (reset alone would only re-render what failed). */
+  retry: () => void;
+}) {
   useEffect(() => {
     console.error(error);
   }, [error]);
@@ -24,7 +31,7 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
         </p>
       ) : null}
       <p>
-        <button type="button" className="button" onClick={() => reset()}>
+        <button type="button" className="button" onClick={() => retry()}>
           Try again
         </button>
       </p>

@@ -3,7 +3,14 @@
 import "./globals.css";
 
 /** The root layout itself failed: the last resort, with its own html and body. */
-export default function GlobalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function GlobalError({
+  error,
+  retry,
+}: {
+  error: Error & { digest?: string };
+  /** Fetches the page from the server again, then renders it (reset alone would only re-render what failed). */
+  retry: () => void;
+}) {
   return (
     <html lang="en">
       <body>
@@ -16,7 +23,7 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
             </p>
           ) : null}
           <p>
-            <button type="button" className="button" onClick={() => reset()}>
+            <button type="button" className="button" onClick={() => retry()}>
               Try again
             </button>
           </p>

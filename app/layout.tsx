@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { SkipLink } from "@/components/SkipLink";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,10 +15,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        {/* The first stop for a keyboard: every page's main content carries id="main". */}
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
+        <SkipLink />
         {children}
       </body>
     </html>

@@ -109,14 +109,27 @@ export async function seedSkippedRecords(sessionId: string, records: Array<{ lin
   await db().skippedRecord.createMany({ data: records.map((r) => ({ sessionId, ...r })) });
 }
 
-/** A person of their own, a member of the given project only, with a role there; returns how to sign in. */
-export async function seedMember(projectId: string, role: "VIEWER" | "OPERATOR" | "ADMIN") {
+/** A person of their own who belongs to no project yet; returns how to sign in. */
+export async function seedPerson() {
   process.env.DATABASE_URL = e2eDatabase().url;
-  const { addMember, createUser } = await import("@/lib/server/admin");
+  const { createUser } = await import("@/lib/server/admin");
   const email = `member-${randomBytes(4).toString("hex")}@e2e.local`;
   const password = `e2e-password-${randomBytes(6).toString("hex")}`;
-  const actor = { type: "SYSTEM" as const, label: "e2e" };
-  await createUser({ email, role: "VIEWER", password }, actor);
-  await addMember({ projectId, email, role }, actor);
+  await createUser({ email, role: "VIEWER", password }, { type: "SYSTEM", label: "e2e" });
   return { email, password };
+}
+
+/** A person of their own, a member of the given project only, with a role there; returns how to sign in. */
+export async function seedMember(projectId: string, role: "VIEWER" | "OPERATOR" | "ADMIN") {
+  const person = await seedPerson();
+  const { addMember } = await import("@/lib/server/admin");
+  await addMember({ projectId, email: person.email, role }, { type: "SYSTEM", label: "e2e" });
+  return person;
+}
+
+/** The project's refusals (the gate's refused decisions, as its Refusals page lists them), their ids. */
+export async function refusalIdsOf(projectId: string): Promise<string[]> {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { db } = await import("@/lib/db/client");
+  return (await db().refusalEvent.findMany({ where: { projectId }, select: { id: true } })).map((r) => r.id);
 }

@@ -12,11 +12,18 @@ export async function signIn(page: Page, who: keyof typeof USERS): Promise<void>
   await expect(page).toHaveURL(/\/projects\/[^/?#]+(\/sessions)?$/);
 }
 
-/** Signs in as a person of a test's own (seedMember), who lands on their one project. */
-export async function signInAs(page: Page, person: { email: string; password: string }): Promise<void> {
+/**
+ * Signs in as a person of a test's own (seedMember), who lands on their one project; one of no
+ * project (seedPerson) lands on the home page, which says so (`lands` is where they arrive).
+ */
+export async function signInAs(
+  page: Page,
+  person: { email: string; password: string },
+  lands: RegExp = /\/projects\/[^/?#]+(\/sessions)?$/,
+): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/projects\/[^/?#]+(\/sessions)?$/);
+  await expect(page).toHaveURL(lands);
 }
