@@ -1,9 +1,11 @@
 "use client";
 
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { useCallback, useState } from "react";
 import { usePathname } from "next/navigation";
+import Link from "next/link";
 import { projectHref } from "./project-href";
+import { SideNavLink } from "./SideNavLink";
 
 const SECTIONS = [
   { path: "", label: "Overview" },
@@ -19,6 +21,7 @@ const SECTIONS = [
 /**
  * The project's sections. `canManage`: the person may manage this project's people and keys
  * (Settings answers 404 to anyone else); `instanceAdmin`: they also get the instance admin's page.
+ * While a section's page loads, its link is marked and a status line names it for screen readers.
  */
 export function SideNav({
   project,
@@ -32,6 +35,12 @@ export function SideNav({
   instanceAdmin?: boolean;
 }) {
   const pathname = usePathname();
+  const [loading, setLoading] = useState<string | null>(null);
+  // A link that stops loading clears the status only if it was the one named (another may have started).
+  const onPending = useCallback(
+    (label: string, pending: boolean) => setLoading((shown) => (pending ? label : shown === label ? null : shown)),
+    [],
+  );
   return (
     <nav aria-label="Main" className="side-nav">
       <Link href={projectHref(project)} className="brand">
@@ -44,18 +53,20 @@ export function SideNav({
           const active = pathname === href || (section.path !== "" && pathname.startsWith(`${href}/`));
           return (
             <li key={section.path}>
-              <Link href={href} aria-current={active ? "page" : undefined}>
-                {section.label}
-              </Link>
+              <SideNavLink href={href} label={section.label} current={active} onPending={onPending} />
             </li>
           );
         })}
         {instanceAdmin ? (
           <li>
-            <Link href="/admin">Instance admin</Link>
+            <SideNavLink href="/admin" label="Instance admin" current={false} onPending={onPending} />
           </li>
         ) : null}
       </ul>
+      {/* A live region without role="status": the page's own status messages stay the only ones by that role. */}
+      <p aria-live="polite" className="visually-hidden">
+        {loading ? `Loading ${loading}…` : ""}
+      </p>
       {children}
     </nav>
   );
