@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { validatePredicate } from "@/lib/evidence/questions";
 import { findMembership } from "@/lib/server/admin";
+import { currentPolicy } from "@/lib/server/retention";
 import { getAuth } from "@/lib/auth/server";
 import { type ActionCall, type ActionCallResult, callAction, type OriginCase } from "./action-call";
 import { type ActionFixture, fingerprint, makeActionFixture, type Standing } from "./action-fixture";
@@ -137,14 +138,18 @@ describe("server actions, as the fuzz run found them", () => {
       "commandPattern",
       "toolNames",
     ]);
+    // The policy in force, as the form is filled from it (with the version it was read at).
+    const { policy: inForce, version } = await currentPolicy(fx.project.id);
     const policy = (cannedQuestions: string) =>
       call("updatePolicyAction", "admin", [
-        ["evidenceHorizonDays", "400"],
-        ["ttlNarrative", "30"],
-        ["ttlStructured", "90"],
-        ["ttlSideEffecting", "400"],
-        ["evidenceWorkloads", "on"],
+        ["evidenceHorizonDays", String(inForce.evidenceHorizonDays)],
+        ["ttlNarrative", String(inForce.ttlDays.NARRATIVE)],
+        ["ttlStructured", String(inForce.ttlDays.STRUCTURED)],
+        ["ttlSideEffecting", String(inForce.ttlDays.SIDE_EFFECTING)],
+        ...(inForce.evidenceWorkloads ? [["evidenceWorkloads", "on"] as [string, string]] : []),
+        ["systemConfigPrefixes", inForce.systemConfigPrefixes.join("\n")],
         ["cannedQuestions", cannedQuestions],
+        ["version", String(version)],
         ["reason", "fuzz finding"],
       ]);
     for (const edit of [

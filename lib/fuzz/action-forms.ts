@@ -238,6 +238,7 @@ export const ACTION_FORMS: Record<string, ActionForm> = {
           "null",
         ]),
       ],
+      ["version", pools.version(c)],
       ["reason", pools.reason(c)],
     ],
   },
