@@ -9,6 +9,7 @@
  * session); a span whose ancestors are not here yet and whose trace names no single conversation is
  * held, with a warning, and mapped when they arrive.
  */
+import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
@@ -200,13 +201,29 @@ async function receive(
     batch.length > 0 ? await mapTraces(projectId, [...new Set(batch.map((s) => s.traceId))], inBatch, options) : undefined;
   const reasons = [...malformed, ...(mapped?.reasons ?? [])];
   const held = mapped?.held ?? 0;
-  if (held > 0) reasons.push(`${held} span${held === 1 ? "" : "s"} held until their parent spans arrive (at most a minute)`);
+  if (held > 0) reasons.push(heldSpansWarning(held, env().CUSTODIAN_SWEEP_INTERVAL_MINUTES));
   return {
     rejectedSpans: malformed.length + (mapped?.rejected ?? 0),
     errorMessage: reasons.join("\n"),
     sessions: mapped?.sessions ?? [],
     held,
   };
+}
+
+/**
+ * What a sender is told of spans held for their ancestors, as it happens: the wait is a minute, but
+ * a held span is mapped only by something that comes after it, the next batch touching its trace or
+ * conversation, else the maintenance round (hourly by default), which the last spans of a run wait for.
+ */
+export function heldSpansWarning(held: number, sweepIntervalMinutes: number): string {
+  const round =
+    sweepIntervalMinutes > 0
+      ? `the next maintenance round (every ${sweepIntervalMinutes} minute${sweepIntervalMinutes === 1 ? "" : "s"})`
+      : "the next `npm run sweep` (the maintenance schedule is off)";
+  return (
+    `${held} span${held === 1 ? "" : "s"} held until their parent spans arrive; after a minute without them, mapped as ` +
+    `${held === 1 ? "it is" : "they are"} by the next batch of the same trace or conversation, else by ${round}`
+  );
 }
 
 /**
