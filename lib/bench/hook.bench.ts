@@ -14,7 +14,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { env } from "@/lib/core/env";
 import { disconnectDb } from "@/lib/db/client";
@@ -86,6 +86,12 @@ async function main() {
       trigger: "auto",
     });
 
+    // Start-up times scale with how busy the machine is: say how busy it was.
+    const machine = () =>
+      `${availableParallelism()} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" / ")} (1 / 5 / 15 min)`;
+    console.log(`Machine: ${machine()}`);
     const first = performance.now();
     const initial = await runHook("claude-code", "pre-compact", payload, config);
     console.log(`Initial import of ${RECORDS} records: ${(performance.now() - first).toFixed(0)} ms (exit ${initial.exitCode})`);
@@ -158,6 +164,7 @@ async function main() {
         { iterations: ITERATIONS, warmup: 1 },
       ),
     ]);
+    console.log(`Machine after the runs: ${machine()}`);
   } finally {
     await server?.stop();
     await disconnectDb();
