@@ -42,9 +42,9 @@ const FILTER_CHOICES = 500;
 
 /**
  * One page of a project's audit log, filtered and sorted in the database, with the total. Each
- * filter is an equality on an indexed column after the project ((project_id, at),
- * (project_id, act, at), (project_id, actor_label, at), (target_type, target_id)), so a page
- * reads its fifty rows from an index, never the whole table.
+ * filter is an equality on an indexed column after the project ((project_id, at, id),
+ * (project_id, act, at, id), (project_id, actor_label, at, id), (target_type, target_id)), so a
+ * page finds its fifty rows in an index, never by reading the whole table.
  */
 export async function listAuditPage(projectId: string, raw: AuditQuery | RawSearchParams | URLSearchParams): Promise<AuditPage> {
   const query = isParsed(raw) ? raw : parseAuditQuery(raw);
@@ -75,8 +75,8 @@ async function readPage(where: Prisma.Sql, sort: AuditQuery["sort"], page: numbe
 
 /**
  * A page in the back half of the list is read from the other end, in the opposite order (to be
- * turned round): an offset walks the index row by row, so the last page of 100,000 events would
- * otherwise read all of them to show fifty.
+ * turned round): an offset walks the index entry by entry, so the last page of 100,000 events would
+ * otherwise walk all of them to show fifty.
  */
 export function auditPageReadSql(
   where: Prisma.Sql,
@@ -87,10 +87,7 @@ export function auditPageReadSql(
   const offset = (page - 1) * AUDIT_PAGE_SIZE;
   if (offset <= total / 2) return { sql: auditPageSql(where, sort, page), reversed: false };
   const limit = Math.min(AUDIT_PAGE_SIZE, total - offset);
-  const sql = Prisma.sql`select ${AUDIT_COLUMNS} from audit_log a where ${where}
-                          order by ${auditOrderSql(sort === "oldest" ? "newest" : "oldest")}
-                          limit ${limit} offset ${total - offset - limit}`;
-  return { sql, reversed: true };
+  return { sql: pageOfKeys(where, sort === "oldest" ? "newest" : "oldest", limit, total - offset - limit), reversed: true };
 }
 
 /** How many events match (exact: on the indexes above it stays fast; see the scale test). */
@@ -99,9 +96,20 @@ export function auditCountSql(where: Prisma.Sql): Prisma.Sql {
 }
 
 export function auditPageSql(where: Prisma.Sql, sort: AuditQuery["sort"], page: number): Prisma.Sql {
-  return Prisma.sql`select ${AUDIT_COLUMNS} from audit_log a where ${where}
-                     order by ${auditOrderSql(sort)}
-                     limit ${AUDIT_PAGE_SIZE} offset ${(page - 1) * AUDIT_PAGE_SIZE}`;
+  return pageOfKeys(where, sort, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
+}
+
+/**
+ * The offset is walked over the page's keys alone (an index-only scan of (project_id[, act or
+ * actor_label], at, id), in the list's order), then only the page's rows are read by id: walking
+ * the rows themselves fetched every skipped event from the table (1.7 s for the middle page of
+ * 493,000).
+ */
+function pageOfKeys(where: Prisma.Sql, sort: AuditQuery["sort"], limit: number, offset: number): Prisma.Sql {
+  return Prisma.sql`select ${AUDIT_COLUMNS}
+      from (select a.id from audit_log a where ${where} order by ${auditOrderSql(sort)} limit ${limit} offset ${offset}) k
+      join audit_log a on a.id = k.id
+     order by ${auditOrderSql(sort)}`;
 }
 
 export const AUDIT_COLUMNS = Prisma.sql`a.id::text as id, a."at", a.actor_type::text as actor_type, a.actor_label, a.act,
