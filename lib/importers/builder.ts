@@ -19,6 +19,7 @@ import type {
   SessionHeader,
   SessionPart,
 } from "./types";
+import { RecordLedger } from "./record-ledger";
 import { parseTimestamp } from "./text";
 import { assembleWindows } from "./windows";
 
@@ -43,8 +44,8 @@ export interface DraftSpan {
   sourceId?: string;
   dropped?: boolean;
   /**
-   * Set when the span is taken in a window: its final position. Its body and arguments are then
-   * released (only what a later compaction or result needs of it stays: seq, kind, names, lines).
+   * Set when the span is taken in a window: its final position. Its body, arguments and ids are
+   * then released (what a later compaction or result needs of it stays: seq, kind, tool name, line).
    */
   seq?: number;
 }
@@ -159,8 +160,10 @@ export class SessionDraft {
     if (this.firstAt === undefined && spans.length > 0) this.firstAt = spans[0]!.occurredAt;
     this.nextSeq += kept.length;
     for (const s of this.pending) {
+      // What a later record can still ask of a taken span: its seq, kind, line, tool name, whether dropped.
       s.body = RELEASED;
-      delete s.toolInput;
+      s.toolInput = undefined;
+      s.role = s.cwd = s.agentId = s.agentType = s.sourceId = undefined;
     }
     this.pending = [];
     this.compactions = [];
@@ -209,8 +212,6 @@ function fillTimes(spans: DraftSpan[]): Date[] {
   return out;
 }
 
-type Disposition = { state: "used" } | { state: "ignored"; type: string } | { state: "skipped" };
-
 /** Where a reader reports each record it reads and each one it cannot use. */
 export interface RecordSink {
   read(line: number): void;
@@ -226,24 +227,24 @@ export interface RecordSink {
 export class ImportCollector implements RecordSink {
   readonly issues: ImportIssue[] = [];
   private readonly sessions = new Map<string, SessionDraft>();
-  private readonly records = new Map<number, Disposition | undefined>();
+  private readonly records = new RecordLedger();
   private readonly fileSkips: ImportIssue[] = [];
 
   constructor(readonly format: ImportFormat) {}
 
   /** A record exists at `line` (JSON Lines readers call this; document readers for each element). */
   read(line: number): void {
-    if (!this.records.has(line)) this.records.set(line, undefined);
+    this.records.read(line);
   }
 
   /** The record became, or merged into, a span or a session's metadata. */
   use(line: number): void {
-    this.records.set(line, { state: "used" });
+    this.records.use(line);
   }
 
   /** The record is of a type on the format's documented list of non-evidence records. */
   ignore(line: number, type: string): void {
-    if (this.records.get(line)?.state !== "used") this.records.set(line, { state: "ignored", type });
+    this.records.ignore(line, type);
   }
 
   /**
@@ -253,7 +254,7 @@ export class ImportCollector implements RecordSink {
   skip(line: number, reason: string, draft?: SessionDraft): void {
     const issue = { line, message: reason };
     this.issues.push(issue);
-    if (this.records.get(line)?.state !== "used") this.records.set(line, { state: "skipped" });
+    this.records.skip(line);
     (draft ? draft.skipped : this.fileSkips).push(issue);
   }
 
@@ -307,9 +308,7 @@ export class ImportCollector implements RecordSink {
    * appeared; one holding only titles or metadata is left out), issues and the records' tally.
    */
   end(): ImportEnd {
-    for (const [line, disposition] of this.records) {
-      if (disposition === undefined) this.skip(line, "record not accounted for by the importer; skipped");
-    }
+    for (const line of [...this.records.unaccounted()]) this.skip(line, "record not accounted for by the importer; skipped");
     const sessions = [...this.sessions.values()].filter((d) => d.hasSpans).map((d) => d.header(this.format, this.fileSkips));
     const issues = [...this.issues].sort((a, b) => a.line - b.line);
     return { format: this.format, sessions, issues, records: this.tally() };
@@ -323,8 +322,7 @@ export class ImportCollector implements RecordSink {
 
   private tally(): ImportRecords {
     const records: ImportRecords = { read: this.records.size, used: 0, ignored: 0, skipped: 0, ignoredByType: {} };
-    for (const disposition of this.records.values()) {
-      if (disposition === undefined) continue;
+    for (const disposition of this.records.dispositions()) {
       records[disposition.state] += 1;
       if (disposition.state === "ignored") {
         records.ignoredByType[disposition.type] = (records.ignoredByType[disposition.type] ?? 0) + 1;

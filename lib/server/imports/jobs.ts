@@ -71,7 +71,8 @@ export async function startImportJob(
     run: async () => {
       clearInterval(heartbeat);
       try {
-        const bytes = file instanceof Uint8Array ? file : new Uint8Array(await readFile(file.file));
+        // The Buffer itself (a Uint8Array): a copy would hold the file twice.
+        const bytes = file instanceof Uint8Array ? file : await readFile(file.file);
         await runImportJob(job.id, projectId, bytes, format, requester, ttlFrom);
       } catch (error) {
         await failJob(job.id, error);
