@@ -180,6 +180,7 @@ describe("hook install from the command line", () => {
 
   it("--user shows the change to the user's settings; a runtime it does not know is one line", () => {
     const user = install("codex", "--user", "--dry-run");
+    expect(user.stdout).toMatch(/\nCodex runs a project's hooks only when it trusts the project.*\/hooks/);
     expect(user.stdout).toMatch(
       new RegExp(`^Would update ${join(dir, "home", ".codex", "hooks.json")}:\n--- before\n\\(no file\\)\n`),
     );

@@ -16,6 +16,11 @@ export const HOOK_USAGE = `  hook claude-code pre-compact|session-start
                       Merge the hooks into the project's (or with --user, your) runtime settings.
 `;
 
+/** Codex skips hooks it was not told to trust, silently: say so where they are installed. */
+const CODEX_TRUST =
+  "Codex runs a project's hooks only when it trusts the project, and a new or changed hook only once you trust it: " +
+  "open /hooks in Codex to review and trust these.";
+
 export async function runHookCommand(args: string[]): Promise<void> {
   const [first, second, ...rest] = args;
   if (first === "install") {
@@ -38,6 +43,7 @@ export async function runHookCommand(args: string[]): Promise<void> {
     }
     console.log(`${result.written ? "Updated" : "Would update"} ${result.path}:`);
     console.log(`--- before\n${result.before || "(no file)\n"}+++ after\n${result.after}`);
+    if (second === "codex") console.log(CODEX_TRUST);
     return;
   }
   const config = loadConnectionConfig();
