@@ -82,7 +82,7 @@ export function listPageVisits(f: ListFacts): PageVisit[] {
     },
     {
       label: "refusals, one cell and provenance",
-      path: "/refusals?cellClass=STRUCTURED&cellProvenance=DURABLE",
+      path: "/refusals?cellClass=STRUCTURED&cellProvenance=EXPIRING",
       mustContain: "Refusal events",
     },
     {
