@@ -162,9 +162,13 @@ export class SessionDraft {
     for (const s of this.pending) {
       // What a later record can still ask of a taken span: its seq, kind, line, tool name, whether dropped.
       s.body = RELEASED;
-      s.toolInput = undefined;
+      s.toolInput = s.occurredAt = undefined;
       s.role = s.cwd = s.agentId = s.agentType = s.sourceId = undefined;
     }
+    // What a later compaction replaces of them: their seqs (a dropped span has none), and lines.
+    this.window = this.window.flatMap((s) =>
+      s.seq === undefined ? (s.dropped ? [] : [s]) : [{ kind: s.kind, body: RELEASED, sourceLine: s.sourceLine, seq: s.seq }],
+    );
     this.pending = [];
     this.compactions = [];
     const part: SessionPart = { externalId: this.externalId, runtime, spans, compactions };

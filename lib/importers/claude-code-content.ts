@@ -77,7 +77,10 @@ export class BlockWriter {
         this.calls.set(use.data.id, call);
         this.awaiting.add(use.data.id);
         if (["Task", "Agent", "Skill"].includes(use.data.name)) {
-          this.agentCalls.set(use.data.id, { name: use.data.name, input: use.data.input });
+          // Only what names the subagent (subagentType): a prompt is a body, kept with its span alone.
+          const input = isRecord(use.data.input) ? use.data.input : {};
+          const names = { subagent_type: input.subagent_type, skill: input.skill };
+          this.agentCalls.set(use.data.id, { name: use.data.name, input: names });
         }
         return;
       }
