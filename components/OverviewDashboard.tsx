@@ -100,7 +100,6 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
 function overviewCharts(data: ProjectOverview, slug: string) {
   const charts = prepareOverview(data, slug).charts;
   const ahead = prepareAtRiskAhead(data, slug);
-  if (!ahead) return charts;
   const after = charts.findIndex((c) => c.id === "lost") + 1;
   return [...charts.slice(0, after), ahead, ...charts.slice(after)];
 }

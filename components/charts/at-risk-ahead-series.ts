@@ -31,9 +31,8 @@ export function runningSplit(a: AtRiskAhead) {
   });
 }
 
-export function prepareAtRiskAhead(o: ProjectOverview, slug: string): NotedChartModel | null {
+export function prepareAtRiskAhead(o: ProjectOverview, slug: string): NotedChartModel {
   const a = o.atRiskAhead;
-  if (!a) return null;
   const points = runningSplit(a);
   const lost = points.at(-1)?.values.lost ?? 0;
   const step = a.window.bucket === "hour" ? HOUR_MS : DAY_MS;

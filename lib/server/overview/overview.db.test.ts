@@ -288,8 +288,8 @@ describe("the project overview, counted in SQL", () => {
     // A pin takes a span out of the projection; so does a horizon its expiry no longer falls before.
     await s2.setOriginal(0, { pinned: true });
     const pinned = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(pinned.atRiskAhead?.held).toBe(5);
-    expect(pinned.atRiskAhead?.series.find((p) => p.at === day(3))).toBeUndefined();
+    expect(pinned.atRiskAhead.held).toBe(5);
+    expect(pinned.atRiskAhead.series.find((p) => p.at === day(3))).toBeUndefined();
     // The spans occurred five days before now: a five-day horizon leaves only expiries before now,
     // i.e. the overdue one (3); today's (0), an hour after now, is no longer at risk.
     // (Only the horizon is read here: the originals' expiries stay as set above.)

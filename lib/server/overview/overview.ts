@@ -32,10 +32,9 @@ export interface ProjectOverview {
   atRisk: { spans: number; sessions: number };
   /**
    * Spans at risk over time: a projection over as many buckets ahead as the range looks back, if
-   * nobody pins or extends (their past is not kept; see at-risk-ahead.ts). Optional only so that
-   * overviews built by hand without it still type-check; projectOverview always sets it.
+   * nobody pins or extends (their past is not kept; see at-risk-ahead.ts).
    */
-  atRiskAhead?: AtRiskAhead;
+  atRiskAhead: AtRiskAhead;
   evidenceLost: { series: Array<{ at: string; deleted: number; damaged: number }>; deleted: number; damaged: number };
   /** Today and the six days after it (UTC), whatever the range: what to pin or extend now. */
   expiringThisWeek: {
