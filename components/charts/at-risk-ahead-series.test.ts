@@ -57,7 +57,7 @@ describe("runningSplit", () => {
 
 describe("prepareAtRiskAhead", () => {
   it("says what it is (a projection, not history), with its figures and where to act", () => {
-    const chart = prepareAtRiskAhead(overview(week([{ at: "2026-12-04T00:00:00.000Z", expiring: 1 }], 5)), "demo")!;
+    const chart = prepareAtRiskAhead(overview(week([{ at: "2026-12-04T00:00:00.000Z", expiring: 1 }], 5)), "demo");
     expect(chart.title).toBe("Spans at risk ahead");
     expect(chart.note).toMatch(/^A projection over the next 7 days from the originals' stored expiries/);
     expect(chart.note).toMatch(/Past figures are not shown/);
