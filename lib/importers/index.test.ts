@@ -12,6 +12,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-tool-heavy.jsonl", "claude-code"],
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code"],
   ["claude-code/spotter-agent-acompact-70d8e7.jsonl", "claude-code"],
+  ["claude-code/spotter-compacted-ae4a77f8.jsonl.gz", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],
   ["openhands/classic-basic-gui-mode.json", "openhands"],

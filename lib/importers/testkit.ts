@@ -3,14 +3,17 @@
  * the invariants every import result must satisfy, whatever the input.
  */
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { expect } from "vitest";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import type { SpanAnalysis } from "@/lib/evidence/types";
 import type { ImportResult, ImportWindow, ImportedSession, ImportedSpan, TranscriptImporter } from "./types";
 import { assembleWindows } from "./windows";
 
+/** A fixture's bytes; one kept gzip-compressed (`.gz`) is given as the file it holds. */
 export function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+  const raw = readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+  return new Uint8Array(name.endsWith(".gz") ? gunzipSync(raw) : raw);
 }
 
 export function text(span: ImportedSpan | undefined): string {

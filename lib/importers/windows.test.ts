@@ -1,5 +1,4 @@
 import { readdirSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { claudeCodeImporter } from "./claude-code";
 import { fixture, parseBothWays } from "./testkit";
@@ -14,16 +13,11 @@ const CLAUDE_CODE_FIXTURES = [
   "claude-code-continued.jsonl",
 ];
 
-function bytesOf(name: string): Uint8Array {
-  const raw = fixture(name);
-  return name.endsWith(".gz") ? new Uint8Array(gunzipSync(raw)) : raw;
-}
-
 describe("Claude Code in windows", () => {
   it.each(CLAUDE_CODE_FIXTURES)(
     "%s: windows cut at every quiet record, concatenated, equal the whole file",
     (name) => {
-      const { whole, windows } = parseBothWays(claudeCodeImporter, bytesOf(name));
+      const { whole, windows } = parseBothWays(claudeCodeImporter, fixture(name));
       const spans = whole.sessions.reduce((n, s) => n + s.spans.length, 0);
       expect(spans).toBeGreaterThan(0);
       // Cut at all: more than one window whenever the file has more than a few spans.
@@ -33,7 +27,7 @@ describe("Claude Code in windows", () => {
   );
 
   it("covers real compactions whose replaced spans lie in earlier windows", () => {
-    const { whole, windows } = parseBothWays(claudeCodeImporter, bytesOf("claude-code/spotter-compacted-ae4a77f8.jsonl.gz"));
+    const { whole, windows } = parseBothWays(claudeCodeImporter, fixture("claude-code/spotter-compacted-ae4a77f8.jsonl.gz"));
     const compactions = whole.sessions.flatMap((s) => s.compactions);
     expect(compactions.length).toBeGreaterThan(0);
     expect(compactions.some((c) => c.replacedSeqs.length > 100)).toBe(true);
