@@ -10,7 +10,7 @@
  *   way time changes an answer: provenance-sql.ts).
  * Anything else the engine reads about a span is a fact of its row, covered by the version.
  */
-import { createHash } from "node:crypto";
+import { canonicalSha256 } from "@/lib/core/canonical-json";
 import { db, rawQuery } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
@@ -40,23 +40,9 @@ export interface SessionAnswer {
   gaps: SeqGap[];
 }
 
-/** JSON with object keys sorted, so that equal values hash alike however they were built. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return `{${entries
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export function verdictKey(question: EvidenceQuestion, policy: RetentionPolicy): string {
-  return createHash("sha256")
-    .update(canonical({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy }))
-    .digest("hex");
+  // Canonical, so that equal questions and policies key alike however they were built.
+  return canonicalSha256({ format: VERDICT_FORMAT, anyOf: question.anyOf, policy });
 }
 
 /** What blockers of a session share but for their span: most of them share all of it. */

@@ -5,6 +5,7 @@
  * saves without. Saving re-dates the held, unpinned originals of every class whose TTL changed by
  * the difference, so what a simulation shows the policy deleting is what the sweeper will delete.
  */
+import { canonicalJson } from "@/lib/core/canonical-json";
 import { AppError } from "@/lib/core/errors";
 import { db, type DbTx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
@@ -113,15 +114,6 @@ function refuseUnpreviewed(
     "VALIDATION_FAILED",
     `This change gives up evidence (${fields.join(", ")}): preview what it deletes and breaks on the retention page, and save it there with a reason`,
     { fields: [{ path: PREVIEW_FIELD, message: "required before a change that gives up evidence" }], details: { fields } },
-  );
-}
-
-/** JSON with every object's keys sorted: the stored (jsonb) and the sent edits compare by content. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
   );
 }
 
