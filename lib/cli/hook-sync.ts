@@ -76,10 +76,11 @@ function writeCursor(config: ConnectionConfig, format: ImportFormat, sessionId: 
 }
 
 /**
- * The transcript's complete lines from byte `from` on (an earlier hook read the part before it):
- * a long session's file is megabytes, and a hook reads only what it has not parsed yet.
+ * The transcript's complete lines from byte `from` on (an earlier hook read the part before it),
+ * and the file's whole size: a long session's file is megabytes, and a hook reads only what it has
+ * not parsed yet; the size tells a file cut shorter even when nothing lies past `from`.
  */
-function readFrom(path: string, from: number): Uint8Array {
+function readFrom(path: string, from: number): { bytes: Uint8Array; size: number } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -91,7 +92,7 @@ function readFrom(path: string, from: number): Uint8Array {
       read += n;
     }
     const end = bytes.subarray(0, read).lastIndexOf(0x0a);
-    return bytes.subarray(0, end + 1);
+    return { bytes: bytes.subarray(0, end + 1), size };
   } finally {
     closeSync(fd);
   }
@@ -265,14 +266,15 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
     // real sessions both ways); Codex rollouts are parsed whole.
     const tailSafe = request.format === "claude-code" && cursor.session && cursor.base && cursor.base.bytes <= cursor.bytes;
     const start = tailSafe && cursor.base ? cursor.base : { bytes: 0, lines: 0, seq: 0 };
-    let part: Part = { base: start, bytes: read(start.bytes) };
+    const tail = read(start.bytes);
+    let part: Part = { base: start, bytes: tail.bytes };
     // Shorter than what was read before: the file was rewritten, and is read (and sent) again whole.
-    if (start.bytes > 0 && start.bytes + part.bytes.byteLength < cursor.bytes)
-      part = { base: { bytes: 0, lines: 0, seq: 0 }, bytes: read(0) };
+    if (start.bytes > 0 && (tail.size < cursor.bytes || start.bytes + tail.bytes.byteLength < cursor.bytes))
+      part = { base: { bytes: 0, lines: 0, seq: 0 }, bytes: read(0).bytes };
     const end = part.base.bytes + part.bytes.byteLength;
     if (end !== cursor.bytes && end > 0) {
       const rewritten = end < cursor.bytes;
-      const found = readSession(importer, part, () => read(0), request, rewritten ? undefined : cursor);
+      const found = readSession(importer, part, () => read(0).bytes, request, rewritten ? undefined : cursor);
       if (found) {
         session = found.session;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over

@@ -132,31 +132,37 @@ describe("claude-code hooks", () => {
     expect(await storedSpans(session.id)).toHaveLength(afterSecond.length);
   });
 
-  it("a transcript rewritten shorter is read again from its start, and what follows is still sent", async () => {
-    const { project, config, dir } = await setup("hook-cc-rewritten");
-    const bytes = fixture("claude-code/spotter-tool-heavy.jsonl");
-    const transcript = join(dir, "session.jsonl");
-    const sessionId = importTranscript(bytes, "claude-code").sessions[0]!.externalId;
-    const payload = JSON.stringify({ session_id: sessionId, transcript_path: transcript, hook_event_name: "PreCompact" });
-    const cursor = () => JSON.parse(readFileSync(join(config.stateDir, readdirSync(config.stateDir)[0]!), "utf8"));
+  // Read to 30 lines, the cursor's base lies before the end (a call awaits its result); read to 20,
+  // the base is the end itself, and a cut below it leaves nothing past the base to read.
+  it.each([30, 20])(
+    "a transcript read to %i lines, rewritten shorter, is read again from its start, and what follows is still sent",
+    async (first) => {
+      const { project, config, dir } = await setup(`hook-cc-rewritten-${first}`);
+      const bytes = fixture("claude-code/spotter-tool-heavy.jsonl");
+      const transcript = join(dir, "session.jsonl");
+      const sessionId = importTranscript(bytes, "claude-code").sessions[0]!.externalId;
+      const payload = JSON.stringify({ session_id: sessionId, transcript_path: transcript, hook_event_name: "PreCompact" });
+      const cursor = () => JSON.parse(readFileSync(join(config.stateDir, readdirSync(config.stateDir)[0]!), "utf8"));
 
-    writeFileSync(transcript, head(bytes, 30));
-    expect((await runHook("claude-code", "pre-compact", payload, config)).exitCode).toBe(0);
-    expect(cursor().base.bytes).toBeGreaterThan(0); // the next read starts past the beginning
-    writeFileSync(transcript, head(bytes, 10));
-    expect(await runHook("claude-code", "pre-compact", payload, config)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
-    expect(cursor()).toMatchObject({ bytes: head(bytes, 10).byteLength, lines: 10 });
-    writeFileSync(transcript, bytes);
-    expect((await runHook("claude-code", "pre-compact", payload, config)).exitCode).toBe(0);
-    expect(cursor()).toMatchObject({ bytes: bytes.byteLength });
+      writeFileSync(transcript, head(bytes, first));
+      expect((await runHook("claude-code", "pre-compact", payload, config)).exitCode).toBe(0);
+      expect(cursor().base.bytes).toBeGreaterThan(0); // the next read starts past the beginning
+      expect(cursor().base.bytes === cursor().bytes).toBe(first === 20);
+      writeFileSync(transcript, head(bytes, 10));
+      expect(await runHook("claude-code", "pre-compact", payload, config)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+      expect(cursor()).toMatchObject({ bytes: head(bytes, 10).byteLength, lines: 10 });
+      writeFileSync(transcript, bytes);
+      expect((await runHook("claude-code", "pre-compact", payload, config)).exitCode).toBe(0);
+      expect(cursor()).toMatchObject({ bytes: bytes.byteLength });
 
-    const session = await db().session.findUniqueOrThrow({
-      where: { projectId_externalId: { projectId: project.id, externalId: sessionId } },
-    });
-    const whole = await makeTestProject("hook-cc-rewritten-whole");
-    const full = await importTranscriptFile(whole.id, bytes, { format: "claude-code", requester: "test" });
-    expect(await storedSpans(session.id)).toEqual(await storedSpans(full.sessions[0]!.id));
-  });
+      const session = await db().session.findUniqueOrThrow({
+        where: { projectId_externalId: { projectId: project.id, externalId: sessionId } },
+      });
+      const whole = await makeTestProject(`hook-cc-rewritten-whole-${first}`);
+      const full = await importTranscriptFile(whole.id, bytes, { format: "claude-code", requester: "test" });
+      expect(await storedSpans(session.id)).toEqual(await storedSpans(full.sessions[0]!.id));
+    },
+  );
 
   it("a transcript whose fields hold NUL characters is imported: the bytes keep them exactly, the hook allows", async () => {
     const { project, config, dir } = await setup("hook-nul");
