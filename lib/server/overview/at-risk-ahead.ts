@@ -15,6 +15,7 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { sqlTime } from "@/lib/server/provenance";
+import { bucketUnit } from "./queries";
 import { DAY_MS, HOUR_MS, type OverviewWindow } from "./range";
 
 export interface AtRiskAhead {
@@ -36,7 +37,7 @@ export function aheadWindow(window: OverviewWindow): AtRiskAhead["window"] {
 /** Per bucket ahead (null: after the window), the project's held originals at risk, expiring then. */
 export function atRiskAheadSql(projectId: string, ahead: AtRiskAhead["window"]): Prisma.Sql {
   const step = ahead.bucket === "hour" ? HOUR_MS : DAY_MS;
-  const unit = Prisma.raw(`'${ahead.bucket}'`);
+  const unit = bucketUnit(ahead.bucket);
   const from = sqlTime(new Date(ahead.from));
   const end = sqlTime(new Date(Date.parse(ahead.from) + ahead.buckets * step));
   return Prisma.sql`

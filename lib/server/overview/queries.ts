@@ -17,10 +17,15 @@ export interface Scope {
   window: OverviewWindow;
 }
 
+/** A bucket as date_trunc's unit: a literal of the two the overview uses, never text from outside. */
+export function bucketUnit(bucket: OverviewWindow["bucket"]): Prisma.Sql {
+  return Prisma.raw(bucket === "hour" ? "'hour'" : "'day'");
+}
+
 /** The window as SQL: its bucket unit, first instant and last instant ("now": nothing after it counts). */
 function bounds({ window }: Scope) {
   return {
-    unit: Prisma.raw(`'${window.bucket === "hour" ? "hour" : "day"}'`),
+    unit: bucketUnit(window.bucket),
     from: sqlTime(new Date(window.from)),
     to: sqlTime(new Date(window.asOf)),
   };
