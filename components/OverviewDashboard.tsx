@@ -100,6 +100,7 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
 function overviewCharts(data: ProjectOverview, slug: string) {
   const charts = prepareOverview(data, slug).charts;
   const ahead = prepareAtRiskAhead(data, slug);
-  const after = charts.findIndex((c) => c.id === "lost") + 1;
-  return [...charts.slice(0, after), ahead, ...charts.slice(after)];
+  const lost = charts.findIndex((c) => c.id === "lost");
+  if (lost < 0) return [...charts, ahead];
+  return [...charts.slice(0, lost + 1), ahead, ...charts.slice(lost + 1)];
 }

@@ -10,7 +10,7 @@ import { formatCount } from "./format";
  * totals as text, the chart (or the sentence saying the range holds nothing), every bucket's
  * numbers in a table for whoever cannot read the bars, and the link into the list behind it.
  */
-export function OverviewPanel({ chart }: { chart: OverviewChartModel & { note?: string } }) {
+export function OverviewPanel({ chart }: { chart: OverviewChartModel }) {
   const headingId = `overview-${chart.id}`;
   const format = chart.unit === "bytes" ? formatBytes : formatCount;
   return (

@@ -8,9 +8,6 @@ import { formatCount } from "../format";
 import { projectHref } from "../project-href";
 import { bucketLabels, fillBuckets, type OverviewChartModel } from "./overview-series";
 
-/** A chart of the overview that also says, in a sentence, what kind of figure it is. */
-export type NotedChartModel = OverviewChartModel & { note: string };
-
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -31,7 +28,7 @@ export function runningSplit(a: AtRiskAhead) {
   });
 }
 
-export function prepareAtRiskAhead(o: ProjectOverview, slug: string): NotedChartModel {
+export function prepareAtRiskAhead(o: ProjectOverview, slug: string): OverviewChartModel {
   const a = o.atRiskAhead;
   const points = runningSplit(a);
   const lost = points.at(-1)?.values.lost ?? 0;

@@ -39,6 +39,8 @@ export interface OverviewChartModel {
   /** Set when there is nothing to draw: the sentence shown instead of an empty chart. */
   empty: string | null;
   link: { href: string; text: string };
+  /** What kind of figure the chart is, when that needs saying (a projection, not a record). */
+  note?: string;
 }
 
 const RANGE_WORDS: Record<OverviewRange, string> = {
