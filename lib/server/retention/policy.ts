@@ -56,18 +56,16 @@ const OverridesSchema = z.partialRecord(
  * Replaces a project's retention policy (an admin act with a reason, whatever the change), as the
  * next version (versions.ts), audited with before and after in the same transaction. The horizon
  * and the evidence-workloads switch change how existing spans are judged at once (statuses are
- * derived); held, unpinned originals are re-dated to the new TTLs.
+ * derived); held, unpinned originals are re-dated to the new TTLs. A form sends the version it was
+ * filled from (`expectedVersion`), and one that shows no what-if asks for `requirePreview`: a change
+ * that gives up evidence is then refused before its reason is asked for, to be previewed instead.
  */
 export async function updatePolicy(
   projectId: string,
-  input: { policy: unknown; cannedQuestions?: unknown },
+  input: { policy: unknown; cannedQuestions?: unknown; expectedVersion?: number; requirePreview?: boolean },
   actor: Actor,
   reason: string | null | undefined,
 ) {
-  if (!reason?.trim())
-    throw new AppError("VALIDATION_FAILED", "A policy change needs a reason", {
-      fields: [{ path: "reason", message: "required" }],
-    });
   const validation = validatePolicy(input.policy);
   if (!validation.valid) {
     throw new AppError("VALIDATION_FAILED", "The policy is not valid", {
@@ -75,11 +73,14 @@ export async function updatePolicy(
     });
   }
   const overrides = parseCannedOverrides(input.cannedQuestions ?? {});
+  // The reason is required of every change (alwaysNeedsReason), checked where the change is known.
   const saved = await savePolicyVersion(
     projectId,
     {
       policy: input.policy as RetentionPolicy,
       cannedQuestions: overrides as Prisma.InputJsonValue,
+      expectedVersion: input.expectedVersion,
+      requirePreview: input.requirePreview,
       reason,
       alwaysNeedsReason: true,
     },

@@ -5,9 +5,8 @@ import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { previewHref, refusedForPreview } from "../retention/preview-href";
-import type { Prisma } from "@/lib/db/generated/client";
 import { addMember, createApiKey, removeMember, revokeApiKey, setMemberRole } from "@/lib/server/admin";
-import { parseCannedOverrides, savePolicyVersion } from "@/lib/server/retention";
+import { updatePolicy } from "@/lib/server/retention";
 
 const SETTINGS = ["/settings"];
 
@@ -99,17 +98,11 @@ export const updatePolicyAction = defineAction({
   run: async ({ input, actor, project }) => {
     const policy = policyFromForm(input);
     try {
-      const { warnings, version } = await savePolicyVersion(
+      const { warnings, version } = await updatePolicy(
         project.id,
-        {
-          policy,
-          cannedQuestions: parseCannedOverrides(input.cannedQuestions) as Prisma.InputJsonValue,
-          expectedVersion: input.version,
-          reason: input.reason,
-          alwaysNeedsReason: true,
-          requirePreview: true,
-        },
+        { policy, cannedQuestions: input.cannedQuestions, expectedVersion: input.version, requirePreview: true },
         actor,
+        input.reason,
       );
       const note = warnings.length === 0 ? "" : ` Note: ${warnings.map((w) => w.message).join("; ")}`;
       return `Policy saved as version ${version}.${note}`;
