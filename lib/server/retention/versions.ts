@@ -26,19 +26,26 @@ export interface PolicyVersion {
   rollbackOf: number | null;
 }
 
-/** The policy in force and its version (0: never saved through versions; the stored row or the defaults). */
+/**
+ * The policy in force and its version (0: never saved through versions; the stored row or the
+ * defaults), read from one snapshot: a form filled from it sends back the version its values are of.
+ */
 export async function currentPolicy(
   projectId: string,
-  tx: DbTx = db(),
-): Promise<{ policy: RetentionPolicy; version: number; cannedQuestions: Prisma.JsonValue }> {
-  const [row, latest] = await Promise.all([
-    tx.retentionPolicy.findUnique({ where: { projectId } }),
-    tx.retentionPolicyVersion.findFirst({ where: { projectId }, orderBy: { version: "desc" }, select: { version: true } }),
-  ]);
+  tx?: DbTx,
+): Promise<{ policy: RetentionPolicy; version: number; cannedQuestions: Prisma.JsonValue; isDefault: boolean }> {
+  const read = (t: DbTx) =>
+    Promise.all([
+      t.retentionPolicy.findUnique({ where: { projectId } }),
+      t.retentionPolicyVersion.findFirst({ where: { projectId }, orderBy: { version: "desc" }, select: { version: true } }),
+    ]);
+  // Two statements: outside a caller's transaction, one repeatable-read snapshot keeps a save from landing between them.
+  const [row, latest] = tx ? await read(tx) : await db().$transaction(read, { isolationLevel: "RepeatableRead" });
   return {
     policy: row ? policyFromRow(row) : DEFAULT_POLICY,
     version: latest?.version ?? 0,
     cannedQuestions: row?.cannedQuestions ?? {},
+    isDefault: row === null,
   };
 }
 

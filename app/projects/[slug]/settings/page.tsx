@@ -1,5 +1,6 @@
 import { ActionForm } from "@/components/ActionForm";
 import { PolicyFormAction } from "@/components/PolicyFormAction";
+import { PolicyFormInputs } from "@/components/PolicyFormInputs";
 import { humanize } from "@/components/format";
 import { ApiKeyList } from "@/components/ApiKeyList";
 import { ListQueryError } from "@/components/ListQueryError";
@@ -12,7 +13,7 @@ import type { FormAction, ProjectAction } from "@/lib/auth/define-action";
 import { requireMember } from "@/lib/auth/project-access";
 import { RoleSelect } from "@/components/RoleSelect";
 import { MembersSection } from "./MembersSection";
-import { listMembers, projectSettings } from "@/lib/server/admin";
+import { listMembers } from "@/lib/server/admin";
 import { currentPolicy } from "@/lib/server/retention";
 import {
   createKeyAction,
@@ -45,11 +46,11 @@ export default async function SettingsPage({
   const { user, role } = access;
   const manageKeys = can(role, "keys:manage");
   const manageUsers = can(role, "users:manage");
-  const [project, members, policy] = await Promise.all([
-    projectSettings(access.project.id),
-    listMembers(access.project.id),
-    currentPolicy(access.project.id),
-  ]);
+  const { project } = access;
+  // The form's fields and the version it sends back come from this one read: a save landing between
+  // two reads would pair a newer version with older values, and the version check would pass.
+  const [members, current] = await Promise.all([listMembers(project.id), currentPolicy(project.id)]);
+  const { policy } = current;
   const bound = <T,>(action: ProjectAction<T>): FormAction<T> => action.bind(null, project.slug);
   return (
     <>
@@ -63,15 +64,15 @@ export default async function SettingsPage({
           </span>
         </h2>
         <p>
-          Evidence horizon <strong>{project.policy.evidenceHorizonDays} days</strong>; originals kept{" "}
+          Evidence horizon <strong>{policy.evidenceHorizonDays} days</strong>; originals kept{" "}
           {(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const).map((cls, i) => (
             <span key={cls}>
               {i > 0 ? ", " : ""}
-              {humanize(cls)} <strong>{project.policy.ttlDays[cls]} days</strong>
+              {humanize(cls)} <strong>{policy.ttlDays[cls]} days</strong>
             </span>
           ))}
-          {project.policyIsDefault ? " (defaults)" : ""}.{" "}
-          {project.policy.evidenceWorkloads ? (
+          {current.isDefault ? " (defaults)" : ""}.{" "}
+          {policy.evidenceWorkloads ? (
             <span className="badge safe">Evidence workloads on</span>
           ) : (
             <span className="badge risk">Evidence workloads off: structured spans reclaim without a durable pointer</span>
@@ -81,53 +82,8 @@ export default async function SettingsPage({
           <details style={{ margin: "8px 0 16px" }}>
             <summary>Edit retention policy</summary>
             <PolicyFormAction action={bound(updatePolicyAction)} label={`Retention policy of ${project.slug}`}>
-              <input type="hidden" name="version" value={policy.version} />
-              <label>
-                Evidence horizon (days)
-                <br />
-                <input
-                  name="evidenceHorizonDays"
-                  type="number"
-                  min={1}
-                  defaultValue={project.policy.evidenceHorizonDays}
-                  required
-                />
-              </label>
-              <label>
-                Narrative TTL
-                <br />
-                <input name="ttlNarrative" type="number" min={0} defaultValue={project.policy.ttlDays.NARRATIVE} required />
-              </label>
-              <label>
-                Structured TTL
-                <br />
-                <input name="ttlStructured" type="number" min={0} defaultValue={project.policy.ttlDays.STRUCTURED} required />
-              </label>
-              <label>
-                Side-effecting TTL
-                <br />
-                <input
-                  name="ttlSideEffecting"
-                  type="number"
-                  min={0}
-                  defaultValue={project.policy.ttlDays.SIDE_EFFECTING}
-                  required
-                />
-              </label>
-              <label>
-                <input name="evidenceWorkloads" type="checkbox" defaultChecked={project.policy.evidenceWorkloads} /> This project
-                has evidence-demanding workloads (audit, replay, contradiction checks, re-execution)
-              </label>
-              <label style={{ flexBasis: "100%" }}>
-                System config prefixes (one per line)
-                <br />
-                <textarea
-                  name="systemConfigPrefixes"
-                  rows={5}
-                  cols={40}
-                  defaultValue={project.policy.systemConfigPrefixes.join("\n")}
-                />
-              </label>
+              <input type="hidden" name="version" value={current.version} />
+              <PolicyFormInputs policy={policy} />
               <label style={{ flexBasis: "100%" }}>
                 Canned question edits (JSON: {"{"}&quot;questionId&quot;: {"{"}&quot;title&quot;, &quot;anyOf&quot;{"}"}
                 {"}"})
@@ -137,7 +93,7 @@ export default async function SettingsPage({
                   rows={4}
                   cols={60}
                   className="mono"
-                  defaultValue={JSON.stringify(project.cannedQuestions, null, 2)}
+                  defaultValue={JSON.stringify(current.cannedQuestions, null, 2)}
                 />
               </label>
               <label>
@@ -146,9 +102,10 @@ export default async function SettingsPage({
                 <input name="reason" required />
               </label>
               <p style={{ flexBasis: "100%", color: "var(--muted)", margin: 0 }}>
-                Version {policy.version}. New TTLs re-date the originals already held; the horizon and the workloads switch apply
-                at once. A change that shortens a TTL or the horizon, or removes a prefix, is previewed on the retention page
-                first and saved there.
+                Version {current.version}. Tick evidence workloads when this project has evidence-demanding workloads (audit,
+                replay, contradiction checks, re-execution). New TTLs re-date the originals already held; the horizon and the
+                workloads switch apply at once. A change that shortens a TTL or the horizon, or removes a prefix, is previewed on
+                the retention page first and saved there.
               </p>
               <button type="submit" className="button">
                 Save policy
