@@ -5,6 +5,7 @@ export { applyPolicyPatch, diffPolicies, isNarrowing, type PolicyFieldChange, ty
 export {
   currentPolicy,
   listPolicyVersions,
+  policyOfVersion,
   type PolicyVersion,
   rollbackPolicy,
   type SavedPolicy,

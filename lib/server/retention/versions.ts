@@ -66,6 +66,21 @@ export async function listPolicyVersions(projectId: string, limit = 200): Promis
   }));
 }
 
+/** Versions are 32-bit integers: a number beyond them names no version (and would fail the query). */
+function isVersionNumber(version: number): boolean {
+  return Number.isInteger(version) && version >= 0 && version <= 2_147_483_647;
+}
+
+/** The policy a version saved, or null when the project has no such version. */
+export async function policyOfVersion(projectId: string, version: number): Promise<RetentionPolicy | null> {
+  if (!isVersionNumber(version)) return null;
+  const row = await db().retentionPolicyVersion.findUnique({
+    where: { projectId_version: { projectId, version } },
+    select: { policy: true },
+  });
+  return row ? (row.policy as unknown as RetentionPolicy) : null;
+}
+
 export interface SavePolicyInput {
   policy: RetentionPolicy;
   /** The version the change was made from: another one saved since is a conflict (409). */
@@ -234,9 +249,7 @@ export async function rollbackPolicy(
   },
   actor: Actor,
 ): Promise<SavedPolicy> {
-  // Versions are 32-bit integers: a number beyond them names no version (and would fail the query).
-  if (!Number.isInteger(input.toVersion) || input.toVersion < 0 || input.toVersion > 2_147_483_647)
-    throw new AppError("NOT_FOUND", `The policy has no version ${input.toVersion}`);
+  if (!isVersionNumber(input.toVersion)) throw new AppError("NOT_FOUND", `The policy has no version ${input.toVersion}`);
   const target = await db().retentionPolicyVersion.findUnique({
     where: { projectId_version: { projectId, version: input.toVersion } },
   });

@@ -6,7 +6,7 @@
 import { AppError } from "@/lib/core/errors";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { RawSearchParams } from "@/lib/server/dashboard";
-import { listPolicyVersions } from "@/lib/server/retention";
+import { policyOfVersion } from "@/lib/server/retention";
 import { DEFAULT_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
 import { policyFromSearch } from "../policy-form";
 
@@ -17,16 +17,10 @@ export interface HandedProposal {
   simulation: Simulation | null;
 }
 
-/** Versions looked through for a rollback's target. */
-const VERSIONS_READ = 10_000;
-
 export async function proposalFromSearch(projectId: string, search: RawSearchParams): Promise<HandedProposal | null> {
   const rollback =
     typeof search.rollbackOf === "string" && /^\d{1,9}$/.test(search.rollbackOf) ? Number(search.rollbackOf) : null;
-  const policy =
-    rollback === null
-      ? policyFromSearch(search)
-      : ((await listPolicyVersions(projectId, VERSIONS_READ)).find((v) => v.version === rollback)?.policy ?? null);
+  const policy = rollback === null ? policyFromSearch(search) : await policyOfVersion(projectId, rollback);
   if (!policy) return null;
   // A proposal the simulation refuses (an invalid policy) is shown in the form, unsimulated.
   const simulation = await simulateRetention(projectId, policy, DEFAULT_HORIZON_DAYS).catch((error: unknown) => {
