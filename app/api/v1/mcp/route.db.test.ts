@@ -212,12 +212,13 @@ describe("MCP server", () => {
     await expect(client.connect(new StreamableHTTPClientTransport(new URL("/api/v1/mcp", base)))).rejects.toThrow();
   });
 
-  it("serves the same tools over stdio (custodian mcp)", async () => {
+  it("serves the same tools over stdio, started with the README's command", async () => {
     const client = new Client({ name: "test", version: "1" });
     await client.connect(
       new StdioClientTransport({
-        command: "npx",
-        args: ["tsx", "lib/cli/main.ts", "mcp"],
+        // As "Connect your runtime" has an MCP client start it (npm's -s keeps its banner off stdout).
+        command: "npm",
+        args: ["--prefix", process.cwd(), "run", "-s", "custodian", "--", "mcp"],
         env: { ...(process.env as Record<string, string>), CUSTODIAN_URL: base, CUSTODIAN_KEY: key },
         stderr: "inherit",
       }),
