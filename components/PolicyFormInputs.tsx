@@ -1,7 +1,6 @@
-import type { RetentionPolicy } from "@/lib/evidence/types";
+import { EVIDENTIAL_CLASSES, type RetentionPolicy } from "@/lib/evidence/types";
 import { humanize } from "./format";
 
-const CLASSES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
 const TTL_FIELD = { NARRATIVE: "ttlNarrative", STRUCTURED: "ttlStructured", SIDE_EFFECTING: "ttlSideEffecting" } as const;
 
 /** A retention policy's fields as form inputs (a proposal's, or hidden copies of a previewed one). */
@@ -11,7 +10,7 @@ export function PolicyFormInputs({ policy, hidden }: { policy: RetentionPolicy; 
     return (
       <>
         <input type="hidden" name="evidenceHorizonDays" value={policy.evidenceHorizonDays} />
-        {CLASSES.map((c) => (
+        {EVIDENTIAL_CLASSES.map((c) => (
           <input key={c} type="hidden" name={TTL_FIELD[c]} value={policy.ttlDays[c]} />
         ))}
         {policy.evidenceWorkloads ? <input type="hidden" name="evidenceWorkloads" value="on" /> : null}
@@ -26,7 +25,7 @@ export function PolicyFormInputs({ policy, hidden }: { policy: RetentionPolicy; 
         <br />
         <input name="evidenceHorizonDays" type="number" min={1} max={36500} defaultValue={policy.evidenceHorizonDays} required />
       </label>
-      {CLASSES.map((c) => (
+      {EVIDENTIAL_CLASSES.map((c) => (
         <label key={c}>
           {humanize(c)} TTL (days)
           <br />

@@ -5,6 +5,7 @@ import { useActionState, useMemo, useRef, useState } from "react";
 import { useProjectHref } from "./use-project-href";
 import type { ActionResult } from "@/lib/core/action-result";
 import type { RetentionPolicy } from "@/lib/evidence/types";
+import type { HandedProposal } from "@/app/projects/[slug]/retention/proposal";
 import type { Simulation } from "@/lib/server/what-if";
 import { useRefill } from "./ActionForm";
 import { PolicyFormInputs } from "./PolicyFormInputs";
@@ -12,6 +13,7 @@ import { RetentionWhatIfByClass } from "./RetentionWhatIfByClass";
 import { RetentionWhatIfConfirm } from "./RetentionWhatIfConfirm";
 import { CurrentVsProposedChart, StoredBytesChart } from "./charts/WhatIfCharts";
 import {
+  CLASSES,
   formatBytes,
   prepareAnswersSeries,
   prepareLostSeries,
@@ -22,23 +24,11 @@ import { formatCount, formatTime, humanize } from "./format";
 
 type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 
-const CLASSES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
-
-/** A proposal handed over by a form without a preview (settings, a rollback), simulated on arrival. */
-export interface HandedProposal {
-  policy: RetentionPolicy;
-  rollbackOf: number | null;
-  simulation: Simulation | null;
-}
-
-function samePolicy(a: RetentionPolicy, b: RetentionPolicy): boolean {
-  return (
-    a.evidenceHorizonDays === b.evidenceHorizonDays &&
-    CLASSES.every((c) => a.ttlDays[c] === b.ttlDays[c]) &&
-    a.evidenceWorkloads === b.evidenceWorkloads &&
-    a.systemConfigPrefixes.join("\n") === b.systemConfigPrefixes.join("\n")
-  );
-}
+/**
+ * A simulation, and the version it restores when it is a handed rollback's: the server says whether
+ * the simulated policy is still that version's (diffPolicies, as the save checks it).
+ */
+export type SimulatedProposal = Simulation & { rollbackOf: number | null };
 
 /**
  * The what-if: propose a policy, see current and proposed side by side (charts and a table), then
@@ -59,11 +49,11 @@ export function RetentionWhatIf({
   version: number;
   proposal: HandedProposal | null;
   canSave: boolean;
-  simulate: Action<Simulation>;
+  simulate: Action<SimulatedProposal>;
   save: Action<{ version: number }>;
 }) {
-  const handed: ActionResult<Simulation> | null = proposal?.simulation
-    ? { ok: true, message: "Simulated the proposal.", data: proposal.simulation }
+  const handed: ActionResult<SimulatedProposal> | null = proposal?.simulation
+    ? { ok: true, message: "Simulated the proposal.", data: { ...proposal.simulation, rollbackOf: proposal.rollbackOf } }
     : null;
   const [result, submit, pending] = useActionState(simulate, handed);
   const form = useRef<HTMLFormElement>(null);
@@ -88,6 +78,7 @@ export function RetentionWhatIf({
         style={{ display: "flex", gap: 12, flexWrap: "wrap", alignItems: "end" }}
       >
         <PolicyFormInputs policy={simulation?.proposed.policy ?? proposal?.policy ?? policy} />
+        {proposal?.rollbackOf != null ? <input type="hidden" name="rollbackOf" value={proposal.rollbackOf} /> : null}
         <label>
           Simulate (days)
           <br />
@@ -107,9 +98,7 @@ export function RetentionWhatIf({
           key={simulation.from}
           simulation={simulation}
           version={version}
-          rollbackOf={
-            proposal?.rollbackOf != null && samePolicy(proposal.policy, simulation.proposed.policy) ? proposal.rollbackOf : null
-          }
+          rollbackOf={simulation.rollbackOf}
           canSave={canSave}
           save={save}
         />

@@ -10,7 +10,7 @@ import { DAY_MS } from "@/lib/evidence/policy";
 import { cellOriginals, requireSessionsOfProject } from "@/lib/server/dashboard";
 import type { Actor } from "@/lib/server/audit";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
-import { rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
+import { diffPolicies, policyOfVersion, rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
 import { previewHref, refusedForPreview } from "./preview-href";
 
@@ -100,13 +100,26 @@ export const cellRetentionAction = defineAction({
   },
 });
 
-/** What-if: reads only, so anyone who may read the project may run it. */
+/**
+ * What-if: reads only, so anyone who may read the project may run it. A handed rollback's form sends
+ * the version it restores: the answer says whether the simulated policy is still that version's.
+ */
 export const simulateAction = defineAction({
   permission: "read",
-  input: z.object({ ...POLICY_FIELDS, horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90) }),
+  input: z.object({
+    ...POLICY_FIELDS,
+    horizonDays: z.coerce.number().int().min(1).max(MAX_HORIZON_DAYS).default(90),
+    rollbackOf: z.coerce.number().int().min(0).optional(),
+  }),
   run: async ({ input, project }) => {
-    const data = await simulateRetention(project.id, policyFromForm(input), input.horizonDays);
-    return { message: `Simulated ${input.horizonDays} days.`, data: data as Simulation };
+    const policy = policyFromForm(input);
+    const [data, restored] = await Promise.all([
+      simulateRetention(project.id, policy, input.horizonDays),
+      input.rollbackOf === undefined ? null : policyOfVersion(project.id, input.rollbackOf),
+    ]);
+    const stillRestores = restored !== null && diffPolicies(restored, policy).length === 0;
+    const rollbackOf = stillRestores ? (input.rollbackOf ?? null) : null;
+    return { message: `Simulated ${input.horizonDays} days.`, data: { ...(data as Simulation), rollbackOf } };
   },
 });
 

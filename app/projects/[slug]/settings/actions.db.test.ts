@@ -8,7 +8,7 @@ import { inRequestScope } from "@/lib/fuzz/request-scope";
 import { addMember, createUser } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { currentPolicy } from "@/lib/server/retention";
-import { rollbackPolicyAction, savePolicyAction } from "../retention/actions";
+import { rollbackPolicyAction, savePolicyAction, simulateAction } from "../retention/actions";
 import { proposalFromSearch } from "../retention/proposal";
 import { updatePolicyAction } from "./actions";
 
@@ -133,5 +133,27 @@ describe("rolling back from the history page", () => {
     expect(saved).toMatchObject({ ok: true });
     const row = await db().retentionPolicyVersion.findFirstOrThrow({ where: { projectId }, orderBy: { version: "desc" } });
     expect(row).toMatchObject({ version: version + 2, rollbackOf: version, reason: "the cut was right" });
+  });
+
+  it("a re-simulated rollback is still the rollback while its policy is the version's, as the save judges it (prefixes in any order)", async () => {
+    const { version } = await currentPolicy(projectId);
+    const { policy } = (await proposalFromSearch(projectId, { rollbackOf: String(version) }))!;
+    const fields = {
+      evidenceHorizonDays: String(policy.evidenceHorizonDays),
+      ttlNarrative: String(policy.ttlDays.NARRATIVE),
+      ttlStructured: String(policy.ttlDays.STRUCTURED),
+      ttlSideEffecting: String(policy.ttlDays.SIDE_EFFECTING),
+      evidenceWorkloads: "on",
+      systemConfigPrefixes: [...policy.systemConfigPrefixes, "/opt/extra/"].reverse().join("\n"),
+      horizonDays: "7",
+      rollbackOf: String(version),
+    };
+    const simulate = (f: Record<string, string>) =>
+      act(simulateAction as AnyAction, f) as Promise<ActionResult<{ rollbackOf: number | null }>>;
+    const added = await simulate(fields);
+    expect(added).toMatchObject({ ok: true, data: { rollbackOf: null } });
+    const reordered = await simulate({ ...fields, systemConfigPrefixes: [...policy.systemConfigPrefixes].reverse().join("\n") });
+    expect(policy.systemConfigPrefixes.length).toBeGreaterThan(1);
+    expect(reordered).toMatchObject({ ok: true, data: { rollbackOf: version } });
   });
 });
