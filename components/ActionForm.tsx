@@ -1,9 +1,24 @@
 "use client";
 
+import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { type ReactNode, type RefObject, useActionState, useEffect, useRef } from "react";
 import type { ActionResult, FormValues } from "@/lib/core/action-result";
 
-type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
+
+/** An address the answer's data holds under `key`, to open after the act (a change handed to its preview). */
+export interface FollowAddress {
+  key: string;
+  /** The link shown with the message, in case the browser has not gone there yet. */
+  label: string;
+}
+
+function addressIn(result: ActionResult<unknown> | null, key: string | undefined): string | undefined {
+  if (!key || !result?.ok || !result.data || typeof result.data !== "object") return undefined;
+  const address = (result.data as Record<string, unknown>)[key];
+  return typeof address === "string" ? address : undefined;
+}
 
 /** Puts back what was typed (React clears a form once its action returns). */
 export function refillForm(form: HTMLFormElement, values: FormValues): void {
@@ -32,21 +47,31 @@ export function useRefill(form: RefObject<HTMLFormElement | null>, result: { ok:
   }, [form, result]);
 }
 
-/** A form bound to a server action, showing its outcome (and a one-time secret, if any) below. */
-export function ActionForm({
+/**
+ * A form bound to a server action, showing its outcome (and a one-time secret, if any) below; with
+ * `follow`, the browser opens the address the answer's data holds under its key.
+ */
+export function ActionForm<T>({
   action,
   children,
   label,
   inline,
+  follow,
 }: {
-  action: Action;
+  action: Action<T>;
   children: ReactNode;
   label: string;
   inline?: boolean;
+  follow?: FollowAddress;
 }) {
   const [result, submit, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
+  const router = useRouter();
   useRefill(form, result);
+  const address = addressIn(result, follow?.key);
+  useEffect(() => {
+    if (address) router.push(address);
+  }, [address, router]);
   return (
     <form
       ref={form}
@@ -63,7 +88,7 @@ export function ActionForm({
       {result ? (
         result.ok ? (
           <span role="status">
-            {result.message}{" "}
+            {result.message} {address && follow ? <Link href={address}>{follow.label}</Link> : null}
             {result.secret ? (
               <code data-testid="secret" className="mono">
                 {result.secret}

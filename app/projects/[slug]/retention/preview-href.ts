@@ -3,6 +3,7 @@
  * rollback from the history page): the retention page's what-if with the proposal filled in and
  * simulated, whose confirmation saves it with a reason.
  */
+import type { FollowAddress } from "@/components/ActionForm";
 import { projectHref } from "@/components/project-href";
 import { toAppError } from "@/lib/core/errors";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -19,3 +20,6 @@ export function refusedForPreview(error: unknown): boolean {
   const fields = toAppError(error).fields;
   return fields?.length === 1 && fields[0]!.path === "preview";
 }
+
+/** The forms without a preview open the what-if their answer holds (`data.preview`) at once. */
+export const FOLLOW_PREVIEW: FollowAddress = { key: "preview", label: "Preview the change" };

@@ -1,5 +1,5 @@
 import { ActionForm } from "@/components/ActionForm";
-import { PolicyFormAction } from "@/components/PolicyFormAction";
+import { FOLLOW_PREVIEW } from "../retention/preview-href";
 import { PolicyFormInputs } from "@/components/PolicyFormInputs";
 import { humanize } from "@/components/format";
 import { ApiKeyList } from "@/components/ApiKeyList";
@@ -81,7 +81,7 @@ export default async function SettingsPage({
         {can(role, "policy:write") ? (
           <details style={{ margin: "8px 0 16px" }}>
             <summary>Edit retention policy</summary>
-            <PolicyFormAction action={bound(updatePolicyAction)} label={`Retention policy of ${project.slug}`}>
+            <ActionForm action={bound(updatePolicyAction)} label={`Retention policy of ${project.slug}`} follow={FOLLOW_PREVIEW}>
               <input type="hidden" name="version" value={current.version} />
               <PolicyFormInputs policy={policy} />
               <label style={{ flexBasis: "100%" }}>
@@ -110,7 +110,7 @@ export default async function SettingsPage({
               <button type="submit" className="button">
                 Save policy
               </button>
-            </PolicyFormAction>
+            </ActionForm>
           </details>
         ) : null}
         <h3>API keys</h3>

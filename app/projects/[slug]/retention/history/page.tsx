@@ -1,5 +1,6 @@
+import { ActionForm } from "@/components/ActionForm";
+import { FOLLOW_PREVIEW } from "../preview-href";
 import Link from "next/link";
-import { PolicyFormAction } from "@/components/PolicyFormAction";
 import { Time } from "@/components/Time";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
@@ -78,14 +79,14 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                     {v.version === current.version ? (
                       "in force"
                     ) : (
-                      <PolicyFormAction action={rollback} label={`Roll back to version ${v.version}`} inline>
+                      <ActionForm action={rollback} label={`Roll back to version ${v.version}`} inline follow={FOLLOW_PREVIEW}>
                         <input type="hidden" name="toVersion" value={v.version} />
                         <input type="hidden" name="version" value={current.version} />
                         <input name="reason" placeholder="Reason" aria-label="Reason" maxLength={1000} />
                         <button className="button" type="submit">
                           Roll back to {v.version}
                         </button>
-                      </PolicyFormAction>
+                      </ActionForm>
                     )}
                   </td>
                 ) : null}
