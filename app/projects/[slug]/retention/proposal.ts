@@ -6,7 +6,7 @@
 import { AppError } from "@/lib/core/errors";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { RawSearchParams } from "@/lib/server/dashboard";
-import { policyOfVersion } from "@/lib/server/retention";
+import { currentPolicy, diffPolicies, policyOfVersion } from "@/lib/server/retention";
 import { DEFAULT_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
 import { policyFromSearch } from "../policy-form";
 
@@ -17,11 +17,17 @@ export interface HandedProposal {
   simulation: Simulation | null;
 }
 
+/**
+ * The proposal in the address, simulated; null when there is none, or when it no longer differs
+ * from the policy in force (it was saved: the confirmation's revalidation renders the same address).
+ */
 export async function proposalFromSearch(projectId: string, search: RawSearchParams): Promise<HandedProposal | null> {
   const rollback =
     typeof search.rollbackOf === "string" && /^\d{1,9}$/.test(search.rollbackOf) ? Number(search.rollbackOf) : null;
-  const policy = rollback === null ? policyFromSearch(search) : await policyOfVersion(projectId, rollback);
-  if (!policy) return null;
+  const proposed = rollback === null ? policyFromSearch(search) : policyOfVersion(projectId, rollback);
+  if (proposed === null) return null;
+  const [policy, current] = await Promise.all([proposed, currentPolicy(projectId)]);
+  if (!policy || diffPolicies(current.policy, policy).length === 0) return null;
   // A proposal the simulation refuses (an invalid policy) is shown in the form, unsimulated.
   const simulation = await simulateRetention(projectId, policy, DEFAULT_HORIZON_DAYS).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") return null;

@@ -7,7 +7,7 @@ import { ACTION_HOST, ACTION_ORIGIN, signIn } from "@/lib/fuzz/action-fixture";
 import { inRequestScope } from "@/lib/fuzz/request-scope";
 import { addMember, createUser } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
-import { currentPolicy } from "@/lib/server/retention";
+import { currentPolicy, policyOfVersion } from "@/lib/server/retention";
 import { rollbackPolicyAction, savePolicyAction, simulateAction } from "../retention/actions";
 import { proposalFromSearch } from "../retention/proposal";
 import { updatePolicyAction } from "./actions";
@@ -99,6 +99,8 @@ describe("the settings policy form", () => {
     expect(await act(savePolicyAction as AnyAction, { ...policyFields, reason: "storage budget" })).toMatchObject({ ok: true });
     expect(await policyAudits()).toBe(audits + 1);
     expect((await currentPolicy(projectId)).policy.ttlDays.SIDE_EFFECTING).toBe(1);
+    // The page renders the same address again once saved: the proposal is the policy in force, not shown again.
+    expect(await proposalFromSearch(projectId, search)).toBeNull();
   });
 });
 
@@ -137,7 +139,7 @@ describe("rolling back from the history page", () => {
 
   it("a re-simulated rollback is still the rollback while its policy is the version's, as the save judges it (prefixes in any order)", async () => {
     const { version } = await currentPolicy(projectId);
-    const { policy } = (await proposalFromSearch(projectId, { rollbackOf: String(version) }))!;
+    const policy = (await policyOfVersion(projectId, version))!;
     const fields = {
       evidenceHorizonDays: String(policy.evidenceHorizonDays),
       ttlNarrative: String(policy.ttlDays.NARRATIVE),
