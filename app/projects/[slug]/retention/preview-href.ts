@@ -23,3 +23,16 @@ export function refusedForPreview(error: unknown): boolean {
 
 /** The forms without a preview open the what-if their answer holds (`data.preview`) at once. */
 export const FOLLOW_PREVIEW: FollowAddress = { key: "preview", label: "Preview the change" };
+
+/**
+ * The pages an act that hands its change to the preview shows afresh: none when it was handed (it
+ * wrote nothing), else `paths`. defineAction asks for the paths after the act has run, with the
+ * form's input the act was given: the act marks that input when it hands the change over.
+ */
+export function revalidateUnlessHanded(paths: readonly string[]) {
+  const handed = new WeakSet<object>();
+  return {
+    handedOver: (input: object) => void handed.add(input),
+    revalidate: (input: object): readonly string[] => (handed.has(input) ? [] : paths),
+  };
+}

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
-import { previewHref, refusedForPreview } from "../retention/preview-href";
+import { previewHref, refusedForPreview, revalidateUnlessHanded } from "../retention/preview-href";
 import { addMember, createApiKey, removeMember, revokeApiKey, setMemberRole } from "@/lib/server/admin";
 import { updatePolicy } from "@/lib/server/retention";
 
@@ -86,6 +86,8 @@ const PolicyForm = z.object({
   reason: z.string().max(1000).optional(),
 });
 
+const policySaved = revalidateUnlessHanded(SETTINGS);
+
 /**
  * Retention policy changes are admin acts with a reason; the use case validates and audits. A
  * change that gives up evidence is not saved here: the answer hands the proposal to the retention
@@ -94,7 +96,7 @@ const PolicyForm = z.object({
 export const updatePolicyAction = defineAction({
   permission: "policy:write",
   input: PolicyForm,
-  revalidate: SETTINGS,
+  revalidate: policySaved.revalidate,
   run: async ({ input, actor, project }) => {
     const policy = policyFromForm(input);
     try {
@@ -108,6 +110,7 @@ export const updatePolicyAction = defineAction({
       return `Policy saved as version ${version}.${note}`;
     } catch (error) {
       if (!refusedForPreview(error)) throw error;
+      policySaved.handedOver(input);
       return {
         message: `Not saved: ${(error as Error).message}. Opening the preview…`,
         data: { preview: previewHref(project.slug, { policy }) },
