@@ -124,15 +124,16 @@ export async function scanHeld(
     one<DeletionRow[]>(firstDeletionsSql(projectId, proposed, current, now, lastDayListed(buckets, "proposed", horizonDays))),
     one<DueJson>(replacedDueSql(projectId, current, proposed, now, end)),
   ]);
-  const listed = (which: "current" | "proposed") => sessions.filter((r) => r.which === which);
+  const listedCurrent = sessions.filter((r) => r.which === "current");
+  const listedProposed = sessions.filter((r) => r.which === "proposed");
   return {
     buckets,
     sessions: {
-      current: listed("current").slice(0, sessionDaysListed),
-      proposed: listed("proposed").slice(0, sessionDaysListed),
+      current: listedCurrent.slice(0, sessionDaysListed),
+      proposed: listedProposed.slice(0, sessionDaysListed),
       truncated: {
-        current: listed("current").length > sessionDaysListed,
-        proposed: listed("proposed").length > sessionDaysListed,
+        current: listedCurrent.length > sessionDaysListed,
+        proposed: listedProposed.length > sessionDaysListed,
       },
     },
     deletionsCurrent: deletionsCurrent ?? [],
