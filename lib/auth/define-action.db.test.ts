@@ -203,6 +203,24 @@ describe("defineAction", () => {
     });
   });
 
+  it("revalidates the pages the act names from what it answered: none for an act that wrote nothing", async () => {
+    const { project, operator } = await twoSpans();
+    const { env, revalidated } = environment(operator, SAME_ORIGIN);
+    const act = defineAction<{ save: string }, { preview: string }>(
+      {
+        permission: "originals:pin",
+        input: z.object({ save: z.enum(["yes", "no"]) }),
+        revalidate: (_input, outcome) => (typeof outcome === "object" && outcome.data ? [] : ["/retention"]),
+        run: async ({ input }) => (input.save === "yes" ? "Saved" : { message: "Not saved", data: { preview: "/x" } }),
+      },
+      env,
+    );
+    expect(await act(project.slug, null, form([["save", "no"]]))).toMatchObject({ ok: true, message: "Not saved" });
+    expect(revalidated).toEqual([]);
+    expect(await act(project.slug, null, form([["save", "yes"]]))).toMatchObject({ ok: true, message: "Saved" });
+    expect(revalidated).toEqual([`/projects/${project.slug}/retention`]);
+  });
+
   it("reads repeated fields as lists and leaves blank fields and the project field out", () => {
     const data = form([
       ["original", "a"],

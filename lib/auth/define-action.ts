@@ -56,9 +56,10 @@ export interface ActionDefinition<I, T> {
   lists?: readonly string[];
   /**
    * Pages to show afresh after the act, inside the project: "/retention" is the project's retention
-   * page; a dynamic segment ("/sessions/[id]") stands for every page of that route.
+   * page; a dynamic segment ("/sessions/[id]") stands for every page of that route. A function is
+   * given the input and what the act answered (an act that wrote nothing may name no page).
    */
-  revalidate?: readonly string[] | ((input: I) => readonly string[]);
+  revalidate?: readonly string[] | ((input: I, outcome: ActionOutcome<T>) => readonly string[]);
   run: (context: ActionContext<I>) => Promise<ActionOutcome<T>>;
 }
 
@@ -208,7 +209,8 @@ export function defineAction<I, T = undefined>(
       const { project, role } = await memberAccess(user, named, permission);
       const input = parseForm(definition.input, formInput(form, definition.lists));
       const outcome = await definition.run({ input, user, actor: actorOf(user), project, role });
-      const paths = typeof definition.revalidate === "function" ? definition.revalidate(input) : (definition.revalidate ?? []);
+      const paths =
+        typeof definition.revalidate === "function" ? definition.revalidate(input, outcome) : (definition.revalidate ?? []);
       for (const path of paths) environment.revalidate(projectPath(project.slug, path));
       return success(outcome);
     } catch (error) {

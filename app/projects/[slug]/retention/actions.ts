@@ -12,7 +12,7 @@ import type { Actor } from "@/lib/server/audit";
 import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { diffPolicies, policyOfVersion, rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
-import { previewHref, refusedForPreview, revalidateUnlessHanded } from "./preview-href";
+import { previewHref, refusedForPreview, unlessHandedToPreview } from "./preview-href";
 
 /** An original as the bulk forms name it: "<session id>:<span id>". */
 const OriginalField = z.string().transform((value, ctx) => {
@@ -152,8 +152,6 @@ export const savePolicyAction = defineAction({
   },
 });
 
-const rolledBack = revalidateUnlessHanded(["/retention", "/retention/history"]);
-
 /**
  * Saves an earlier version's policy again, as a new version, when that keeps evidence at least as
  * long; a rollback that gives up evidence is handed to the what-if (`data.preview`) instead.
@@ -165,7 +163,7 @@ export const rollbackPolicyAction = defineAction({
     version: z.coerce.number().int().min(0),
     reason: z.string().max(1000).optional(),
   }),
-  revalidate: rolledBack.revalidate,
+  revalidate: unlessHandedToPreview(["/retention", "/retention/history"]),
   run: async ({ input, actor, project }) => {
     try {
       const saved = await rollbackPolicy(
@@ -176,7 +174,6 @@ export const rollbackPolicyAction = defineAction({
       return `Rolled back to version ${input.toVersion}: saved as version ${saved.version}.`;
     } catch (error) {
       if (!refusedForPreview(error)) throw error;
-      rolledBack.handedOver(input);
       return {
         message: `Not rolled back: ${(error as Error).message}. Opening the preview…`,
         data: { preview: previewHref(project.slug, { rollbackOf: input.toVersion }) },

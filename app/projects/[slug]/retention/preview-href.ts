@@ -5,6 +5,7 @@
  */
 import type { FollowAddress } from "@/components/ActionForm";
 import { projectHref } from "@/components/project-href";
+import type { ActionOutcome } from "@/lib/auth/define-action";
 import { toAppError } from "@/lib/core/errors";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { policySearch } from "../policy-form";
@@ -25,14 +26,10 @@ export function refusedForPreview(error: unknown): boolean {
 export const FOLLOW_PREVIEW: FollowAddress = { key: "preview", label: "Preview the change" };
 
 /**
- * The pages an act that hands its change to the preview shows afresh: none when it was handed (it
- * wrote nothing), else `paths`. defineAction asks for the paths after the act has run, with the
- * form's input the act was given: the act marks that input when it hands the change over.
+ * The pages an act that may hand its change to the preview shows afresh: `paths` when it saved,
+ * none when its answer carries the preview's address (it wrote nothing).
  */
-export function revalidateUnlessHanded(paths: readonly string[]) {
-  const handed = new WeakSet<object>();
-  return {
-    handedOver: (input: object) => void handed.add(input),
-    revalidate: (input: object): readonly string[] => (handed.has(input) ? [] : paths),
-  };
+export function unlessHandedToPreview(paths: readonly string[]) {
+  return (_input: unknown, outcome: ActionOutcome<{ preview: string }>): readonly string[] =>
+    typeof outcome === "object" && outcome.data?.preview ? [] : paths;
 }

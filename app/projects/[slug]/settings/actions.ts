@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
-import { previewHref, refusedForPreview, revalidateUnlessHanded } from "../retention/preview-href";
+import { previewHref, refusedForPreview, unlessHandedToPreview } from "../retention/preview-href";
 import { addMember, createApiKey, removeMember, revokeApiKey, setMemberRole } from "@/lib/server/admin";
 import { updatePolicy } from "@/lib/server/retention";
 
@@ -86,8 +86,6 @@ const PolicyForm = z.object({
   reason: z.string().max(1000).optional(),
 });
 
-const policySaved = revalidateUnlessHanded(SETTINGS);
-
 /**
  * Retention policy changes are admin acts with a reason; the use case validates and audits. A
  * change that gives up evidence is not saved here: the answer hands the proposal to the retention
@@ -96,7 +94,7 @@ const policySaved = revalidateUnlessHanded(SETTINGS);
 export const updatePolicyAction = defineAction({
   permission: "policy:write",
   input: PolicyForm,
-  revalidate: policySaved.revalidate,
+  revalidate: unlessHandedToPreview(SETTINGS),
   run: async ({ input, actor, project }) => {
     const policy = policyFromForm(input);
     try {
@@ -110,7 +108,6 @@ export const updatePolicyAction = defineAction({
       return `Policy saved as version ${version}.${note}`;
     } catch (error) {
       if (!refusedForPreview(error)) throw error;
-      policySaved.handedOver(input);
       return {
         message: `Not saved: ${(error as Error).message}. Opening the preview…`,
         data: { preview: previewHref(project.slug, { policy }) },
