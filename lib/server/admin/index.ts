@@ -2,7 +2,6 @@ export { createApiKey, hashApiKey, revokeApiKey } from "./api-keys";
 export { createProject, findProjectBySlug, listProjects } from "./projects";
 export { type AddedMember, addMember, listMembers, type ProjectMemberRow, removeMember, setMemberRole } from "./members";
 export { findMembership, listProjectsOf, type Membership, projectHolding, type ProjectRef } from "./membership";
-export { projectSettings } from "./settings";
 export { createUser, listUsers, setUserRole } from "./users";
 export {
   clientAddress,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createApiKey, projectSettings, revokeApiKey } from "@/lib/server/admin";
+import { createApiKey, revokeApiKey } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { reclaim } from "@/lib/server/gate/reclaim";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
@@ -8,6 +8,7 @@ import { pinOriginal } from "@/lib/server/provenance";
 import { listAuditPage } from "@/lib/server/audit";
 import { evidencePicker } from "./evidence-picker";
 import { refusalFeed } from "./refusal-feed";
+import { listKeyPage } from "./key-list";
 import { getSessionOverview } from "./session-detail";
 import { listSessionPage } from "./session-list";
 import { getSpanDetail } from "./span-detail";
@@ -79,8 +80,8 @@ describe("every dashboard read is scoped by the project in its query", () => {
     expect(aimed.rows).toEqual([]);
     expect(json(aimed.rows)).not.toContain(b.span.id);
 
-    const settings = await projectSettings(a.project.id);
-    expect(settings.apiKeys.map((k) => k.id)).toEqual([a.key.id]);
+    const settings = await listKeyPage(a.project.id, {});
+    expect(settings.rows.map((k) => k.id)).toEqual([a.key.id]);
     await expect(revokeApiKey(b.key.id, TEST_ACTOR, a.project.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     await expect(requireSessionsOfProject(a.project.id, [a.session.id, b.session.id])).rejects.toMatchObject({
