@@ -20,6 +20,18 @@ function addressIn(result: ActionResult<unknown> | null, key: string | undefined
   return typeof address === "string" ? address : undefined;
 }
 
+/**
+ * Opens `address` once it is shown: a component of its own, so that only a form whose answer holds
+ * an address needs the app's router (forms are also rendered outside it, in tests and elsewhere).
+ */
+function OpenAddress({ address }: { address: string }) {
+  const router = useRouter();
+  useEffect(() => {
+    router.push(address);
+  }, [address, router]);
+  return null;
+}
+
 /** Puts back what was typed (React clears a form once its action returns). */
 export function refillForm(form: HTMLFormElement, values: FormValues): void {
   for (const element of Array.from(form.elements)) {
@@ -66,12 +78,8 @@ export function ActionForm<T>({
 }) {
   const [result, submit, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
-  const router = useRouter();
   useRefill(form, result);
   const address = addressIn(result, follow?.key);
-  useEffect(() => {
-    if (address) router.push(address);
-  }, [address, router]);
   return (
     <form
       ref={form}
@@ -88,7 +96,13 @@ export function ActionForm<T>({
       {result ? (
         result.ok ? (
           <span role="status">
-            {result.message} {address && follow ? <Link href={address}>{follow.label}</Link> : null}
+            {result.message}{" "}
+            {address && follow ? (
+              <>
+                <Link href={address}>{follow.label}</Link>
+                <OpenAddress address={address} />
+              </>
+            ) : null}
             {result.secret ? (
               <code data-testid="secret" className="mono">
                 {result.secret}
