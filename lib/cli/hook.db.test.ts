@@ -16,6 +16,7 @@ import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -23,37 +24,23 @@ import { runHook } from "./hook";
 import type { ConnectionConfig } from "./hook-config";
 import { installHooks } from "./hook-install";
 
-let server: Server;
+let listener: RouteListener;
 let url: string;
 let silent: Server;
 let silentUrl: string;
 
-function listen(s: Server): Promise<string> {
-  return new Promise((resolve) =>
-    s.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
-  );
-}
-
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`http://custodian.test${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) });
-    const response = await sync(request, { params: Promise.resolve({}) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  url = await listen(server);
+  listener = await listenWith(sync);
+  url = listener.url;
   silent = createServer(() => undefined); // accepts, never answers
-  silentUrl = await listen(silent);
+  silentUrl = await new Promise((resolve) =>
+    silent.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`)),
+  );
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
   silent.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listener.close();
   await new Promise<void>((resolve) => silent.close(() => resolve()));
 });
 

@@ -6,8 +6,6 @@
  * held with a pointer, and the ledger must name the session's side effects by span id.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -17,34 +15,19 @@ import { db } from "@/lib/db/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { sessionGrid } from "@/lib/server/provenance";
 import { runHook } from "./hook";
 
 const FILE = "lib/importers/fixtures/claude-code/spotter-compacted-ae4a77f8.jsonl.gz";
 
-let server: Server;
-let url: string;
+let listener: RouteListener;
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`http://custodian.test${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) });
-    const response = await sync(request, { params: Promise.resolve({}) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  url = await new Promise<string>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
+  listener = await listenWith(sync);
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => listener.close());
 
 it("a real /compact: pre-compact holds what the compactor drops, session-start links it and prints the ledger", async () => {
   const bytes = gunzipSync(readFileSync(FILE));
@@ -56,7 +39,7 @@ it("a real /compact: pre-compact holds what the compactor drops, session-start l
   const project = await makeTestProject("real-compaction");
   const key = (await createApiKey(project.id, "hooks", "OPERATOR", { type: "SYSTEM", label: "test" })).key;
   const dir = mkdtempSync(join(tmpdir(), "custodian-real-compaction-"));
-  const config = { url, key, failClosed: true, timeoutMs: 30_000, ledgerLimit: 40, stateDir: join(dir, "state") };
+  const config = { url: listener.url, key, failClosed: true, timeoutMs: 30_000, ledgerLimit: 40, stateDir: join(dir, "state") };
   const transcript = join(dir, "session.jsonl");
   const payload = (event: object) => JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: dir, ...event });
 

@@ -4,8 +4,6 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { POST } from "./route";
 
-let server: Server;
+let listener: RouteListener;
 let base: string;
 let key: string;
 let sessionId: string;
@@ -25,22 +24,8 @@ let externalId: string;
 let projectId: string;
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`http://custodian.test${req.url}`, {
-      method: req.method,
-      headers,
-      body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-    });
-    const response = await POST(request, { params: Promise.resolve({}) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listener = await listenWith(POST);
+  base = listener.url;
   const project = await makeTestProject("mcp");
   projectId = project.id;
   key = (await createApiKey(project.id, "mcp", "VIEWER", { type: "SYSTEM", label: "test" })).key;
@@ -55,7 +40,7 @@ beforeAll(async () => {
   externalId = outcome.sessions[0]!.externalId;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => listener.close());
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON the assertions walk freely
 type Structured = Record<string, any>;

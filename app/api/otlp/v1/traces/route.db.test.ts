@@ -3,8 +3,6 @@
  * listener hands each request to the route handler unchanged, and what arrived is read back
  * through the API.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { context, trace, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { OTLPTraceExporter as HttpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -15,35 +13,26 @@ import { GET as listSpans } from "@/app/api/v1/sessions/[id]/spans/route";
 import { env } from "@/lib/core/env";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { POST as receiveTraces } from "./route";
 
-let server: Server;
+let listener: RouteListener;
 let url: string;
 const received: Array<{ type: string; encoding: string; status: number; body: Buffer }> = [];
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`http://custodian.test${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) });
-    const response = await receiveTraces(request, { params: Promise.resolve({}) });
-    const body = Buffer.from(await response.arrayBuffer());
+  listener = await listenWith(receiveTraces, (request, response, body) =>
     received.push({
-      type: headers.get("content-type") ?? "",
-      encoding: headers.get("content-encoding") ?? "",
+      type: request.headers.get("content-type") ?? "",
+      encoding: request.headers.get("content-encoding") ?? "",
       status: response.status,
       body,
-    });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/otlp/v1/traces`;
+    }),
+  );
+  url = `${listener.url}/api/otlp/v1/traces`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => listener.close());
 
 async function get(handler: typeof listSessions, key: string, path: string, params: Record<string, string> = {}) {
   const request = new Request(`http://custodian.test${path}`, { headers: { authorization: `Bearer ${key}` } });
