@@ -2,18 +2,39 @@
  * Tool calls in a Codex rollout and everything the rollout keeps about each, paired by `call_id`:
  * the call item, its output item, the runtime's begin/approval/end events. A call recorded only by
  * an event (a user's own shell command, an approval request, a patch whose call item is missing)
- * still becomes a TOOL_CALL; the stand-in is dropped when the call item turns up. Outcomes are
- * settled once the whole file is read (./codex-outcomes), and an output whose call is not in the
- * file makes its session incomplete.
+ * still becomes a TOOL_CALL; the stand-in is dropped when the call item turns up.
+ *
+ * Records pair within a turn: the runtime writes a call, its events and its output in the turn that
+ * made it. At each turn's end (see settleTurn) the turn's calls are settled (./codex-outcomes) and
+ * forgotten, except a call still open: one with neither output nor end event yet, or whose output
+ * left its process running. An open call waits for its records up to OPEN_TURNS more turns, then
+ * is settled as it stands (a record arriving later still becomes its result, with a warning). An
+ * output whose call is in neither this turn nor an open one makes its session incomplete.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
-import { type EndFacts, endFacts, filePath, itemStatusOutcome, type OutputFacts, outputFacts, settle } from "./codex-outcomes";
+import {
+  type EndFacts,
+  endFacts,
+  filePath,
+  itemStatusOutcome,
+  leftRunning,
+  type OutputFacts,
+  outputFacts,
+  settle,
+} from "./codex-outcomes";
 import { rawValue } from "./json-scan";
 import type { JsonLine } from "./jsonl";
 import { isRecord, str, utf8 } from "./text";
 
 type Base = { occurredAt: Date | undefined; sourceLine: number };
+
+/**
+ * How many turns after its own an open call still waits for its output or end event. A background
+ * process may end a few turns on; a call cut short by an interruption never gets either, and holds
+ * its session's later spans in memory while it waits.
+ */
+export const OPEN_TURNS = 10;
 
 interface CallState {
   call?: DraftSpan;
@@ -28,6 +49,8 @@ interface CallState {
   itemOutcome?: ToolOutcome;
   outputLines: number[];
   draft: SessionDraft;
+  /** The turn the call's first record was read in. */
+  turn: number;
 }
 
 export class CodexCalls {
@@ -35,6 +58,9 @@ export class CodexCalls {
   private readonly searchQueries = new Set<string>();
   private readonly searchStandIns: Array<{ span: DraftSpan; query: string }> = [];
   private readonly linkedLines: Array<{ line: number; type: string; callId: string }> = [];
+  /** Calls settled in earlier turns (whether they had a result), for records that arrive later. */
+  private readonly settledIds = new Map<string, boolean>();
+  private turn = 0;
 
   constructor(
     private readonly collector: ImportCollector,
@@ -44,7 +70,7 @@ export class CodexCalls {
   private state(draft: SessionDraft, callId: string): CallState {
     let s = this.states.get(callId);
     if (!s) {
-      s = { results: [], outputLines: [], draft };
+      s = { results: [], outputLines: [], draft, turn: this.turn };
       this.states.set(callId, s);
     }
     return s;
@@ -140,6 +166,7 @@ export class CodexCalls {
     if (facts === undefined) {
       return this.collector.skip(line.line, `${type} output is neither text nor content items; skipped`, draft);
     }
+    if (this.late(draft, line, p.call_id, "output", facts.text, base, undefined)) return;
     const s = this.state(draft, p.call_id);
     const call = s.call ?? s.standIn;
     const span = draft.add({
@@ -170,6 +197,7 @@ export class CodexCalls {
   ): void {
     if (typeof p.call_id !== "string") return this.collector.skip(line.line, `${type} without a string call_id; skipped`, draft);
     const facts = endFacts(type, p);
+    if (this.late(draft, line, p.call_id, "end event", facts.output, base, facts.exitCode)) return;
     const s = this.state(draft, p.call_id);
     s.end = facts;
     if (facts.cwd) for (const span of [s.call, s.standIn, ...s.results]) if (span) span.cwd = facts.cwd;
@@ -190,7 +218,8 @@ export class CodexCalls {
   proposal(draft: SessionDraft, line: JsonLine, type: string, p: Record<string, unknown>, base: Base): void {
     const callId = str(p.call_id) ?? str(p.approval_id);
     const s = callId !== undefined ? this.states.get(callId) : undefined;
-    if (s?.call || s?.standIn) return this.collector.use(line.line);
+    if (s?.call || s?.standIn || (!s && callId !== undefined && this.settledIds.has(callId)))
+      return this.collector.use(line.line);
     if (!this.standInCall(draft, line, type, p, callId, base)) {
       this.collector.skip(line.line, `${type} without a command, changes or invocation; skipped`, draft);
     }
@@ -267,31 +296,94 @@ export class CodexCalls {
     this.linkedLines.push({ line: line.line, type, callId });
   }
 
+  /**
+   * A record of a call settled at the end of an earlier turn: it adds the result the call did not
+   * have yet (an end event after an output adds nothing), and the call keeps the outcome it was
+   * settled with. False when the call is not one of those.
+   */
+  private late(
+    draft: SessionDraft,
+    line: JsonLine,
+    callId: string,
+    what: "output" | "end event",
+    text: string,
+    base: Base,
+    exitCode: number | undefined,
+  ): boolean {
+    const hadResult = this.states.has(callId) ? undefined : this.settledIds.get(callId);
+    if (hadResult === undefined) return false;
+    this.collector.issue(
+      line.line,
+      `${what} for call ${callId} came after its turn ended; the call keeps the outcome it was settled with`,
+    );
+    if (what === "end event" && hadResult) {
+      this.collector.use(line.line);
+      return true;
+    }
+    draft.add({
+      ...base,
+      kind: "TOOL_RESULT",
+      body: utf8(text),
+      sourceId: callId,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    });
+    this.settledIds.set(callId, true);
+    return true;
+  }
+
+  /** Whether a call is still open: the spans read since it was made cannot be handed over yet. */
+  get waiting(): boolean {
+    return this.states.size > 0;
+  }
+
+  /** A turn ended: its calls are settled, and so are open calls that waited OPEN_TURNS turns. */
+  settleTurn(draft: SessionDraft | undefined): void {
+    this.settle(false, draft);
+    this.turn += 1;
+  }
+
+  /** The file ended: every call is settled as it stands. */
   finish(draft: SessionDraft | undefined): void {
+    this.settle(true, draft);
+  }
+
+  private settle(all: boolean, draft: SessionDraft | undefined): void {
     for (const { span, query } of this.searchStandIns) if (this.searchQueries.has(query)) span.dropped = true;
+    this.searchStandIns.length = 0;
+    this.searchQueries.clear();
     for (const [callId, s] of this.states) {
       const call = s.call ?? s.standIn;
       if (!call) {
         for (const line of s.outputLines) {
           this.collector.skip(
             line,
-            `output for call ${callId}, whose call record is not in the file; the session is incomplete`,
+            `output for call ${callId}, whose call record is not in the file (in its turn or an open call's); the session is incomplete`,
             s.draft,
           );
         }
+        this.states.delete(callId);
         continue;
       }
+      if (!all && isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
       const settled = s.end || s.out ? settle(s.end, s.out) : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
       call.outcome = settled.outcome;
       if (settled.exitCode !== undefined) call.exitCode = settled.exitCode;
       for (const r of [...s.results, s.standInResult]) if (r && settled.exitCode !== undefined) r.exitCode = settled.exitCode;
+      this.states.delete(callId);
+      this.settledIds.set(callId, s.results.length > 0 || s.standInResult !== undefined);
     }
     for (const l of this.linkedLines) {
       const s = this.states.get(l.callId);
-      if (s?.call || s?.standIn) this.collector.use(l.line);
+      if (s?.call || s?.standIn || this.settledIds.has(l.callId)) this.collector.use(l.line);
       else this.collector.skip(l.line, `${l.type} for call ${l.callId}, whose call record is not in the file; skipped`, draft);
     }
+    this.linkedLines.length = 0;
   }
+}
+
+/** A call with neither output nor end event yet, or whose output left its process running. */
+function isOpen(s: CallState): boolean {
+  return s.end === undefined && (s.out === undefined || leftRunning(s.out));
 }
 
 /**

@@ -78,6 +78,14 @@ const KILLED = /\b(killed|SIGKILL|terminated by signal)\b/i;
 const STILL_RUNNING = /^Process running with session ID \d+/m;
 const STATED_EXIT = /^(?:Exit code:|Process exited with code) (-?\d+)\s*$/m;
 
+/**
+ * Whether an output leaves its call running (a unified exec session answered "Process running with
+ * session ID N" and no exit code): its end event, perhaps turns later, says how it went.
+ */
+export function leftRunning(out: OutputFacts): boolean {
+  return out.exitCode === undefined && STILL_RUNNING.test(header(verdictText(out.text)));
+}
+
 /** The header part of a formatted exec output (before `Output:`), where the runtime states facts. */
 function header(text: string): string {
   const at = text.indexOf("\nOutput:\n");

@@ -1,10 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseCodex } from "./codex";
+import { codexImporter } from "./codex";
 import { CODEX_IGNORED_EVENT_TYPES } from "./codex-lists";
 import { detectFormat, importTranscript, type ImportedSpan } from "./index";
-import { effectOn, expectAccounted, expectWellFormed, fixture, kinds, lineStart, only, text, verdictOf } from "./testkit";
+import {
+  checkedAgainstWindows,
+  effectOn,
+  expectAccounted,
+  expectWellFormed,
+  fixture,
+  kinds,
+  lineStart,
+  only,
+  text,
+  verdictOf,
+} from "./testkit";
 import { utf8 } from "./text";
+
+/** Every parse here is checked against the rollout read in its smallest windows. */
+const parseCodex = checkedAgainstWindows(codexImporter);
 
 const rollout = fixture("codex/rollout-sample.jsonl");
 const forked = fixture("codex/forked-sample.jsonl");

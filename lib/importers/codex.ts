@@ -36,8 +36,9 @@ import { contentTexts } from "./codex-outcomes";
 import { TURN_ITEM_ENDS, TURN_ITEM_ROLES, turnItemEnd, turnItemTexts } from "./codex-turn-items";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine } from "./jsonl";
-import type { ImportResult, TranscriptImporter } from "./types";
-import { decodeUtf8, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
+import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
+import { contentId, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
+import { collectWindows } from "./windows";
 
 /** Lines of the legacy rollout layout (before rollout lines were typed) that carry no content. */
 const LEGACY_STATE_RECORD = "state";
@@ -75,6 +76,9 @@ const EVENT_MESSAGES: Readonly<Record<string, { role: string; tier: number }>> =
   reasoning_raw_content_delta: { role: "reasoning", tier: 4 },
 };
 const END_EVENTS = new Set(["exec_command_end", "patch_apply_end", "mcp_tool_call_end"]);
+/** Lifecycle events that end a turn, and that start one (ending the last, if its end is missing). */
+const TURN_ENDS = new Set(["task_complete", "turn_complete", "turn_aborted"]);
+const TURN_STARTS = new Set(["task_started", "turn_started"]);
 const PROPOSALS = new Set([
   "exec_approval_request",
   "exec_command_begin",
@@ -97,18 +101,51 @@ class CodexReader {
   private draft: SessionDraft | undefined;
   private turnCwd: string | undefined;
   private readonly calls: CodexCalls;
+  /** The turn's messages, for dropping duplicates at its end. */
   private readonly messages: MessageRecord[] = [];
+  /** Lines read since the last turn boundary. */
+  private turnLines = 0;
+  /**
+   * Messages since the last compaction, by a digest of their text: a compaction's replacement
+   * history names what it kept by text, and the bodies of spans already handed over are released.
+   */
+  private compactable: Array<{ span: DraftSpan; digest: string }> = [];
 
   constructor(private readonly fileId: () => string) {
     this.calls = new CodexCalls(this.collector, (explicit) => this.cwdHint(explicit));
   }
 
-  read(lines: Iterable<JsonLine>): ImportResult {
+  /**
+   * Reads the rollout a turn at a time: at each turn's end (see TURN_ENDS) the turn's duplicate
+   * messages are dropped and its calls settled, and once no call is left open (./codex-calls) and at
+   * least `windowSpans` spans wait, they are handed over as a window. What pairs across records
+   * pairs within a turn, so the result does not depend on the window size.
+   */
+  *windows(bytes: Uint8Array, windowSpans: number): ImportWindows {
     let index = 0;
-    for (const line of lines) this.line(line, index++);
+    for (const line of eachJsonLine(bytes, this.collector)) {
+      const type = turnEvent(line);
+      if (type !== undefined && TURN_STARTS.has(type)) this.endTurn();
+      this.line(line, index++);
+      this.turnLines += 1;
+      if (type === undefined || !TURN_ENDS.has(type)) continue;
+      this.endTurn();
+      if (!this.calls.waiting && this.collector.pendingSpans >= windowSpans && this.collector.settled)
+        yield { ...this.collector.takeWindow(), bytesRead: line.end };
+    }
     this.dedupMessages();
     this.calls.finish(this.draft);
-    return this.collector.result();
+    const last = this.collector.takeWindow();
+    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.length };
+    return this.collector.end();
+  }
+
+  /** The records of a turn no longer pair with later ones. */
+  private endTurn(): void {
+    if (this.turnLines === 0) return;
+    this.dedupMessages();
+    this.calls.settleTurn(this.draft);
+    this.turnLines = 0;
   }
 
   private session(): SessionDraft {
@@ -220,6 +257,7 @@ class CodexReader {
 
   private addMessage(draft: SessionDraft, span: DraftSpan, text: string, tier: number): void {
     draft.add(span);
+    this.compactable.push({ span, digest: contentId(span.body) });
     this.messages.push({ span, role: span.role ?? "", text, tier });
     if (draft.title === undefined && span.role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
   }
@@ -284,7 +322,8 @@ class CodexReader {
   private rawMessage(line: JsonLine, role: string, path: ReadonlyArray<string>): void {
     const raw = rawValue(line.bytes, path);
     const body = raw ? raw.slice() : utf8(JSON.stringify(line.value.payload));
-    this.session().add({ kind: "MESSAGE", role, body, ...this.at(line) });
+    const span = this.session().add({ kind: "MESSAGE", role, body, ...this.at(line) });
+    this.compactable.push({ span, digest: contentId(body) });
   }
 
   /**
@@ -344,14 +383,26 @@ class CodexReader {
       for (const m of this.messages) if (m.tier === tier && !survivors.has(m)) m.span.dropped = true;
       for (const m of survivors) kept.set(m.role, [...(kept.get(m.role) ?? []), m.text]);
     }
+    this.messages.length = 0;
   }
 
   private compacted(line: JsonLine, p: Record<string, unknown>): void {
     const occurredAt = this.clock.at(line.line, line.value.timestamp);
     if (typeof p.message !== "string") return this.skip(line, "compacted line without a message; skipped");
     const draft = this.session();
-    const kept = keptTexts(p.replacement_history);
-    const replaced = draft.sinceLastCompaction().filter((s) => !(s.kind === "MESSAGE" && kept.has(decodeUtf8(s.body) ?? "")));
+    const kept = keptDigests(p.replacement_history);
+    // A message handed over in an earlier window is in the draft's list as a stand-in with its seq.
+    const keptSpans = new Set<DraftSpan>();
+    const keptSeqs = new Set<number>();
+    for (const { span, digest } of this.compactable) {
+      if (!kept.has(digest)) continue;
+      keptSpans.add(span);
+      if (span.seq !== undefined) keptSeqs.add(span.seq);
+    }
+    this.compactable = [];
+    const replaced = draft
+      .sinceLastCompaction()
+      .filter((s) => !(s.kind === "MESSAGE" && (keptSpans.has(s) || (s.seq !== undefined && keptSeqs.has(s.seq)))));
     draft.addSummary({ occurredAt, sourceLine: line.line, body: utf8(p.message) }, replaced);
   }
 
@@ -366,19 +417,29 @@ function isRedundant(m: MessageRecord, kept: ReadonlyMap<string, string[]>): boo
   return m.tier > 0 && (kept.get(m.role) ?? []).some((t) => t.includes(needle));
 }
 
-/** Message texts a compaction's replacement history keeps verbatim (those were not lost). */
-function keptTexts(history: unknown): Set<string> {
+/** Digests of the message texts a compaction's replacement history keeps verbatim (those were not lost). */
+function keptDigests(history: unknown): Set<string> {
   const kept = new Set<string>();
   if (!Array.isArray(history)) return kept;
   for (const item of history) {
-    if (isRecord(item) && item.type === "message") for (const t of contentTexts(item.content)?.texts ?? []) kept.add(t);
+    if (isRecord(item) && item.type === "message")
+      for (const t of contentTexts(item.content)?.texts ?? []) kept.add(contentId(utf8(t)));
   }
   return kept;
 }
 
+/** The event type of a turn's lifecycle line (`event_msg` payloads), if the line is one. */
+function turnEvent(line: JsonLine): string | undefined {
+  const r = line.value;
+  return r.type === "event_msg" && isRecord(r.payload) && typeof r.payload.type === "string" ? r.payload.type : undefined;
+}
+
+export function codexWindows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+  return new CodexReader(lazyContentId(bytes)).windows(bytes, windowSpans);
+}
+
 export function parseCodex(bytes: Uint8Array): ImportResult {
-  const reader = new CodexReader(lazyContentId(bytes));
-  return reader.read(eachJsonLine(bytes, reader.collector));
+  return collectWindows(codexWindows(bytes, Number.POSITIVE_INFINITY));
 }
 
 export const codexImporter: TranscriptImporter = {
@@ -390,4 +451,5 @@ export const codexImporter: TranscriptImporter = {
     return /^\s*\{\s*"id"\s*:\s*"[^"]*"\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"instructions"\s*:/.test(head) ? 0.8 : 0;
   },
   parse: parseCodex,
+  windows: codexWindows,
 };

@@ -1,0 +1,135 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { codexImporter } from "./codex";
+import { OPEN_TURNS } from "./codex-calls";
+import { fixture, only, parseBothWays, text } from "./testkit";
+import { utf8 } from "./text";
+import type { ImportWindow } from "./types";
+
+/** Every Codex fixture: the real rollouts and the hand-written samples. */
+const CODEX_FIXTURES = readdirSync(new URL("./fixtures/codex/", import.meta.url))
+  .filter((f) => f !== "SOURCES.md")
+  .map((f) => `codex/${f}`);
+
+const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+const line = (n: number, type: string, payload: unknown) => JSON.stringify({ timestamp: at(n), type, payload });
+const ev = (n: number, payload: Record<string, unknown>) => line(n, "event_msg", payload);
+const started = (n: number) => ev(n, { type: "task_started", turn_id: `t${n}` });
+const complete = (n: number) => ev(n, { type: "task_complete", turn_id: `t${n}`, last_agent_message: null });
+const user = (n: number, message: string) => [
+  line(n, "response_item", { type: "message", role: "user", content: [{ type: "input_text", text: message }] }),
+  ev(n, { type: "user_message", message, images: [] }),
+];
+const shell = (n: number, id: string, cmd: string) =>
+  line(n, "response_item", {
+    type: "function_call",
+    name: "shell",
+    call_id: id,
+    arguments: JSON.stringify({ command: ["bash", "-lc", cmd] }),
+  });
+const output = (n: number, id: string, out: string) =>
+  line(n, "response_item", { type: "function_call_output", call_id: id, output: out });
+const meta = line(0, "session_meta", { id: "s1", timestamp: at(0), cwd: "/w" });
+
+/** The file's windows at the smallest size (each turn end that allows it), as seqs per window. */
+function cutsOf(lines: string[]): { windows: ImportWindow[]; seqs: number[][] } {
+  const generator = codexImporter.windows!(utf8(`${[meta, ...lines].join("\n")}\n`), 1);
+  const windows: ImportWindow[] = [];
+  for (let step = generator.next(); !step.done; step = generator.next()) windows.push(step.value);
+  return { windows, seqs: windows.map((w) => w.sessions.flatMap((s) => s.spans.map((span) => span.seq))) };
+}
+
+describe("Codex in windows", () => {
+  it.each(CODEX_FIXTURES)("%s: windows cut at every turn end, concatenated, equal the whole file", (name) => {
+    const { whole } = parseBothWays(codexImporter, fixture(name));
+    expect(whole.sessions.reduce((n, s) => n + s.spans.length, 0)).toBeGreaterThan(0);
+  });
+
+  it("cuts the real interactive rollout at its turns", () => {
+    const { windows } = parseBothWays(codexImporter, fixture("codex/codemie-tui-0.125.jsonl"));
+    expect(windows).toBeGreaterThan(1);
+  });
+
+  it("closes a window at each turn's end, and keeps a turn's prompt once", () => {
+    const { seqs, windows } = cutsOf([
+      started(1),
+      ...user(1, "list the files"),
+      shell(2, "c1", "ls"),
+      output(3, "c1", "Exit code: 0\nOutput:\na\n"),
+      complete(4),
+      started(5),
+      ...user(5, "list the files"),
+      complete(6),
+    ]);
+    expect(seqs).toEqual([[0, 1, 2], [3]]);
+    // The same prompt in the second turn is that turn's own message, not a duplicate of the first.
+    expect(windows[1]!.sessions[0]!.spans.map(text)).toEqual(["list the files"]);
+    expect(windows[0]!.sessions[0]!.spans[1]).toMatchObject({ kind: "TOOL_CALL", outcome: "SUCCEEDED", exitCode: 0 });
+  });
+
+  it("holds a window open while a call awaits its end in a later turn, then settles it from that end", () => {
+    const { seqs, windows } = cutsOf([
+      started(1),
+      shell(2, "bg", "npm run dev"),
+      output(3, "bg", "Process running with session ID 7\nOutput:\nready\n"),
+      complete(4),
+      started(5),
+      ...user(5, "stop it"),
+      ev(6, { type: "exec_command_end", call_id: "bg", exit_code: 143, aggregated_output: "killed", status: "failed" }),
+      complete(7),
+    ]);
+    expect(seqs).toEqual([[0, 1, 2]]);
+    expect(windows[0]!.sessions[0]!.spans[0]).toMatchObject({ kind: "TOOL_CALL", outcome: "FAILED", exitCode: 143 });
+  });
+
+  it(`settles a call left without records after ${OPEN_TURNS} turns; a record arriving later becomes its result`, () => {
+    const turns = Array.from({ length: OPEN_TURNS + 1 }, (_, i) => [
+      started(10 + 2 * i),
+      ...user(10 + 2 * i, `turn ${i}`),
+      complete(11 + 2 * i),
+    ]);
+    const lines = [
+      started(1),
+      shell(2, "lost", "rm -rf /etc/app"),
+      ev(3, { type: "turn_aborted", reason: "interrupted" }),
+      ...turns.flat(),
+      ev(60, { type: "exec_command_end", call_id: "lost", exit_code: 0, aggregated_output: "done", status: "completed" }),
+    ];
+    const { seqs } = cutsOf(lines);
+    // The call holds every window until it is settled, at the end of its OPEN_TURNS-th later turn.
+    expect(seqs[0]).toEqual(Array.from({ length: OPEN_TURNS + 1 }, (_, i) => i));
+    const { whole } = parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+    const s = only(whole);
+    expect(s.spans[0]).toMatchObject({ kind: "TOOL_CALL", outcome: "UNKNOWN" });
+    const late = s.spans.at(-1)!;
+    expect(late).toMatchObject({ kind: "TOOL_RESULT", sourceId: "lost", exitCode: 0, outcome: "UNKNOWN" });
+    expect(text(late)).toBe("done");
+    expect(whole.issues).toEqual([{ line: lines.length + 1, message: expect.stringMatching(/came after its turn ended/) }]);
+    expect(s.skipped).toEqual([]);
+  });
+
+  it("leaves out of a compaction the messages its replacement history keeps, from earlier windows too", () => {
+    const { whole, windows } = parseBothWays(
+      codexImporter,
+      utf8(
+        [
+          meta,
+          started(1),
+          ...user(1, "keep this prompt"),
+          shell(2, "c1", "cat /etc/hosts"),
+          output(3, "c1", "Exit code: 0\nOutput:\n127.0.0.1\n"),
+          complete(4),
+          started(5),
+          ...user(5, "summarise"),
+          line(6, "compacted", {
+            message: "The agent read /etc/hosts.",
+            replacement_history: [{ type: "message", role: "user", content: [{ type: "input_text", text: "keep this prompt" }] }],
+          }),
+          complete(7),
+        ].join("\n"),
+      ),
+    );
+    expect(windows).toBe(2);
+    expect(only(whole).compactions).toEqual([{ summarySeq: 4, replacedSeqs: [1, 2, 3], occurredAt: new Date(at(6)) }]);
+  });
+});
