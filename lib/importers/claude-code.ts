@@ -58,6 +58,7 @@ import {
 import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine, UNREPORTED } from "./jsonl";
+import { byteLengthOf, type TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { isRecord, lazyContentId, str, utf8 } from "./text";
 import { collectWindows } from "./windows";
@@ -91,7 +92,7 @@ class ClaudeReader {
    * in windows of at least `windowSpans`, each closed after a record that leaves no call awaiting
    * its result (the result sets the call's outcome and exit code) and no span awaiting its time.
    */
-  *windows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+  *windows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
     for (const { value, line } of eachJsonLine(bytes, UNREPORTED)) {
       this.chain.note(value.uuid);
       if (typeof value.uuid === "string" && !this.lineOf.has(value.uuid)) {
@@ -118,7 +119,7 @@ class ClaudeReader {
     }
     this.applyTitles();
     const last = this.collector.takeWindow();
-    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.length };
+    if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(bytes) };
     return this.collector.end();
   }
 
@@ -364,7 +365,7 @@ class ClaudeReader {
   }
 }
 
-export function claudeCodeWindows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+export function claudeCodeWindows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
   return new ClaudeReader(lazyContentId(bytes)).windows(bytes, windowSpans);
 }
 

@@ -36,6 +36,7 @@ import { contentTexts } from "./codex-outcomes";
 import { TURN_ITEM_ENDS, TURN_ITEM_ROLES, turnItemEnd, turnItemTexts } from "./codex-turn-items";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine } from "./jsonl";
+import { byteLengthOf, type TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { contentId, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 import { collectWindows } from "./windows";
@@ -121,7 +122,7 @@ class CodexReader {
    * least `windowSpans` spans wait, they are handed over as a window. What pairs across records
    * pairs within a turn, so the result does not depend on the window size.
    */
-  *windows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+  *windows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
     let index = 0;
     for (const line of eachJsonLine(bytes, this.collector)) {
       const type = turnEvent(line);
@@ -136,7 +137,7 @@ class CodexReader {
     this.dedupMessages();
     this.calls.finish(this.draft);
     const last = this.collector.takeWindow();
-    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.length };
+    if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(bytes) };
     return this.collector.end();
   }
 
@@ -434,7 +435,7 @@ function turnEvent(line: JsonLine): string | undefined {
   return r.type === "event_msg" && isRecord(r.payload) && typeof r.payload.type === "string" ? r.payload.type : undefined;
 }
 
-export function codexWindows(bytes: Uint8Array, windowSpans: number): ImportWindows {
+export function codexWindows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
   return new CodexReader(lazyContentId(bytes)).windows(bytes, windowSpans);
 }
 

@@ -5,10 +5,11 @@
 import { aiderImporter } from "./aider";
 import { claudeCodeImporter } from "./claude-code";
 import { codexImporter } from "./codex";
-import { describeHead, detectWith } from "./detect";
+import { DETECT_HEAD_BYTES, describeHead, detectWith } from "./detect";
 import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
+import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
 import { sweAgentImporter } from "./swe-agent";
 import {
   IMPORT_FORMATS,
@@ -60,14 +61,16 @@ export function importTranscript(bytes: Uint8Array, format?: ImportFormat): Impo
 
 /**
  * importTranscript in windows of at least `windowSpans` spans (see ImportWindow), for a caller that
- * writes each before reading on: Claude Code and Codex read in windows; the other formats, whose
- * files stay small, are one window. Throws as importTranscript does, NO_SESSIONS_FOUND at the end.
+ * writes each before reading on: Claude Code and Codex read in windows, a file given as a
+ * TranscriptSource a chunk at a time; the other formats, whose files stay small, are one window of
+ * the whole file. Throws as importTranscript does, NO_SESSIONS_FOUND at the end.
  */
-export function* importWindows(bytes: Uint8Array, format: ImportFormat | undefined, windowSpans: number): ImportWindows {
-  const importer = chooseImporter(bytes, format);
+export function* importWindows(input: TranscriptBytes, format: ImportFormat | undefined, windowSpans: number): ImportWindows {
+  const importer = chooseImporter(headBytes(input, DETECT_HEAD_BYTES), format);
   let end: ImportEnd;
-  if (importer.windows) end = yield* importer.windows(bytes, windowSpans);
+  if (importer.windows) end = yield* importer.windows(input, windowSpans);
   else {
+    const bytes = wholeBytes(input);
     const { sessions, format: parsed, issues, records } = importer.parse(bytes);
     if (sessions.length > 0)
       yield {
@@ -111,6 +114,7 @@ function chooseImporter(bytes: Uint8Array, format: ImportFormat | undefined): Tr
 }
 
 export { IMPORT_FORMATS } from "./types";
+export type { TranscriptBytes, TranscriptSource } from "./source";
 export type {
   ImportEnd,
   ImportFormat,

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eachJsonLine, readJsonLines } from "./jsonl";
+import { chunked } from "./testkit";
 import type { ImportIssue } from "./types";
 import { utf8 } from "./text";
 
@@ -52,5 +54,40 @@ describe("eachJsonLine", () => {
     expect(reported).toEqual([1]);
     expect([...lines].map((l) => l.line)).toEqual([2, 4]);
     expect(reported).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe("eachJsonLine over a file read in chunks", () => {
+  /** Every line and report, as the reader sees them. */
+  function seen(input: Parameters<typeof eachJsonLine>[0]) {
+    const reports: string[] = [];
+    const sink = {
+      read: (line: number) => reports.push(`read ${line}`),
+      skip: (line: number, m: string) => reports.push(`${line} ${m}`),
+    };
+    const lines = [...eachJsonLine(input, sink)].map((l) => ({ ...l, bytes: [...l.bytes] }));
+    return { lines, reports };
+  }
+
+  it("gives the same lines, offsets and reports as the whole file, wherever the chunks end", () => {
+    const piece = fc.oneof(
+      fc.constantFrom('{"a":1}', '{"t":"café ☕"}', "", "   ", "{oops}", "42", '{"cut":', "\r"),
+      fc.string(),
+      fc.uint8Array({ maxLength: 6 }).map((b) => String.fromCharCode(...b)),
+    );
+    const file = fc
+      .tuple(fc.boolean(), fc.array(piece, { maxLength: 12 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
+      .map(([bom, parts, eol, trailing]) => {
+        const body = utf8(parts.join(eol) + (trailing ? eol : ""));
+        return bom ? new Uint8Array([0xef, 0xbb, 0xbf, ...body]) : body;
+      });
+    // Invalid UTF-8 split across two chunks, too.
+    const broken = fc.constant(new Uint8Array([...utf8('{"x":"'), 0xe2, 0x98, ...utf8('"}\n{"ok":1}')]));
+    fc.assert(
+      fc.property(fc.oneof(file, broken), fc.integer({ min: 1, max: 9 }), (bytes, size) => {
+        expect(seen(chunked(bytes, size))).toEqual(seen(bytes));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

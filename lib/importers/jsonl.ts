@@ -4,6 +4,7 @@
  * value that is not an object) becomes an issue with its 1-based line number.
  */
 import type { RecordSink } from "./builder";
+import { concat, type TranscriptBytes } from "./source";
 import { bomLength, decodeUtf8, isRecord } from "./text";
 
 export interface JsonLine {
@@ -22,7 +23,9 @@ export interface JsonLine {
  * and parsed one at a time, as the caller takes them: a reader that handles each line and keeps
  * only what it made of it holds one line's parsed JSON at a time, not the whole file's.
  */
-export function* eachJsonLine(bytes: Uint8Array, sink: RecordSink): Generator<JsonLine> {
+export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink): Generator<JsonLine> {
+  if (!(input instanceof Uint8Array)) return yield* eachChunkedLine(input.chunks(), sink);
+  const bytes = input;
   let start = 0;
   let line = 1;
   while (start < bytes.length) {
@@ -36,6 +39,45 @@ export function* eachJsonLine(bytes: Uint8Array, sink: RecordSink): Generator<Js
     start = end + 1;
     line++;
   }
+}
+
+/**
+ * The same lines from a file read in chunks: a line within a chunk is a view of it, a line across
+ * chunks is put together, so memory holds a chunk and the line being read, not the file.
+ */
+function* eachChunkedLine(chunks: Iterable<Uint8Array>, sink: RecordSink): Generator<JsonLine> {
+  let carry: Uint8Array[] = [];
+  let carried = 0;
+  let offset = 0; // of the current chunk in the file
+  let line = 1;
+  for (const chunk of chunks) {
+    let start = 0;
+    for (;;) {
+      const lf = chunk.indexOf(0x0a, start);
+      if (lf < 0) break;
+      let raw = chunk.subarray(start, lf);
+      if (carried > 0) {
+        raw = concat([...carry, raw], carried + raw.byteLength);
+        carry = [];
+        carried = 0;
+      }
+      if (raw.length > 0 && raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
+      const parsed = parseLine(raw, line, false, sink, offset + lf + 1);
+      if (parsed) yield parsed;
+      start = lf + 1;
+      line++;
+    }
+    if (start < chunk.length) {
+      carry.push(chunk.subarray(start));
+      carried += chunk.length - start;
+    }
+    offset += chunk.length;
+  }
+  if (carried === 0) return;
+  let raw = concat(carry, carried);
+  if (raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
+  const parsed = parseLine(raw, line, true, sink, offset);
+  if (parsed) yield parsed;
 }
 
 /** Every line at once, for readers that look ahead or go over the lines more than once. */

@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import type { SpanAnalysis } from "@/lib/evidence/types";
 import type { ImportResult, ImportWindow, ImportedSession, ImportedSpan, TranscriptImporter } from "./types";
+import type { TranscriptSource } from "./source";
 import { assembleWindows } from "./windows";
 
 /** A fixture's bytes; one kept gzip-compressed (`.gz`) is given as the file it holds. */
@@ -116,20 +117,35 @@ export function expectAccounted(result: ImportResult): void {
 
 /**
  * The importer's windows with the smallest window (one cut at every point the reader allows),
- * concatenated, next to the whole file's parse: the two must be equal. Returns the whole parse and
- * how many windows the file was cut into.
+ * concatenated, next to the whole file's parse: the two must be equal, and so must the windows of
+ * the file read in small chunks (as a spooled upload is). Returns the whole parse and how many
+ * windows the file was cut into.
  */
 export function parseBothWays(importer: TranscriptImporter, bytes: Uint8Array): { whole: ImportResult; windows: number } {
   const whole = importer.parse(bytes);
   if (!importer.windows) throw new Error(`${importer.format} does not read in windows`);
-  const taken: ImportWindow[] = [];
-  const windows = importer.windows(bytes, 1);
-  let step = windows.next();
-  for (; !step.done; step = windows.next()) taken.push(step.value);
-  const windowed = assembleWindows(taken, step.value);
-  // Compared as text first (fast, bodies included); a difference is shown field by field.
-  if (canonical(windowed) !== canonical(whole)) expect(windowed).toEqual(whole);
-  return { whole, windows: taken.length };
+  let count = 0;
+  for (const input of [bytes, chunked(bytes, 4093)]) {
+    const taken: ImportWindow[] = [];
+    const windows = importer.windows(input, 1);
+    let step = windows.next();
+    for (; !step.done; step = windows.next()) taken.push(step.value);
+    const windowed = assembleWindows(taken, step.value);
+    // Compared as text first (fast, bodies included); a difference is shown field by field.
+    if (canonical(windowed) !== canonical(whole)) expect(windowed).toEqual(whole);
+    count = taken.length;
+  }
+  return { whole, windows: count };
+}
+
+/** The bytes as a file read `size` bytes at a time. */
+export function chunked(bytes: Uint8Array, size: number): TranscriptSource {
+  return {
+    byteLength: bytes.length,
+    *chunks() {
+      for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
+    },
+  };
 }
 
 function canonical(result: ImportResult): string {

@@ -1,4 +1,5 @@
 /** Small text helpers every importer shares: UTF-8, timestamps, content-derived ids, titles. */
+import { chunksOf, type TranscriptBytes } from "./source";
 
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
@@ -51,17 +52,19 @@ export function parseUnixNanos(value: unknown): Date | undefined {
  * A stable id for a transcript whose format carries none (cyrb53 twice, ~106 bits): importing
  * the same file again yields the same session instead of a duplicate. Not a security hash.
  */
-export function contentId(bytes: Uint8Array): string {
+export function contentId(bytes: TranscriptBytes): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   let h3 = 0x9e3779b9;
   let h4 = 0x85ebca6b;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    h1 = Math.imul(h1 ^ b, 2654435761);
-    h2 = Math.imul(h2 ^ b, 1597334677);
-    h3 = Math.imul(h3 ^ b, 2246822507);
-    h4 = Math.imul(h4 ^ b, 3266489909);
+  for (const chunk of chunksOf(bytes)) {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      h1 = Math.imul(h1 ^ b, 2654435761);
+      h2 = Math.imul(h2 ^ b, 1597334677);
+      h3 = Math.imul(h3 ^ b, 2246822507);
+      h4 = Math.imul(h4 ^ b, 3266489909);
+    }
   }
   const mix = (a: number, b: number) => {
     a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
@@ -74,7 +77,7 @@ export function contentId(bytes: Uint8Array): string {
  * `contentId(bytes)`, computed on first use only: most files name their sessions, and hashing a
  * 50 MB file byte by byte costs 0.3 to 0.7 s of CPU for an id nobody reads.
  */
-export function lazyContentId(bytes: Uint8Array): () => string {
+export function lazyContentId(bytes: TranscriptBytes): () => string {
   let id: string | undefined;
   return () => {
     id ??= contentId(bytes);

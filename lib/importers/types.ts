@@ -4,6 +4,7 @@
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { SpanKind } from "@/lib/evidence/types";
+import type { TranscriptBytes } from "./source";
 
 export const IMPORT_FORMATS = ["claude-code", "codex", "openhands", "otel-genai", "swe-agent", "aider", "gemini-cli"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -146,7 +147,8 @@ export interface TranscriptImporter {
   parse(bytes: Uint8Array): ImportResult;
   /**
    * Formats whose files grow large read in windows of at least `windowSpans` spans, so memory
-   * holds one window's spans, not the file's. The others are one window (see importWindows).
+   * holds one window's spans, not the file's, and take the file in chunks when it is one (see
+   * TranscriptSource). The others are one window of the whole file (see importWindows).
    */
-  windows?(bytes: Uint8Array, windowSpans: number): ImportWindows;
+  windows?(bytes: TranscriptBytes, windowSpans: number): ImportWindows;
 }

@@ -2,7 +2,7 @@ import { env } from "@/lib/core/env";
 import type pg from "pg";
 import { db, rawTransaction } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
-import { importWindows, TranscriptImportError } from "@/lib/importers";
+import { importWindows, type TranscriptBytes, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportRecords, ImportWindows } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { appendSpans, ingestPolicy, rowsAhead, upsertSession } from "@/lib/server/ingest";
@@ -54,7 +54,7 @@ const sweepMinutes = () => env().CUSTODIAN_SWEEP_INTERVAL_MINUTES || 60;
  */
 export async function importTranscriptFile(
   projectId: string,
-  bytes: Uint8Array,
+  bytes: TranscriptBytes,
   options: {
     format?: ImportFormat;
     requester: string;
@@ -200,7 +200,7 @@ async function retentionOf(sessionIds: string[], ttlFrom: "received" | "occurred
 }
 
 /** The importer's windows, its errors as the API's. */
-function* windowsOf(bytes: Uint8Array, format: ImportFormat | undefined): ImportWindows {
+function* windowsOf(bytes: TranscriptBytes, format: ImportFormat | undefined): ImportWindows {
   try {
     return yield* importWindows(bytes, format, WINDOW_SPANS);
   } catch (error) {

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { AppError, toAppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import type { TranscriptBytes } from "@/lib/importers";
 import type { ImportFormat } from "@/lib/importers/types";
+import { fileSource } from "./file-source";
 import { importTranscriptFile } from "./import-file";
 
 /** Progress is written at most this often, so a fast import is not slowed by its own bookkeeping. */
@@ -46,7 +48,7 @@ const QUEUED_HEARTBEAT_MS = 60_000;
 /**
  * Starts an import in the background of this server process and returns its job id at once: at
  * most MAX_RUNNING_IMPORTS run at a time, the others wait in order. The file is read from its
- * temporary file only when its turn comes, and the file is removed when the job ends. The job row
+ * temporary file only when its turn comes, a chunk at a time, and removed when the job ends. The job row
  * carries progress, then the outcome or the error.
  */
 export async function startImportJob(
@@ -71,9 +73,9 @@ export async function startImportJob(
     run: async () => {
       clearInterval(heartbeat);
       try {
-        // The Buffer itself (a Uint8Array): a copy would hold the file twice.
-        const bytes = file instanceof Uint8Array ? file : await readFile(file.file);
-        await runImportJob(job.id, projectId, bytes, format, requester, ttlFrom);
+        // A spooled file is read a chunk at a time as the importer goes, never held whole.
+        const input = file instanceof Uint8Array ? file : fileSource(file.file, file.byteLength);
+        await runImportJob(job.id, projectId, input, format, requester, ttlFrom);
       } catch (error) {
         await failJob(job.id, error);
       } finally {
@@ -96,7 +98,7 @@ async function failJob(id: string, error: unknown) {
 async function runImportJob(
   id: string,
   projectId: string,
-  bytes: Uint8Array,
+  bytes: TranscriptBytes,
   format: ImportFormat | undefined,
   requester: string,
   ttlFrom: "received" | "occurred" | undefined,

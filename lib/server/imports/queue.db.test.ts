@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { importTranscript } from "@/lib/importers";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { MAX_RUNNING_IMPORTS, queuePosition, startImportJob } from "./jobs";
 import { receiveFile } from "./spool";
@@ -53,4 +54,24 @@ describe("import jobs", () => {
     await expect(receiveFile(streamOf([chunk]), 20_000, 10_000, 5_000)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(large.kind === "spooled" && existsSync(large.file)).toBe(true);
   });
+
+  it("imports a spooled upload from its file, a chunk at a time, then removes the file", async () => {
+    const project = await makeTestProject("import-spooled");
+    const bytes = readFileSync(path.resolve("lib/importers/fixtures/codex/codemie-tui-0.125.jsonl"));
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) =>
+      bytes.subarray(i * 65_536, (i + 1) * 65_536),
+    );
+    const received = await receiveFile(streamOf(chunks), undefined, 10_000_000, 100_000);
+    if (received.kind !== "spooled") throw new Error("expected the upload to be spooled");
+    const job = await startImportJob(project.id, received, undefined, "test");
+    let row = await db().importJob.findUniqueOrThrow({ where: { id: job.id } });
+    for (let waited = 0; waited < 60_000 && row.status === "RUNNING"; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      row = await db().importJob.findUniqueOrThrow({ where: { id: job.id } });
+    }
+    expect(row.status).toBe("DONE");
+    const whole = importTranscript(bytes);
+    expect(await db().span.count({ where: { session: { projectId: project.id } } })).toBe(whole.sessions[0]!.spans.length);
+    expect(existsSync(received.file)).toBe(false);
+  }, 90_000);
 });
