@@ -22,6 +22,9 @@
  * - Calls carry their `namespace` in the tool name (`mcp__docs__` + `search`).
  * - `compacted` is a SUMMARY (body = `message`) replacing the spans since the last compaction that
  *   are in the file, except messages its `replacement_history` keeps verbatim.
+ * - Records pair within a turn (from `task_started` to `task_complete` or `turn_aborted`), as the
+ *   runtime writes them; only a call still open waits longer (./codex-calls). So the reader hands
+ *   its spans over turn by turn, in windows (see CodexReader.windows), and holds no whole file.
  * Every line is used, ignored (./codex-lists) or skipped with its reason.
  */
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
@@ -107,10 +110,10 @@ class CodexReader {
   /** Lines read since the last turn boundary. */
   private turnLines = 0;
   /**
-   * Messages since the last compaction, by a digest of their text: a compaction's replacement
-   * history names what it kept by text, and the bodies of spans already handed over are released.
+   * Each session's messages since its last compaction, by a digest of their text: a compaction's
+   * replacement history names what it kept by text, and the bodies of spans handed over are released.
    */
-  private compactable: Array<{ span: DraftSpan; digest: string }> = [];
+  private readonly compactable = new Map<SessionDraft, Array<{ span: DraftSpan; digest: string }>>();
 
   constructor(private readonly fileId: () => string) {
     this.calls = new CodexCalls(this.collector, (explicit) => this.cwdHint(explicit));
@@ -256,9 +259,15 @@ class CodexReader {
     else if (texts.length === 0) this.collector.ignore(line.line, "reasoning:encrypted");
   }
 
+  private noteMessage(draft: SessionDraft, span: DraftSpan): void {
+    let notes = this.compactable.get(draft);
+    if (!notes) this.compactable.set(draft, (notes = []));
+    notes.push({ span, digest: contentId(span.body) });
+  }
+
   private addMessage(draft: SessionDraft, span: DraftSpan, text: string, tier: number): void {
     draft.add(span);
-    this.compactable.push({ span, digest: contentId(span.body) });
+    this.noteMessage(draft, span);
     this.messages.push({ span, role: span.role ?? "", text, tier });
     if (draft.title === undefined && span.role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
   }
@@ -323,8 +332,8 @@ class CodexReader {
   private rawMessage(line: JsonLine, role: string, path: ReadonlyArray<string>): void {
     const raw = rawValue(line.bytes, path);
     const body = raw ? raw.slice() : utf8(JSON.stringify(line.value.payload));
-    const span = this.session().add({ kind: "MESSAGE", role, body, ...this.at(line) });
-    this.compactable.push({ span, digest: contentId(body) });
+    const draft = this.session();
+    this.noteMessage(draft, draft.add({ kind: "MESSAGE", role, body, ...this.at(line) }));
   }
 
   /**
@@ -395,12 +404,12 @@ class CodexReader {
     // A message handed over in an earlier window is in the draft's list as a stand-in with its seq.
     const keptSpans = new Set<DraftSpan>();
     const keptSeqs = new Set<number>();
-    for (const { span, digest } of this.compactable) {
+    for (const { span, digest } of this.compactable.get(draft) ?? []) {
       if (!kept.has(digest)) continue;
       keptSpans.add(span);
       if (span.seq !== undefined) keptSeqs.add(span.seq);
     }
-    this.compactable = [];
+    this.compactable.delete(draft);
     const replaced = draft
       .sinceLastCompaction()
       .filter((s) => !(s.kind === "MESSAGE" && (keptSpans.has(s) || (s.seq !== undefined && keptSeqs.has(s.seq)))));
