@@ -9,11 +9,11 @@ import { DETECT_HEAD_BYTES, describeHead, detectWith } from "./detect";
 import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
-import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
+import { byteLengthOf, headBytes, type TranscriptBytes, wholeBytes } from "./source";
 import { sweAgentImporter } from "./swe-agent";
+import { asOneWindow } from "./windows";
 import {
   IMPORT_FORMATS,
-  type ImportEnd,
   type ImportFormat,
   type ImportRecords,
   type ImportResult,
@@ -61,30 +61,15 @@ export function importTranscript(bytes: Uint8Array, format?: ImportFormat): Impo
 
 /**
  * importTranscript in windows of at least `windowSpans` spans (see ImportWindow), for a caller that
- * writes each before reading on: Claude Code and Codex read in windows, a file given as a
- * TranscriptSource a chunk at a time; the other formats, whose files stay small, are one window of
- * the whole file. Throws as importTranscript does, NO_SESSIONS_FOUND at the end.
+ * writes each before reading on: Claude Code, Codex and OpenHands evaluation output read in
+ * windows, a file given as a TranscriptSource a chunk at a time; the other formats, whose files
+ * stay small, are one window of the whole file. Throws as importTranscript does, NO_SESSIONS_FOUND at the end.
  */
 export function* importWindows(input: TranscriptBytes, format: ImportFormat | undefined, windowSpans: number): ImportWindows {
   const importer = chooseImporter(headBytes(input, DETECT_HEAD_BYTES), format);
-  let end: ImportEnd;
-  if (importer.windows) end = yield* importer.windows(input, windowSpans);
-  else {
-    const bytes = wholeBytes(input);
-    const { sessions, format: parsed, issues, records } = importer.parse(bytes);
-    if (sessions.length > 0)
-      yield {
-        sessions: sessions.map(({ externalId, runtime, cwd, spans, compactions }) => ({
-          externalId,
-          runtime,
-          spans,
-          compactions,
-          ...(cwd !== undefined ? { cwd } : {}),
-        })),
-        bytesRead: bytes.length,
-      };
-    end = { format: parsed, sessions: sessions.map(({ spans: _s, compactions: _c, ...header }) => header), issues, records };
-  }
+  const end = importer.windows
+    ? yield* importer.windows(input, windowSpans)
+    : yield* asOneWindow(importer.parse(wholeBytes(input)), byteLengthOf(input));
   if (format !== undefined && end.sessions.length === 0) throw noSessions(format, end.records);
   return end;
 }

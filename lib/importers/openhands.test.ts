@@ -2,10 +2,23 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "./index";
 import { splitArray } from "./json-scan";
-import { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_SDK_IGNORED_KINDS, parseOpenHands } from "./openhands";
-import { effectOn, expectWellFormed, fixture, kinds, only, text, verdictOf } from "./testkit";
+import { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_SDK_IGNORED_KINDS, openHandsImporter } from "./openhands";
+import {
+  checkedAgainstWindows,
+  effectOn,
+  expectWellFormed,
+  fixture,
+  kinds,
+  only,
+  parseBothWays,
+  text,
+  verdictOf,
+} from "./testkit";
 import type { ImportedSpan, ImportResult } from "./types";
 import { isRecord, utf8 } from "./text";
+
+/** Every parse here is checked against the file read in its smallest windows (JSON Lines are cut between lines). */
+const parseOpenHands = checkedAgainstWindows(openHandsImporter);
 
 // Real files (see fixtures/openhands/SOURCES.md) and two hand-written edge-case samples.
 const classic = fixture("openhands/classic-basic-gui-mode.json");
@@ -811,5 +824,13 @@ describe("OpenHands importer: corrupting records never turns YES into NO", () =>
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("OpenHands evaluation output in windows", () => {
+  it("hands over the real evaluation output between its instance lines", () => {
+    const { whole, windows } = parseBothWays(openHandsImporter, fixture("openhands/eval-multi-swe-bench-output.jsonl"));
+    expect(windows).toBe(whole.sessions.length);
+    expect(windows).toBeGreaterThan(1);
   });
 });

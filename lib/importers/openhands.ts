@@ -26,8 +26,10 @@ import { eachJsonLine } from "./jsonl";
 import { ClassicReader } from "./openhands-classic";
 import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
 import { SdkReader } from "./openhands-sdk";
-import type { ImportResult, TranscriptImporter } from "./types";
+import { byteLengthOf, headBytes, type TranscriptBytes, wholeBytes } from "./source";
+import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { bomLength, contentId, decodeUtf8, isRecord, lazyContentId, str, utf8 } from "./text";
+import { asOneWindow, collectWindows } from "./windows";
 
 export { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_IGNORED_OBSERVATIONS } from "./openhands-classic";
 export { OPENHANDS_SDK_IGNORED_KINDS } from "./openhands-sdk";
@@ -97,7 +99,27 @@ function exportId(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** How much of the file is looked at for where its JSON starts (past a byte order mark and blanks). */
+const START_HEAD_BYTES = 64 * 1024;
+
+/**
+ * JSON Lines (evaluation output above all, one instance per line, the largest files OpenHands
+ * writes) are read line by line and handed over in windows between lines: an evaluation line is a
+ * whole session. A JSON document is read whole, as one window.
+ */
+export function openHandsWindows(input: TranscriptBytes, windowSpans: number): ImportWindows {
+  const head = headBytes(input, START_HEAD_BYTES);
+  if (head[skipWs(head, bomLength(head))] !== 0x5b && looksLikeJsonLines(input)) {
+    return lineWindows(input, new OpenHandsReader(), lazyContentId(input), windowSpans);
+  }
+  return asOneWindow(parseDocument(wholeBytes(input)), byteLengthOf(input));
+}
+
 export function parseOpenHands(bytes: Uint8Array): ImportResult {
+  return collectWindows(openHandsWindows(bytes, Number.POSITIVE_INFINITY));
+}
+
+function parseDocument(bytes: Uint8Array): ImportResult {
   const reader = new OpenHandsReader();
   const { collector } = reader;
   const fileId = lazyContentId(bytes);
@@ -107,7 +129,6 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
     new StreamReader(ctx).read(arrayEvents(bytes, start, collector, (i) => i + 1, ctx.draft));
     return collector.result();
   }
-  if (looksLikeJsonLines(bytes, start)) return parseLines(bytes, reader, fileId);
   // One export object spread over many lines: its event array, record by record.
   const open = historyStart(bytes, start);
   let parsed: unknown;
@@ -117,7 +138,7 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
     // A damaged export still yields its readable events; only its id is lost.
   }
   if (open < 0) {
-    if (parsed === undefined) return parseLines(bytes, reader, fileId);
+    if (parsed === undefined) return collectWindows(lineWindows(bytes, reader, fileId, Number.POSITIVE_INFINITY));
     // One readable JSON document with no events in it: the document itself is the record.
     collector.read(0);
     collector.skip(0, "no JSON array of events and no `history`/`events`/`trajectory` array; nothing imported");
@@ -142,11 +163,13 @@ export function parseOpenHands(bytes: Uint8Array): ImportResult {
 /**
  * JSON Lines: each line an event, or an export / evaluation object with its own events. Also the
  * fallback for a file that is neither (every line is then reported as the record it failed to be).
+ * Loose events form one session, read at the end; evaluation lines are handed over in windows of
+ * at least `windowSpans` spans, between lines.
  */
-function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: () => string): ImportResult {
+function* lineWindows(input: TranscriptBytes, reader: OpenHandsReader, fileId: () => string, windowSpans: number): ImportWindows {
   const { collector } = reader;
   const loose: EventRecord[] = [];
-  for (const line of eachJsonLine(bytes, collector)) {
+  for (const line of eachJsonLine(input, collector)) {
     const v = line.value;
     if (typeof v.action === "string" || typeof v.observation === "string" || typeof v.kind === "string") {
       loose.push({ position: line.line, bytes: line.bytes, value: v });
@@ -166,9 +189,12 @@ function parseLines(bytes: Uint8Array, reader: OpenHandsReader, fileId: () => st
       collector.skip(line.line, "evaluation line whose history holds no events; the session is incomplete", ctx.draft);
     }
     instance(ctx, line.line, v, events);
+    if (collector.pendingSpans >= windowSpans && collector.settled) yield { ...collector.takeWindow(), bytesRead: line.end };
   }
   if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId()}`)).read(loose);
-  return collector.result();
+  const last = collector.takeWindow();
+  if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(input) };
+  return collector.end();
 }
 
 /** An evaluation (or resolver) line: its events, with the instruction and error around them. */
@@ -203,19 +229,20 @@ function isUserMessage(e: EventRecord): boolean {
  * JSON Lines when one of the first few non-blank lines is a whole JSON object by itself (a
  * pretty-printed export never has one; a damaged first line does not hide the rest).
  */
-function looksLikeJsonLines(bytes: Uint8Array, start: number): boolean {
-  let from = start;
-  for (let seen = 0; seen < 5 && from < bytes.length; ) {
-    const end = bytes.indexOf(0x0a, from);
-    const text = decodeUtf8(bytes.subarray(from, end < 0 ? bytes.length : end))?.trim() ?? "";
-    from = end < 0 ? bytes.length : end + 1;
-    if (text === "") continue;
-    seen++;
-    try {
-      if (isRecord(JSON.parse(text))) return true;
-    } catch {
-      // Not a whole object on this line: look at the next.
-    }
+function looksLikeJsonLines(input: TranscriptBytes): boolean {
+  const LOOK = 5;
+  let seen = 0;
+  const stop = new Error("looked far enough");
+  const sink = {
+    read() {
+      if (++seen > LOOK) throw stop;
+    },
+    skip() {},
+  };
+  try {
+    for (const _ of eachJsonLine(input, sink)) return true;
+  } catch (error) {
+    if (error !== stop) throw error;
   }
   return false;
 }
@@ -241,4 +268,5 @@ export const openHandsImporter: TranscriptImporter = {
   format: "openhands",
   detect: detectOpenHands,
   parse: parseOpenHands,
+  windows: openHandsWindows,
 };

@@ -24,6 +24,23 @@ export function assembleWindows(windows: Iterable<ImportWindow>, end: ImportEnd)
   return { format: end.format, sessions, issues: end.issues, records: end.records };
 }
 
+/** A whole file's result handed over as one window (for readers that cannot cut it). */
+export function* asOneWindow(result: ImportResult, bytesRead: number): ImportWindows {
+  const { sessions, format, issues, records } = result;
+  if (sessions.length > 0)
+    yield {
+      sessions: sessions.map(({ externalId, runtime, cwd, spans, compactions }) => ({
+        externalId,
+        runtime,
+        spans,
+        compactions,
+        ...(cwd !== undefined ? { cwd } : {}),
+      })),
+      bytesRead,
+    };
+  return { format, sessions: sessions.map(({ spans: _s, compactions: _c, ...header }) => header), issues, records };
+}
+
 /** Every window of a generator, then its end. */
 export function collectWindows(windows: ImportWindows): ImportResult {
   const taken: ImportWindow[] = [];
