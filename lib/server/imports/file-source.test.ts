@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,17 @@ describe("fileSource", () => {
       expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
       expect(Buffer.concat(chunks).equals(real)).toBe(true);
     }
+  });
+
+  // Open files are counted in /proc (Linux, where CI runs).
+  it.runIf(existsSync("/proc/self/fd"))("closes the file when a reader stops early, as a failed import does", () => {
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    const windows = codexImporter.windows!(fileSource(file, real.byteLength, 4096), 1);
+    windows.next();
+    expect(open()).toBe(before + 1);
+    windows.return(undefined as never);
+    expect(open()).toBe(before);
   });
 
   it("gives the importer the same sessions as the file held in memory", () => {

@@ -85,43 +85,47 @@ export async function importTranscriptFile(
   const policy = await ingestPolicy(projectId);
   const end = await rawTransaction(async (client) => {
     const reading = new WindowBatches(windowsOf(bytes, options.format), targets, outcome.issues, projectId, client);
-    const analyse = (batch: Batch) => rowsAhead(batch.target.session, batch.spans, policy, { ttlFrom, now });
-    // Each batch is analysed (and the next window read) while Postgres writes the one before it.
-    let current = await reading.next();
-    let ahead = current.done ? undefined : analyse(current.value);
-    while (!current.done) {
-      const { target, spans } = current.value;
-      const writing = appendSpans(projectId, target.id, spans, { ttlFrom, now, client, ahead: await ahead! });
-      writing.catch(() => {}); // awaited below; a failure is not left unhandled while the next batch is read
-      let next: Awaited<ReturnType<WindowBatches["next"]>>;
-      try {
-        next = await reading.next();
-      } catch (error) {
-        await writing; // a failed write is what broke the transaction: report it, not what failed after
-        throw error;
+    try {
+      const analyse = (batch: Batch) => rowsAhead(batch.target.session, batch.spans, policy, { ttlFrom, now });
+      // Each batch is analysed (and the next window read) while Postgres writes the one before it.
+      let current = await reading.next();
+      let ahead = current.done ? undefined : analyse(current.value);
+      while (!current.done) {
+        const { target, spans } = current.value;
+        const writing = appendSpans(projectId, target.id, spans, { ttlFrom, now, client, ahead: await ahead! });
+        writing.catch(() => {}); // awaited below; a failure is not left unhandled while the next batch is read
+        let next: Awaited<ReturnType<WindowBatches["next"]>>;
+        try {
+          next = await reading.next();
+        } catch (error) {
+          await writing; // a failed write is what broke the transaction: report it, not what failed after
+          throw error;
+        }
+        ahead = next.done ? undefined : analyse(next.value);
+        ahead?.catch(() => {}); // dropped with the import should the write fail
+        for (const span of await writing) {
+          outcome.classes[span.class] += 1;
+          if (!target.created && span.created) target.createdSpans.push(span.id);
+        }
+        target.spans += spans.length;
+        outcome.spans += spans.length;
+        options.onProgress?.({
+          spansDone: outcome.spans,
+          spansTotal: Math.max(outcome.spans, reading.spansTotal(bytes.byteLength)),
+        });
+        current = next;
       }
-      ahead = next.done ? undefined : analyse(next.value);
-      ahead?.catch(() => {}); // dropped with the import should the write fail
-      for (const span of await writing) {
-        outcome.classes[span.class] += 1;
-        if (!target.created && span.created) target.createdSpans.push(span.id);
+      // What is known only at the end of the file: titles, the sessions' start, their skipped records.
+      for (const header of current.value.sessions) {
+        const target = targets.get(header.externalId)!;
+        const { title, cwd, startedAt } = header;
+        await upsertSession(projectId, { externalId: header.externalId, runtime: header.runtime, title, cwd, startedAt }, client);
+        await recordSkipped(client, target.id, header.skipped);
       }
-      target.spans += spans.length;
-      outcome.spans += spans.length;
-      options.onProgress?.({
-        spansDone: outcome.spans,
-        spansTotal: Math.max(outcome.spans, reading.spansTotal(bytes.byteLength)),
-      });
-      current = next;
+      return current.value;
+    } finally {
+      reading.close();
     }
-    // What is known only at the end of the file: titles, the sessions' start, their skipped records.
-    for (const header of current.value.sessions) {
-      const target = targets.get(header.externalId)!;
-      const { title, cwd, startedAt } = header;
-      await upsertSession(projectId, { externalId: header.externalId, runtime: header.runtime, title, cwd, startedAt }, client);
-      await recordSkipped(client, target.id, header.skipped);
-    }
-    return current.value;
   });
   outcome.format = end.format;
   outcome.records = end.records;

@@ -51,6 +51,14 @@ export class WindowBatches {
     return { done: false, value: this.queue.shift()! };
   }
 
+  /**
+   * Ends the reading where it stands (a no-op once the file is read): an import that fails midway
+   * closes the file the importer was reading from.
+   */
+  close(): void {
+    this.windows.return(undefined as never);
+  }
+
   /** The file's spans, estimated from those read so far and the share of the file they came from. */
   spansTotal(fileBytes: number): number {
     return this.bytesRead === 0 ? this.spansSeen : Math.round((this.spansSeen * fileBytes) / this.bytesRead);
