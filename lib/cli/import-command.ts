@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { AppError } from "@/lib/core/errors";
 import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
-import { importTranscriptFile, type ImportOutcome } from "@/lib/server/imports";
+import { fileSource, importTranscriptFile, type ImportOutcome } from "@/lib/server/imports";
 import { findProjectBySlug } from "@/lib/server/admin";
 import { progressBar } from "./progress";
 
@@ -30,9 +30,10 @@ function checkFormat(format: string | undefined): ImportFormat | undefined {
 /** Imports into the local database (embedded or DATABASE_URL) with a progress bar. */
 export async function importLocally(options: ImportOptions): Promise<ImportOutcome> {
   const project = await findProjectBySlug(options.project ?? "demo");
-  const bytes = new Uint8Array(readFileSync(options.file));
+  // Read from the file a chunk at a time as the import goes, as the server reads a large upload.
+  const source = fileSource(options.file, statSync(options.file).size);
   const bar = progressBar(`Importing ${options.file}`);
-  const outcome = await importTranscriptFile(project.id, bytes, {
+  const outcome = await importTranscriptFile(project.id, source, {
     format: checkFormat(options.format),
     requester: "cli:import",
     ttlFrom: checkTtlFrom(options.ttlFrom),
