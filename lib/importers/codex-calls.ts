@@ -7,8 +7,9 @@
  * Records pair within a turn: the runtime writes a call, its events and its output in the turn that
  * made it. At each turn's end (see settleTurn) the turn's calls are settled (./codex-outcomes) and
  * forgotten, except a call still open: one with neither output nor end event yet, or whose output
- * left its process running. An open call waits for its records up to OPEN_TURNS more turns, then
- * is settled as it stands (a record arriving later still becomes its result, with a warning). An
+ * left its process running. An open call waits for its records up to OPEN_TURNS more turns (one
+ * cut short by an interrupted turn, none), then is settled as it stands; a record arriving later
+ * still becomes its result, with a warning. An
  * output whose call is in neither this turn nor an open one makes its session incomplete.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
@@ -336,9 +337,13 @@ export class CodexCalls {
     return this.states.size > 0;
   }
 
-  /** A turn ended: its calls are settled, and so are open calls that waited OPEN_TURNS turns. */
-  settleTurn(draft: SessionDraft | undefined): void {
-    this.settle(false, draft);
+  /**
+   * A turn ended: its calls are settled, and so are open calls that waited OPEN_TURNS turns. An
+   * interrupted turn (`aborted`) also settles the calls it cut short, those with neither output nor
+   * end event: the interruption cancelled them, and waiting would hold every span after them.
+   */
+  settleTurn(draft: SessionDraft | undefined, aborted: boolean): void {
+    this.settle(false, draft, aborted);
     this.turn += 1;
   }
 
@@ -347,7 +352,7 @@ export class CodexCalls {
     this.settle(true, draft);
   }
 
-  private settle(all: boolean, draft: SessionDraft | undefined): void {
+  private settle(all: boolean, draft: SessionDraft | undefined, aborted = false): void {
     for (const { span, query } of this.searchStandIns) if (this.searchQueries.has(query)) span.dropped = true;
     this.searchStandIns.length = 0;
     this.searchQueries.clear();
@@ -364,7 +369,8 @@ export class CodexCalls {
         this.states.delete(callId);
         continue;
       }
-      if (!all && isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
+      const cutShort = aborted && s.out === undefined && s.end === undefined;
+      if (!all && !cutShort && isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
       const settled = s.end || s.out ? settle(s.end, s.out) : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
       call.outcome = settled.outcome;
       if (settled.exitCode !== undefined) call.exitCode = settled.exitCode;

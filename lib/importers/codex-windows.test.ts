@@ -91,7 +91,7 @@ describe("Codex in windows", () => {
     const lines = [
       started(1),
       shell(2, "lost", "rm -rf /etc/app"),
-      ev(3, { type: "turn_aborted", reason: "interrupted" }),
+      complete(3),
       ...turns.flat(),
       ev(60, { type: "exec_command_end", call_id: "lost", exit_code: 0, aggregated_output: "done", status: "completed" }),
     ];
@@ -131,5 +131,23 @@ describe("Codex in windows", () => {
     );
     expect(windows).toBe(2);
     expect(only(whole).compactions).toEqual([{ summarySeq: 4, replacedSeqs: [1, 2, 3], occurredAt: new Date(at(6)) }]);
+  });
+
+  it("settles at once a call an interrupted turn cut short, and keeps its end arriving after all as its result", () => {
+    const lines = [
+      started(1),
+      shell(2, "cut", "rm -rf /etc/app"),
+      ev(3, { type: "turn_aborted", reason: "interrupted" }),
+      started(4),
+      ...user(4, "go on"),
+      complete(5),
+      ev(6, { type: "exec_command_end", call_id: "cut", exit_code: 0, aggregated_output: "late", status: "completed" }),
+    ];
+    const { seqs, windows } = cutsOf(lines);
+    expect(seqs).toEqual([[0], [1], [2]]);
+    const spans = windows.flatMap((w) => w.sessions.flatMap((s) => s.spans));
+    expect(spans[0]).toMatchObject({ sourceId: "cut", kind: "TOOL_CALL", outcome: "UNKNOWN" });
+    expect(spans[2]).toMatchObject({ sourceId: "cut", kind: "TOOL_RESULT", outcome: "UNKNOWN", exitCode: 0 });
+    parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
   });
 });

@@ -129,11 +129,11 @@ class CodexReader {
     let index = 0;
     for (const line of eachJsonLine(bytes, this.collector)) {
       const type = turnEvent(line);
-      if (type !== undefined && TURN_STARTS.has(type)) this.endTurn();
+      if (type !== undefined && TURN_STARTS.has(type)) this.endTurn(false);
       this.line(line, index++);
       this.turnLines += 1;
       if (type === undefined || !TURN_ENDS.has(type)) continue;
-      this.endTurn();
+      this.endTurn(type === "turn_aborted");
       if (!this.calls.waiting && this.collector.pendingSpans >= windowSpans && this.collector.settled)
         yield { ...this.collector.takeWindow(), bytesRead: line.end };
     }
@@ -145,10 +145,10 @@ class CodexReader {
   }
 
   /** The records of a turn no longer pair with later ones. */
-  private endTurn(): void {
+  private endTurn(aborted: boolean): void {
     if (this.turnLines === 0) return;
     this.dedupMessages();
-    this.calls.settleTurn(this.draft);
+    this.calls.settleTurn(this.draft, aborted);
     this.turnLines = 0;
   }
 
