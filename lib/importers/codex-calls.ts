@@ -6,11 +6,11 @@
  *
  * Records pair within a turn: the runtime writes a call, its events and its output in the turn that
  * made it. At each turn's end (see settleTurn) the turn's calls are settled (./codex-outcomes) and
- * forgotten, except a call still open: one with neither output nor end event yet, or whose output
- * left its process running. An open call waits for its records up to OPEN_TURNS more turns (one
- * cut short by an interrupted turn, none), then is settled as it stands; a record arriving later
- * still becomes its result, with a warning. An
- * output whose call is in neither this turn nor an open one makes its session incomplete.
+ * forgotten, except a call still open (see isOpen): one with no record of it yet, or one that
+ * started a process left running. An open call waits for its records up to OPEN_TURNS more turns
+ * (one cut short by an interrupted turn, none), then is settled as it stands; a record arriving
+ * later becomes its result, with a warning. An output whose call is neither in its turn nor open
+ * makes its session incomplete.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
@@ -19,9 +19,9 @@ import {
   endFacts,
   filePath,
   itemStatusOutcome,
-  leftRunning,
   type OutputFacts,
   outputFacts,
+  runningSession,
   settle,
 } from "./codex-outcomes";
 import { rawValue } from "./json-scan";
@@ -52,6 +52,8 @@ interface CallState {
   draft: SessionDraft;
   /** The turn the call's first record was read in. */
   turn: number;
+  /** Its output left a session running that this call started: its end event says how it went. */
+  startedSession?: boolean;
 }
 
 export class CodexCalls {
@@ -62,6 +64,10 @@ export class CodexCalls {
   /** Calls settled in earlier turns (whether they had a result), for records that arrive later. */
   private readonly settledIds = new Map<string, boolean>();
   private turn = 0;
+  /** Unified exec sessions seen running, to tell the call that started one from its polls. */
+  private readonly runningSessions = new Set<string>();
+  /** Whether the rollout records end events (the runtime's default persistence leaves them out). */
+  private endsRecorded = false;
 
   constructor(
     private readonly collector: ImportCollector,
@@ -180,6 +186,9 @@ export class CodexCalls {
     });
     s.results.push(span);
     s.out = facts;
+    const session = runningSession(facts);
+    s.startedSession = session !== undefined && !this.runningSessions.has(session);
+    if (session !== undefined) this.runningSessions.add(session);
     s.outputLines.push(line.line);
     if (s.standInResult) s.standInResult.dropped = true;
   }
@@ -198,6 +207,7 @@ export class CodexCalls {
   ): void {
     if (typeof p.call_id !== "string") return this.collector.skip(line.line, `${type} without a string call_id; skipped`, draft);
     const facts = endFacts(type, p);
+    this.endsRecorded = true;
     if (this.late(draft, line, p.call_id, "end event", facts.output, base, facts.exitCode)) return;
     const s = this.state(draft, p.call_id);
     s.end = facts;
@@ -332,6 +342,16 @@ export class CodexCalls {
     return true;
   }
 
+  /**
+   * A call that may still hear how it went: one with no record of it yet, or one that started a
+   * session left running, in a rollout that records end events. A call whose item holds its own
+   * status (web search, image generation) has nothing more to come.
+   */
+  private isOpen(s: CallState): boolean {
+    if (s.end !== undefined || s.itemOutcome !== undefined) return false;
+    return s.out === undefined || (s.startedSession === true && this.endsRecorded);
+  }
+
   /** Whether a call is still open: the spans read since it was made cannot be handed over yet. */
   get waiting(): boolean {
     return this.states.size > 0;
@@ -370,13 +390,14 @@ export class CodexCalls {
         continue;
       }
       const cutShort = aborted && s.out === undefined && s.end === undefined;
-      if (!all && !cutShort && isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
+      if (!all && !cutShort && this.isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
       const settled = s.end || s.out ? settle(s.end, s.out) : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
       call.outcome = settled.outcome;
       if (settled.exitCode !== undefined) call.exitCode = settled.exitCode;
       for (const r of [...s.results, s.standInResult]) if (r && settled.exitCode !== undefined) r.exitCode = settled.exitCode;
       this.states.delete(callId);
-      this.settledIds.set(callId, s.results.length > 0 || s.standInResult !== undefined);
+      // Whether it has its final result: an output that left its session running is not one.
+      this.settledIds.set(callId, s.standInResult !== undefined || (s.results.length > 0 && !s.startedSession));
     }
     for (const l of this.linkedLines) {
       const s = this.states.get(l.callId);
@@ -385,11 +406,6 @@ export class CodexCalls {
     }
     this.linkedLines.length = 0;
   }
-}
-
-/** A call with neither output nor end event yet, or whose output left its process running. */
-function isOpen(s: CallState): boolean {
-  return s.end === undefined && (s.out === undefined || leftRunning(s.out));
 }
 
 /**

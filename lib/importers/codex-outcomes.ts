@@ -75,15 +75,16 @@ const NOT_RUN = [/^unsupported call: /, /^unsupported custom tool call/, /^faile
 const RUNTIME_FAILED = [/^exec_command failed: /, /^write_stdin failed: /];
 const TIMED_OUT = /^command timed out\b/m;
 const KILLED = /\b(killed|SIGKILL|terminated by signal)\b/i;
-const STILL_RUNNING = /^Process running with session ID \d+/m;
+const STILL_RUNNING = /^Process running with session ID (\d+)/m;
 const STATED_EXIT = /^(?:Exit code:|Process exited with code) (-?\d+)\s*$/m;
 
 /**
- * Whether an output leaves its call running (a unified exec session answered "Process running with
- * session ID N" and no exit code): its end event, perhaps turns later, says how it went.
+ * The unified exec session an output leaves running ("Process running with session ID N", no exit
+ * code), if it does: the end event of the call that started it, perhaps turns later, says how it
+ * went. A poll of the session (`write_stdin`) answers the same words but never gets an end event.
  */
-export function leftRunning(out: OutputFacts): boolean {
-  return out.exitCode === undefined && STILL_RUNNING.test(header(verdictText(out.text)));
+export function runningSession(out: OutputFacts): string | undefined {
+  return out.exitCode === undefined ? STILL_RUNNING.exec(header(verdictText(out.text)))?.[1] : undefined;
 }
 
 /** The header part of a formatted exec output (before `Output:`), where the runtime states facts. */

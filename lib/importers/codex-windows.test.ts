@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { codexImporter } from "./codex";
+import { codexImporter, parseCodexAcrossTurns } from "./codex";
 import { OPEN_TURNS } from "./codex-calls";
 import { fixture, only, parseBothWays, text } from "./testkit";
 import { utf8 } from "./text";
@@ -70,6 +70,8 @@ describe("Codex in windows", () => {
   it("holds a window open while a call awaits its end in a later turn, then settles it from that end", () => {
     const { seqs, windows } = cutsOf([
       started(1),
+      // The rollout records end events (the runtime's default persistence leaves them out).
+      ev(1, { type: "exec_command_end", call_id: "user-shell", command: ["true"], exit_code: 0, aggregated_output: "" }),
       shell(2, "bg", "npm run dev"),
       output(3, "bg", "Process running with session ID 7\nOutput:\nready\n"),
       complete(4),
@@ -78,8 +80,9 @@ describe("Codex in windows", () => {
       ev(6, { type: "exec_command_end", call_id: "bg", exit_code: 143, aggregated_output: "killed", status: "failed" }),
       complete(7),
     ]);
-    expect(seqs).toEqual([[0, 1, 2]]);
-    expect(windows[0]!.sessions[0]!.spans[0]).toMatchObject({ kind: "TOOL_CALL", outcome: "FAILED", exitCode: 143 });
+    // The user's own command (a call and its result), then the background call, its output and the prompt.
+    expect(seqs).toEqual([[0, 1, 2, 3, 4]]);
+    expect(windows[0]!.sessions[0]!.spans[2]).toMatchObject({ kind: "TOOL_CALL", outcome: "FAILED", exitCode: 143 });
   });
 
   it(`settles a call left without records after ${OPEN_TURNS} turns; a record arriving later becomes its result`, () => {
@@ -106,6 +109,27 @@ describe("Codex in windows", () => {
     expect(text(late)).toBe("done");
     expect(whole.issues).toEqual([{ line: lines.length + 1, message: expect.stringMatching(/came after its turn ended/) }]);
     expect(s.skipped).toEqual([]);
+  });
+
+  it("keeps the end of a process left running that arrives after its call was settled, with its exit code", () => {
+    const turns = Array.from({ length: OPEN_TURNS + 1 }, (_, i) => [
+      started(10 + 2 * i),
+      ...user(10 + 2 * i, `turn ${i}`),
+      complete(11 + 2 * i),
+    ]);
+    const lines = [
+      started(1),
+      ev(1, { type: "exec_command_end", call_id: "quick", command: ["true"], exit_code: 0, aggregated_output: "" }),
+      shell(2, "bg", "npm run migrate"),
+      output(3, "bg", "Process running with session ID 9\nOutput:\n"),
+      complete(4),
+      ...turns.flat(),
+      ev(60, { type: "exec_command_end", call_id: "bg", exit_code: 1, aggregated_output: "migration failed", status: "failed" }),
+    ];
+    const { whole } = parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+    const late = only(whole).spans.at(-1)!;
+    expect(late).toMatchObject({ kind: "TOOL_RESULT", sourceId: "bg", exitCode: 1 });
+    expect(text(late)).toBe("migration failed");
   });
 
   it("leaves out of a compaction the messages its replacement history keeps, from earlier windows too", () => {
@@ -149,5 +173,113 @@ describe("Codex in windows", () => {
     expect(spans[0]).toMatchObject({ sourceId: "cut", kind: "TOOL_CALL", outcome: "UNKNOWN" });
     expect(spans[2]).toMatchObject({ sourceId: "cut", kind: "TOOL_RESULT", outcome: "UNKNOWN", exitCode: 0 });
     parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+  });
+
+  /**
+   * A long interactive rollout as the runtime writes it: per turn a prompt (item and event), an
+   * answer (event and item), a unified exec command left running and polled, a command that fails,
+   * a web search (item with its id, and its end event), a patch; now and then a background process
+   * that ends turns later, and an interrupted turn. `ends`: whether end events are recorded (the
+   * runtime's extended persistence; its default leaves them out).
+   */
+  function longRollout(turns: number, ends: boolean): Uint8Array {
+    const lines = [meta];
+    let n = 1;
+    const later = new Map<number, string[]>();
+    for (let t = 1; t <= turns; t++) {
+      const end = (id: string, code: number) =>
+        ends
+          ? [
+              ev(n, {
+                type: "exec_command_end",
+                call_id: id,
+                exit_code: code,
+                aggregated_output: `out ${id}`,
+                status: "completed",
+              }),
+            ]
+          : [];
+      const running = (session: number) =>
+        `Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID ${session}\nOutput:\n`;
+      const exec = (id: string, cmd: string) =>
+        line(n, "response_item", {
+          type: "function_call",
+          name: "exec_command",
+          call_id: id,
+          arguments: JSON.stringify({ cmd }),
+        });
+      const poll = (id: string, session: number) =>
+        line(n, "response_item", {
+          type: "function_call",
+          name: "write_stdin",
+          call_id: id,
+          arguments: JSON.stringify({ session_id: session, chars: "" }),
+        });
+      lines.push(started(n), ...user(n, `prompt ${t}`));
+      lines.push(ev(n, { type: "agent_message", message: `on it ${t}` }));
+      lines.push(
+        line(n, "response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: `on it ${t}` }] }),
+      );
+      lines.push(exec(`e${t}`, `npm test -- ${t}`), output(n, `e${t}`, running(1000 + t)), poll(`w${t}`, 1000 + t));
+      lines.push(output(n, `w${t}`, running(1000 + t)), ...end(`e${t}`, 0));
+      lines.push(
+        exec(`f${t}`, `false ${t}`),
+        output(n, `f${t}`, "Process exited with code 1\nOutput:\nfail\n"),
+        ...end(`f${t}`, 1),
+      );
+      lines.push(
+        line(n, "response_item", {
+          type: "web_search_call",
+          id: `ws${t}`,
+          status: "completed",
+          action: { type: "search", query: `q ${t}` },
+        }),
+        ev(n, { type: "web_search_end", call_id: `ws${t}`, query: `q ${t}` }),
+      );
+      lines.push(
+        line(n, "response_item", {
+          type: "custom_tool_call",
+          name: "apply_patch",
+          call_id: `p${t}`,
+          input: `*** Begin Patch\n*** Add File: f${t}\n+x\n*** End Patch`,
+        }),
+        line(n, "response_item", {
+          type: "custom_tool_call_output",
+          call_id: `p${t}`,
+          output: "Success. Updated the following files:\nA f",
+        }),
+      );
+      if (ends) lines.push(ev(n, { type: "patch_apply_end", call_id: `p${t}`, success: true, stdout: "ok", stderr: "" }));
+      if (t % 7 === 0) {
+        lines.push(exec(`bg${t}`, "npm run dev"), output(n, `bg${t}`, running(5000 + t)));
+        later.set(t + 3, end(`bg${t}`, 143));
+      }
+      lines.push(...(later.get(t) ?? []));
+      if (t % 9 === 0) lines.push(exec(`cut${t}`, "sleep 100"), ev(n, { type: "turn_aborted", reason: "interrupted" }));
+      else lines.push(ev(n, { type: "task_complete", last_agent_message: `on it ${t}` }));
+      n++;
+    }
+    return utf8(`${lines.join("\n")}\n`);
+  }
+
+  it.each([true, false])(
+    "a long rollout (end events recorded: %s) is cut at many turns and imports as its records paired across the whole file",
+    (ends) => {
+      const bytes = longRollout(40, ends);
+      const { whole, windows } = parseBothWays(codexImporter, bytes);
+      expect(windows).toBeGreaterThan(20);
+      const across = parseCodexAcrossTurns(bytes);
+      expect(whole).toEqual(across);
+      const calls = only(whole).spans.filter((s) => s.kind === "TOOL_CALL");
+      // A background process ending three turns later is settled from its end event, when recorded.
+      expect(calls.find((c) => c.sourceId === "bg7")).toMatchObject(
+        ends ? { outcome: "FAILED", exitCode: 143 } : { outcome: "UNKNOWN" },
+      );
+      expect(whole.issues).toEqual([]);
+    },
+  );
+
+  it.each(CODEX_FIXTURES)("%s imports as its records paired across the whole file", (name) => {
+    expect(codexImporter.parse(fixture(name))).toEqual(parseCodexAcrossTurns(fixture(name)));
   });
 });

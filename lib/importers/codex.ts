@@ -24,7 +24,8 @@
  *   are in the file, except messages its `replacement_history` keeps verbatim.
  * - Records pair within a turn (from `task_started` to `task_complete` or `turn_aborted`), as the
  *   runtime writes them; only a call still open waits longer (./codex-calls). So the reader hands
- *   its spans over turn by turn, in windows (see CodexReader.windows), and holds no whole file.
+ *   its spans over between turns, in windows (see CodexReader.windows); a rollout without turn
+ *   events (older runtimes) is one window.
  * Every line is used, ignored (./codex-lists) or skipped with its reason.
  */
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
@@ -115,7 +116,11 @@ class CodexReader {
    */
   private readonly compactable = new Map<SessionDraft, Array<{ span: DraftSpan; digest: string }>>();
 
-  constructor(private readonly fileId: () => string) {
+  constructor(
+    private readonly fileId: () => string,
+    /** Pair records across the whole file, as before turns were read one by one (see parseCodexAcrossTurns). */
+    private readonly acrossTurns = false,
+  ) {
     this.calls = new CodexCalls(this.collector, (explicit) => this.cwdHint(explicit));
   }
 
@@ -128,7 +133,7 @@ class CodexReader {
   *windows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
     let index = 0;
     for (const line of eachJsonLine(bytes, this.collector)) {
-      const type = turnEvent(line);
+      const type = this.acrossTurns ? undefined : turnEvent(line);
       if (type !== undefined && TURN_STARTS.has(type)) this.endTurn(false);
       this.line(line, index++);
       this.turnLines += 1;
@@ -450,6 +455,15 @@ export function codexWindows(bytes: TranscriptBytes, windowSpans: number): Impor
 
 export function parseCodex(bytes: Uint8Array): ImportResult {
   return collectWindows(codexWindows(bytes, Number.POSITIVE_INFINITY));
+}
+
+/**
+ * The rollout with its records paired across the whole file, as one window: how the importer read
+ * before it read turn by turn. Not used to import; the tests hold turn pairing equal to it on
+ * rollouts as the runtime writes them.
+ */
+export function parseCodexAcrossTurns(bytes: Uint8Array): ImportResult {
+  return collectWindows(new CodexReader(lazyContentId(bytes), true).windows(bytes, Number.POSITIVE_INFINITY));
 }
 
 export const codexImporter: TranscriptImporter = {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eachJsonLine, readJsonLines } from "./jsonl";
+import { wholeBytes } from "./source";
 import { chunked } from "./testkit";
 import type { ImportIssue } from "./types";
 import { utf8 } from "./text";
@@ -89,5 +90,14 @@ describe("eachJsonLine over a file read in chunks", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("wholeBytes", () => {
+  it("puts a file read in chunks back together, whatever size it was said to have", () => {
+    const bytes = utf8('{"a":1}\n{"b":2}\n');
+    for (const size of [1, 3, 100])
+      for (const said of [0, 5, bytes.length, 40])
+        expect([...wholeBytes({ byteLength: said, chunks: () => chunked(bytes, size).chunks() })]).toEqual([...bytes]);
   });
 });

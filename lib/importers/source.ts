@@ -31,14 +31,25 @@ export function headBytes(input: TranscriptBytes, size: number): Uint8Array {
   return concat(parts, have);
 }
 
-/** Every byte at once, for the formats that read a whole document (their files stay small). */
+/**
+ * Every byte at once, for the formats that read a whole document: one buffer of the file's size,
+ * each chunk copied in as it is read (never the chunks and their copy at once).
+ */
 export function wholeBytes(input: TranscriptBytes): Uint8Array {
   if (input instanceof Uint8Array) return input;
-  const parts = [...input.chunks()];
-  return concat(
-    parts,
-    parts.reduce((n, p) => n + p.byteLength, 0),
-  );
+  let out = new Uint8Array(input.byteLength);
+  let at = 0;
+  for (const chunk of input.chunks()) {
+    if (at + chunk.byteLength > out.byteLength) {
+      // The file grew after its size was taken: make room rather than lose its end.
+      const grown = new Uint8Array(Math.max(out.byteLength * 2, at + chunk.byteLength));
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return at === out.byteLength ? out : out.subarray(0, at);
 }
 
 /** The chunks of either kind of input. */
