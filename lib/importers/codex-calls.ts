@@ -17,13 +17,13 @@ import type { DraftSpan, ImportCollector, SessionDraft } from "./builder";
 import {
   type EndFacts,
   endFacts,
-  filePath,
   itemStatusOutcome,
   type OutputFacts,
   outputFacts,
   runningSession,
   settle,
 } from "./codex-outcomes";
+import { qualifiedName, standInSpan } from "./codex-stand-ins";
 import { rawValue } from "./json-scan";
 import type { JsonLine } from "./jsonl";
 import { isRecord, str, utf8 } from "./text";
@@ -246,36 +246,7 @@ export class CodexCalls {
     base: Base,
     at: ReadonlyArray<string> = ["payload"],
   ): boolean {
-    const raw = (field: string) => rawValue(line.bytes, [...at, field]);
-    let span: DraftSpan | undefined;
-    const cwd = filePath(p.cwd);
-    if ((Array.isArray(p.command) || typeof p.command === "string") && raw("command")) {
-      const toolName = "shell";
-      const toolInput = { command: p.command, ...(cwd ? { workdir: cwd } : {}) };
-      // A proposal's whole event is the body (the command with its cwd, verbatim); an end event's
-      // is its command only, since the rest of it is the result.
-      const whole = type === "exec_command_end" ? undefined : rawValue(line.bytes, at);
-      const body = (whole ?? raw("command")!).slice();
-      span = { ...base, kind: "TOOL_CALL", toolName, toolInput, body, ...this.cwdHint(cwd) };
-    } else if (isRecord(p.changes) && raw("changes")) {
-      span = {
-        ...base,
-        kind: "TOOL_CALL",
-        toolName: "apply_patch",
-        toolInput: { changes: p.changes },
-        body: raw("changes")!.slice(),
-        ...this.cwdHint(cwd),
-      };
-    } else if (isRecord(p.invocation) && raw("invocation")) {
-      const inv = p.invocation;
-      const toolName = [str(inv.server), str(inv.tool)].filter(Boolean).join(".") || "mcp";
-      span = { ...base, kind: "TOOL_CALL", toolName, toolInput: inv.arguments ?? null, body: raw("invocation")!.slice() };
-    } else if (typeof p.tool === "string" && p.arguments !== undefined) {
-      // A completed McpToolCall or DynamicToolCall turn item: the tool and its arguments at its top level.
-      const toolName = typeof p.server === "string" ? `${p.server}.${p.tool}` : qualifiedName(p.namespace, p.tool);
-      const body = raw("arguments") ?? utf8(JSON.stringify(p.arguments));
-      span = { ...base, kind: "TOOL_CALL", toolName, toolInput: p.arguments, body: body.slice() };
-    }
+    const span = standInSpan(line, type, p, base, at, this.cwdHint);
     if (!span) return false;
     draft.add(span);
     if (callId !== undefined) {
@@ -309,8 +280,8 @@ export class CodexCalls {
 
   /**
    * A record of a call settled at the end of an earlier turn: it adds the result the call did not
-   * have yet (an end event after an output adds nothing), and the call keeps the outcome it was
-   * settled with. False when the call is not one of those.
+   * have yet (an end event after its final output adds nothing), and the call keeps the outcome it
+   * was settled with. False when the call is not one of those.
    */
   private late(
     draft: SessionDraft,
@@ -406,13 +377,4 @@ export class CodexCalls {
     }
     this.linkedLines.length = 0;
   }
-}
-
-/**
- * A call's tool name with its namespace (`mcp__docs__` + `search`, `collaboration` + `spawn_agent`):
- * the runtime routes by both, and a bare name could pass for a different, known tool.
- */
-function qualifiedName(namespace: unknown, name: string): string {
-  if (typeof namespace !== "string" || namespace === "") return name;
-  return /[_./:-]$/.test(namespace) ? `${namespace}${name}` : `${namespace}.${name}`;
 }

@@ -1,9 +1,21 @@
 /**
- * Completed turn items (`item_completed`), which a paginated rollout keeps instead of the legacy
- * events: which are messages and their text, and which end a call, as the end event's payload.
+ * Turns of a Codex rollout: the lifecycle events that bound them, and the completed turn items
+ * (`item_completed`) a paginated rollout keeps instead of the legacy events: which are messages and
+ * their text, and which end a call, as the end event's payload.
  */
 import { contentTexts } from "./codex-outcomes";
+import type { JsonLine } from "./jsonl";
 import { isRecord, str } from "./text";
+
+/** Lifecycle events that end a turn, and that start one (ending the last, if its end is missing). */
+export const TURN_ENDS = new Set(["task_complete", "turn_complete", "turn_aborted"]);
+export const TURN_STARTS = new Set(["task_started", "turn_started"]);
+
+/** The event type of a turn's lifecycle line (`event_msg` payloads), if the line is one. */
+export function turnEvent(line: JsonLine): string | undefined {
+  const r = line.value;
+  return r.type === "event_msg" && isRecord(r.payload) && typeof r.payload.type === "string" ? r.payload.type : undefined;
+}
 
 /** Turn items that are messages, by the role their text is recorded under. */
 export const TURN_ITEM_ROLES: Readonly<Record<string, string>> = {

@@ -36,13 +36,22 @@ import {
   CODEX_IGNORED_LINE_TYPES,
   CODEX_IGNORED_TURN_ITEMS,
 } from "./codex-lists";
+import { CodexMessages, EVENT_MESSAGES } from "./codex-messages";
 import { contentTexts } from "./codex-outcomes";
-import { TURN_ITEM_ENDS, TURN_ITEM_ROLES, turnItemEnd, turnItemTexts } from "./codex-turn-items";
+import {
+  TURN_ENDS,
+  TURN_ITEM_ENDS,
+  TURN_ITEM_ROLES,
+  TURN_STARTS,
+  turnEvent,
+  turnItemEnd,
+  turnItemTexts,
+} from "./codex-turn-items";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine } from "./jsonl";
 import { byteLengthOf, type TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
-import { contentId, isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
+import { isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 import { collectWindows } from "./windows";
 
 /** Lines of the legacy rollout layout (before rollout lines were typed) that carry no content. */
@@ -66,24 +75,7 @@ const RESPONSE_ITEM_TYPES = new Set([
   ...Object.keys(CODEX_IGNORED_ITEM_TYPES),
 ]);
 
-/** Event messages and how much they are trusted: a lower tier's text makes a higher tier's redundant. */
-const EVENT_MESSAGES: Readonly<Record<string, { role: string; tier: number }>> = {
-  user_message: { role: "user", tier: 1 },
-  agent_message: { role: "assistant", tier: 1 },
-  agent_reasoning: { role: "reasoning", tier: 1 },
-  agent_reasoning_raw_content: { role: "reasoning", tier: 1 },
-  injected_message: { role: "user", tier: 1 },
-  agent_message_delta: { role: "assistant", tier: 4 },
-  agent_message_content_delta: { role: "assistant", tier: 4 },
-  agent_reasoning_delta: { role: "reasoning", tier: 4 },
-  agent_reasoning_raw_content_delta: { role: "reasoning", tier: 4 },
-  reasoning_content_delta: { role: "reasoning", tier: 4 },
-  reasoning_raw_content_delta: { role: "reasoning", tier: 4 },
-};
 const END_EVENTS = new Set(["exec_command_end", "patch_apply_end", "mcp_tool_call_end"]);
-/** Lifecycle events that end a turn, and that start one (ending the last, if its end is missing). */
-const TURN_ENDS = new Set(["task_complete", "turn_complete", "turn_aborted"]);
-const TURN_STARTS = new Set(["task_started", "turn_started"]);
 const PROPOSALS = new Set([
   "exec_approval_request",
   "exec_command_begin",
@@ -92,29 +84,16 @@ const PROPOSALS = new Set([
   "mcp_tool_call_begin",
 ]);
 
-interface MessageRecord {
-  span: DraftSpan;
-  role: string;
-  text: string;
-  /** 0 for response items; events by EVENT_MESSAGES tier. */
-  tier: number;
-}
-
 class CodexReader {
   readonly collector = new ImportCollector("codex");
   private readonly clock = new Clock(this.collector);
   private draft: SessionDraft | undefined;
   private turnCwd: string | undefined;
   private readonly calls: CodexCalls;
-  /** The turn's messages, for dropping duplicates at its end. */
-  private readonly messages: MessageRecord[] = [];
+  /** The turn's messages (duplicates dropped at its end), and each session's since its last compaction. */
+  private readonly messages = new CodexMessages();
   /** Lines read since the last turn boundary. */
   private turnLines = 0;
-  /**
-   * Each session's messages since its last compaction, by a digest of their text: a compaction's
-   * replacement history names what it kept by text, and the bodies of spans handed over are released.
-   */
-  private readonly compactable = new Map<SessionDraft, Array<{ span: DraftSpan; digest: string }>>();
 
   constructor(
     private readonly fileId: () => string,
@@ -142,7 +121,7 @@ class CodexReader {
       if (!this.calls.waiting && this.collector.pendingSpans >= windowSpans && this.collector.settled)
         yield { ...this.collector.takeWindow(), bytesRead: line.end };
     }
-    this.dedupMessages();
+    this.messages.endTurn();
     this.calls.finish(this.draft);
     const last = this.collector.takeWindow();
     if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(bytes) };
@@ -152,7 +131,7 @@ class CodexReader {
   /** The records of a turn no longer pair with later ones. */
   private endTurn(aborted: boolean): void {
     if (this.turnLines === 0) return;
-    this.dedupMessages();
+    this.messages.endTurn();
     this.calls.settleTurn(this.draft, aborted);
     this.turnLines = 0;
   }
@@ -264,16 +243,9 @@ class CodexReader {
     else if (texts.length === 0) this.collector.ignore(line.line, "reasoning:encrypted");
   }
 
-  private noteMessage(draft: SessionDraft, span: DraftSpan): void {
-    let notes = this.compactable.get(draft);
-    if (!notes) this.compactable.set(draft, (notes = []));
-    notes.push({ span, digest: contentId(span.body) });
-  }
-
   private addMessage(draft: SessionDraft, span: DraftSpan, text: string, tier: number): void {
     draft.add(span);
-    this.noteMessage(draft, span);
-    this.messages.push({ span, role: span.role ?? "", text, tier });
+    this.messages.add(draft, span, text, tier);
     if (draft.title === undefined && span.role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
   }
 
@@ -338,7 +310,7 @@ class CodexReader {
     const raw = rawValue(line.bytes, path);
     const body = raw ? raw.slice() : utf8(JSON.stringify(line.value.payload));
     const draft = this.session();
-    this.noteMessage(draft, draft.add({ kind: "MESSAGE", role, body, ...this.at(line) }));
+    this.messages.note(draft, draft.add({ kind: "MESSAGE", role, body, ...this.at(line) }));
   }
 
   /**
@@ -385,39 +357,12 @@ class CodexReader {
     );
   }
 
-  /**
-   * Drops event messages whose text a more trusted record of the same role already holds (the
-   * response item, or an earlier tier of event); the dropped record still counts as used, merged.
-   */
-  private dedupMessages(): void {
-    // Compared only with lower tiers: the same prompt sent twice is two records of one tier.
-    const kept = new Map<string, string[]>();
-    const tiers = [...new Set(this.messages.map((m) => m.tier))].sort((a, b) => a - b);
-    for (const tier of tiers) {
-      const survivors = new Set(this.messages.filter((m) => m.tier === tier && !isRedundant(m, kept)));
-      for (const m of this.messages) if (m.tier === tier && !survivors.has(m)) m.span.dropped = true;
-      for (const m of survivors) kept.set(m.role, [...(kept.get(m.role) ?? []), m.text]);
-    }
-    this.messages.length = 0;
-  }
-
   private compacted(line: JsonLine, p: Record<string, unknown>): void {
     const occurredAt = this.clock.at(line.line, line.value.timestamp);
     if (typeof p.message !== "string") return this.skip(line, "compacted line without a message; skipped");
     const draft = this.session();
-    const kept = keptDigests(p.replacement_history);
-    // A message handed over in an earlier window is in the draft's list as a stand-in with its seq.
-    const keptSpans = new Set<DraftSpan>();
-    const keptSeqs = new Set<number>();
-    for (const { span, digest } of this.compactable.get(draft) ?? []) {
-      if (!kept.has(digest)) continue;
-      keptSpans.add(span);
-      if (span.seq !== undefined) keptSeqs.add(span.seq);
-    }
-    this.compactable.delete(draft);
-    const replaced = draft
-      .sinceLastCompaction()
-      .filter((s) => !(s.kind === "MESSAGE" && (keptSpans.has(s) || (s.seq !== undefined && keptSeqs.has(s.seq)))));
+    const kept = this.messages.keptBy(draft, p.replacement_history);
+    const replaced = draft.sinceLastCompaction().filter((s) => !kept(s));
     draft.addSummary({ occurredAt, sourceLine: line.line, body: utf8(p.message) }, replaced);
   }
 
@@ -425,28 +370,6 @@ class CodexReader {
     const cwd = explicit ?? this.turnCwd ?? this.draft?.cwd;
     return cwd ? { cwd } : {};
   }
-}
-
-function isRedundant(m: MessageRecord, kept: ReadonlyMap<string, string[]>): boolean {
-  const needle = m.text.trim();
-  return m.tier > 0 && (kept.get(m.role) ?? []).some((t) => t.includes(needle));
-}
-
-/** Digests of the message texts a compaction's replacement history keeps verbatim (those were not lost). */
-function keptDigests(history: unknown): Set<string> {
-  const kept = new Set<string>();
-  if (!Array.isArray(history)) return kept;
-  for (const item of history) {
-    if (isRecord(item) && item.type === "message")
-      for (const t of contentTexts(item.content)?.texts ?? []) kept.add(contentId(utf8(t)));
-  }
-  return kept;
-}
-
-/** The event type of a turn's lifecycle line (`event_msg` payloads), if the line is one. */
-function turnEvent(line: JsonLine): string | undefined {
-  const r = line.value;
-  return r.type === "event_msg" && isRecord(r.payload) && typeof r.payload.type === "string" ? r.payload.type : undefined;
 }
 
 export function codexWindows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
@@ -457,11 +380,7 @@ export function parseCodex(bytes: Uint8Array): ImportResult {
   return collectWindows(codexWindows(bytes, Number.POSITIVE_INFINITY));
 }
 
-/**
- * The rollout with its records paired across the whole file, as one window: how the importer read
- * before it read turn by turn. Not used to import; the tests hold turn pairing equal to it on
- * rollouts as the runtime writes them.
- */
+/** Records paired across the whole file, as before turns: not for imports, the tests' reference. */
 export function parseCodexAcrossTurns(bytes: Uint8Array): ImportResult {
   return collectWindows(new CodexReader(lazyContentId(bytes), true).windows(bytes, Number.POSITIVE_INFINITY));
 }
