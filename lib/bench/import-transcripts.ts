@@ -168,7 +168,54 @@ export function codexTranscript(targetBytes: number): string {
   emit("session_meta", { ...t.meta.payload, cwd, timestamp: new Date(clock).toISOString() });
   emit("response_item", t.developer.payload);
   let call = 0;
+  // Background processes' end events, by the turn they arrive in.
+  const endsDue = new Map<number, Array<() => void>>();
+  let currentTurn = 0;
+  /**
+   * A command through unified exec, as codex-tui 0.125 writes it (fixture codemie-tui-0.125): the
+   * call answers "Process running with session ID N", a write_stdin poll answers the same, and the
+   * end event of the first call follows; one in eight is a background process whose end arrives
+   * two turns later.
+   */
+  const unifiedExec = (callId: string, command: string, output: string, exitCode: number, dir: string, n: number) => {
+    const session = 10_000 + n;
+    const running = (chunk: string) =>
+      `Chunk ID: ${chunk}\nWall time: 1.0021 seconds\nProcess running with session ID ${session}\nOriginal token count: 0\nOutput:\n`;
+    emit("response_item", {
+      type: "function_call",
+      name: "exec_command",
+      arguments: JSON.stringify({ cmd: command, workdir: dir, yield_time_ms: 1000 }),
+      call_id: callId,
+    });
+    emit("response_item", { type: "function_call_output", call_id: callId, output: running("a1") });
+    const pollId = `${callId}_poll`;
+    emit("response_item", {
+      type: "function_call",
+      name: "write_stdin",
+      arguments: JSON.stringify({ session_id: session, chars: "", yield_time_ms: 1000 }),
+      call_id: pollId,
+    });
+    emit("response_item", { type: "function_call_output", call_id: pollId, output: running("b2") });
+    const end = () =>
+      emit("event_msg", {
+        type: "exec_command_end",
+        call_id: callId,
+        process_id: String(session),
+        command: ["/bin/bash", "-lc", command],
+        cwd: dir,
+        stdout: output,
+        stderr: "",
+        aggregated_output: output,
+        exit_code: exitCode,
+        duration: { secs: 5, nanos: n },
+        formatted_output: output,
+        status: exitCode === 0 ? "completed" : "failed",
+      });
+    if (n % 8 === 5) endsDue.set(currentTurn + 2, [...(endsDue.get(currentTurn + 2) ?? []), end]);
+    else end();
+  };
   for (let turn = 0; bytes < targetBytes; turn++) {
+    currentTurn = turn;
     const turnId = varyId(t.started.payload.turn_id as string, turn, 16);
     const dir = `${cwd}/packages/pkg-${turn % 97}`;
     const local = (s: string) => s.replaceAll("/home/marco/projects/spotter", dir).replaceAll("/home/USER/projects", dir);
@@ -222,6 +269,10 @@ export function codexTranscript(targetBytes: number): string {
       const command = local(pick(c.commands, call));
       const output = local(pick(c.outputs, call * 7 + turn));
       const exitCode = call % 11 === 3 ? 1 : 0;
+      if (call % 4 === 1) {
+        unifiedExec(callId, command, output, exitCode, dir, call);
+        continue;
+      }
       emit("response_item", {
         type: "function_call",
         name: "shell",
@@ -246,6 +297,8 @@ export function codexTranscript(targetBytes: number): string {
         output: `Exit code: ${exitCode}\nWall time: 0.1 seconds\nOutput:\n${output}`,
       });
     }
+    for (const end of endsDue.get(turn) ?? []) end();
+    endsDue.delete(turn);
     const answer = local(pick(c.texts, turn));
     emit("event_msg", { ...t.agentEvent.payload, message: answer });
     emit("response_item", { ...t.assistant.payload, content: [{ type: "output_text", text: answer }] });

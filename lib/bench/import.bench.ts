@@ -9,7 +9,8 @@
  * The Codex one follows the real `codex exec` rollout's records (session_meta, task_started,
  * turn_context, user messages recorded as item and event, agent_message, token_count,
  * task_complete) turn after turn, with the calls a rollout holds between them (reasoning,
- * function_call shell, custom_tool_call apply_patch, exec_command_end, outputs) filled with the
+ * function_call shell, custom_tool_call apply_patch, exec_command_end, outputs, and unified exec
+ * commands left running and polled as codex-tui writes them, some ending turns later) filled with the
  * real commands, edits and outputs of the Claude Code fixtures, since the real rollout's own text
  * is redacted.
  *
