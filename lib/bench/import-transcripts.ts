@@ -270,7 +270,7 @@ export function codexTranscript(targetBytes: number): string {
       const output = local(pick(c.outputs, call * 7 + turn));
       const exitCode = call % 11 === 3 ? 1 : 0;
       if (call % 4 === 1) {
-        unifiedExec(callId, command, output, exitCode, dir, call);
+        unifiedExec(callId, command, output, exitCode, dir, (call - 1) / 4);
         continue;
       }
       emit("response_item", {
