@@ -50,6 +50,14 @@ describe("Codex in windows", () => {
     expect(windows).toBeGreaterThan(1);
   });
 
+  it("cuts a real 33-turn Codex Desktop rollout at its turns; its compaction replaces spans of earlier windows", () => {
+    const { whole, windows } = parseBothWays(codexImporter, fixture("codex/desktop-0.104-compacted-019c8a59.jsonl.gz"));
+    expect(windows).toBeGreaterThan(20);
+    const [compaction] = only(whole).compactions;
+    expect(compaction!.replacedSeqs.length).toBeGreaterThan(100);
+    expect(whole.records.skipped).toBe(0);
+  });
+
   it("closes a window at each turn's end, and keeps a turn's prompt once", () => {
     const { seqs, windows } = cutsOf([
       started(1),

@@ -15,6 +15,8 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-compacted-ae4a77f8.jsonl.gz", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],
+  ["codex/desktop-0.104-compacted-019c8a59.jsonl.gz", "codex"],
+  ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex"],
   ["openhands/classic-basic-gui-mode.json", "openhands"],
   ["openhands/sdk-goal-events.jsonl", "openhands"],
   ["openhands/eval-multi-swe-bench-output.jsonl", "openhands"],
