@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
+import { Readable } from "node:stream";
 import { AppError } from "@/lib/core/errors";
 import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
 import { fileSource, importTranscriptFile, type ImportOutcome } from "@/lib/server/imports";
@@ -51,7 +52,14 @@ export async function importViaServer(options: ImportOptions & { server: string;
   const ttlFrom = checkTtlFrom(options.ttlFrom);
   if (ttlFrom) url.searchParams.set("ttlFrom", ttlFrom);
   const headers = { authorization: `Bearer ${options.key}` };
-  const response = await fetch(url, { method: "POST", headers, body: readFileSync(options.file) });
+  // Streamed from the file, its length declared: the server refuses one over its limit before reading.
+  const size = statSync(options.file).size;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "content-length": String(size) },
+    body: Readable.toWeb(createReadStream(options.file)) as ReadableStream<Uint8Array>,
+    duplex: "half",
+  } as RequestInit);
   const body = (await response.json()) as {
     job?: { id: string };
     error?: { code: string; message: string };
