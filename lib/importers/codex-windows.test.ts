@@ -31,9 +31,16 @@ const output = (n: number, id: string, out: string) =>
   line(n, "response_item", { type: "function_call_output", call_id: id, output: out });
 const meta = line(0, "session_meta", { id: "s1", timestamp: at(0), cwd: "/w" });
 
+/** A rollout of these lines after its session_meta. */
+const rolloutOf = (lines: string[]) => utf8(`${[meta, ...lines].join("\n")}\n`);
+
+/** `count` turns of a prompt each, from second 10 on: turns in which nothing pairs. */
+const quietTurns = (count: number) =>
+  Array.from({ length: count }, (_, i) => [started(10 + 2 * i), ...user(10 + 2 * i, `turn ${i}`), complete(11 + 2 * i)]).flat();
+
 /** The file's windows at the smallest size (each turn end that allows it), as seqs per window. */
 function cutsOf(lines: string[]): { windows: ImportWindow[]; seqs: number[][] } {
-  const generator = codexImporter.windows!(utf8(`${[meta, ...lines].join("\n")}\n`), 1);
+  const generator = codexImporter.windows!(rolloutOf(lines), 1);
   const windows: ImportWindow[] = [];
   for (let step = generator.next(); !step.done; step = generator.next()) windows.push(step.value);
   return { windows, seqs: windows.map((w) => w.sessions.flatMap((s) => s.spans.map((span) => span.seq))) };
@@ -94,22 +101,17 @@ describe("Codex in windows", () => {
   });
 
   it(`settles a call left without records after ${OPEN_TURNS} turns; a record arriving later becomes its result`, () => {
-    const turns = Array.from({ length: OPEN_TURNS + 1 }, (_, i) => [
-      started(10 + 2 * i),
-      ...user(10 + 2 * i, `turn ${i}`),
-      complete(11 + 2 * i),
-    ]);
     const lines = [
       started(1),
       shell(2, "lost", "rm -rf /etc/app"),
       complete(3),
-      ...turns.flat(),
+      ...quietTurns(OPEN_TURNS + 1),
       ev(60, { type: "exec_command_end", call_id: "lost", exit_code: 0, aggregated_output: "done", status: "completed" }),
     ];
     const { seqs } = cutsOf(lines);
     // The call holds every window until it is settled, at the end of its OPEN_TURNS-th later turn.
     expect(seqs[0]).toEqual(Array.from({ length: OPEN_TURNS + 1 }, (_, i) => i));
-    const { whole } = parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+    const { whole } = parseBothWays(codexImporter, rolloutOf(lines));
     const s = only(whole);
     expect(s.spans[0]).toMatchObject({ kind: "TOOL_CALL", outcome: "UNKNOWN" });
     const late = s.spans.at(-1)!;
@@ -120,21 +122,16 @@ describe("Codex in windows", () => {
   });
 
   it("keeps the end of a process left running that arrives after its call was settled, with its exit code", () => {
-    const turns = Array.from({ length: OPEN_TURNS + 1 }, (_, i) => [
-      started(10 + 2 * i),
-      ...user(10 + 2 * i, `turn ${i}`),
-      complete(11 + 2 * i),
-    ]);
     const lines = [
       started(1),
       ev(1, { type: "exec_command_end", call_id: "quick", command: ["true"], exit_code: 0, aggregated_output: "" }),
       shell(2, "bg", "npm run migrate"),
       output(3, "bg", "Process running with session ID 9\nOutput:\n"),
       complete(4),
-      ...turns.flat(),
+      ...quietTurns(OPEN_TURNS + 1),
       ev(60, { type: "exec_command_end", call_id: "bg", exit_code: 1, aggregated_output: "migration failed", status: "failed" }),
     ];
-    const { whole } = parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+    const { whole } = parseBothWays(codexImporter, rolloutOf(lines));
     const late = only(whole).spans.at(-1)!;
     expect(late).toMatchObject({ kind: "TOOL_RESULT", sourceId: "bg", exitCode: 1 });
     expect(text(late)).toBe("migration failed");
@@ -180,7 +177,7 @@ describe("Codex in windows", () => {
     const spans = windows.flatMap((w) => w.sessions.flatMap((s) => s.spans));
     expect(spans[0]).toMatchObject({ sourceId: "cut", kind: "TOOL_CALL", outcome: "UNKNOWN" });
     expect(spans[2]).toMatchObject({ sourceId: "cut", kind: "TOOL_RESULT", outcome: "UNKNOWN", exitCode: 0 });
-    parseBothWays(codexImporter, utf8(`${[meta, ...lines].join("\n")}\n`));
+    parseBothWays(codexImporter, rolloutOf(lines));
   });
 
   /**
