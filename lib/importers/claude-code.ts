@@ -58,7 +58,7 @@ import {
 import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine, UNREPORTED } from "./jsonl";
-import { byteLengthOf, type TranscriptBytes } from "./source";
+import type { TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { isRecord, lazyContentId, str, utf8 } from "./text";
 import { collectWindows } from "./windows";
@@ -119,7 +119,7 @@ class ClaudeReader {
     }
     this.applyTitles();
     const last = this.collector.takeWindow();
-    if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(bytes) };
+    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.byteLength };
     return this.collector.end();
   }
 

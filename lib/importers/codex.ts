@@ -49,7 +49,7 @@ import {
 } from "./codex-turn-items";
 import { rawValue } from "./json-scan";
 import { eachJsonLine, type JsonLine } from "./jsonl";
-import { byteLengthOf, type TranscriptBytes } from "./source";
+import type { TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { isRecord, lazyContentId, looksInjected, parseTimestamp, str, titleFrom, utf8 } from "./text";
 import { collectWindows } from "./windows";
@@ -124,7 +124,7 @@ class CodexReader {
     this.messages.endTurn();
     this.calls.finish(this.draft);
     const last = this.collector.takeWindow();
-    if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(bytes) };
+    if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.byteLength };
     return this.collector.end();
   }
 

@@ -9,7 +9,7 @@ import { DETECT_HEAD_BYTES, describeHead, detectWith } from "./detect";
 import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
-import { byteLengthOf, headBytes, type TranscriptBytes, wholeBytes } from "./source";
+import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
 import { sweAgentImporter } from "./swe-agent";
 import { asOneWindow } from "./windows";
 import {
@@ -69,7 +69,7 @@ export function* importWindows(input: TranscriptBytes, format: ImportFormat | un
   const importer = chooseImporter(headBytes(input, DETECT_HEAD_BYTES), format);
   const end = importer.windows
     ? yield* importer.windows(input, windowSpans)
-    : yield* asOneWindow(importer.parse(wholeBytes(input)), byteLengthOf(input));
+    : yield* asOneWindow(importer.parse(wholeBytes(input)), input.byteLength);
   if (format !== undefined && end.sessions.length === 0) throw noSessions(format, end.records);
   return end;
 }

@@ -4,7 +4,7 @@
  * value that is not an object) becomes an issue with its 1-based line number.
  */
 import type { RecordSink } from "./builder";
-import { concat, type TranscriptBytes } from "./source";
+import { chunksOf, concat, type TranscriptBytes } from "./source";
 import { bomLength, decodeUtf8, isRecord } from "./text";
 
 export interface JsonLine {
@@ -24,33 +24,13 @@ export interface JsonLine {
  * only what it made of it holds one line's parsed JSON at a time, not the whole file's.
  */
 export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink): Generator<JsonLine> {
-  if (!(input instanceof Uint8Array)) return yield* eachChunkedLine(input.chunks(), sink);
-  const bytes = input;
-  let start = 0;
-  let line = 1;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(0x0a, start);
-    const last = end < 0;
-    if (last) end = bytes.length;
-    let stop = end;
-    if (stop > start && bytes[stop - 1] === 0x0d) stop--;
-    const parsed = parseLine(bytes.subarray(start, stop), line, last, sink, Math.min(end + 1, bytes.length));
-    if (parsed) yield parsed;
-    start = end + 1;
-    line++;
-  }
-}
-
-/**
- * The same lines from a file read in chunks: a line within a chunk is a view of it, a line across
- * chunks is put together, so memory holds a chunk and the line being read, not the file.
- */
-function* eachChunkedLine(chunks: Iterable<Uint8Array>, sink: RecordSink): Generator<JsonLine> {
+  // Bytes in memory are one chunk. A line within a chunk is a view of it; a line across chunks
+  // (a file read in chunks) is put together, so memory holds a chunk and the line being read.
   let carry: Uint8Array[] = [];
   let carried = 0;
   let offset = 0; // of the current chunk in the file
   let line = 1;
-  for (const chunk of chunks) {
+  for (const chunk of chunksOf(input)) {
     let start = 0;
     for (;;) {
       const lf = chunk.indexOf(0x0a, start);

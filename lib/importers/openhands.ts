@@ -26,7 +26,7 @@ import { eachJsonLine } from "./jsonl";
 import { ClassicReader } from "./openhands-classic";
 import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
 import { SdkReader } from "./openhands-sdk";
-import { byteLengthOf, headBytes, type TranscriptBytes, wholeBytes } from "./source";
+import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
 import { bomLength, contentId, decodeUtf8, isRecord, lazyContentId, str, utf8 } from "./text";
 import { asOneWindow, collectWindows } from "./windows";
@@ -112,7 +112,7 @@ export function openHandsWindows(input: TranscriptBytes, windowSpans: number): I
   if (head[skipWs(head, bomLength(head))] !== 0x5b && looksLikeJsonLines(input)) {
     return lineWindows(input, new OpenHandsReader(), lazyContentId(input), windowSpans);
   }
-  return asOneWindow(parseDocument(wholeBytes(input)), byteLengthOf(input));
+  return asOneWindow(parseDocument(wholeBytes(input)), input.byteLength);
 }
 
 export function parseOpenHands(bytes: Uint8Array): ImportResult {
@@ -193,7 +193,7 @@ function* lineWindows(input: TranscriptBytes, reader: OpenHandsReader, fileId: (
   }
   if (loose.length > 0) new StreamReader(reader.session(`openhands:${fileId()}`)).read(loose);
   const last = collector.takeWindow();
-  if (last.sessions.length > 0) yield { ...last, bytesRead: byteLengthOf(input) };
+  if (last.sessions.length > 0) yield { ...last, bytesRead: input.byteLength };
   return collector.end();
 }
 

@@ -14,10 +14,6 @@ export interface TranscriptSource {
 
 export type TranscriptBytes = Uint8Array | TranscriptSource;
 
-export function byteLengthOf(input: TranscriptBytes): number {
-  return input instanceof Uint8Array ? input.byteLength : input.byteLength;
-}
-
 /** The first `size` bytes (fewer when the file is shorter), for detecting the format. */
 export function headBytes(input: TranscriptBytes, size: number): Uint8Array {
   if (input instanceof Uint8Array) return input.subarray(0, size);
