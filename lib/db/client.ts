@@ -21,7 +21,7 @@ export function db(): PrismaClient {
     const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE });
     holder.custodianPrisma = {
       url,
-      client: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }),
+      client: new PrismaClient({ adapter: new PrismaPg(pool) }),
       pool,
     };
   }
@@ -65,10 +65,34 @@ function pool(): pg.Pool {
   return holder.custodianPrisma!.pool;
 }
 
-export async function disconnectDb(): Promise<void> {
+/** How long disconnectDb waits for connections still in use before it stops waiting. */
+export const DISCONNECT_GRACE_MS = 10_000;
+
+/**
+ * Closes the process's client and its pool. Closing waits for every connection in use to come
+ * back; one that never does (a query or transaction left running) must not keep a CLI command or a
+ * test run from ending, so after `graceMs` this stops waiting, says how many were still in use,
+ * and leaves them to the process's exit. Whether it waited for all of them is returned.
+ */
+export async function disconnectDb(graceMs = DISCONNECT_GRACE_MS): Promise<boolean> {
   const current = holder.custodianPrisma;
   holder.custodianPrisma = undefined;
-  await current?.client.$disconnect();
+  if (!current) return true;
+  const { client, pool } = current;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+    timer.unref();
+  });
+  // The pool is ours to end (raw transactions use it too), whether or not Prisma ever connected.
+  const closing = client.$disconnect().then(() => pool.end());
+  const closed = await Promise.race([closing.then(() => true as const), gaveUp]);
+  clearTimeout(timer);
+  if (!closed) {
+    const inUse = pool.totalCount - pool.idleCount;
+    console.warn(`Database: ${inUse} connection(s) still in use ${graceMs} ms after closing began; not waiting for them`);
+  }
+  return closed;
 }
 
 /** Which kind of database this process runs on, for health and the UI. */
