@@ -4,7 +4,8 @@
  * (node_modules reinstalled without its scripts, its cache cleared), a runtime must still get one
  * line on stderr and its answer for "continue", or fail-closed before compaction for "block",
  * never node's stack trace. Plain JavaScript beside the sources, so it outlives node_modules; it
- * reads the fail-closed setting as ./hook-config.ts does, without loading any of the project.
+ * reads the fail-closed setting as ./hook-config.ts does, without loading any of the project
+ * (hook-launch.test.ts holds the two to the same answers).
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
