@@ -47,7 +47,7 @@ const CASES: Case[] = [
 
 /** The environment a hook would run in for `c`, its config file written where `c` says. */
 function environment(c: Case, index: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: join(dir, `home-${index}`) };
+  const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH, HOME: join(dir, `home-${index}`) };
   if (c.flag !== undefined) env.CUSTODIAN_FAIL_CLOSED = c.flag;
   const xdgHome = join(dir, `xdg-${index}`);
   const path = c.xdg ? join(xdgHome, "custodian", "config.json") : join(dir, `config-${index}.json`);
