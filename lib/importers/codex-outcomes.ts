@@ -59,7 +59,9 @@ export function contentTexts(content: unknown): { texts: string[]; unknown: stri
 const DECLINED = [
   /^exec command rejected by user/,
   /^patch rejected by user/,
-  /^patch rejected:/,
+  // assess_patch_safety's refusals ("writing outside of the project; rejected by ... policy"),
+  // except the empty patch it rejects before any policy is asked (NOT_RUN below).
+  /^patch rejected: (?!empty patch)/,
   /^This action was rejected due to unacceptable risk/,
   /^approval required by policy/,
   /^approval policy is [^\n]*; reject command/,
@@ -68,7 +70,12 @@ const DECLINED = [
   /^same tool request was already denied/,
 ];
 // The runtime could not start the call at all.
-const NOT_RUN = [/^unsupported call: /, /^unsupported custom tool call/, /^failed to parse function arguments/];
+const NOT_RUN = [
+  /^unsupported call: /,
+  /^unsupported custom tool call/,
+  /^failed to parse function arguments/,
+  /^patch rejected: empty patch/,
+];
 // The unified exec tools' own errors (codex-rs answers the model `exec_command failed: ...` or
 // `write_stdin failed: ...`, e.g. "stdin is closed for this session"): the call was made and failed.
 // The rollout keeps only the text, not the error flag the model was sent.

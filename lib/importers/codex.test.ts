@@ -318,6 +318,20 @@ describe("Codex importer: approvals and outcomes", () => {
     expectWellFormed(result);
   });
 
+  it("an empty patch, which the runtime rejects before asking anyone, is NOT_RUN; a policy's rejection is DECLINED", () => {
+    const result = parseLines([
+      shell(1, "e1", "applypatch << 'PATCH'\n*** Begin Patch\n*** End Patch\nPATCH"),
+      out(2, "e1", "patch rejected: empty patch"),
+      shell(3, "e2", "applypatch << 'PATCH'\n*** Begin Patch\n*** Add File: /etc/x\n+y\n*** End Patch\nPATCH"),
+      out(4, "e2", 'patch rejected: writing outside of the project; rejected by "never" approval policy'),
+    ]);
+    expect(callsOf(result).map((c) => [c.sourceId, c.outcome])).toEqual([
+      ["e1", "NOT_RUN"],
+      ["e2", "DECLINED"],
+    ]);
+    expectWellFormed(result);
+  });
+
   it("gives a patch its result and outcome from patch_apply_end", () => {
     const result = parseLines([
       ri(1, {

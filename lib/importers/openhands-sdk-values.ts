@@ -42,7 +42,8 @@ export function observationOutcome(obs: Record<string, unknown>, exitCode: numbe
   if (obs.is_error === true || obs.error === true || (typeof obs.error === "string" && obs.error !== "")) return "FAILED";
   if (obs.timeout === true || exitCode === -1) return "UNKNOWN";
   if (exitCode !== undefined) return exitCode === 0 ? "SUCCEEDED" : "FAILED";
-  if (obs.is_error === false || obs.error === false || obs.error === null) return "SUCCEEDED";
+  // Earlier SDKs kept the error as a string that Python tests for truth: "" is no error.
+  if (obs.is_error === false || obs.error === false || obs.error === null || obs.error === "") return "SUCCEEDED";
   return "UNKNOWN";
 }
 

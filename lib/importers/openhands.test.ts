@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { detectFormat } from "./index";
 import { splitArray } from "./json-scan";
 import { OPENHANDS_IGNORED_ACTIONS, OPENHANDS_SDK_IGNORED_KINDS, openHandsImporter } from "./openhands";
+import { observationOutcome } from "./openhands-sdk-values";
 import {
   checkedAgainstWindows,
   effectOn,
@@ -832,5 +833,16 @@ describe("OpenHands evaluation output in windows", () => {
     const { whole, windows } = parseBothWays(openHandsImporter, fixture("openhands/eval-multi-swe-bench-output.jsonl"));
     expect(windows).toBe(whole.sessions.length);
     expect(windows).toBeGreaterThan(1);
+  });
+});
+
+describe("OpenHands SDK observation outcomes", () => {
+  it("reads the error as the SDK does: a message FAILED, none (null, false or the empty string) SUCCEEDED, absent UNKNOWN", () => {
+    const view = { kind: "FileEditorObservation", command: "view", output: "Here's the files..." };
+    expect(observationOutcome({ ...view, error: "" }, undefined)).toBe("SUCCEEDED");
+    expect(observationOutcome({ ...view, error: null }, undefined)).toBe("SUCCEEDED");
+    expect(observationOutcome({ ...view, error: "Invalid `path` parameter" }, undefined)).toBe("FAILED");
+    expect(observationOutcome(view, undefined)).toBe("UNKNOWN");
+    expect(observationOutcome({ ...view, error: "" }, 2)).toBe("FAILED");
   });
 });
