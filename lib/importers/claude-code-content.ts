@@ -16,6 +16,7 @@ import {
   ToolResult,
   ToolUse,
 } from "./claude-code-blocks";
+import type { InlineSidechains } from "./claude-code-sidechains";
 import { rawValue } from "./json-scan";
 import { isRecord, looksInjected, titleFrom, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
@@ -32,7 +33,10 @@ export class BlockWriter {
   /** Ids of calls whose result has not come yet: a result still to come changes its call. */
   readonly awaiting = new Set<string>();
 
-  constructor(private readonly collector: ImportCollector) {}
+  constructor(
+    private readonly collector: ImportCollector,
+    private readonly sidechains: InlineSidechains,
+  ) {}
 
   block(
     origin: Origin,
@@ -81,6 +85,7 @@ export class BlockWriter {
           const input = isRecord(use.data.input) ? use.data.input : {};
           const names = { subagent_type: input.subagent_type, skill: input.skill };
           this.agentCalls.set(use.data.id, { name: use.data.name, input: names });
+          this.sidechains.noteCall(use.data.input);
         }
         return;
       }

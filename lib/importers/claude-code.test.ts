@@ -10,6 +10,7 @@ import {
   kinds,
   lineStart,
   only,
+  parseBothWays,
   text,
   verdictOf,
   withByte,
@@ -278,6 +279,108 @@ describe("Claude Code importer: a real session whose Task subagent reports throu
 
   it("does not take the interrupt notice for the session's title", () => {
     expect(s.title).not.toMatch(/^\[Request interrupted/);
+  });
+});
+
+describe("Claude Code importer: a real 1.0 session whose subagents wrote into the parent's file", () => {
+  const inline = fixture("claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz");
+  const { whole: result } = parseBothWays(claudeCodeImporter, inline);
+  const s = only(result);
+  const FIRST = "6690d10e-f521-4ac0-800d-e5eb7a2d8072";
+
+  it("credits each Task's sidechain to its subagent, named by the chain's first record, typed by the Task's prompt", () => {
+    expectWellFormed(result);
+    expect(result.records).toEqual({ read: 438, used: 438, ignored: 0, skipped: 0, ignoredByType: {} });
+    const spansBy = new Map<string, number>();
+    for (const x of s.spans) {
+      const agent = `${x.agentId ?? "main"}/${x.agentType ?? ""}`;
+      spansBy.set(agent, (spansBy.get(agent) ?? 0) + 1);
+    }
+    expect([...spansBy]).toEqual([
+      ["main/", 32],
+      [`${FIRST}/general-purpose`, 21],
+      ["60dade70-20bb-4edb-9dad-9f08267e0cc2/general-purpose", 86],
+      ["f4546a51-ea10-47e0-b4e0-76802974f8a9/general-purpose", 98],
+      ["0d692b0f-17cb-4fd0-94fb-215dabcef803/general-purpose", 65],
+      ["f4ab2bf6-d642-431a-85cb-66691f24c404/general-purpose", 135],
+    ]);
+    // Each subagent's first span is its Task's prompt, the record its agentId names.
+    const prompt = s.spans.find((x) => x.sourceId === FIRST)!;
+    expect([prompt.sourceLine, prompt.role, prompt.agentId]).toEqual([16, "user", FIRST]);
+    expect(text(prompt)).toMatch(/^Create React components for the TODO app/);
+  });
+
+  it("keeps the person's prompts and the title the main agent's, and the subagent's commands the subagent's", () => {
+    const people = s.spans.filter((x) => x.kind === "MESSAGE" && x.role === "user" && x.agentId === undefined);
+    expect(people.map((x) => x.sourceLine)).toEqual([2, 3, 434]);
+    expect(s.title).not.toMatch(/^Create React components/);
+    const commands = s.spans.filter((x) => x.kind === "TOOL_CALL" && x.sourceLine <= 20 && x.toolName === "Bash");
+    expect(commands.map((c) => [c.sourceLine, JSON.stringify(c.toolInput), c.agentId])).toEqual([
+      [18, JSON.stringify({ command: "ls -la", description: "Check current directory structure" }), FIRST],
+      [20, expect.stringContaining("mkdir -p components"), FIRST],
+    ]);
+  });
+});
+
+describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases", () => {
+  const rec = (uuid: string, parentUuid: string | null, content: unknown, type = "user", extra: object = {}) =>
+    JSON.stringify({
+      type,
+      uuid,
+      parentUuid,
+      sessionId: "s",
+      isSidechain: true,
+      timestamp: "2025-08-01T10:00:00Z",
+      message: { role: type, content },
+      ...extra,
+    });
+  const task = (id: string, prompt: string, subagentType?: string) =>
+    JSON.stringify({
+      type: "assistant",
+      uuid: `m-${id}`,
+      parentUuid: null,
+      sessionId: "s",
+      isSidechain: false,
+      timestamp: "2025-08-01T10:00:00Z",
+      message: {
+        role: "assistant",
+        content: [
+          {
+            type: "tool_use",
+            id,
+            name: "Task",
+            input: { description: "d", prompt, ...(subagentType ? { subagent_type: subagentType } : {}) },
+          },
+        ],
+      },
+    });
+
+  it("matches two Tasks of the same prompt in order, types a Task naming none general-purpose, and opens an agent where a parent is missing", () => {
+    const lines = [
+      task("t1", "same prompt", "code-reviewer"),
+      task("t2", "same prompt", "test-runner"),
+      task("t3", "other prompt"),
+      rec("a1", null, "same prompt"),
+      rec("a2", "a1", [{ type: "text", text: "working" }], "assistant"),
+      rec("b1", null, [{ type: "text", text: "same prompt" }]),
+      rec("c1", null, "other prompt"),
+      rec("d2", "gone", [{ type: "text", text: "orphan" }], "assistant"),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    const agents = only(result)
+      .spans.filter((x) => x.agentId)
+      .map((x) => [x.sourceId, x.agentId, x.agentType ?? null]);
+    expect(agents).toEqual([
+      ["a1", "a1", "code-reviewer"],
+      ["a2", "a1", "code-reviewer"],
+      ["b1", "b1", "test-runner"],
+      ["c1", "c1", "general-purpose"],
+      ["d2", "d2", null],
+    ]);
+    // The orphan's missing parent is still reported.
+    expect(only(result).skipped.map((x) => [x.line, x.message])).toEqual([
+      [8, expect.stringContaining("parentUuid gone names no record")],
+    ]);
   });
 });
 

@@ -19,7 +19,9 @@
  *   nested uuid as sourceId, the ids the subagent's own file holds. That file's sidechain records
  *   (`isSidechain`, `agentId`, the parent's sessionId) form the session `<sessionId>/agent-<agentId>`,
  *   so importing both files never mixes seqs; a sidechain record whose message the same file holds
- *   as progress is not added twice.
+ *   as progress is not added twice. Version 1.0 wrote a subagent's records into the parent's file
+ *   instead (`isSidechain` without `agentId`): they stay in its session, as the subagent's
+ *   (./claude-code-sidechains).
  * - Compaction: a `system` compact_boundary ends the window; the next user record with
  *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file, except the
  *   messages a partial compaction kept (the boundary's `compactMetadata.preservedMessages` /
@@ -57,6 +59,7 @@ import {
 } from "./claude-code-blocks";
 import { BlockWriter } from "./claude-code-content";
 import { rawValue } from "./json-scan";
+import { InlineSidechains } from "./claude-code-sidechains";
 import { eachJsonLine, type JsonLine, UNREPORTED } from "./jsonl";
 import type { TranscriptBytes } from "./source";
 import type { ImportResult, ImportWindows, TranscriptImporter } from "./types";
@@ -67,7 +70,8 @@ import { describeZodError } from "./zod-issue";
 class ClaudeReader {
   readonly collector = new ImportCollector("claude-code");
   private readonly clock = new Clock(this.collector);
-  private readonly blocks = new BlockWriter(this.collector);
+  private readonly sidechains = new InlineSidechains();
+  private readonly blocks = new BlockWriter(this.collector, this.sidechains);
   private readonly agentTypes = new Map<string, string>();
   private readonly boundaries = new Map<SessionDraft, PendingBoundary>();
   /** uuid -> session, so a `summary` record's leafUuid can find the session it titles. */
@@ -99,6 +103,7 @@ class ClaudeReader {
         this.parentOf.set(value.uuid, value.parentUuid);
         this.lineOf.set(value.uuid, line);
       }
+      if (InlineSidechains.holds(value)) this.sidechains.notePresent();
       const data = value.data;
       if (value.type === "progress" && isRecord(data) && isRecord(data.message) && typeof data.message.uuid === "string") {
         this.progressUuids.add(data.message.uuid);
@@ -282,7 +287,10 @@ class ClaudeReader {
     this.noteCwd(draft, parsed.data.cwd);
     if (parsed.data.uuid) this.sessionOfUuid.set(parsed.data.uuid, draft);
     const agentType = agentId ? this.agentTypes.get(agentId) : undefined;
-    const origin: Origin = { line, path: [], ...(agentId ? { agentId } : {}), ...(agentType ? { agentType } : {}) };
+    const agent = agentId
+      ? { agentId, ...(agentType ? { agentType } : {}) }
+      : this.sidechains.agentOf(r, parsed.data.message.content);
+    const origin: Origin = { line, path: [], ...agent };
     this.content(origin, draft, parsed.data, at, parsed.data.cwd, r.toolUseResult);
   }
 

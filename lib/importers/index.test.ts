@@ -13,6 +13,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code"],
   ["claude-code/spotter-agent-acompact-70d8e7.jsonl", "claude-code"],
   ["claude-code/spotter-compacted-ae4a77f8.jsonl.gz", "claude-code"],
+  ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],
   ["codex/desktop-0.104-compacted-019c8a59.jsonl.gz", "codex"],
