@@ -22,6 +22,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["openhands/sdk-goal-events.jsonl", "openhands"],
   ["openhands/eval-multi-swe-bench-output.jsonl", "openhands"],
   ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands"],
+  ["openhands/resolver-output-flat-events.jsonl", "openhands"],
   ["otel-genai/kagent-tempo-export.json", "otel-genai"],
   ["otel-genai/packet-panic-jaeger-get-inventory.json", "otel-genai"],
   ["otel-genai/kagent-jaeger-helm-all-namespaces.json", "otel-genai"],

@@ -33,6 +33,10 @@
  *   `forgotten_events_start_id`..`end_id` range) present in the file.
  * - An observation whose `cause` names an action the file does not hold makes the session
  *   incomplete: that action's record is missing.
+ * - Flat events (the resolver's output: no id, cause or timestamp, an action's `args` and an
+ *   observation's `extras` spread beside `action` / `observation`, values often as text) are read
+ *   the same way; a call's body is then the whole event, and an observation answers the call just
+ *   before it that has no result yet.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan } from "./builder";
@@ -62,6 +66,20 @@ const MCP_ACTIONS = new Set(["mcp", "call_tool_mcp"]);
 const SUCCESS_OBSERVATIONS = new Set(["read", "write", "edit", "download", "task_tracking", "success", "delegate"]);
 /** The file editor's failure report, returned as the content of an edit or read observation. */
 const EDITOR_ERROR = "ERROR:\n";
+/** Keys of an event itself, never of its args or extras. */
+const ENVELOPE = new Set(["id", "timestamp", "source", "message", "cause", "timeout", "llm_metrics", "tool_call_metadata"]);
+
+/**
+ * A flat event's args or extras: its fields but the envelope, `kind` (action or observation) and,
+ * for an observation, its `content`; undefined when it has none (then it simply has no args).
+ */
+function flatFields(v: Record<string, unknown>, kind: "action" | "observation"): Record<string, unknown> | undefined {
+  const fields = Object.fromEntries(
+    Object.entries(v).filter(([k]) => !ENVELOPE.has(k) && k !== kind && (kind === "action" || k !== "content")),
+  );
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
 /** The controller's stand-in observation for an action it was waiting on when the run stopped. */
 const NOT_EXECUTED_ERROR_ID = /^AGENT_ERROR\$ERROR_ACTION_NOT_EXECUTED_/;
 
@@ -71,6 +89,8 @@ export class ClassicReader {
   /** Ids of every event read so far, spans or not (an observation's cause must be among them). */
   private readonly seen = new Set<string>();
   private workingDir: string | undefined;
+  /** The last call of a flat event, until an observation answers it. */
+  private unanswered: DraftSpan | undefined;
 
   constructor(private readonly ctx: StreamContext) {}
 
@@ -105,7 +125,7 @@ export class ClassicReader {
     if (v.args !== undefined && !isRecord(v.args)) {
       return collector.skip(e.position, `${action} action whose args are not an object; skipped`, draft);
     }
-    const args = isRecord(v.args) ? v.args : {};
+    const args = isRecord(v.args) ? v.args : (flatFields(v, "action") ?? {});
     const message = str(v.message);
     switch (action) {
       case "message": {
@@ -141,16 +161,17 @@ export class ClassicReader {
   }
 
   private call(e: EventRecord, action: string, id: string | undefined, args: Record<string, unknown>): void {
-    if (!isRecord(e.value.args)) {
+    const flat = !isRecord(e.value.args);
+    if (flat && flatFields(e.value, "action") === undefined) {
       return this.ctx.collector.skip(e.position, `${action} action without args; skipped`, this.ctx.draft);
     }
-    const raw = rawValue(e.bytes, ["args"]);
+    const raw = flat ? e.bytes : rawValue(e.bytes, ["args"]);
     const toolName = MCP_ACTIONS.has(action) ? (str(args.name) ?? action) : action;
     // `is_confirmed` is the field's name in older releases.
     const confirmation = str(args.confirmation_state) ?? str(args.is_confirmed);
     const outcome: ToolOutcome | undefined =
       confirmation === "rejected" ? "DECLINED" : confirmation === "awaiting_confirmation" ? "NOT_RUN" : undefined;
-    this.byId.add(
+    const call = this.byId.add(
       id,
       this.ctx.draft.add({
         ...this.base(e, id),
@@ -162,6 +183,7 @@ export class ClassicReader {
         ...(this.workingDir ? { cwd: this.workingDir } : {}),
       }),
     );
+    if (flat) this.unanswered = call;
   }
 
   private observation(e: EventRecord, observation: string, id: string | undefined): void {
@@ -170,7 +192,8 @@ export class ClassicReader {
     if (v.extras !== undefined && v.extras !== null && !isRecord(v.extras)) {
       return collector.skip(e.position, `${observation} observation whose extras are not an object; skipped`, draft);
     }
-    const extras = isRecord(v.extras) ? v.extras : {};
+    const flat = v.extras === undefined && id === undefined && v.cause === undefined;
+    const extras = isRecord(v.extras) ? v.extras : flat ? (flatFields(v, "observation") ?? {}) : {};
     const cause = idOf(v.cause);
     const content = str(v.content) ?? str(v.message) ?? "";
     if (observation === "recall") return this.recall(e, id, extras);
@@ -198,7 +221,9 @@ export class ClassicReader {
       this.workingDir = workingDir;
       draft.cwd ??= workingDir;
     }
-    const call = cause !== undefined ? this.byId.get(cause).find((s) => s.kind === "TOOL_CALL") : undefined;
+    const call =
+      cause !== undefined ? this.byId.get(cause).find((s) => s.kind === "TOOL_CALL") : flat ? this.unanswered : undefined;
+    if (flat) this.unanswered = undefined;
     this.byId.add(
       id,
       draft.add({

@@ -21,7 +21,9 @@ export interface StreamContext {
   readonly draft: SessionDraft;
 }
 
+/** An integer, or its decimal text (some histories hold every value as a string). */
 export function numberOf(value: unknown): number | undefined {
+  if (typeof value === "string" && /^-?\d{1,15}$/.test(value)) return Number(value);
   return typeof value === "number" && Number.isInteger(value) ? value : undefined;
 }
 

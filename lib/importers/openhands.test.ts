@@ -846,3 +846,34 @@ describe("OpenHands SDK observation outcomes", () => {
     expect(observationOutcome({ ...view, error: "" }, 2)).toBe("FAILED");
   });
 });
+
+describe("OpenHands resolver output: flat events", () => {
+  // Real output (see fixtures/openhands/SOURCES.md): args and extras spread beside action and
+  // observation, values as text, no ids; they used to be skipped as "run action without args".
+  const { whole: result } = parseBothWays(openHandsImporter, fixture("openhands/resolver-output-flat-events.jsonl"));
+
+  it("reads every command and code cell, each answered by the observation after it", () => {
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 2, used: 2, skipped: 0 });
+    expect(result.sessions.map((s) => [s.externalId, s.skipped.length])).toEqual([
+      ["neubig/pr-viewer#5", 0],
+      ["neubig/pr-viewer#1", 0],
+    ]);
+    const [license, darkMode] = result.sessions;
+    const calls = license!.spans.filter((x) => x.kind === "TOOL_CALL");
+    expect(
+      calls.map((c) => [c.toolName, c.outcome, c.exitCode ?? null, (c.toolInput as { command?: string }).command ?? null]),
+    ).toEqual([
+      ["run", "SUCCEEDED", 0, "touch LICENSE"],
+      ["run_ipython", "UNKNOWN", null, null],
+      ["run", "SUCCEEDED", 0, "cat LICENSE"],
+    ]);
+    // The call's body is the event as the file holds it; its result names it.
+    expect(text(calls[0])).toMatch(/^\{"command":"touch LICENSE","thought":/);
+    const result0 = license!.spans.find((x) => x.kind === "TOOL_RESULT")!;
+    expect([result0.toolName, result0.exitCode]).toEqual(["run", 0]);
+    const edits = darkMode!.spans.filter((x) => x.kind === "TOOL_CALL" && text(x).includes("edit_file_by_replace"));
+    expect(edits).toHaveLength(15);
+    expect(verdictOf(result, (x) => x.kind === "TOOL_CALL" && text(x).includes("/workspace/src/App.css"))).toBe("YES");
+  });
+});
