@@ -73,7 +73,19 @@ export interface Exec {
 export function subjectPrompt(r: AiderRecord): boolean {
   if (r.kind !== "tool" || r.lines.length !== 1) return false;
   const m = PROMPT.exec(r.lines[0]!);
-  return m !== null && /^Run (this shell command|shell commands?|pip install)\?$/.test(m[1]!);
+  return m !== null && /^(Run (this shell command|shell commands?|pip install)|Install playwright)\?$/.test(m[1]!);
+}
+
+/**
+ * The commands a prompt's subject names: its lines, but for the prose around the commands of
+ * `/web`'s offer to install Playwright ("For the best web scraping, install Playwright:", the
+ * commands, "See <url> for more info.").
+ */
+export function subjectCommands(lines: readonly string[]): string[] {
+  return lines
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"))
+    .filter((l) => !/^For the best web scraping, install Playwright:$/.test(l) && !/^See \S+ for more info\.$/.test(l));
 }
 
 export function samePath(a: string, b: string): boolean {

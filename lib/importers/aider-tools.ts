@@ -5,7 +5,16 @@
  */
 import { type DraftSpan, ImportCollector, type SessionDraft } from "./builder";
 import { type AiderRecord, PROMPT } from "./aider-records";
-import { EDIT_LINES, type Exec, type Proposal, UNDO_FAILED, commandOf, samePath, subjectPrompt } from "./aider-text";
+import {
+  EDIT_LINES,
+  type Exec,
+  type Proposal,
+  UNDO_FAILED,
+  commandOf,
+  samePath,
+  subjectCommands,
+  subjectPrompt,
+} from "./aider-text";
 import { utf8 } from "./text";
 
 export abstract class AiderToolReader {
@@ -199,7 +208,7 @@ export abstract class AiderToolReader {
     const subject = previous && previous.kind === "tool" && previous.endLine + 1 === r.line ? previous : undefined;
     this.notice = undefined;
     if (subjectPrompt(r)) {
-      const commands = (subject?.lines ?? []).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+      const commands = subjectCommands(subject?.lines ?? []);
       if (subject) this.collector.use(subject.line);
       const key = commands.join("\n");
       const proposal = this.proposals.find((p) => !p.prompted && p.commands.join("\n") === key);

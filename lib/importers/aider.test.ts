@@ -149,6 +149,39 @@ describe("Aider importer: hand-written edge cases", () => {
     ]);
   });
 
+  it("reads /web's offer to install Playwright as its two commands, declined or run as answered", () => {
+    // As Aider 0.85 writes it (aider/scrape.py: the commands, then confirm_ask).
+    const offer = (answer: string) =>
+      [
+        "# aider chat started at 2025-06-01 09:00:00",
+        "",
+        "#### /web https://example.com/docs  ",
+        "",
+        "> Scraping https://example.com/docs...  ",
+        "> For the best web scraping, install Playwright:",
+        "",
+        "/usr/bin/python3 -m pip install --upgrade --upgrade-strategy only-if-needed aider-chat[playwright]",
+        "/usr/bin/python3 -m playwright install --with-deps chromium",
+        "",
+        "See https://aider.chat/docs/install/optional.html#enable-playwright for more info.  ",
+        `> Install playwright? (Y)es/(N)o [Yes]: ${answer}  `,
+        "> Unable to initialize playwright.  ",
+        "",
+      ].join("\n");
+    for (const [answer, outcome] of [
+      ["n", "DECLINED"],
+      ["y", "UNKNOWN"],
+    ] as const) {
+      const result = parseAider(utf8(offer(answer)));
+      expectWellFormed(result);
+      expect(result.records.skipped).toBe(0);
+      expect(calls(result).map((c) => [c.toolName, (c.toolInput as { command?: string }).command, c.outcome])).toEqual([
+        ["shell", "/usr/bin/python3 -m pip install --upgrade --upgrade-strategy only-if-needed aider-chat[playwright]", outcome],
+        ["shell", "/usr/bin/python3 -m playwright install --with-deps chromium", outcome],
+      ]);
+    }
+  });
+
   it("keeps a markdown heading or quote inside a reply as part of the reply", () => {
     const bytes = utf8(
       "\n# aider chat started at 2025-01-01 00:00:00\n\n> Aider v0.86.1  \n\n#### explain  \n\n#### Step 1\n> a quote\nmore\n\n> Tokens: 1k sent, 2 received.  \n",

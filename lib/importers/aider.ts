@@ -27,7 +27,8 @@
  *   files the reply's blocks name); `Skipping edits to P` DECLINED (a person or the gitignore
  *   refused it); `Commit <sha> <message>` ("git_commit", {sha, message}) SUCCEEDED; `Added <p> to
  *   .gitignore` ("edit" of .gitignore); `Git repository created in D` ("shell", git init);
- *   `Run pip install?` with its subject ("shell", the pip command) like a shell prompt; `/add`'s
+ *   `Run pip install?` with its subject ("shell", the pip command) like a shell prompt, and so
+ *   `/web`'s `Install playwright?` (the pip and playwright commands its subject names); `/add`'s
  *   `Do you want to create P?` ("create_file", {path}).
  * - A command's own output (older versions wrote it) is its TOOL_RESULT; `Added N lines of output`
  *   after `/test` means the test failed (Aider adds it only on a non-zero exit).
