@@ -4,9 +4,10 @@
  * first record (parentUuid null) whose text is the Task's prompt. Their spans stay in the parent's
  * session, in file order, but are the subagent's: agentId is the uuid of the chain's first record
  * (the sourceId of that record's span), agentType the `subagent_type` of the Task call whose prompt
- * opened the chain.
+ * opened the chain. The chain is followed through every record of the file (hook notices, records
+ * that could not be read), so a link that gives no span does not split a subagent in two.
  */
-import { sidechainAgent } from "./claude-code-blocks";
+import { resultText, sidechainAgent } from "./claude-code-blocks";
 import { isRecord } from "./text";
 
 export interface InlineAgent {
@@ -15,26 +16,31 @@ export interface InlineAgent {
 }
 
 export class InlineSidechains {
-  /** Whether the file holds any such record (the first pass tells), so prompts are kept only then. */
-  private present = false;
-  /** Each inline sidechain record's agent, by its uuid, for the records that follow it. */
+  /** The file's inline sidechain records, by uuid (the first pass notes them). */
+  private readonly inline = new Set<string>();
+  /** The first record of the chain each inline sidechain record belongs to, by uuid (found once). */
+  private readonly rootOf = new Map<string, string>();
+  /** Each chain's agent, by the uuid of its first record. */
   private readonly agents = new Map<string, InlineAgent>();
   /** Subagent types of Task calls whose sidechain has not opened yet, by prompt (in call order). */
   private readonly typesByPrompt = new Map<string, string[]>();
+
+  /** `parentOf`: every record's parentUuid by its uuid, from the first pass over the file. */
+  constructor(private readonly parentOf: ReadonlyMap<string, unknown>) {}
 
   /** Whether a record is one (no agentId: a subagent's own file gives one). */
   static holds(record: Record<string, unknown>): boolean {
     return record.isSidechain === true && sidechainAgent(record) === undefined;
   }
 
-  /** From the first pass: the file holds an inline sidechain record. */
-  notePresent(): void {
-    this.present = true;
+  /** From the first pass: a record of the file, noted when it is one. */
+  note(record: Record<string, unknown>): void {
+    if (InlineSidechains.holds(record) && typeof record.uuid === "string") this.inline.add(record.uuid);
   }
 
   /** A Task/Agent call: the sidechain that opens with its prompt is its subagent's. */
   noteCall(input: unknown): void {
-    if (!this.present || !isRecord(input) || typeof input.prompt !== "string") return;
+    if (this.inline.size === 0 || !isRecord(input) || typeof input.prompt !== "string") return;
     const type = typeof input.subagent_type === "string" && input.subagent_type !== "" ? input.subagent_type : "general-purpose";
     const queue = this.typesByPrompt.get(input.prompt);
     if (queue) queue.push(type);
@@ -42,31 +48,47 @@ export class InlineSidechains {
   }
 
   /**
-   * The agent of an inline sidechain record (undefined for any other record): its parent's, or, for
-   * the first record of a chain (or one whose parent the file lacks), a new one named by its uuid.
+   * The agent of an inline sidechain record (undefined for any other record): that of the first
+   * record of its chain, which a first record's prompt (`content`) types.
    */
-  agentOf(record: Record<string, unknown>, content: unknown): InlineAgent | undefined {
+  agentOf(record: Record<string, unknown>, content?: unknown): InlineAgent | undefined {
     if (!InlineSidechains.holds(record) || typeof record.uuid !== "string") return undefined;
-    const parent = typeof record.parentUuid === "string" ? this.agents.get(record.parentUuid) : undefined;
-    const agent = parent ?? this.opened(record.uuid, promptOf(content));
-    this.agents.set(record.uuid, agent);
+    const root = this.root(record.uuid);
+    let agent = this.agents.get(root);
+    if (!agent) {
+      const prompt =
+        root === record.uuid && (typeof content === "string" || Array.isArray(content)) ? resultText(content) : undefined;
+      agent = this.opened(root, prompt);
+      this.agents.set(root, agent);
+    }
     return agent;
   }
 
-  private opened(uuid: string, prompt: string | undefined): InlineAgent {
+  /** The first record of `uuid`'s chain: up by parentUuid while the parent is an inline sidechain record. */
+  private root(uuid: string): string {
+    const path: string[] = [];
+    let at = uuid;
+    let root: string | undefined;
+    for (;;) {
+      const known = this.rootOf.get(at);
+      if (known !== undefined) {
+        root = known;
+        break;
+      }
+      path.push(at);
+      const parent = this.parentOf.get(at);
+      if (typeof parent !== "string" || !this.inline.has(parent) || path.length > this.inline.size) break;
+      at = parent;
+    }
+    root ??= at;
+    for (const u of path) this.rootOf.set(u, root);
+    return root;
+  }
+
+  private opened(root: string, prompt: string | undefined): InlineAgent {
     const queue = prompt === undefined ? undefined : this.typesByPrompt.get(prompt);
     const agentType = queue?.shift();
     if (queue?.length === 0) this.typesByPrompt.delete(prompt!);
-    return { agentId: uuid, ...(agentType ? { agentType } : {}) };
+    return { agentId: root, ...(agentType ? { agentType } : {}) };
   }
-}
-
-/** A first record's prompt: its string content, or its text blocks'. */
-function promptOf(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  const texts = content
-    .filter((b) => isRecord(b) && b.type === "text" && typeof b.text === "string")
-    .map((b) => b.text as string);
-  return texts.length > 0 ? texts.join("\n") : undefined;
 }

@@ -382,6 +382,48 @@ describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases"
       [8, expect.stringContaining("parentUuid gone names no record")],
     ]);
   });
+
+  it("follows a chain through links that give no span of their own, and credits a sidechain's system notice to its subagent", () => {
+    const lines = [
+      task("t1", "go", "code-reviewer"),
+      rec("a1", null, "go"),
+      rec("a2", "a1", [{ type: "text", text: "working" }], "assistant"),
+      // A hook notice 1.0 writes into the chain, without a subtype: skipped, but still a link.
+      JSON.stringify({
+        type: "system",
+        uuid: "s3",
+        parentUuid: "a2",
+        sessionId: "s",
+        isSidechain: true,
+        content: "PostToolUse:Bash completed",
+      }),
+      rec("a4", "s3", [{ type: "text", text: "more" }], "assistant"),
+      // A message that cannot be read: skipped, but still a link.
+      rec("a5", "a4", 42, "assistant"),
+      JSON.stringify({
+        type: "system",
+        subtype: "informational",
+        uuid: "s6",
+        parentUuid: "a5",
+        sessionId: "s",
+        isSidechain: true,
+        content: "note",
+      }),
+      rec("a7", "s6", [{ type: "text", text: "done" }], "assistant"),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    const agents = only(result)
+      .spans.filter((x) => x.agentId)
+      .map((x) => [x.sourceId, x.agentId, x.agentType ?? null]);
+    expect(agents).toEqual([
+      ["a1", "a1", "code-reviewer"],
+      ["a2", "a1", "code-reviewer"],
+      ["a4", "a1", "code-reviewer"],
+      ["s6", "a1", "code-reviewer"],
+      ["a7", "a1", "code-reviewer"],
+    ]);
+    expect(only(result).skipped.map((x) => x.line)).toEqual([4, 6]);
+  });
 });
 
 describe("Claude Code importer: a real compaction agent's file", () => {

@@ -70,8 +70,6 @@ import { describeZodError } from "./zod-issue";
 class ClaudeReader {
   readonly collector = new ImportCollector("claude-code");
   private readonly clock = new Clock(this.collector);
-  private readonly sidechains = new InlineSidechains();
-  private readonly blocks = new BlockWriter(this.collector, this.sidechains);
   private readonly agentTypes = new Map<string, string>();
   private readonly boundaries = new Map<SessionDraft, PendingBoundary>();
   /** uuid -> session, so a `summary` record's leafUuid can find the session it titles. */
@@ -85,6 +83,8 @@ class ClaudeReader {
   /** Each record's parentUuid and line by its uuid, for the messages a compaction kept. */
   private readonly parentOf = new Map<string, unknown>();
   private readonly lineOf = new Map<string, number>();
+  private readonly sidechains = new InlineSidechains(this.parentOf);
+  private readonly blocks = new BlockWriter(this.collector, this.sidechains);
   private currentSessionId: string | undefined;
 
   constructor(private readonly fileId: () => string) {}
@@ -103,7 +103,7 @@ class ClaudeReader {
         this.parentOf.set(value.uuid, value.parentUuid);
         this.lineOf.set(value.uuid, line);
       }
-      if (InlineSidechains.holds(value)) this.sidechains.notePresent();
+      this.sidechains.note(value);
       const data = value.data;
       if (value.type === "progress" && isRecord(data) && isRecord(data.message) && typeof data.message.uuid === "string") {
         this.progressUuids.add(data.message.uuid);
@@ -314,12 +314,14 @@ class ClaudeReader {
   }
 
   private base(line: JsonLine, r: { uuid?: unknown }, at: Date | undefined, origin?: Origin, cwd?: string): Base {
+    // A record with no message (system, attachment) of a 1.0 sidechain is its subagent's too.
+    const agent = origin ?? this.sidechains.agentOf(line.value);
     return {
       occurredAt: at,
       sourceLine: line.line,
       ...(typeof r.uuid === "string" ? { sourceId: r.uuid } : {}),
-      ...(origin?.agentId ? { agentId: origin.agentId } : {}),
-      ...(origin?.agentType ? { agentType: origin.agentType } : {}),
+      ...(agent?.agentId ? { agentId: agent.agentId } : {}),
+      ...(agent?.agentType ? { agentType: agent.agentType } : {}),
       ...(cwd ? { cwd } : {}),
     };
   }
