@@ -33,15 +33,15 @@
  *   `forgotten_events_start_id`..`end_id` range) present in the file.
  * - An observation whose `cause` names an action the file does not hold makes the session
  *   incomplete: that action's record is missing.
- * - Flat events (the resolver's output: no id, cause or timestamp, an action's `args` and an
- *   observation's `extras` spread beside `action` / `observation`, values often as text) are read
- *   the same way; a call's body is then the whole event, and an observation answers the call just
- *   before it that has no result yet.
+ * - Flat events (the resolver's output: no id, source, cause or timestamp; an action's `args` and
+ *   an observation's `extras` spread beside `action` / `observation`) are read the same way; a
+ *   call's body is then the whole event, an observation answers the call just before it that has no
+ *   result yet, and a message repeating the line's instruction is the user's.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan } from "./builder";
 import { rawValue } from "./json-scan";
-import { type EventRecord, idOf, numberOf, SpansById, type StreamContext } from "./openhands-events";
+import { type EventRecord, idOf, messageText, numberOf, SpansById, type StreamContext } from "./openhands-events";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
 /** Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. */
@@ -130,7 +130,7 @@ export class ClassicReader {
     switch (action) {
       case "message": {
         const text = str(args.content) ?? message ?? "";
-        const role = v.source === "user" ? "user" : v.source === "environment" ? "system" : "assistant";
+        const role = isUserMessage(v, this.ctx.instruction) ? "user" : v.source === "environment" ? "system" : "assistant";
         this.message(e, id, role, text);
         if (draft.title === undefined && role === "user" && !looksInjected(text)) draft.title = titleFrom(text);
         return;
@@ -317,4 +317,13 @@ export function forgottenIds(fields: Record<string, unknown>): string[] {
   const ids: string[] = [];
   for (let i = start; i <= end; i++) ids.push(String(i));
   return ids;
+}
+
+/**
+ * A classic message action from the user: so its source says, or, without a source (flat events),
+ * it repeats the instruction the line gave the agent.
+ */
+export function isUserMessage(v: Record<string, unknown>, instruction: string | undefined): boolean {
+  if (v.source === "user") return true;
+  return v.source === undefined && instruction !== undefined && messageText(v) === instruction;
 }

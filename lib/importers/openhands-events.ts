@@ -19,11 +19,17 @@ export interface StreamContext {
   readonly collector: ImportCollector;
   readonly clock: Clock;
   readonly draft: SessionDraft;
+  /** The task an evaluation or resolver line gave the agent: a message without a source that repeats it is the user's. */
+  readonly instruction?: string;
 }
 
-/** An integer, or its decimal text (some histories hold every value as a string). */
+/** A classic message action's text (its args', or, in a flat event, its own). */
+export function messageText(v: Record<string, unknown>): string | undefined {
+  const args = isRecord(v.args) ? v.args : v;
+  return typeof args.content === "string" ? args.content : undefined;
+}
+
 export function numberOf(value: unknown): number | undefined {
-  if (typeof value === "string" && /^-?\d{1,15}$/.test(value)) return Number(value);
   return typeof value === "number" && Number.isInteger(value) ? value : undefined;
 }
 

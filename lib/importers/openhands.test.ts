@@ -849,7 +849,7 @@ describe("OpenHands SDK observation outcomes", () => {
 
 describe("OpenHands resolver output: flat events", () => {
   // Real output (see fixtures/openhands/SOURCES.md): args and extras spread beside action and
-  // observation, values as text, no ids; they used to be skipped as "run action without args".
+  // observation, no ids or sources; they used to be skipped as "run action without args".
   const { whole: result } = parseBothWays(openHandsImporter, fixture("openhands/resolver-output-flat-events.jsonl"));
 
   it("reads every command and code cell, each answered by the observation after it", () => {
@@ -872,6 +872,13 @@ describe("OpenHands resolver output: flat events", () => {
     expect(text(calls[0])).toMatch(/^\{"command":"touch LICENSE","thought":/);
     const result0 = license!.spans.find((x) => x.kind === "TOOL_RESULT")!;
     expect([result0.toolName, result0.exitCode]).toEqual(["run", 0]);
+    // The instruction is the user's, once (the flat message repeating it has no source), and titles the session.
+    const said = license!.spans.filter((x) => x.kind === "MESSAGE").map((x) => [x.role, text(x).slice(0, 40)]);
+    expect(said).toEqual([
+      ["user", "Please fix the following issue for the r"],
+      ["assistant", "The MIT License has been successfully ad"],
+    ]);
+    expect(license!.title).toMatch(/^Please fix the following issue/);
     const edits = darkMode!.spans.filter((x) => x.kind === "TOOL_CALL" && text(x).includes("edit_file_by_replace"));
     expect(edits).toHaveLength(15);
     expect(verdictOf(result, (x) => x.kind === "TOOL_CALL" && text(x).includes("/workspace/src/App.css"))).toBe("YES");

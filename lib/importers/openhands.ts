@@ -23,7 +23,7 @@
 import { Clock, ImportCollector } from "./builder";
 import { locate, skipWs } from "./json-scan";
 import { eachJsonLine } from "./jsonl";
-import { ClassicReader } from "./openhands-classic";
+import { ClassicReader, isUserMessage } from "./openhands-classic";
 import { arrayEvents, type EventRecord, type StreamContext } from "./openhands-events";
 import { SdkReader } from "./openhands-sdk";
 import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
@@ -198,10 +198,11 @@ function* lineWindows(input: TranscriptBytes, reader: OpenHandsReader, fileId: (
 }
 
 /** An evaluation (or resolver) line: its events, with the instruction and error around them. */
-function instance(ctx: StreamContext, line: number, v: Record<string, unknown>, events: EventRecord[]): void {
-  const { draft, clock } = ctx;
+function instance(lineCtx: StreamContext, line: number, v: Record<string, unknown>, events: EventRecord[]): void {
   const instruction = str(v.instruction);
-  if (instruction && !events.some(isUserMessage)) {
+  const ctx = instruction ? { ...lineCtx, instruction } : lineCtx;
+  const { draft, clock } = ctx;
+  if (instruction && !events.some((e) => fromUser(e, instruction))) {
     draft.add({
       kind: "MESSAGE",
       role: "user",
@@ -219,9 +220,10 @@ function instance(ctx: StreamContext, line: number, v: Record<string, unknown>, 
   if (draft.isEmpty) ctx.collector.skip(line, "evaluation line with no events, instruction or error; skipped");
 }
 
-function isUserMessage(e: EventRecord): boolean {
+/** Whether an event is a message of the user's (then the instruction is not added again). */
+function fromUser(e: EventRecord, instruction: string): boolean {
   const v = e.value;
-  if (v.action === "message") return v.source === "user";
+  if (v.action === "message") return isUserMessage(v, instruction);
   return v.kind === "MessageEvent" && v.source === "user";
 }
 
