@@ -69,10 +69,10 @@ function pool(): pg.Pool {
 export const DISCONNECT_GRACE_MS = 10_000;
 
 /**
- * Closes the process's client and its pool. Closing waits for every connection in use to come
- * back; one that never does (a query or transaction left running) must not keep a CLI command or a
- * test run from ending, so after `graceMs` this stops waiting, says how many were still in use,
- * and leaves them to the process's exit. Whether it waited for all of them is returned.
+ * Closes the process's client and its pool. Ending the pool waits for every connection in use to
+ * come back; one that never does (a query or transaction left running) must not keep a CLI command
+ * or a test run waiting here, so after `graceMs` this stops waiting and says how many were still in
+ * use (they close when their work ends). Whether every connection came back in time is returned.
  */
 export async function disconnectDb(graceMs = DISCONNECT_GRACE_MS): Promise<boolean> {
   const current = holder.custodianPrisma;
@@ -84,15 +84,22 @@ export async function disconnectDb(graceMs = DISCONNECT_GRACE_MS): Promise<boole
     timer = setTimeout(() => resolve(false), graceMs);
     timer.unref();
   });
-  // The pool is ours to end (raw transactions use it too), whether or not Prisma ever connected.
-  const closing = client.$disconnect().then(() => pool.end());
-  const closed = await Promise.race([closing.then(() => true as const), gaveUp]);
-  clearTimeout(timer);
-  if (!closed) {
-    const inUse = pool.totalCount - pool.idleCount;
-    console.warn(`Database: ${inUse} connection(s) still in use ${graceMs} ms after closing began; not waiting for them`);
+  // The pool is ours to end (raw transactions use it too), whether or not Prisma ever connected,
+  // and whether or not Prisma's own disconnect succeeds.
+  const closing = Promise.all([
+    client.$disconnect().catch((error: unknown) => console.warn("Database: the client did not disconnect cleanly", error)),
+    pool.end(),
+  ]).then(() => true as const);
+  try {
+    const closed = await Promise.race([closing, gaveUp]);
+    if (!closed) {
+      const inUse = pool.totalCount - pool.idleCount;
+      console.warn(`Database: ${inUse} connection(s) still in use ${graceMs} ms after closing began; not waiting for them`);
+    }
+    return closed;
+  } finally {
+    clearTimeout(timer);
   }
-  return closed;
 }
 
 /** Which kind of database this process runs on, for health and the UI. */
