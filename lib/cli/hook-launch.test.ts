@@ -4,16 +4,17 @@
  * setting can be given, mistyped or missing.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConnectionConfig } from "./hook-config";
 import { projectRoot } from "./hook-paths";
 
 const dir = mkdtempSync(join(tmpdir(), "custodian-hook-launch-"));
 const launcher = join(projectRoot(), "lib/cli/hook-launch.mjs");
 const gone = join(dir, "gone", "hook.mjs");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Case {
   /** CUSTODIAN_FAIL_CLOSED, when set. */

@@ -165,7 +165,8 @@ describe("Aider importer: hand-written edge cases", () => {
         "",
         "See https://aider.chat/docs/install/optional.html#enable-playwright for more info.  ",
         `> Install playwright? (Y)es/(N)o [Yes]: ${answer}  `,
-        "> Unable to initialize playwright.  ",
+        // Aider says so when it has no Playwright: declined, or an install that failed.
+        ...(answer === "n" ? ["> Unable to initialize playwright.  "] : []),
         "",
       ].join("\n");
     for (const [answer, outcome] of [

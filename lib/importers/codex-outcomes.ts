@@ -59,7 +59,7 @@ export function contentTexts(content: unknown): { texts: string[]; unknown: stri
 const DECLINED = [
   /^exec command rejected by user/,
   /^patch rejected by user/,
-  // assess_patch_safety's refusals ("writing outside of the project; rejected by ... policy"),
+  // assess_patch_safety's refusals ("writing outside of the project; rejected by user approval settings"),
   // except the empty patch it rejects before any policy is asked (NOT_RUN below).
   /^patch rejected: (?!empty patch)/,
   /^This action was rejected due to unacceptable risk/,

@@ -323,7 +323,7 @@ describe("Codex importer: approvals and outcomes", () => {
       shell(1, "e1", "applypatch << 'PATCH'\n*** Begin Patch\n*** End Patch\nPATCH"),
       out(2, "e1", "patch rejected: empty patch"),
       shell(3, "e2", "applypatch << 'PATCH'\n*** Begin Patch\n*** Add File: /etc/x\n+y\n*** End Patch\nPATCH"),
-      out(4, "e2", 'patch rejected: writing outside of the project; rejected by "never" approval policy'),
+      out(4, "e2", "patch rejected: writing outside of the project; rejected by user approval settings"),
     ]);
     expect(callsOf(result).map((c) => [c.sourceId, c.outcome])).toEqual([
       ["e1", "NOT_RUN"],
