@@ -323,7 +323,7 @@ describe("Claude Code importer: a real 1.0 session whose subagents wrote into th
 });
 
 describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases", () => {
-  const rec = (uuid: string, parentUuid: string | null, content: unknown, type = "user", extra: object = {}) =>
+  const rec = (uuid: string, parentUuid: string | null, content: unknown, type = "user") =>
     JSON.stringify({
       type,
       uuid,
@@ -332,7 +332,6 @@ describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases"
       isSidechain: true,
       timestamp: "2025-08-01T10:00:00Z",
       message: { role: type, content },
-      ...extra,
     });
   const task = (id: string, prompt: string, subagentType?: string) =>
     JSON.stringify({
@@ -354,6 +353,16 @@ describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases"
         ],
       },
     });
+  const notice = (uuid: string, parentUuid: string, fields: object) =>
+    JSON.stringify({ type: "system", uuid, parentUuid, sessionId: "s", isSidechain: true, ...fields });
+  /** The parse of `lines`, and each span of a subagent as [sourceId, agentId, agentType]. */
+  const agentsOf = (lines: string[]) => {
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    const agents = only(result)
+      .spans.filter((x) => x.agentId)
+      .map((x) => [x.sourceId, x.agentId, x.agentType ?? null]);
+    return { result, agents };
+  };
 
   it("matches two Tasks of the same prompt in order, types a Task naming none general-purpose, and opens an agent where a parent is missing", () => {
     const lines = [
@@ -366,10 +375,7 @@ describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases"
       rec("c1", null, "other prompt"),
       rec("d2", "gone", [{ type: "text", text: "orphan" }], "assistant"),
     ];
-    const result = parseClaudeCode(utf8(lines.join("\n")));
-    const agents = only(result)
-      .spans.filter((x) => x.agentId)
-      .map((x) => [x.sourceId, x.agentId, x.agentType ?? null]);
+    const { result, agents } = agentsOf(lines);
     expect(agents).toEqual([
       ["a1", "a1", "code-reviewer"],
       ["a2", "a1", "code-reviewer"],
@@ -389,32 +395,14 @@ describe("Claude Code importer: 1.0 sidechains in the parent's file, edge cases"
       rec("a1", null, "go"),
       rec("a2", "a1", [{ type: "text", text: "working" }], "assistant"),
       // A hook notice 1.0 writes into the chain, without a subtype: skipped, but still a link.
-      JSON.stringify({
-        type: "system",
-        uuid: "s3",
-        parentUuid: "a2",
-        sessionId: "s",
-        isSidechain: true,
-        content: "PostToolUse:Bash completed",
-      }),
+      notice("s3", "a2", { content: "PostToolUse:Bash completed" }),
       rec("a4", "s3", [{ type: "text", text: "more" }], "assistant"),
       // A message that cannot be read: skipped, but still a link.
       rec("a5", "a4", 42, "assistant"),
-      JSON.stringify({
-        type: "system",
-        subtype: "informational",
-        uuid: "s6",
-        parentUuid: "a5",
-        sessionId: "s",
-        isSidechain: true,
-        content: "note",
-      }),
+      notice("s6", "a5", { subtype: "informational", content: "note" }),
       rec("a7", "s6", [{ type: "text", text: "done" }], "assistant"),
     ];
-    const result = parseClaudeCode(utf8(lines.join("\n")));
-    const agents = only(result)
-      .spans.filter((x) => x.agentId)
-      .map((x) => [x.sourceId, x.agentId, x.agentType ?? null]);
+    const { result, agents } = agentsOf(lines);
     expect(agents).toEqual([
       ["a1", "a1", "code-reviewer"],
       ["a2", "a1", "code-reviewer"],
