@@ -79,7 +79,9 @@ const NOT_RUN = [
 // The unified exec tools' own errors (codex-rs answers the model `exec_command failed: ...` or
 // `write_stdin failed: ...`, e.g. "stdin is closed for this session"): the call was made and failed.
 // The rollout keeps only the text, not the error flag the model was sent.
-const RUNTIME_FAILED = [/^exec_command failed: /, /^write_stdin failed: /];
+// So is apply_patch's check of a patch against the files before it writes anything
+// (handlers/apply_patch.rs: "apply_patch verification failed: ...").
+const RUNTIME_FAILED = [/^exec_command failed: /, /^write_stdin failed: /, /^apply_patch verification failed: /];
 const TIMED_OUT = /^command timed out\b/m;
 const KILLED = /\b(killed|SIGKILL|terminated by signal)\b/i;
 const STILL_RUNNING = /^Process running with session ID (\d+)/m;

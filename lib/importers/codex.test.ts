@@ -880,3 +880,17 @@ describe("Codex importer: damaged records of the real interactive rollout never 
     120_000,
   );
 });
+
+describe("Codex importer: a real 0.47 rollout whose patch the runtime refused before writing", () => {
+  // See fixtures/codex/SOURCES.md.
+  const result = importTranscript(fixture("codex/yoavf-pomodoro-0.47.jsonl"));
+  const patches = only(result).spans.filter((x) => x.kind === "TOOL_CALL" && x.toolName === "apply_patch");
+
+  it("a patch that failed apply_patch's verification FAILED; the ten applied SUCCEEDED", () => {
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 153, used: 111, ignored: 42, skipped: 0 });
+    expect(patches.filter((p) => p.outcome === "SUCCEEDED")).toHaveLength(10);
+    const refused = patches.filter((p) => p.outcome !== "SUCCEEDED");
+    expect(refused.map((p) => [p.sourceLine, p.outcome, p.exitCode ?? null])).toEqual([[110, "FAILED", null]]);
+  });
+});

@@ -177,9 +177,12 @@ export function shellExitCode(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Whether the shell tool reports the command was killed by a signal (`Signal: 9`). */
+/**
+ * Whether the shell tool reports the command was killed by a signal (`Signal: 9`). Versions up to
+ * 0.23 wrote the line for every command, `Signal: 0` (or `(none)`) when none killed it.
+ */
 function shellSignalled(text: string): boolean {
-  return /^Signal: \d+\s*$/m.test(text);
+  return /^Signal: [1-9]\d*\s*$/m.test(text);
 }
 
 /** Cancellation reasons that mean the user refused the call at its confirmation prompt. */

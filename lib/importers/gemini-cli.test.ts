@@ -627,3 +627,39 @@ describe("Gemini CLI importer: corrupted records of the real tool sessions never
     60_000,
   );
 });
+
+describe("Gemini CLI importer: a real 0.23 session, whose shell output always names a signal", () => {
+  // See fixtures/gemini-cli/SOURCES.md: 0.23 wrote `Signal: 0` for every command no signal killed.
+  const result = importTranscript(fixture("gemini-cli/entire-0.23-session-f7633853.json"));
+  const calls = only(result).spans.filter((x) => x.kind === "TOOL_CALL");
+
+  it("reads `Signal: 0` as no signal: each command that exited 0 SUCCEEDED", () => {
+    expectWellFormed(result);
+    expect(result.records).toMatchObject({ read: 13, used: 13, skipped: 0 });
+    const shell = calls.filter((c) => c.toolName === "run_shell_command");
+    expect(shell.map((c) => [c.sourceLine, c.outcome, c.exitCode])).toEqual([
+      [3, "SUCCEEDED", 0],
+      [4, "SUCCEEDED", 0],
+      [7, "SUCCEEDED", 0],
+      [9, "SUCCEEDED", 0],
+      [11, "SUCCEEDED", 0],
+      [12, "SUCCEEDED", 0],
+    ]);
+    expect(
+      shell.every((c) =>
+        /^Signal: 0$/m.test(text(only(result).spans.find((r) => r.kind === "TOOL_RESULT" && r.sourceId === c.sourceId))),
+      ),
+    ).toBe(true);
+  });
+
+  it("still reads a signal that killed the command as FAILED", () => {
+    // The same session, its first command's output saying a signal (15) ended it.
+    const real = new TextDecoder().decode(fixture("gemini-cli/entire-0.23-session-f7633853.json"));
+    const killed = real.replace("Signal: 0", "Signal: 15");
+    expect(killed).not.toBe(real);
+    const shell = only(parseGeminiCli(utf8(killed))).spans.filter(
+      (x) => x.kind === "TOOL_CALL" && x.toolName === "run_shell_command",
+    );
+    expect(shell.map((c) => c.outcome)).toEqual(["FAILED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+  });
+});

@@ -15,6 +15,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-compacted-ae4a77f8.jsonl.gz", "claude-code"],
   ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
+  ["codex/yoavf-pomodoro-0.47.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],
   ["codex/desktop-0.104-compacted-019c8a59.jsonl.gz", "codex"],
   ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex"],
@@ -32,6 +33,7 @@ const REAL: Array<[string, ImportFormat]> = [
   ["gemini-cli/agent-history-session-01.json", "gemini-cli"],
   ["gemini-cli/codemie-session-2025-12-01.json", "gemini-cli"],
   ["gemini-cli/codemie-session-2026-01-16-file-ops.json", "gemini-cli"],
+  ["gemini-cli/entire-0.23-session-f7633853.json", "gemini-cli"],
   ["aider/afi-core.aider.chat.history.md", "aider"],
   ["aider/monochromatic.aider.chat.history.md", "aider"],
 ];
