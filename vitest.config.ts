@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-// Two projects: pure unit tests run in parallel; tests that touch data (*.db.test.ts) share one
-// freshly created Postgres database per run (see lib/db/test-database.ts) and run serially.
+// Three projects: pure unit tests run in parallel; tests that touch data (*.db.test.ts) share one
+// freshly created Postgres database per run (see lib/db/test-database.ts) and run serially; the
+// smoke layer (*.embedded.test.ts) runs the first command's path on the embedded database.
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
@@ -14,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
-          exclude: ["**/*.db.test.ts", "node_modules/**"],
+          exclude: ["**/*.db.test.ts", "**/*.embedded.test.ts", "node_modules/**"],
           environment: "node",
         },
       },
@@ -29,6 +30,20 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "embedded",
+          include: ["lib/**/*.embedded.test.ts", "app/**/*.embedded.test.ts"],
+          environment: "node",
+          globalSetup: ["lib/cli/embedded-global-setup.ts"],
+          setupFiles: ["lib/db/embedded-setup.ts"],
+          fileParallelism: false,
+          // A question that waits on itself never answers: the test fails at this limit, not later.
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
     ],

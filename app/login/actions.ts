@@ -6,6 +6,8 @@ import { requireSameOrigin } from "@/lib/auth/define-action";
 import { getAuth } from "@/lib/auth/server";
 import { signInWithPassword } from "@/lib/auth/sign-in";
 import { AppError } from "@/lib/core/errors";
+import { projectHref } from "@/components/project-href";
+import { listProjectsOf } from "@/lib/server/admin";
 
 export interface SignInState {
   error?: string;
@@ -32,7 +34,10 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   if (!email || !password) return { error: "Enter your email and password." };
   const outcome = await signInWithPassword(email, password, requestHeaders);
   if (!outcome.ok) return { error: outcome.error };
-  redirect("/");
+  // Straight to the person's first project: through "/" the browser showed an empty page between
+  // the two redirects.
+  const [first] = outcome.userId ? await listProjectsOf(outcome.userId) : [];
+  redirect(first ? projectHref(first.slug) : "/");
 }
 
 /** Signs out; a form posted from another site (or naming none) signs nobody out, and is no 500 either. */

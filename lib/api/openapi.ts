@@ -59,6 +59,22 @@ export function openApiDocument() {
                 migrations: { enum: ["current", "pending"] },
               },
             }),
+            "503": {
+              description:
+                "Degraded: migrations pending, the database unreachable (with Retry-After), or not answering within 3 s (`unresponsive`)",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      status: { enum: ["degraded"] },
+                      database: { enum: ["embedded", "postgres", "unreachable", "unresponsive"] },
+                      migrations: { enum: ["current", "pending"] },
+                    },
+                  },
+                },
+              },
+            },
           },
         },
       },

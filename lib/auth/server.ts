@@ -12,7 +12,9 @@ function createAuth() {
   return betterAuth({
     database: prismaAdapter(db(), { provider: "postgresql" }),
     secret: authSecret(),
+    // Unset on purpose by default: the origin is each request's own (see trustedOrigins below).
     baseURL: env().BETTER_AUTH_URL,
+    logger: { log: logAuthMessage },
     // Next.js hands route handlers a URL under the name the server listens on (localhost), not the
     // one the browser used: trust the address the request itself was sent to, so signing in works
     // from 127.0.0.1, a LAN address or a proxy's name alike. Other sites' origins stay refused.
@@ -37,6 +39,17 @@ function createAuth() {
     // Room for OIDC: add `genericOAuth` here with the identity provider's issuer and client.
     plugins: [nextCookies()],
   });
+}
+
+/**
+ * The library's messages, as its default logger prints them, but for its warning that no base URL
+ * is set: without BETTER_AUTH_URL, deriving it from the request is this configuration's default
+ * (the origins are checked above), not an oversight to warn a newcomer about on every start.
+ */
+function logAuthMessage(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
+  if (level === "warn" && message.includes("Base URL is not set")) return;
+  const write = level === "error" ? console.error : level === "warn" ? console.warn : console.log;
+  write(message, ...args);
 }
 
 type Auth = ReturnType<typeof createAuth>;

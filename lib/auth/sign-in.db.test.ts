@@ -50,7 +50,7 @@ describe("password sign-in", () => {
     const email = await person();
     const address = from();
     for (let i = 0; i <= signInLimits().account.limit; i++)
-      expect(await signInWithPassword(email, PASSWORD, address)).toEqual({ ok: true });
+      expect(await signInWithPassword(email, PASSWORD, address)).toEqual({ ok: true, userId: expect.any(String) });
     const [row] = await db().$queryRaw<
       Array<{ hits: number }>
     >`select hits from throttle where key = ${throttleKey("sign-in:account", email)}`;

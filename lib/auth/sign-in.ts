@@ -3,7 +3,8 @@ import { getAuth } from "./server";
 /** The one answer to a wrong password or an unknown email: it never tells which. */
 export const WRONG_CREDENTIALS = "Wrong email or password.";
 
-export type SignInOutcome = { ok: true } | { ok: false; error: string };
+/** Signed in (with the person's id where the library names them), or refused with what to show. */
+export type SignInOutcome = { ok: true; userId?: string } | { ok: false; error: string };
 
 interface AuthLibraryError {
   statusCode: number;
@@ -34,8 +35,9 @@ export async function signInWithPassword(
     getAuth().api.signInEmail(request),
 ): Promise<SignInOutcome> {
   try {
-    await signIn({ body: { email: email.trim(), password }, headers });
-    return { ok: true };
+    const result = (await signIn({ body: { email: email.trim(), password }, headers })) as { user?: { id?: unknown } } | null;
+    const userId = result?.user?.id;
+    return typeof userId === "string" ? { ok: true, userId } : { ok: true };
   } catch (error) {
     const refusal = asAuthLibraryError(error);
     if (!refusal || refusal.statusCode >= 500) throw error;

@@ -8,24 +8,18 @@ import { createRequire } from "node:module";
 import { ensureBuilt } from "@/lib/runner/build";
 import { assertPortFree } from "@/lib/runner/port";
 import { runMain } from "@/lib/runner/run-main";
-import { prepareDatabase } from "@/lib/db/bootstrap";
 import { disconnectDb } from "@/lib/db/client";
-import { DEMO_PASSWORD, DEMO_USERS, hasDemoUsers, loadDemoIfEmpty } from "@/lib/demo/load";
+import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/demo/load";
+import { prepareFirstRun } from "./first-run";
 
 async function main() {
   const dev = process.argv.includes("--dev");
   const { PORT: port, HOST: host } = env();
   await assertPortFree(port, host);
 
-  const database = await prepareDatabase();
+  const { database, demo, demoUsers } = await prepareFirstRun();
   console.log(`Database: ${database.mode === "embedded" ? "embedded (.custodian/pgdata)" : "postgres"}, migrations applied.`);
-  if (database.mode === "embedded" || env().CUSTODIAN_DEMO === "1") {
-    const demo = await loadDemoIfEmpty();
-    if (demo) console.log(`Loaded the demo project "${demo.projectSlug}": ${demo.sessions} sessions, ${demo.spans} spans.`);
-    if (await hasDemoUsers()) {
-      console.log(`Demo sign-in: ${DEMO_USERS.map((u) => u.email).join(", ")} (one per role), password "${DEMO_PASSWORD}".`);
-    }
-  }
+  if (demo) console.log(`Loaded the demo project "${demo.projectSlug}": ${demo.sessions} sessions, ${demo.spans} spans.`);
   await disconnectDb();
 
   if (!dev) await ensureBuilt();
@@ -34,7 +28,15 @@ async function main() {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  console.log(`Custodian: http://${host === "0.0.0.0" ? "localhost" : host}:${port}`);
+  // Said last, once the server answers, so the address and the sign-in are the lines left on screen.
+  const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
+  void answering(`${url}/api/v1/health`).then((up) => {
+    if (!up) return;
+    console.log(`\nCustodian: ${url}`);
+    if (demoUsers) {
+      console.log(`Demo sign-in: ${DEMO_USERS.map((u) => u.email).join(", ")} (one per role), password "${DEMO_PASSWORD}".`);
+    }
+  });
 
   const shutdown = async (code: number) => {
     await database.stop();
@@ -46,6 +48,19 @@ async function main() {
     });
   }
   server.on("exit", (code) => void shutdown(code ?? 0));
+}
+
+/** Whether the server at `url` answers (any status) within a few minutes of starting. */
+async function answering(url: string, attempts = 600): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  return false;
 }
 
 runMain(main);

@@ -31,6 +31,14 @@ const EnvSchema = z.object({
   /** Set by the bootstrap: which kind of database the process runs on. */
   CUSTODIAN_DATABASE_MODE: z.enum(["embedded", "postgres"]).optional(),
   DATABASE_POOL_SIZE: positiveInt(1000).default(10),
+  /**
+   * Limits on every connection, in milliseconds (0: none): one statement's run, a wait for a lock,
+   * and a transaction left idle (on the embedded database: how long others wait behind a
+   * transaction that sends nothing before it is rolled back).
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(15_000),
+  DATABASE_IDLE_IN_TRANSACTION_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /** Where the embedded database keeps its files. */
   CUSTODIAN_DATA_DIR: z.string().min(1).optional(),
   /** "1" loads the demo project into an empty database on start. */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { db, disconnectDb, rawTransaction } from "./client";
+import { makeTestProject } from "@/lib/server/admin/test-project";
+import { db, disconnectDb, rawQuery, rawTransaction } from "./client";
 
 describe("disconnectDb", () => {
   it("waits for the pool to close when every connection has come back", async () => {
@@ -33,5 +34,59 @@ describe("disconnectDb", () => {
     }
     // The transaction left running still ends cleanly on its connection.
     await transaction;
+  });
+});
+
+describe("a flow that holds a transaction", () => {
+  it("cannot ask the pool for a second connection, through Prisma or raw, and can once it has ended", async () => {
+    let later: Promise<unknown> | undefined;
+    await rawTransaction(async (client) => {
+      await expect(db().$queryRaw`select 1`).rejects.toThrow(/second connection while its flow holds a transaction/);
+      await expect(rawQuery("select 1", [])).rejects.toThrow(/second connection/);
+      // Its own connection serves it.
+      expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+      // Work it starts that outlives it runs after the commit, on any connection.
+      later = new Promise((resolve) => setTimeout(resolve, 50)).then(() => rawQuery<{ two: number }>("select 2 as two", []));
+    });
+    expect(await later).toEqual([{ two: 2 }]);
+  });
+});
+
+describe("every connection of the pool", () => {
+  it("carries the statement, lock and idle-in-transaction limits", async () => {
+    const rows = await rawQuery<{ statement: string; lock: string; idle: string }>(
+      `select current_setting('statement_timeout') as statement, current_setting('lock_timeout') as lock,
+              current_setting('idle_in_transaction_session_timeout') as idle`,
+      [],
+    );
+    expect(rows[0]).toEqual({ statement: "2min", lock: "15s", idle: "30s" });
+  });
+
+  it("gives up a lock wait at the lock limit instead of waiting forever", async () => {
+    await disconnectDb();
+    process.env.DATABASE_LOCK_TIMEOUT_MS = "200";
+    try {
+      const project = await makeTestProject("lock-wait");
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const hasLock = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = rawTransaction(async (client) => {
+        await client.query("select id from project where id = $1 for update", [project.id]);
+        locked();
+        await held;
+      });
+      await hasLock;
+      await expect(rawQuery("update project set name = name where id = $1", [project.id])).rejects.toThrow(/lock timeout/);
+      release();
+      await holder;
+    } finally {
+      delete process.env.DATABASE_LOCK_TIMEOUT_MS;
+      await disconnectDb();
+    }
   });
 });

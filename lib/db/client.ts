@@ -1,9 +1,10 @@
 import { env } from "@/lib/core/env";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { AppError } from "@/lib/core/errors";
 import { PrismaClient } from "./generated/client";
-import { createPool, parseDatabaseUrl } from "./pg-pool";
+import { createPool, parseDatabaseUrl, type PoolTimeouts } from "./pg-pool";
 
 export type Db = PrismaClient;
 /** A client or an interactive transaction: what use cases accept so they compose inside one transaction. */
@@ -18,7 +19,8 @@ export function db(): PrismaClient {
     throw new AppError("DATABASE_UNAVAILABLE", "DATABASE_URL is not set: start Custodian with `npm start`");
   }
   if (holder.custodianPrisma?.url !== url) {
-    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE });
+    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE, timeouts: sessionTimeouts() });
+    refuseConnectsInsideTransactions(pool);
     holder.custodianPrisma = {
       url,
       client: new PrismaClient({ adapter: new PrismaPg(pool) }),
@@ -35,10 +37,11 @@ export function db(): PrismaClient {
  */
 export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool().connect();
+  const held = { open: true };
   let broken = false;
   try {
     await client.query("begin");
-    const out = await fn(client);
+    const out = await openTransactions.run(held, () => fn(client));
     await client.query("commit");
     return out;
   } catch (error) {
@@ -47,8 +50,56 @@ export async function rawTransaction<T>(fn: (client: pg.PoolClient) => Promise<T
     });
     throw error;
   } finally {
+    held.open = false;
     client.release(broken);
   }
+}
+
+/**
+ * The transaction the current flow holds open (rawTransaction), if any. Work the flow starts
+ * inside it inherits the store, so it is marked closed when the transaction ends.
+ */
+const openTransactions = new AsyncLocalStorage<{ open: boolean }>();
+
+/**
+ * A flow that holds a transaction and asks the pool for another connection waits on itself where
+ * connections queue behind an open transaction (the embedded database serves one transaction at a
+ * time to all its connections): the inner query waits for the transaction, the transaction for
+ * the inner query, forever. So such a connect fails at once, on every database, and the tests
+ * find it; queries inside a transaction run on its own connection.
+ */
+function refuseConnectsInsideTransactions(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+    if (openTransactions.getStore()?.open) {
+      const error = new AppError(
+        "INTERNAL",
+        "A query asked for a second connection while its flow holds a transaction open: run it on the transaction's connection",
+      );
+      const callback = args[0];
+      if (typeof callback === "function") {
+        process.nextTick(() => (callback as (e: Error) => void)(error));
+        return undefined;
+      }
+      return Promise.reject(error);
+    }
+    return connect(...args);
+  };
+}
+
+/**
+ * Limits every connection of the app's pool sets on its Postgres session, so that a lock or a
+ * transaction left open cannot hold others forever. The embedded database keeps one session for
+ * all connections and its own watchdog instead (embedded.ts).
+ */
+function sessionTimeouts(): PoolTimeouts | undefined {
+  if (databaseMode() === "embedded") return undefined;
+  const e = env();
+  return {
+    statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_MS,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { StartupError } from "./startup-error";
+import { takeTurns } from "./embedded-turns";
 
 /**
  * The zero-setup database: PGlite (Postgres compiled to WASM) keeping its files in a local folder,
@@ -87,6 +88,8 @@ export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0)
     await db.close();
     throw new StartupError(`The embedded database could not listen on 127.0.0.1:${port} (${describe(error)}).`);
   }
+  // One session for every connection: each keeps its turn through its exchange or transaction.
+  const turns = takeTurns(server, db, env().DATABASE_IDLE_IN_TRANSACTION_MS);
   const boundPort = Number(server.getServerConn().split(":").pop());
   writeFileSync(ownerFile(dataDir), JSON.stringify({ pid: process.pid, port: boundPort } satisfies OwnerRecord));
 
@@ -103,6 +106,7 @@ export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0)
     async stop() {
       if (stopped) return;
       stopped = true;
+      turns.stop();
       await server.stop();
       await db.close();
       rmSync(ownerFile(dataDir), { force: true });

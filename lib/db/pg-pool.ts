@@ -56,14 +56,31 @@ function patchQuery(target: { query: (...args: never[]) => unknown }): void {
   };
 }
 
+/** Postgres session limits in milliseconds; 0 turns one off. */
+export interface PoolTimeouts {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
 export interface PoolOptions {
   max?: number;
+  timeouts?: PoolTimeouts;
   /** Patch result types for the schema engine; only the migration CLI needs it. */
   forSchemaEngine?: boolean;
 }
 
 export function createPool(fields: PgConnectionFields, options: PoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ ...fields, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+  const t = options.timeouts;
+  const pool = new pg.Pool({
+    ...fields,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    // Sent with each connection's start, so they hold from its first statement on.
+    ...(t
+      ? { statement_timeout: t.statementMs, lock_timeout: t.lockMs, idle_in_transaction_session_timeout: t.idleInTransactionMs }
+      : {}),
+  });
   // A dropped connection (server restart, forced database drop) must not crash the process.
   pool.on("error", () => {});
   if (options.forSchemaEngine) {

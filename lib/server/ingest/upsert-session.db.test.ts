@@ -20,17 +20,27 @@ describe("upsertSession", () => {
   it("inside transactions, the submission whose creator rolled back creates it", async () => {
     const project = await makeTestProject("upsert-rollback");
     const input = { externalId: "tx", runtime: "codex" };
-    let second: Promise<{ created: boolean }> | undefined;
-    await expect(
-      rawTransaction(async (client) => {
-        expect((await upsertSession(project.id, input, client)).created).toBe(true);
-        // The other waits on this transaction's row, and creates the session once it rolls back.
-        second = upsertSession(project.id, input);
-        await new Promise((r) => setTimeout(r, 100));
-        throw new Error("rolled back");
-      }),
-    ).rejects.toThrow("rolled back");
-    expect((await second!).created).toBe(true);
+    let created!: () => void;
+    const firstCreated = new Promise<void>((resolve) => {
+      created = resolve;
+    });
+    let rollBack!: () => void;
+    const rolledBack = new Promise<void>((resolve) => {
+      rollBack = resolve;
+    });
+    const first = rawTransaction(async (client) => {
+      expect((await upsertSession(project.id, input, client)).created).toBe(true);
+      created();
+      await rolledBack;
+      throw new Error("rolled back");
+    });
+    await firstCreated;
+    // Another request (outside the transaction's flow) waits on its row, and creates the session once it rolls back.
+    const second = upsertSession(project.id, input);
+    await new Promise((r) => setTimeout(r, 100));
+    rollBack();
+    await expect(first).rejects.toThrow("rolled back");
+    expect((await second).created).toBe(true);
     expect(await db().session.count({ where: { projectId: project.id, externalId: "tx" } })).toBe(1);
   });
 

@@ -2,7 +2,6 @@
  * The checkable spans with atoms some predicate could match, which may cite: found by the atom
  * indexes, narrowed by the literals a command pattern requires, then judged with their facts.
  */
-import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, matchAtom, spanQualifies, type CompiledPredicate } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -24,7 +23,7 @@ import {
   type SpanFactsRow,
 } from "./scope";
 import { retrievableWithPointer } from "@/lib/server/provenance";
-import { groupsOf, withCursors } from "./stream";
+import { groupsOf, withCursors, type RunQuery } from "./stream";
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
@@ -109,7 +108,7 @@ export async function judgeCandidates(
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   let seen = 0;
-  await withCursors(async (open) => {
+  await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
     for (const p of predicates) {
@@ -136,14 +135,14 @@ export async function judgeCandidates(
       }
       batch.push(rows);
       if (batch.length >= batchSpans) {
-        await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+        await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
         seen += batch.length;
         options.onProgress?.(seen);
         batch = [];
       }
     }
     if (batch.length > 0) {
-      await judgeBatch(predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+      await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
       options.onProgress?.(seen + batch.length);
     }
   });
@@ -152,6 +151,7 @@ export async function judgeCandidates(
 
 /** One batch of candidate spans (per span, each predicate's candidate rows of it), judged. */
 async function judgeBatch(
+  query: RunQuery,
   predicates: CompiledPredicate[],
   batch: Array<Array<CandidateRow[] | undefined>>,
   scope: Scope,
@@ -181,7 +181,7 @@ async function judgeBatch(
       const rows = all.filter((row) => !row.whole_call);
       if (rows.length === 0) return;
       const own = atomsBySpan(rows);
-      const toolNames = await fetchSpanLevel(p, rows, own);
+      const toolNames = await fetchSpanLevel(query, p, rows, own);
       merge(own);
       // The outcome is a fact of the span row, judged with the facts below.
       const withoutOutcomes = { ...p, outcomes: null };
@@ -202,7 +202,7 @@ async function judgeBatch(
     }),
   );
   if (hits.size === 0) return;
-  for (const row of await db().$queryRaw<FactsRow[]>(factsQuery([...hits.values()], scope, now))) {
+  for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now))) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
     const span = questionSpan(row, row.seq!, policy, now, {
       atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
@@ -219,6 +219,7 @@ async function judgeBatch(
  * The atoms are added to `own`; the tool names are returned.
  */
 async function fetchSpanLevel(
+  query: RunQuery,
   p: CompiledPredicate,
   rows: Array<AtomRow & { span_commands?: number }>,
   own: Map<string, Map<number, AtomRow>>,
@@ -239,16 +240,16 @@ async function fetchSpanLevel(
   const levelQuery = (keys: Map<string, { session_id: string; id: string }>, kind: "COMMAND" | "TOOL_CALL") =>
     keys.size === 0
       ? Promise.resolve([] as AtomRow[])
-      : db().$queryRaw<AtomRow[]>`
+      : query<AtomRow>(Prisma.sql`
           select ${ATOM_FIELDS} from ${spanKeys([...keys.values()])} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-           where a.kind = ${kind}::"AtomKind"`;
+           where a.kind = ${kind}::"AtomKind"`);
   const [commandAtoms, toolAtoms, names] = await Promise.all([
     levelQuery(commandKeys, "COMMAND"),
     levelQuery(toolKeys, "TOOL_CALL"),
     toolKeys.size > 0
-      ? db().$queryRaw<Array<{ session_id: string; id: string; tool_name: string | null }>>`
+      ? query<{ session_id: string; id: string; tool_name: string | null }>(Prisma.sql`
           select s.session_id::text as session_id, s.id::text as id, s.tool_name
-            from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`
+            from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`)
       : Promise.resolve([]),
   ]);
   for (const row of [...commandAtoms, ...toolAtoms]) own.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);

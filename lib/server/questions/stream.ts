@@ -16,11 +16,16 @@ export interface Cursor<R> {
 
 export type OpenCursor = <R>(query: Prisma.Sql, rows?: number) => Promise<Cursor<R>>;
 
+/** One statement on the cursors' connection, its rows as the driver reads them. */
+export type RunQuery = <R>(query: Prisma.Sql) => Promise<R[]>;
+
 /**
- * Runs `fn` with a way to open cursors over queries (on one connection, in one read-only
- * transaction that ends when `fn` does).
+ * Runs `fn` with a way to open cursors over queries and to run other statements, all on one
+ * connection in one read-only transaction that ends when `fn` does. Every query `fn` makes goes
+ * through them: a query on another connection would wait for this transaction where the database
+ * serves one at a time (the embedded one), while the transaction waited for it.
  */
-export function withCursors<T>(fn: (open: OpenCursor) => Promise<T>): Promise<T> {
+export function withCursors<T>(fn: (open: OpenCursor, query: RunQuery) => Promise<T>): Promise<T> {
   return rawTransaction(async (client) => {
     await client.query("set transaction read only");
     let opened = 0;
@@ -37,7 +42,8 @@ export function withCursors<T>(fn: (open: OpenCursor) => Promise<T>): Promise<T>
         },
       };
     };
-    return fn(open);
+    const query: RunQuery = async <R>(sql: Prisma.Sql) => (await client.query(sql.text, sql.values)).rows as R[];
+    return fn(open, query);
   });
 }
 

@@ -1,0 +1,114 @@
+/**
+ * The smoke layer: what a newcomer does after the README's first command, on the embedded
+ * database it starts (served from another process over a loopback port, as `npm start` serves it):
+ * the canned questions over the demo project, one session, a time range, a custom predicate and a
+ * job; a real transcript imported; the what-if and the sweeper; and health still ok after each.
+ * A query that waits on another of the same request never answers here: the test fails at its
+ * time limit instead of a user's page hanging.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/v1/health/route";
+import { POST as ask } from "@/app/api/v1/evidence/query/route";
+import { GET as job } from "@/app/api/v1/evidence/jobs/[id]/route";
+import { POST as importFile } from "@/app/api/v1/imports/route";
+import { POST as simulate } from "@/app/api/v1/retention/simulations/route";
+import { db } from "@/lib/db/client";
+import { CANNED_QUESTION_IDS } from "@/lib/evidence/questions";
+import { callRoute } from "@/lib/fuzz/call";
+import { createApiKey } from "@/lib/server/admin/api-keys";
+import { TEST_ACTOR } from "@/lib/server/admin/test-project";
+import { sweep } from "@/lib/server/retention";
+
+let viewer: string;
+let operator: string;
+let admin: string;
+let sessionId: string;
+
+beforeAll(async () => {
+  const project = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+  viewer = (await createApiKey(project.id, "smoke viewer", "VIEWER", TEST_ACTOR)).key;
+  operator = (await createApiKey(project.id, "smoke operator", "OPERATOR", TEST_ACTOR)).key;
+  admin = (await createApiKey(project.id, "smoke admin", "ADMIN", TEST_ACTOR)).key;
+  sessionId = (await db().session.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: "asc" } })).id;
+});
+
+async function expectHealthy() {
+  const { status, json } = await callRoute(health, { method: "GET", path: "/api/v1/health" });
+  expect(json).toMatchObject({ status: "ok", database: "embedded", migrations: "current" });
+  expect(status).toBe(200);
+}
+
+const question = (body: unknown, key = viewer) => callRoute(ask, { key, body, path: "/api/v1/evidence/query" });
+
+describe("the first command's embedded database", () => {
+  it("answers health before anything is asked", expectHealthy);
+
+  it("answers every canned question over the whole demo project, and stays healthy", async () => {
+    for (const canned of CANNED_QUESTION_IDS) {
+      const { status, json } = await question({ question: { canned }, scope: {} });
+      expect(status, canned).toBe(200);
+      expect(["YES", "NO", "INSUFFICIENT_EVIDENCE"]).toContain(json.answer);
+    }
+    // Asked again, stored verdicts answer.
+    const again = await question({ question: { canned: "modified-system-config" }, scope: {} });
+    expect(again.status).toBe(200);
+    await expectHealthy();
+  });
+
+  it("answers over one session, a time range and a custom predicate", async () => {
+    const one = await question({ question: { canned: "modified-system-config" }, scope: { sessionIds: [sessionId] } });
+    expect(one.status).toBe(200);
+    const to = new Date();
+    const from = new Date(to.getTime() - 90 * 86_400_000);
+    const ranged = await question({
+      question: { canned: "modified-system-config" },
+      scope: { from: from.toISOString(), to: to.toISOString() },
+    });
+    expect(ranged.status).toBe(200);
+    expect(ranged.json.noSpansInScope).toBe(false);
+    const custom = await question({
+      question: { predicate: { atomKinds: ["PATH"], valuePrefixes: ["/etc/"] }, title: "Touched /etc?" },
+    });
+    expect(custom.status).toBe(200);
+    await expectHealthy();
+  });
+
+  it("answers a question asked as a job", async () => {
+    const queued = await question({ question: { canned: "modified-system-config" }, scope: {}, async: true });
+    expect(queued.status).toBe(202);
+    const id = queued.json.job.id as string;
+    let polled = await callRoute(job, { key: viewer, method: "GET", params: { id }, path: `/api/v1/evidence/jobs/${id}` });
+    while (polled.json.status === "QUEUED" || polled.json.status === "RUNNING") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      polled = await callRoute(job, { key: viewer, method: "GET", params: { id }, path: `/api/v1/evidence/jobs/${id}` });
+    }
+    expect(polled.json.status).toBe("DONE");
+    expect(["YES", "NO", "INSUFFICIENT_EVIDENCE"]).toContain(polled.json.answer.answer);
+  });
+
+  it("imports a real transcript and answers over it", async () => {
+    const file = readFileSync(path.resolve("lib/importers/fixtures/claude-code/spotter-tool-heavy.jsonl"));
+    const imported = await callRoute(importFile, { key: operator, raw: file, path: "/api/v1/imports" });
+    expect(imported.status).toBe(200);
+    const sessions = imported.json.sessions as Array<{ id: string }>;
+    expect(sessions.length).toBeGreaterThan(0);
+    const answer = await question({ question: { canned: "modified-system-config" }, scope: { sessionIds: [sessions[0]!.id] } });
+    expect(answer.status).toBe(200);
+    await expectHealthy();
+  });
+
+  it("runs the what-if and the sweeper", async () => {
+    const whatIf = await callRoute(simulate, {
+      key: admin,
+      body: { policy: { ttlDays: { SIDE_EFFECTING: 1 } }, horizonDays: 30 },
+      path: "/api/v1/retention/simulations",
+    });
+    expect(whatIf.status).toBe(200);
+    expect(whatIf.json.days).toHaveLength(30);
+    const swept = await sweep(new Date(Date.now() + 3 * 365 * 86_400_000));
+    expect(swept.deleted).toBeGreaterThan(0);
+    await expectHealthy();
+  });
+});
