@@ -1,13 +1,19 @@
 import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // Chosen once here and kept in process.env, so every worker (which reloads this file) agrees.
 process.env.E2E_PORT ??= String(3100 + Math.floor(Math.random() * 800));
 process.env.E2E_DATABASE ??= `custodian_e2e_${randomBytes(4).toString("hex")}`;
+// The first command's server (`npm start` on the embedded database, in a folder of this run's own).
+process.env.E2E_EMBEDDED_PORT ??= String(Number(process.env.E2E_PORT) + 800);
+process.env.E2E_EMBEDDED_DIR ??= path.join(tmpdir(), `custodian-e2e-embedded-${randomBytes(4).toString("hex")}`);
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+const embeddedURL = `http://127.0.0.1:${process.env.E2E_EMBEDDED_PORT}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -29,13 +35,34 @@ export default defineConfig({
       ? { executablePath: chromium, args: ["--disable-background-networking", "--disable-component-update", "--no-first-run"] }
       : {},
   },
-  webServer: {
-    command: "npx tsx e2e/support/serve.ts",
-    url: `${baseURL}/api/v1/health`,
-    // Includes a production build when the sources changed since the last one (serve.ts).
-    timeout: 600_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  projects: [
+    { name: "postgres", testIgnore: /first-command\.spec\.ts$/ },
+    { name: "embedded", testMatch: /first-command\.spec\.ts$/, use: { baseURL: embeddedURL } },
+  ],
+  webServer: [
+    {
+      command: "npx tsx e2e/support/serve.ts",
+      url: `${baseURL}/api/v1/health`,
+      // Includes a production build when the sources changed since the last one (serve.ts).
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      // Exactly the README's first command but for where it keeps its data and listens.
+      command: "npx tsx lib/cli/start.ts",
+      url: `${embeddedURL}/api/v1/health`,
+      env: {
+        PORT: process.env.E2E_EMBEDDED_PORT,
+        CUSTODIAN_DATA_DIR: path.join(process.env.E2E_EMBEDDED_DIR, "pgdata"),
+        DATABASE_URL: "",
+        BETTER_AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789",
+      },
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

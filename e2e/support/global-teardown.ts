@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { e2eDatabase } from "./e2e-database";
 
@@ -11,4 +12,6 @@ export default async function globalTeardown() {
   } finally {
     await admin.end();
   }
+  // The first command's embedded data (its server has stopped by now).
+  if (process.env.E2E_EMBEDDED_DIR) rmSync(process.env.E2E_EMBEDDED_DIR, { recursive: true, force: true });
 }

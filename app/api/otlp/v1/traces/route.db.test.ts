@@ -6,7 +6,7 @@
 import { context, trace, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { OTLPTraceExporter as HttpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { SimpleSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listSessions } from "@/app/api/v1/sessions/route";
 import { GET as listSpans } from "@/app/api/v1/sessions/[id]/spans/route";
@@ -66,7 +66,7 @@ function oneAtATime(exporter: SpanExporter): SpanExporter {
 
 /** An agent turn as a GenAI-instrumented framework records it: invoke_agent > chat, execute_tool. */
 async function recordAgentTurn(exporter: SpanExporter, conversation: string) {
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: oneAtATime(exporter) })] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(oneAtATime(exporter))] });
   const tracer = provider.getTracer("custodian-test");
   const agent = tracer.startSpan("invoke_agent coder", {
     kind: SpanKind.INTERNAL,
