@@ -12,22 +12,30 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/v1/health/route";
 import { POST as ask } from "@/app/api/v1/evidence/query/route";
 import { GET as job } from "@/app/api/v1/evidence/jobs/[id]/route";
+import { GET as importJob } from "@/app/api/v1/imports/[id]/route";
 import { POST as importFile } from "@/app/api/v1/imports/route";
+import { POST as mcp } from "@/app/api/v1/mcp/route";
+import { POST as receiveTraces } from "@/app/api/otlp/v1/traces/route";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { POST as simulate } from "@/app/api/v1/retention/simulations/route";
 import { db } from "@/lib/db/client";
 import { CANNED_QUESTION_IDS } from "@/lib/evidence/questions";
 import { callRoute } from "@/lib/fuzz/call";
+import { listenWith } from "@/lib/fuzz/listen";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { sweep } from "@/lib/server/retention";
+import { exportEvidence, verifyExport } from "@/lib/server/questions";
 
 let viewer: string;
 let operator: string;
 let admin: string;
 let sessionId: string;
+let project: { id: string; slug: string; name: string };
 
 beforeAll(async () => {
-  const project = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+  project = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
   viewer = (await createApiKey(project.id, "smoke viewer", "VIEWER", TEST_ACTOR)).key;
   operator = (await createApiKey(project.id, "smoke operator", "OPERATOR", TEST_ACTOR)).key;
   admin = (await createApiKey(project.id, "smoke admin", "ADMIN", TEST_ACTOR)).key;
@@ -96,6 +104,64 @@ describe("the first command's embedded database", () => {
     expect(sessions.length).toBeGreaterThan(0);
     const answer = await question({ question: { canned: "modified-system-config" }, scope: { sessionIds: [sessions[0]!.id] } });
     expect(answer.status).toBe(200);
+    await expectHealthy();
+  });
+
+  it("imports a file too large to wait for as a job, and follows it to its end", async () => {
+    const file = readFileSync(path.resolve("lib/importers/fixtures/codex/rollout-sample.jsonl"));
+    process.env.CUSTODIAN_SYNC_IMPORT_BYTES = String(file.byteLength - 1);
+    let started: Awaited<ReturnType<typeof callRoute>>;
+    try {
+      started = await callRoute(importFile, { key: operator, raw: file, path: "/api/v1/imports?format=codex" });
+    } finally {
+      delete process.env.CUSTODIAN_SYNC_IMPORT_BYTES;
+    }
+    expect(started.status).toBe(202);
+    const id = started.json.job.id as string;
+    const poll = () => callRoute(importJob, { key: operator, method: "GET", params: { id }, path: `/api/v1/imports/${id}` });
+    let polled = await poll();
+    while (polled.json.status === "QUEUED" || polled.json.status === "RUNNING") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      polled = await poll();
+    }
+    expect(polled.json.status).toBe("DONE");
+    expect(polled.json.outcome.spans).toBeGreaterThan(0);
+  });
+
+  it("receives OpenTelemetry spans", async () => {
+    const traces = readFileSync(path.resolve("lib/importers/fixtures/otel-genai/hand-traces.json"));
+    const received = await callRoute(receiveTraces, { key: operator, raw: traces, path: "/api/otlp/v1/traces" });
+    expect(received.status).toBe(200);
+  });
+
+  it("answers through MCP, and exports an answer that verifies", async () => {
+    const listener = await listenWith(mcp);
+    const client = new Client({ name: "smoke", version: "1" });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("/api/v1/mcp", listener.url), {
+          requestInit: { headers: { Authorization: `Bearer ${viewer}` } },
+        }),
+      );
+      const asked = await client.callTool({
+        name: "evidence_query",
+        arguments: { question: { canned: "modified-system-config" } },
+      });
+      expect(asked.isError).toBeFalsy();
+      const ledger = await client.callTool({ name: "side_effect_ledger", arguments: { session: sessionId, limit: 5 } });
+      expect(ledger.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await listener.close();
+    }
+    const input = { projectId: project.id, question: { canned: "modified-system-config" }, scope: {} };
+    const { document } = await exportEvidence({
+      input,
+      project,
+      askedBy: { id: "smoke", email: "smoke@demo.local" },
+      format: "json",
+    });
+    expect((await verifyExport(document)).ok).toBe(true);
     await expectHealthy();
   });
 
