@@ -6,7 +6,8 @@
  * A query that waits on another of the same request never answers here: the test fails at its
  * time limit instead of a user's page hanging.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/v1/health/route";
@@ -16,6 +17,9 @@ import { GET as importJob } from "@/app/api/v1/imports/[id]/route";
 import { POST as importFile } from "@/app/api/v1/imports/route";
 import { POST as mcp } from "@/app/api/v1/mcp/route";
 import { POST as receiveTraces } from "@/app/api/otlp/v1/traces/route";
+import { POST as hookSync } from "@/app/api/v1/hooks/sync/route";
+import { runHook } from "@/lib/cli/hook";
+import { importTranscript } from "@/lib/importers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { POST as simulate } from "@/app/api/v1/retention/simulations/route";
@@ -126,6 +130,41 @@ describe("the first command's embedded database", () => {
     }
     expect(polled.json.status).toBe("DONE");
     expect(polled.json.outcome.spans).toBeGreaterThan(0);
+  });
+
+  it("imports a session through the pre-compact hook", async () => {
+    const listener = await listenWith(hookSync);
+    const dir = mkdtempSync(path.join(tmpdir(), "custodian-smoke-hook-"));
+    try {
+      const bytes = readFileSync(path.resolve("lib/importers/fixtures/claude-code/spotter-subagent-progress.jsonl"));
+      const transcript = path.join(dir, "session.jsonl");
+      writeFileSync(transcript, bytes);
+      const externalId = importTranscript(bytes, "claude-code").sessions[0]!.externalId;
+      const payload = JSON.stringify({
+        session_id: externalId,
+        transcript_path: transcript,
+        cwd: dir,
+        hook_event_name: "PreCompact",
+        trigger: "auto",
+        custom_instructions: "",
+      });
+      const config = {
+        url: listener.url,
+        key: operator,
+        failClosed: false,
+        timeoutMs: 10_000,
+        ledgerLimit: 40,
+        stateDir: path.join(dir, "state"),
+      };
+      expect(await runHook("claude-code", "pre-compact", payload, config)).toMatchObject({ exitCode: 0 });
+      const session = await db().session.findUniqueOrThrow({
+        where: { projectId_externalId: { projectId: project.id, externalId } },
+      });
+      expect(await db().span.count({ where: { sessionId: session.id } })).toBeGreaterThan(0);
+    } finally {
+      await listener.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("receives OpenTelemetry spans", async () => {
