@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-// Three projects: pure unit tests run in parallel; tests that touch data (*.db.test.ts) share one
-// freshly created Postgres database per run (see lib/db/test-database.ts) and run serially; the
+// Three projects: pure unit tests run in parallel; tests that touch data (*.db.test.ts) run side
+// by side, each worker in its own copy of one freshly migrated database (lib/db/test-database.ts); the
 // smoke layer (*.embedded.test.ts) runs the first command's path on the embedded database.
 export default defineConfig({
   resolve: { alias: { "@": root } },
@@ -27,7 +27,6 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["lib/db/test-global-setup.ts"],
           setupFiles: ["lib/db/test-setup.ts"],
-          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -7,7 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerDatabaseUrl } from "@/lib/db/test-database";
 import { GET as health } from "@/app/api/v1/health/route";
 import { GET as listSessions, POST as createSession } from "@/app/api/v1/sessions/route";
 import { disconnectDb } from "@/lib/db/client";
@@ -20,7 +21,7 @@ import { makeTestProject } from "@/lib/server/admin/test-project";
 describe("database unreachable", () => {
   const testUrl = process.env.DATABASE_URL!;
   // The scratch database is made, and its connections switched off, as the owner of the test server.
-  const server = parseDatabaseUrl(inject("ownerDatabaseUrl"));
+  const server = parseDatabaseUrl(ownerDatabaseUrl());
   const name = `custodian_outage_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ ...server, database: "postgres" });
   let key: string;

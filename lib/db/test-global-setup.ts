@@ -1,21 +1,18 @@
 import type { TestProject } from "vitest/node";
-import { createTestDatabase } from "./test-database";
+import { createTestDatabase, dropTestDatabases } from "./test-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The run's database as the application's role: what every test's `db()` connects as. */
-    databaseUrl: string;
-    /** The same database as its owner, for tests of what the application's role may not do. */
-    ownerDatabaseUrl: string;
+    /** The run's migrated template database; each worker works in its own copy (test-setup.ts). */
+    testDatabaseTemplate: string;
   }
 }
 
-/** One fresh, migrated database for the run's *.db.test.ts files; each test makes its own project in it. */
+/** One fresh, migrated template for the run's *.db.test.ts files; each test makes its own project in its worker's copy. */
 export default async function setup(project: TestProject) {
-  const database = await createTestDatabase("test");
-  project.provide("databaseUrl", database.url);
-  project.provide("ownerDatabaseUrl", database.ownerUrl);
+  const template = await createTestDatabase("test");
+  project.provide("testDatabaseTemplate", template.name);
   return async () => {
-    await database.drop();
+    await dropTestDatabases(template.name);
   };
 }

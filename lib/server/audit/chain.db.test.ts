@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ownerDatabaseUrl } from "@/lib/db/test-database";
 import { db } from "@/lib/db/client";
 import { type AuditEntry, writeAudit, writeAudits } from "./write";
 import { describeChainReport, verifyAuditChain } from "./verify";
 
-const ownerUrl = inject("ownerDatabaseUrl");
+const ownerUrl = ownerDatabaseUrl();
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

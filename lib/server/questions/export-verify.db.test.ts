@@ -1,5 +1,6 @@
 import pg from "pg";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ownerDatabaseUrl } from "@/lib/db/test-database";
 import { db } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { appendSpans, upsertSession, type SpanSubmission } from "@/lib/server/ingest/append";
@@ -10,7 +11,7 @@ import { canonicalJson } from "./export-canonical";
 import { exportStream } from "./export-document";
 import { describeExportVerification, parseExportDocument, verifyExport } from "./export-verify";
 
-const ownerUrl = inject("ownerDatabaseUrl");
+const ownerUrl = ownerDatabaseUrl();
 const encode = (text: string) => new TextEncoder().encode(text);
 const ASKED_BY = { id: "00000000-0000-4000-8000-0000000000aa", email: "auditor@example.com" };
 
