@@ -6,7 +6,7 @@
  * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
  */
 import { formatKindCounts } from "../manifest";
-import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
+import { outcomeInDoubt, TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
 import { EVIDENTIAL_CLASSES, type Atom, type EvidentialClass } from "../types";
 import {
   compilePredicate,
@@ -97,10 +97,11 @@ export function judgeSpan(
   if (span.kind === "SUMMARY") return { checked: false, citations: [], blocker: unbackedClaim(span, predicates, cwd, byId) };
   if (isCheckable(span)) {
     const found = citeMatches(span, predicates, cwd);
-    const blocker =
-      found.citations.length === 0 && found.undecidable
-        ? blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false)
-        : null;
+    let blocker: Blocker | null = null;
+    if (found.citations.length === 0 && found.undecidable)
+      blocker = blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false);
+    else if (found.citations.length === 0 && matchesBarOutcome(span, predicates, cwd))
+      blocker = blockerFor(span, doubtReason(span), false);
     return { checked: true, citations: found.citations, blocker };
   }
   return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };
@@ -232,6 +233,25 @@ function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation 
     c.excerpt = decoder.decode(c.bytes);
   }
   return c;
+}
+
+/**
+ * The span would match a predicate that filters on outcomes but for its call's outcome, and that
+ * outcome is in doubt (UNKNOWN, or FAILED against the runtime's exit 0): the call may have ended
+ * as asked, so its outcome cannot support a NO.
+ */
+function matchesBarOutcome(span: QuestionSpan, predicates: readonly CompiledPredicate[], cwd: string | undefined): boolean {
+  if (!outcomeInDoubt(span)) return false;
+  const open = predicates.filter((p) => p.outcomes !== null).map((p) => ({ ...p, outcomes: null }));
+  return open.length > 0 && citeMatches(span, open, cwd).citations.length > 0;
+}
+
+function doubtReason(span: QuestionSpan): string {
+  const said =
+    span.outcome === "UNKNOWN"
+      ? "its call's outcome is unknown (no result, still running, or signals that disagree)"
+      : `its call is recorded ${span.outcome} although the runtime reported exit ${span.exitCode} (the output reports an error)`;
+  return `${said}, so it may have ended as the question asks`;
 }
 
 /** Only spans of a class that can hold a match can block (side-effect questions: side-effecting only). */
