@@ -95,6 +95,7 @@ export class BlockWriter {
         const text = resultText(result.data.content);
         const call = this.calls.get(result.data.tool_use_id);
         this.awaiting.delete(result.data.tool_use_id);
+        if (!call) this.collector.skip(line, orphanResult(result.data.tool_use_id), draft);
         const denialKind = (r as Record<string, unknown>).toolDenialKind;
         const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName, denialKind);
         if (call) {
@@ -153,6 +154,7 @@ export class BlockWriter {
   ): void {
     const call = this.calls.get(toolUseId);
     this.awaiting.delete(toolUseId);
+    if (!call) this.collector.skip(base.sourceLine, orphanResult(toolUseId), draft);
     if (call) {
       call.outcome = outcome;
       if (exitCode !== undefined) call.exitCode = exitCode;
@@ -180,4 +182,12 @@ export class BlockWriter {
       draft.title = titleFrom(text);
     }
   }
+}
+
+/**
+ * A result whose call is not in the file: the call, and whatever came with it, is missing, so the
+ * result's bytes stay a span but the session is not whole (it may report the very act asked about).
+ */
+function orphanResult(toolUseId: string): string {
+  return `tool_result for call ${toolUseId}, which is not in the file: the call and the records before it are missing`;
 }
