@@ -29,7 +29,8 @@
  *   .gitignore` ("edit" of .gitignore); `Git repository created in D` ("shell", git init);
  *   `Run pip install?` with its subject ("shell", the pip command) like a shell prompt, and so
  *   `/web`'s `Install playwright?` (the pip and playwright commands its subject names); `/add`'s
- *   `Do you want to create P?` ("create_file", {path}).
+ *   `Do you want to create P?` ("create_file", {path}); the repo map's `Repo-map can't include P`
+ *   (a file git tracks is gone from the disk: "deleted_from_file_system", {path}, SUCCEEDED).
  * - A command's own output (older versions wrote it) is its TOOL_RESULT; `Added N lines of output`
  *   after `/test` means the test failed (Aider adds it only on a non-zero exit).
  * - Every other tool message is kept as a MESSAGE with role "system" (consecutive ones merged).
