@@ -206,6 +206,15 @@ export function readAiderRecords(bytes: Uint8Array): AiderRecord[] {
     });
     i++;
   }
+  // Aider ends every write with a line break: a file whose last line has none was cut inside it,
+  // and its last record (a reply, which has no closing mark of its own) lost its end.
+  const last = records[records.length - 1];
+  if (last && last.kind !== "damaged" && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a && last.endLine === lines.length)
+    records[records.length - 1] = {
+      ...last,
+      kind: "damaged",
+      reason: "the file ends inside this record's last line (cut); skipped",
+    };
   return records;
 }
 

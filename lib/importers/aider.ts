@@ -92,7 +92,13 @@ class AiderReader extends AiderToolReader {
   private session(ids: Map<number, string>, line: number): SessionDraft {
     if (!this.draft) {
       this.draft = this.collector.session(ids.get(0) ?? `aider:${contentId(this.bytes)}`);
-      this.collector.issue(line, "records before any `# aider chat started at` header: no session time");
+      // Aider writes the header first, at every start: without it the file begins after the session
+      // did, and what the session did before is not here.
+      this.collector.skip(
+        line,
+        "records before any `# aider chat started at` header: the history starts after its session began (no session time)",
+        this.draft,
+      );
     }
     return this.draft;
   }

@@ -34,3 +34,24 @@ describe("a Claude Code file that starts with a tool result whose call came befo
     expect(answer.skippedRecords.map((s) => s.line)).toEqual([1, 1]);
   });
 });
+
+describe("an Aider history cut at either end", () => {
+  const history = new TextDecoder().decode(fixture("aider/afi-core.aider.chat.history.md"));
+  const lines = history.split("\n");
+
+  it("that starts after its session began (no header before its first record) is incomplete at its start", () => {
+    // Line 20 of the real history: a reply of its first session, its header and prompt cut off.
+    const result = importTranscript(new TextEncoder().encode(lines.slice(19).join("\n")), "aider");
+    expect(result.sessions[0]!.skipped.map((s) => s.message)).toEqual([
+      expect.stringMatching(/^records before any `# aider chat started at` header: the history starts after its session began/),
+    ]);
+  });
+
+  it("that ends inside a line has lost the end of its last record", () => {
+    // Cut inside line 20 (a reply, which has no closing mark): Aider ends every write with a line break.
+    const cut = `${lines.slice(0, 19).join("\n")}\n${lines[19]!.slice(0, 10)}`;
+    const result = importTranscript(new TextEncoder().encode(cut), "aider");
+    expect(result.issues.at(-1)?.message).toMatch(/the file ends inside this record's last line \(cut\); skipped$/);
+    expect(result.sessions[0]!.skipped).toHaveLength(1);
+  });
+});
