@@ -351,18 +351,11 @@ class ClaudeReader {
     if (compaction && r.type === "assistant") this.answered.add(draft);
     const leadingCopy = compaction && r.type === "user" && !this.answered.has(draft);
     const missing = this.chain.missingParent(draft, leadingCopy ? undefined : r.parentUuid);
-    if (missing?.atStart)
-      this.collector.skip(
-        line.line,
-        `the file starts after its session began: the first record's parentUuid ${missing.parent} names no record in the file, so the records before it are missing`,
-        draft,
-      );
-    else if (missing)
-      this.collector.skip(
-        line.line,
-        `parentUuid ${missing.parent} names no record in the file: a record before this one is missing`,
-        draft,
-      );
+    if (!missing) return;
+    const why = missing.atStart
+      ? `the file starts after its session began: the first record's parentUuid ${missing.parent} names no record in the file, so the records before it are missing`
+      : `parentUuid ${missing.parent} names no record in the file: a record before this one is missing`;
+    this.collector.skip(line.line, why, draft);
   }
 
   private noteCwd(draft: SessionDraft, cwd: unknown): void {

@@ -71,6 +71,8 @@ describe("a command that exits 0 but failed", () => {
     expect(failed.answer).toBe("YES");
     const succeeded = answerOverImport(result, { effectKinds: ["NETWORK_MUTATION"], outcomes: ["SUCCEEDED"] });
     expect(succeeded.answer).toBe("INSUFFICIENT_EVIDENCE");
+    const outcomes = succeeded.completeness.conditions.find((c) => c.id === "outcomes");
+    expect(outcomes).toMatchObject({ holds: false, blockedBy: "1 span of calls whose outcome is unknown or contradicted" });
     expect(succeeded.blockers.map((b) => b.reason)).toContain(
       "its call is recorded FAILED although the runtime reported exit 0 (the output reports an error), so it may have ended as the question asks",
     );

@@ -4,9 +4,23 @@
  * a session's spans are taken, so each format gets the same rules; the doubt is reported as a
  * warning on the call's line, and the outcome records it (FAILED with exit 0, or UNKNOWN).
  */
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { readOutputIntoOutcome } from "@/lib/evidence/output-signals";
 import { toolKnowledge } from "@/lib/evidence/tools";
-import type { DraftSpan } from "./builder";
+import type { SpanKind } from "@/lib/evidence/types";
+
+/** What this reads of a draft span (builder.ts's DraftSpan, which imports this). */
+export interface DraftCallOrResult {
+  kind: SpanKind;
+  dropped?: boolean;
+  sourceId?: string;
+  toolName?: string;
+  toolInput?: unknown;
+  outcome?: ToolOutcome;
+  exitCode?: number;
+  body: Uint8Array;
+  sourceLine: number;
+}
 
 /** Tool kinds whose result is the output of what they ran: the ones whose output can contradict them. */
 const RAN_SOMETHING = new Set(["shell", "code", "http", "agent-cli", "process"]);
@@ -17,9 +31,9 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
  * Reads each SUCCEEDED call of `spans` (in file order) against its result: the TOOL_RESULT sharing
  * its sourceId, else the next result of the same tool without one. `warn` gets the doubt.
  */
-export function readCallOutputs(spans: readonly DraftSpan[], warn: (line: number, message: string) => void): void {
-  const bySource = new Map<string, DraftSpan>();
-  const open: DraftSpan[] = [];
+export function readCallOutputs(spans: readonly DraftCallOrResult[], warn: (line: number, message: string) => void): void {
+  const bySource = new Map<string, DraftCallOrResult>();
+  const open: DraftCallOrResult[] = [];
   for (const span of spans) {
     if (span.dropped) continue;
     if (span.kind === "TOOL_CALL") {
@@ -28,7 +42,7 @@ export function readCallOutputs(spans: readonly DraftSpan[], warn: (line: number
       continue;
     }
     if (span.kind !== "TOOL_RESULT") continue;
-    let call: DraftSpan | undefined;
+    let call: DraftCallOrResult | undefined;
     if (span.sourceId !== undefined) call = bySource.get(span.sourceId);
     else {
       const i = open.findIndex((c) => c.toolName === span.toolName);
@@ -38,7 +52,7 @@ export function readCallOutputs(spans: readonly DraftSpan[], warn: (line: number
   }
 }
 
-function readOne(call: DraftSpan, result: DraftSpan, warn: (line: number, message: string) => void): void {
+function readOne(call: DraftCallOrResult, result: DraftCallOrResult, warn: (line: number, message: string) => void): void {
   if (call.outcome !== "SUCCEEDED" || call.toolName === undefined) return;
   const tool = toolKnowledge(call.toolName);
   if (!RAN_SOMETHING.has(tool.kind)) return;

@@ -16,6 +16,7 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
 } from "./predicate";
+import { completenessCase } from "./completeness";
 import { inSeqRange, inTimeRange, seqGaps, type QuestionScope, type SeqGap } from "./scope";
 import type { AnswerKind, Blocker, Citation, QuestionAnswer, QuestionSpan, SkippedRecordRef, UnblockAct } from "./answer-types";
 
@@ -101,7 +102,7 @@ export function judgeSpan(
     if (found.citations.length === 0 && found.undecidable)
       blocker = blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false);
     else if (found.citations.length === 0 && matchesBarOutcome(span, predicates, cwd))
-      blocker = blockerFor(span, doubtReason(span), false);
+      blocker = { ...blockerFor(span, doubtReason(span), false), outcomeInDoubt: true };
     return { checked: true, citations: found.citations, blocker };
   }
   return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };
@@ -119,7 +120,8 @@ export function concludeAnswer(
   skippedRecords: SkippedRecordRef[] = [],
   noSpansInScope = false,
 ): QuestionAnswer {
-  const scopeComplete = blockers.length === 0 && gaps.length === 0 && skippedRecords.length === 0 && !noSpansInScope;
+  const completeness = completenessCase({ blockers, gaps, skippedRecords, noSpansInScope });
+  const scopeComplete = completeness.holds;
   const answer: AnswerKind = citations.length > 0 ? "YES" : scopeComplete ? "NO" : "INSUFFICIENT_EVIDENCE";
   return {
     answer,
@@ -130,6 +132,7 @@ export function concludeAnswer(
     gaps,
     skippedRecords,
     noSpansInScope,
+    completeness,
     outcomes: tallyOutcomes(citations),
   };
 }
