@@ -17,6 +17,7 @@ import {
   ToolUse,
 } from "./claude-code-blocks";
 import type { InlineSidechains } from "./claude-code-sidechains";
+import { BackgroundShells } from "./claude-code-background";
 import { rawValue } from "./json-scan";
 import { isRecord, looksInjected, titleFrom, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
@@ -32,6 +33,8 @@ export class BlockWriter {
   readonly agentCalls = new Map<string, { name: string; input: unknown }>();
   /** Ids of calls whose result has not come yet: a result still to come changes its call. */
   readonly awaiting = new Set<string>();
+  /** Background shells still running: a later read that sees one end finishes its Bash call. */
+  private readonly background = new BackgroundShells(this.awaiting);
 
   constructor(
     private readonly collector: ImportCollector,
@@ -49,6 +52,7 @@ export class BlockWriter {
     toolUseResult: unknown,
   ): void {
     const line = origin.line.line;
+    this.background.expire(line);
     const where = `${origin.path.length > 0 ? "data.message." : ""}message.content[${index}]`;
     const skip = (reason: string) => this.collector.skip(line, `${where}: ${reason}; skipped`, draft);
     if (!isRecord(block) || typeof block.type !== "string") return skip("not a content block");
@@ -101,6 +105,7 @@ export class BlockWriter {
         if (call) {
           call.outcome = facts.outcome;
           if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
+          this.background.result(call, text, toolUseResult, line);
         }
         draft.add({
           ...base,

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerOverImport } from "./answer-testkit";
-import { importTranscript } from "./index";
+import { IMPORTERS, importTranscript } from "./index";
+import { fixture, parseBothWays } from "./testkit";
 import { utf8 } from "./text";
 
 const WAITING =
@@ -75,5 +76,45 @@ describe("a command finished by later input", () => {
     const r = importTranscript(utf8(JSON.stringify(unfinished)), "openhands");
     expect(r.sessions[0]!.spans.find((s) => s.seq === 1)?.outcome).toBe("UNKNOWN");
     expect(answerOverImport(r, { effectKinds: ["VCS_PUSH"], outcomes: ["SUCCEEDED"] }).answer).toBe("INSUFFICIENT_EVIDENCE");
+  });
+});
+
+describe("a Claude Code background shell read until it ends", () => {
+  // Lines 116-119 of the real 1.0.98 session (fixtures/claude-code/kimuson-...): a Bash call sent to
+  // the background, its "running in background" result, a BashOutput call and its result.
+  const real = new TextDecoder().decode(fixture("claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz")).split("\n");
+  const records = real.slice(115, 119).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const bashCall = (bytes: Uint8Array) =>
+    importTranscript(bytes, "claude-code").sessions[0]!.spans.find((s) => s.kind === "TOOL_CALL" && s.toolName === "Bash")!;
+  const withRead = (content: string, status: string, exitCode: number | null) => {
+    const read = structuredClone(records[3]!) as { message: { content: Array<{ content: string }> }; toolUseResult: object };
+    read.message.content[0]!.content = content;
+    read.toolUseResult = { shellId: "bash_1", command: "pnpm dev --port 3001", status, exitCode, stdout: "", stderr: "" };
+    return utf8([...records.slice(0, 3), read].map((r) => JSON.stringify(r)).join("\n"));
+  };
+
+  it("stays UNKNOWN while the reads say it is running (the real records)", () => {
+    expect(bashCall(utf8(real.slice(115, 119).join("\n"))).outcome).toBe("UNKNOWN");
+  });
+
+  it("takes the exit code the read that saw it end reports", () => {
+    // The shape BashOutput's result takes once the shell has ended (hand-written: the real session killed its shells).
+    const failed = bashCall(
+      withRead(
+        "<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stderr>\nError: port 3001 in use\n</stderr>",
+        "completed",
+        1,
+      ),
+    );
+    expect([failed.outcome, failed.exitCode]).toEqual(["FAILED", 1]);
+    const ok = bashCall(withRead("<status>completed</status>\n\n<exit_code>0</exit_code>", "completed", 0));
+    expect([ok.outcome, ok.exitCode]).toEqual(["SUCCEEDED", 0]);
+    expect(bashCall(withRead("<status>killed</status>", "killed", null)).outcome).toBe("UNKNOWN");
+  });
+
+  it("is held in one window with the read that ends it: windows equal the whole file", () => {
+    const bytes = withRead("<status>completed</status>\n\n<exit_code>1</exit_code>", "completed", 1);
+    const { whole } = parseBothWays(IMPORTERS["claude-code"], bytes);
+    expect(whole.sessions[0]!.spans.find((s) => s.toolName === "Bash")?.outcome).toBe("FAILED");
   });
 });
