@@ -2,6 +2,7 @@ import type { EvidenceExportDocument as ExportDocument } from "@/lib/server/ques
 import { Code } from "./Code";
 import styles from "./EvidenceExportDocument.module.css";
 import { formatCount } from "./format";
+import { CompletenessCaseList } from "./CompletenessCaseList";
 
 const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
 
@@ -77,6 +78,8 @@ export function EvidenceExportDocument({ document: d }: { document: ExportDocume
         <dt>Skipped records</dt>
         <dd>{formatCount(a.skippedRecords.length)}</dd>
       </dl>
+
+      <CompletenessCaseList completeness={a.completeness} />
 
       {a.blockers.length > 0 && (
         <>

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ActionResult } from "@/lib/core/action-result";
 import type { QuestionJobView } from "@/lib/server/questions";
 import { EvidenceAnswerHeading, NoSpansInScopeNote } from "./EvidenceAnswerHeading";
+import { CompletenessCaseList } from "./CompletenessCaseList";
 import { BlockerTable, CitationTable, pinOriginalForm, type SessionTitles } from "./EvidenceAnswerTables";
 import { formatCount } from "./format";
 
@@ -80,6 +81,7 @@ export function QuestionJobProgress({
         </p>
       ) : null}
       <NoSpansInScopeNote answer={answer.answer} noSpansInScope={answer.noSpansInScope} />
+      {answer.answer === "YES" ? null : <CompletenessCaseList completeness={answer.completeness} />}
       {answer.citations.length > 0 ? (
         <CitationTable citations={answer.citations} project={project} sessionTitles={sessionTitles} />
       ) : null}

@@ -26,6 +26,16 @@ export function outcomeOfResult(result: { exitCode?: number; isError?: boolean }
   return result.exitCode === 0 ? "SUCCEEDED" : "FAILED";
 }
 
+/**
+ * The outcome cannot be relied on to say how the call ended: nothing said (UNKNOWN: no result, still
+ * running, or signals that leave it open), or its signals disagree (FAILED although the runtime's
+ * exit code was 0: the output reported the error; see output-signals.ts). A question that filters
+ * on outcomes cannot answer NO past such a call, since it may have ended as asked.
+ */
+export function outcomeInDoubt(call: { outcome?: ToolOutcome; exitCode?: number }): boolean {
+  return call.outcome === "UNKNOWN" || (call.outcome === "FAILED" && call.exitCode === 0);
+}
+
 /** "3 attempts: 2 failed, 1 succeeded": the tally a YES gives of the calls it cites. */
 export function describeOutcomes(counts: Partial<Record<ToolOutcome, number>>): string {
   const total = TOOL_OUTCOMES.reduce((n, o) => n + (counts[o] ?? 0), 0);

@@ -3,3 +3,4 @@ export * from "./questions/predicate";
 export * from "./questions/canned";
 export * from "./questions/scope";
 export * from "./questions/answer";
+export * from "./questions/completeness";

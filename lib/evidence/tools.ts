@@ -235,6 +235,9 @@ def("delete_file remove_file unlink_file delete_path delete_directory remove_dir
   family: "generic",
   pathArgs: PATHS,
 });
+// Aider's repo map, finding a file git tracks gone from the disk ("Repo-map can't include P / Has it
+// been deleted from the file system but not from git?"): the deletion it observed, as a call.
+def("deleted_from_file_system", { kind: "delete", family: "aider", pathArgs: ["path"] });
 def("move_file rename_file move_path rename_path", {
   kind: "move",
   family: "generic",

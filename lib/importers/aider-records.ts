@@ -206,6 +206,15 @@ export function readAiderRecords(bytes: Uint8Array): AiderRecord[] {
     });
     i++;
   }
+  // Aider ends every write with a line break: a file whose last line has none was cut inside it,
+  // and its last record (a reply, which has no closing mark of its own) lost its end.
+  const last = records[records.length - 1];
+  if (last && last.kind !== "damaged" && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a && last.endLine === lines.length)
+    records[records.length - 1] = {
+      ...last,
+      kind: "damaged",
+      reason: "the file ends inside this record's last line (cut); skipped",
+    };
   return records;
 }
 
@@ -228,23 +237,29 @@ function quotedEnd(lines: RawLine[], i: number, breaks: boolean): { end: number;
     while (j < lines.length && !isBlank(lines[j]!.text) && !isPrefixed(lines[j]!.text)) j++;
     return { end: j, closed: true };
   }
+  // A multi-line prompt subject is padded to its longest line (confirm_ask: `line.ljust(width)`),
+  // the whole stripped and quoted on its first line: every line but the last is `width` long
+  // (a command block's empty lines become lines of spaces), the last carries the line break.
+  const width = first.length - 2;
+  const padded = (t: string) => t.length === width && (marked(t) || isBlank(t));
+  const plainNext = (j: number) => j + 1 < lines.length && lines[j + 1]!.text !== "" && !isPrefixed(lines[j + 1]!.text);
   if (marked(first)) {
-    // Padded subject lines: plain lines, the last with the line break, right before a prompt.
+    // A padded first line: its subject runs to the line break, then Aider writes a quoted prompt,
+    // an error about the answer, or the answer a group gave as input.
     let j = i + 1;
-    while (j < lines.length && !isBlank(lines[j]!.text) && !isPrefixed(lines[j]!.text)) {
-      if (marked(lines[j]!.text)) {
-        const next = lines[j + 1]?.text ?? "";
-        if (QUOTE.test(next) && isPromptText(unmark(next.replace(/^> ?/, "")))) return { end: j + 1, closed: true };
-      }
-      j++;
-    }
+    while (j < lines.length && padded(lines[j]!.text) && plainNext(j)) j++;
+    const last = lines[j]?.text ?? "";
+    const next = lines[j + 1]?.text;
+    if (j > i && j < lines.length && !isPrefixed(last) && marked(last) && !isBlank(last) && last.length <= width + 2)
+      if (next !== undefined && (QUOTE.test(next) || USER.test(next))) return { end: j + 1, closed: true };
     return { end: i + 1, closed: true };
   }
   let j = i + 1;
   while (j < lines.length) {
     const t = lines[j]!.text;
     if (isPrefixed(t)) break;
-    if (marked(t)) return { end: j + 1, closed: true };
+    // A padded line of a subject, or one of its padded empty lines, goes on to the next line.
+    if (marked(t) && !(padded(t) && plainNext(j))) return { end: j + 1, closed: true };
     j++;
   }
   let end = j;

@@ -6,7 +6,8 @@ export const AIDER_IGNORED_RECORDS: Readonly<Record<string, string>> = {
   "blank-input": "`#### <blank>`: Enter pressed on an empty prompt",
   "token-report": "`Tokens: ... sent, ... received. Cost: ...`: usage and cost",
   "version-banner": "the start-up banner: version, models, git repo size, repo-map and mode settings",
-  "repo-map-notice": "repo-map scanning notices",
+  "repo-map-notice":
+    "repo-map scanning notices (`Repo-map can't include P`, which names a file gone from the disk, is evidence: a deletion)",
   "interrupt-notice": "`^C again to exit`, `^C KeyboardInterrupt` and the empty quoted lines around them",
   "undo-hint": "`You can use /undo to undo and discard each aider commit.`",
   "clipboard-notice": "`Copied code context to clipboard.`",
@@ -21,7 +22,6 @@ export const IGNORED_TOOL_LINES: ReadonlyArray<[RegExp, string]> = [
   [/^Note: in-chat filenames are always relative to the git working dir/, "version-banner"],
   [/^Use \/help <question> for help/, "version-banner"],
   [/^Initial repo scan can be slow/, "repo-map-notice"],
-  [/^Repo-map can't include /, "repo-map-notice"],
   [/^Has it been deleted from the file system but not from git\?$/, "repo-map-notice"],
   [/^$/, "interrupt-notice"],
   [/^\^C (again to exit|KeyboardInterrupt)$/, "interrupt-notice"],

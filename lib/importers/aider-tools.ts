@@ -82,6 +82,12 @@ export abstract class AiderToolReader {
           return true;
         }
       }
+      // The repo map found a file git tracks missing from the disk (aider/repomap.py): it was deleted.
+      const gone = /^Repo-map can't include (.+)$/.exec(first);
+      if (gone) {
+        this.callWithResult(r, draft, "deleted_from_file_system", { path: gone[1]!.trim() }, "SUCCEEDED", first);
+        return true;
+      }
       const commit = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(first);
       if (commit) {
         this.callWithResult(r, draft, "git_commit", { sha: commit[1]!, message: commit[2]! }, "SUCCEEDED", first);

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { AIDER_IGNORED_RECORDS, parseAider } from "./aider";
+import { answerOverImport } from "./answer-testkit";
 import { readAiderRecords } from "./aider-records";
 import { detectFormat, importTranscript } from "./index";
 import { effectOn, expectWellFormed, fixture, text, verdictOf } from "./testkit";
@@ -267,4 +269,60 @@ describe("Aider importer: corruption never turns YES into NO", () => {
       { numRuns: 100 },
     );
   }, 120_000);
+});
+
+describe("Aider importer: notices that carry evidence", () => {
+  it("reads the repo map's `Repo-map can't include P` as P deleted from the disk", () => {
+    // Monochromatic line 26: a file git tracks that the repo map found gone (aider/repomap.py).
+    const result = parseAider(mono);
+    const gone = callAt(result, 26, "deleted_from_file_system");
+    expect(gone.outcome).toBe("SUCCEEDED");
+    expect((gone.toolInput as { path: string }).path).toMatch(/packages\\module\\es\\src\\string\.concat\.ts$/);
+    // The follow-up question Aider prints names no file: it alone stays a notice.
+    expect(result.records.ignoredByType["repo-map-notice"]).toBe(17);
+    // The whole history answered "did we delete files?" NO while these notices were ignored.
+    const answer = answerOverImport(result, CANNED_QUESTIONS["deleted-files"]);
+    expect(answer.answer).toBe("YES");
+    expect(answer.citations[0]?.excerpt).toMatch(/string\.concat\.ts$/);
+  });
+});
+
+describe("Aider importer: a multi-line prompt subject as confirm_ask writes it", () => {
+  // aider/io.py confirm_ask: the subject's lines padded to the longest (`ljust`), the whole written
+  // by tool_output as one message: `> ` on its first line only, the line break after its last. A
+  // block's empty line becomes a line of spaces. Shaped on afi-core's line 1918 block.
+  const history = (subject: string[]) =>
+    [
+      "",
+      "# aider chat started at 2025-08-01 10:00:00",
+      "",
+      "#### set the project up  ",
+      "",
+      "Run these:",
+      "",
+      "```bash",
+      ...subject,
+      "```",
+      "",
+      ...(() => {
+        const width = Math.max(...subject.map((l) => l.length));
+        const padded = subject.map((l) => l.padEnd(width));
+        padded[padded.length - 1] = padded[padded.length - 1]!.trimEnd();
+        return [`> ${padded.join("\n")}  `];
+      })(),
+      "> Run shell commands? (Y)es/(N)o/(D)on't ask again [Yes]: y  ",
+      "",
+    ].join("\n");
+
+  it.each([
+    ["its first line the longest", ["npm install --save-dev vitest @vitest/coverage-v8", "npm test", "git add -A"]],
+    ["an empty line inside it", ["mkdir -p dist/dags", "", "touch dist/dags/index.js dist/dags/signalProcessingDAG.js"]],
+  ])("reads every line of a subject with %s, skipping none", (_what, subject) => {
+    const result = parseAider(utf8(history(subject)));
+    expectWellFormed(result);
+    expect(result.issues).toEqual([]);
+    expect(result.records.skipped).toBe(0);
+    const ran = calls(result).map((c) => [(c.toolInput as { command: string }).command, c.outcome]);
+    expect(ran).toEqual(subject.filter((l) => l !== "").map((l) => [l, "UNKNOWN"]));
+  });
 });

@@ -29,7 +29,8 @@
  *   .gitignore` ("edit" of .gitignore); `Git repository created in D` ("shell", git init);
  *   `Run pip install?` with its subject ("shell", the pip command) like a shell prompt, and so
  *   `/web`'s `Install playwright?` (the pip and playwright commands its subject names); `/add`'s
- *   `Do you want to create P?` ("create_file", {path}).
+ *   `Do you want to create P?` ("create_file", {path}); the repo map's `Repo-map can't include P`
+ *   (a file git tracks is gone from the disk: "deleted_from_file_system", {path}, SUCCEEDED).
  * - A command's own output (older versions wrote it) is its TOOL_RESULT; `Added N lines of output`
  *   after `/test` means the test failed (Aider adds it only on a non-zero exit).
  * - Every other tool message is kept as a MESSAGE with role "system" (consecutive ones merged).
@@ -91,7 +92,13 @@ class AiderReader extends AiderToolReader {
   private session(ids: Map<number, string>, line: number): SessionDraft {
     if (!this.draft) {
       this.draft = this.collector.session(ids.get(0) ?? `aider:${contentId(this.bytes)}`);
-      this.collector.issue(line, "records before any `# aider chat started at` header: no session time");
+      // Aider writes the header first, at every start: without it the file begins after the session
+      // did, and what the session did before is not here.
+      this.collector.skip(
+        line,
+        "records before any `# aider chat started at` header: the history starts after its session began (no session time)",
+        this.draft,
+      );
     }
     return this.draft;
   }

@@ -19,6 +19,7 @@ import type {
   SessionHeader,
   SessionPart,
 } from "./types";
+import { readCallOutputs } from "./output-outcomes";
 import { RecordLedger } from "./record-ledger";
 import { parseTimestamp } from "./text";
 import { assembleWindows } from "./windows";
@@ -141,6 +142,8 @@ export class SessionDraft {
    */
   take(runtime: ImportFormat): SessionPart {
     const kept = this.pending.filter((s) => !s.dropped);
+    // The output can contradict what the runtime said of a call: read it before anything shares the outcome.
+    readCallOutputs(kept, (line, message) => this.collector?.issue(line, message));
     const times = fillTimes(kept);
     kept.forEach((s, i) => {
       s.seq = this.nextSeq + i;

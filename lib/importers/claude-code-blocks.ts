@@ -274,9 +274,11 @@ export function resultText(content: string | unknown[] | undefined): string {
  * The file's parent chain: every record names its parent by `parentUuid`, so a parent that is not
  * in the file means a record is missing. Not a gap: a record with no parent (a chain's root, a
  * compact boundary, whose `logicalParentUuid` points before the compaction on purpose, a
- * subagent's first record) and the first chained record of each session in the file (a file that
- * continues another starts with a parent outside it). Undetectable, then: deleting a session's
- * first record or the last records of a chain (nothing names them), and records without a uuid.
+ * subagent's first record). The first chained record of a session naming a parent outside the
+ * file is the other kind of gap: the file starts after its session began (a continued session's
+ * file, a file cut at its start), so what came before is not here. Undetectable: deleting a
+ * session's first record when it had no parent, or the last records of a chain (nothing names
+ * them), and records without a uuid.
  */
 export class ParentChain<S> {
   private readonly uuids = new Set<string>();
@@ -287,12 +289,15 @@ export class ParentChain<S> {
     if (typeof uuid === "string") this.uuids.add(uuid);
   }
 
-  /** The parent uuid a record of `session` names that the file lacks, if any. */
-  missingParent(session: S, parent: unknown): string | undefined {
-    const started = this.started.has(session);
+  /**
+   * The parent uuid a record of `session` names that the file lacks, if any, and whether the record
+   * is the session's first in the file (`atStart`: the file starts after the session began).
+   */
+  missingParent(session: S, parent: unknown): { parent: string; atStart: boolean } | undefined {
+    const atStart = !this.started.has(session);
     this.started.add(session);
-    if (typeof parent !== "string" || parent === "" || this.uuids.has(parent) || !started) return undefined;
-    return parent;
+    if (typeof parent !== "string" || parent === "" || this.uuids.has(parent)) return undefined;
+    return { parent, atStart };
   }
 }
 

@@ -17,6 +17,7 @@ import {
   ToolUse,
 } from "./claude-code-blocks";
 import type { InlineSidechains } from "./claude-code-sidechains";
+import { BackgroundShells } from "./claude-code-background";
 import { rawValue } from "./json-scan";
 import { isRecord, looksInjected, titleFrom, utf8 } from "./text";
 import { describeZodError } from "./zod-issue";
@@ -32,6 +33,8 @@ export class BlockWriter {
   readonly agentCalls = new Map<string, { name: string; input: unknown }>();
   /** Ids of calls whose result has not come yet: a result still to come changes its call. */
   readonly awaiting = new Set<string>();
+  /** Background shells still running: a later read that sees one end finishes its Bash call. */
+  private readonly background = new BackgroundShells(this.awaiting);
 
   constructor(
     private readonly collector: ImportCollector,
@@ -49,6 +52,7 @@ export class BlockWriter {
     toolUseResult: unknown,
   ): void {
     const line = origin.line.line;
+    this.background.expire(line);
     const where = `${origin.path.length > 0 ? "data.message." : ""}message.content[${index}]`;
     const skip = (reason: string) => this.collector.skip(line, `${where}: ${reason}; skipped`, draft);
     if (!isRecord(block) || typeof block.type !== "string") return skip("not a content block");
@@ -95,11 +99,13 @@ export class BlockWriter {
         const text = resultText(result.data.content);
         const call = this.calls.get(result.data.tool_use_id);
         this.awaiting.delete(result.data.tool_use_id);
+        if (!call) this.collector.skip(line, orphanResult(result.data.tool_use_id), draft);
         const denialKind = (r as Record<string, unknown>).toolDenialKind;
         const facts = resultFacts(text, result.data.is_error === true, toolUseResult, call?.toolName, denialKind);
         if (call) {
           call.outcome = facts.outcome;
           if (facts.exitCode !== undefined) call.exitCode = facts.exitCode;
+          this.background.result(call, text, toolUseResult, line);
         }
         draft.add({
           ...base,
@@ -153,6 +159,7 @@ export class BlockWriter {
   ): void {
     const call = this.calls.get(toolUseId);
     this.awaiting.delete(toolUseId);
+    if (!call) this.collector.skip(base.sourceLine, orphanResult(toolUseId), draft);
     if (call) {
       call.outcome = outcome;
       if (exitCode !== undefined) call.exitCode = exitCode;
@@ -180,4 +187,12 @@ export class BlockWriter {
       draft.title = titleFrom(text);
     }
   }
+}
+
+/**
+ * A result whose call is not in the file: the call, and whatever came with it, is missing, so the
+ * result's bytes stay a span but the session is not whole (it may report the very act asked about).
+ */
+function orphanResult(toolUseId: string): string {
+  return `tool_result for call ${toolUseId}, which is not in the file: the call and the records before it are missing`;
 }

@@ -917,16 +917,38 @@ describe("Claude Code importer: parent chain", () => {
     lines.splice(49, 1); // line 50: the subagent's `ls -la …/.beads/` call
     const result = importTranscript(utf8(lines.join("\n")));
     expectWellFormed(result);
+    // Its result, on the next line (now line 50), has lost both its parent and its call.
     expect(result.issues).toEqual([
+      { line: 50, message: expect.stringMatching(/^tool_result for call toolu_\S+, which is not in the file/) },
       { line: 50, message: expect.stringMatching(/^parentUuid c02dbf0e-\S+ names no record in the file/) },
     ]);
-    expect(only(result).skipped).toHaveLength(1);
+    expect(only(result).skipped).toHaveLength(2);
     expect(verdictOf(result, beadsListing)).toBe("INSUFFICIENT_EVIDENCE");
   });
 
-  it("does not flag a file that starts mid-chain, a compact boundary's logical parent, or a subagent's root", () => {
+  it("flags a file that starts mid-chain: the records before its first are missing", () => {
     const lines = [
       rec({ type: "user", uuid: "a", parentUuid: "from-an-earlier-file", message: { role: "user", content: "go on" } }),
+      rec({ type: "assistant", uuid: "b", parentUuid: "a", message: { role: "assistant", content: "going on" } }),
+    ];
+    const result = parseClaudeCode(utf8(lines.join("\n")));
+    expectWellFormed(result);
+    expect(result.issues).toEqual([
+      {
+        line: 1,
+        message: expect.stringMatching(
+          /^the file starts after its session began: the first record's parentUuid from-an-earlier-file/,
+        ),
+      },
+    ]);
+    expect(only(result).skipped).toHaveLength(1);
+    // The record is still read: its span is kept, the session marked incomplete at its start.
+    expect(result.records).toMatchObject({ read: 2, used: 2, skipped: 0 });
+  });
+
+  it("does not flag a compact boundary's logical parent, or a subagent's root", () => {
+    const lines = [
+      rec({ type: "user", uuid: "a", parentUuid: null, message: { role: "user", content: "go on" } }),
       rec({
         type: "system",
         subtype: "compact_boundary",

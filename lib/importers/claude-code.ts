@@ -35,8 +35,10 @@
  *   (CLAUDE_IGNORED_RECORD_TYPES); a type the importer cannot place is skipped with its reason
  *   (CLAUDE_SKIPPED_RECORD_TYPES), any other type as unknown.
  * - Parent chain: a record whose parentUuid names no record of the file is skipped against its
- *   session, a record before it being missing (see ParentChain for what is not a gap; nor are the
- *   parent session's records a compaction agent's file opens with).
+ *   session, a record before it being missing; a session's first record in the file naming one
+ *   says the file starts after the session began (see ParentChain for what is not a gap; nor are
+ *   the parent session's records a compaction agent's file opens with). A tool result whose call
+ *   is not in the file is skipped against its session the same way: its call came before the file.
  */
 import { Clock, ImportCollector, type SessionDraft } from "./builder";
 import {
@@ -349,12 +351,11 @@ class ClaudeReader {
     if (compaction && r.type === "assistant") this.answered.add(draft);
     const leadingCopy = compaction && r.type === "user" && !this.answered.has(draft);
     const missing = this.chain.missingParent(draft, leadingCopy ? undefined : r.parentUuid);
-    if (missing)
-      this.collector.skip(
-        line.line,
-        `parentUuid ${missing} names no record in the file: a record before this one is missing`,
-        draft,
-      );
+    if (!missing) return;
+    const why = missing.atStart
+      ? `the file starts after its session began: the first record's parentUuid ${missing.parent} names no record in the file, so the records before it are missing`
+      : `parentUuid ${missing.parent} names no record in the file: a record before this one is missing`;
+    this.collector.skip(line.line, why, draft);
   }
 
   private noteCwd(draft: SessionDraft, cwd: unknown): void {

@@ -54,6 +54,8 @@ interface CallState {
   turn: number;
   /** Its output left a session running that this call started: its end event says how it went. */
   startedSession?: boolean;
+  /** That session's exit as a later write_stdin output states it (rollouts without end events). */
+  sessionExit?: number;
 }
 
 export class CodexCalls {
@@ -64,8 +66,8 @@ export class CodexCalls {
   /** Calls settled in earlier turns (whether they had a result), for records that arrive later. */
   private readonly settledIds = new Map<string, boolean>();
   private turn = 0;
-  /** Unified exec sessions seen running, to tell the call that started one from its polls. */
-  private readonly runningSessions = new Set<string>();
+  /** Unified exec sessions seen running, by the call that started each (its polls are not it). */
+  private readonly runningSessions = new Map<string, string>();
   /** Whether the rollout records end events (the runtime's default persistence leaves them out). */
   private endsRecorded = false;
 
@@ -188,7 +190,12 @@ export class CodexCalls {
     s.out = facts;
     const session = runningSession(facts);
     s.startedSession = session !== undefined && !this.runningSessions.has(session);
-    if (session !== undefined) this.runningSessions.add(session);
+    if (session !== undefined && s.startedSession) this.runningSessions.set(session, p.call_id);
+    // A poll of a running session answered with its exit, while the call that started it is still
+    // unsettled (its turn, or held open): that call ended so. Later, it keeps what it was settled with.
+    const polled = call?.toolName === "write_stdin" ? sessionIdOf(call.toolInput) : undefined;
+    const starter = polled !== undefined ? this.states.get(this.runningSessions.get(polled) ?? "") : undefined;
+    if (starter && facts.exitCode !== undefined) starter.sessionExit = facts.exitCode;
     s.outputLines.push(line.line);
     if (s.standInResult) s.standInResult.dropped = true;
   }
@@ -362,7 +369,13 @@ export class CodexCalls {
       }
       const cutShort = aborted && s.out === undefined && s.end === undefined;
       if (!all && !cutShort && this.isOpen(s) && this.turn - s.turn < OPEN_TURNS) continue;
-      const settled = s.end || s.out ? settle(s.end, s.out) : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
+      const exited = s.end === undefined ? s.sessionExit : undefined;
+      const settled =
+        exited !== undefined
+          ? { outcome: (exited === 0 ? "SUCCEEDED" : "FAILED") as ToolOutcome, exitCode: exited }
+          : s.end || s.out
+            ? settle(s.end, s.out)
+            : { outcome: s.itemOutcome ?? ("UNKNOWN" as ToolOutcome) };
       call.outcome = settled.outcome;
       if (settled.exitCode !== undefined) call.exitCode = settled.exitCode;
       for (const r of [...s.results, s.standInResult]) if (r && settled.exitCode !== undefined) r.exitCode = settled.exitCode;
@@ -377,4 +390,10 @@ export class CodexCalls {
     }
     this.linkedLines.length = 0;
   }
+}
+
+/** The unified exec session a write_stdin call writes to (`session_id`, a number or its text). */
+function sessionIdOf(input: unknown): string | undefined {
+  const id = typeof input === "object" && input !== null ? (input as { session_id?: unknown }).session_id : undefined;
+  return typeof id === "number" || typeof id === "string" ? String(id) : undefined;
 }

@@ -162,6 +162,30 @@ describe("Codex in windows", () => {
     expect(only(whole).compactions).toEqual([{ summarySeq: 4, replacedSeqs: [1, 2, 3], occurredAt: new Date(at(6)) }]);
   });
 
+  it("finishes a command left running with the exit a write_stdin in its turn reports (no end events recorded)", () => {
+    // codex-rs answers exec_command "Process running with session ID N" and write_stdin with the
+    // session's output, "Process exited with code N" once it ends: a git push answering a prompt.
+    const call = (n: number, id: string, name: string, args: object) =>
+      line(n, "response_item", { type: "function_call", name, call_id: id, arguments: JSON.stringify(args) });
+    const turn = (n: number, exit: string) => [
+      started(n),
+      call(n, `push${n}`, "exec_command", { cmd: "git push origin main" }),
+      output(n, `push${n}`, `Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID ${n}\nOutput:\nUsername: `),
+      call(n, `in${n}`, "write_stdin", { session_id: n, chars: "octocat\n" }),
+      output(n, `in${n}`, `Chunk ID: b\nWall time: 2.0 seconds\n${exit}\nOutput:\nmain -> main\n`),
+      complete(n),
+    ];
+    const { whole } = parseBothWays(
+      codexImporter,
+      rolloutOf([...turn(1, "Process exited with code 0"), ...turn(3, "Process exited with code 128")]),
+    );
+    const pushes = only(whole).spans.filter((s) => s.kind === "TOOL_CALL" && s.toolName === "exec_command");
+    expect(pushes.map((p) => [p.outcome, p.exitCode])).toEqual([
+      ["SUCCEEDED", 0],
+      ["FAILED", 128],
+    ]);
+  });
+
   it("settles at once a call an interrupted turn cut short, and keeps its end arriving after all as its result", () => {
     const lines = [
       started(1),

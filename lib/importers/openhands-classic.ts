@@ -13,7 +13,9 @@
  *   working directory the last command reported.
  * - Observations are TOOL_RESULTs paired with their action by `cause`; exit code from
  *   `extras.metadata.exit_code` or the legacy `extras.exit_code`. The call's outcome: commands by
- *   exit code (-1, a command still running when the runtime stopped waiting, is UNKNOWN); `error`
+ *   exit code (-1, a command still running when the runtime stopped waiting, is UNKNOWN; input sent
+ *   to it later, `is_input` or an empty command that waits, continues it, and the exit code that
+ *   finally ends it is the command's outcome); `error`
  *   FAILED, except the controller's "The action has not been executed" answer to the action it was
  *   waiting on when the user pressed Stop or the runtime failed (`error_id`
  *   `AGENT_ERROR$ERROR_ACTION_NOT_EXECUTED_*`), which is UNKNOWN: it is written for whatever action
@@ -91,6 +93,10 @@ export class ClassicReader {
   private workingDir: string | undefined;
   /** The last call of a flat event, until an observation answers it. */
   private unanswered: DraftSpan | undefined;
+  /** The command still running (its last observation's exit code was -1), which input continues. */
+  private running: DraftSpan | undefined;
+  /** Inputs sent to a running command (and empty commands that wait on it), by the call they continue. */
+  private readonly continues = new Map<DraftSpan, DraftSpan>();
 
   constructor(private readonly ctx: StreamContext) {}
 
@@ -184,6 +190,10 @@ export class ClassicReader {
       }),
     );
     if (flat) this.unanswered = call;
+    // `is_input` (a boolean, or "true" from the function-calling tool) sends the command to the
+    // process still running; an empty command waits for more of its output. Either continues it.
+    const input = args.is_input === true || args.is_input === "true" || args.command === "";
+    if (action === "run" && input && this.running) this.continues.set(call, this.running);
   }
 
   private observation(e: EventRecord, observation: string, id: string | undefined): void {
@@ -242,9 +252,26 @@ export class ClassicReader {
     }
     if (!call) return;
     const outcome = classicOutcome(observation, extras, content, exitCode);
+    if (call.toolName === "run") this.continueRunning(call, outcome, exitCode);
     if (outcome === undefined || call.outcome === "DECLINED") return;
     call.outcome = outcome;
     if (exitCode !== undefined && exitCode >= 0) call.exitCode = exitCode;
+  }
+
+  /**
+   * A command's observation, for the command it runs or continues: exit -1 leaves that command
+   * running; a final exit code of an input ends it, and the command's outcome is that final one.
+   */
+  private continueRunning(call: DraftSpan, outcome: ToolOutcome | undefined, exitCode: number | undefined): void {
+    const command = this.continues.get(call) ?? call;
+    if (exitCode === -1) {
+      this.running = command;
+      return;
+    }
+    if (this.running === command) this.running = undefined;
+    if (command === call || outcome === undefined || outcome === "UNKNOWN" || command.outcome === "DECLINED") return;
+    command.outcome = outcome;
+    if (exitCode !== undefined && exitCode >= 0) command.exitCode = exitCode;
   }
 
   /** A recall answer: the text it injected into the prompt, or nothing worth a span. */

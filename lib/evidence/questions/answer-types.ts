@@ -2,6 +2,7 @@
 import type { KindCount } from "../manifest";
 import type { ToolOutcome } from "../outcomes";
 import type { Atom, AtomKind, EvidentialClass, ProvenanceStatus, SideEffectKind, SpanKind, TranscriptState } from "../types";
+import type { CompletenessCase } from "./completeness";
 import type { SeqGap } from "./scope";
 
 /** A span as the question engine sees it: facts only, the atoms already extracted. */
@@ -91,6 +92,11 @@ export interface Blocker {
    */
   unblockBy: UnblockAct;
   reason: string;
+  /**
+   * The span is checkable and would match but for its call's outcome, which is in doubt (UNKNOWN,
+   * or FAILED against the runtime's exit 0): it blocks a NO to a question that filters on outcomes.
+   */
+  outcomeInDoubt?: true;
 }
 
 export type AnswerKind = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
@@ -109,6 +115,8 @@ export interface QuestionAnswer {
   skippedRecords: SkippedRecordRef[];
   /** Nothing at all was in scope: never a NO (DESIGN.md, "never NO over an empty scope"). */
   noSpansInScope: boolean;
+  /** Each condition a NO rests on, whether it holds and what blocks it: NO only when all hold. */
+  completeness: CompletenessCase;
   /**
    * How the cited calls went: distinct calls among the citations by outcome (a call and its
    * result count once), e.g. {FAILED: 2, SUCCEEDED: 1} for "3 attempts: 2 failed, 1 succeeded".

@@ -98,6 +98,24 @@ describe("answer properties", () => {
     );
   });
 
+  it("carries a completeness case that holds exactly when the answer could be NO, and names what fails", () => {
+    fc.assert(
+      fc.property(arbSpans, fc.constantFrom(...questions), fc.boolean(), (spans, q, skipped) => {
+        const session = { id: "sess", cwd: "/work/app", ...(skipped ? { skippedRecords: [{ line: 1, reason: "cut" }] } : {}) };
+        const r = answerQuestion(q, { sessions: [session] }, spans);
+        expect(r.completeness.holds).toBe(r.scopeComplete);
+        if (r.answer === "NO") expect(r.completeness.conditions.every((c) => c.holds)).toBe(true);
+        if (r.answer !== "INSUFFICIENT_EVIDENCE") return;
+        // Never an insufficient answer with nothing named: a failing condition, and its items listed.
+        const failing = r.completeness.conditions.filter((c) => !c.holds);
+        expect(failing.length).toBeGreaterThan(0);
+        for (const c of failing) expect(c.blockedBy).toBeTruthy();
+        expect(r.blockers.length + r.gaps.length + r.skippedRecords.length + (r.noSpansInScope ? 1 : 0)).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("NO is never given while an unchecked side-effecting span stands without an honest manifest", () => {
     fc.assert(
       fc.property(arbSpans, (spans) => {

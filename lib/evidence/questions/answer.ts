@@ -6,7 +6,7 @@
  * - INSUFFICIENT_EVIDENCE otherwise, naming the spans that block a proof of absence.
  */
 import { formatKindCounts } from "../manifest";
-import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
+import { outcomeInDoubt, TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
 import { EVIDENTIAL_CLASSES, type Atom, type EvidentialClass } from "../types";
 import {
   compilePredicate,
@@ -16,6 +16,7 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
 } from "./predicate";
+import { completenessCase } from "./completeness";
 import { inSeqRange, inTimeRange, seqGaps, type QuestionScope, type SeqGap } from "./scope";
 import type { AnswerKind, Blocker, Citation, QuestionAnswer, QuestionSpan, SkippedRecordRef, UnblockAct } from "./answer-types";
 
@@ -97,10 +98,11 @@ export function judgeSpan(
   if (span.kind === "SUMMARY") return { checked: false, citations: [], blocker: unbackedClaim(span, predicates, cwd, byId) };
   if (isCheckable(span)) {
     const found = citeMatches(span, predicates, cwd);
-    const blocker =
-      found.citations.length === 0 && found.undecidable
-        ? blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false)
-        : null;
+    let blocker: Blocker | null = null;
+    if (found.citations.length === 0 && found.undecidable)
+      blocker = blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false);
+    else if (found.citations.length === 0 && matchesBarOutcome(span, predicates, cwd))
+      blocker = { ...blockerFor(span, doubtReason(span), false), outcomeInDoubt: true };
     return { checked: true, citations: found.citations, blocker };
   }
   return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };
@@ -118,7 +120,8 @@ export function concludeAnswer(
   skippedRecords: SkippedRecordRef[] = [],
   noSpansInScope = false,
 ): QuestionAnswer {
-  const scopeComplete = blockers.length === 0 && gaps.length === 0 && skippedRecords.length === 0 && !noSpansInScope;
+  const completeness = completenessCase({ blockers, gaps, skippedRecords, noSpansInScope });
+  const scopeComplete = completeness.holds;
   const answer: AnswerKind = citations.length > 0 ? "YES" : scopeComplete ? "NO" : "INSUFFICIENT_EVIDENCE";
   return {
     answer,
@@ -129,6 +132,7 @@ export function concludeAnswer(
     gaps,
     skippedRecords,
     noSpansInScope,
+    completeness,
     outcomes: tallyOutcomes(citations),
   };
 }
@@ -232,6 +236,25 @@ function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation 
     c.excerpt = decoder.decode(c.bytes);
   }
   return c;
+}
+
+/**
+ * The span would match a predicate that filters on outcomes but for its call's outcome, and that
+ * outcome is in doubt (UNKNOWN, or FAILED against the runtime's exit 0): the call may have ended
+ * as asked, so its outcome cannot support a NO.
+ */
+function matchesBarOutcome(span: QuestionSpan, predicates: readonly CompiledPredicate[], cwd: string | undefined): boolean {
+  if (!outcomeInDoubt(span)) return false;
+  const open = predicates.filter((p) => p.outcomes !== null).map((p) => ({ ...p, outcomes: null }));
+  return open.length > 0 && citeMatches(span, open, cwd).citations.length > 0;
+}
+
+function doubtReason(span: QuestionSpan): string {
+  const said =
+    span.outcome === "UNKNOWN"
+      ? "its call's outcome is unknown (no result, still running, or signals that disagree)"
+      : `its call is recorded ${span.outcome} although the runtime reported exit ${span.exitCode} (the output reports an error)`;
+  return `${said}, so it may have ended as the question asks`;
 }
 
 /** Only spans of a class that can hold a match can block (side-effect questions: side-effecting only). */

@@ -8,7 +8,15 @@
  */
 import { createHash } from "node:crypto";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
-import type { Blocker, Citation, EvidencePredicate, SeqGap, SkippedRecordRef, UnblockAct } from "@/lib/evidence/questions";
+import type {
+  Blocker,
+  Citation,
+  CompletenessCase,
+  EvidencePredicate,
+  SeqGap,
+  SkippedRecordRef,
+  UnblockAct,
+} from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import packageJson from "@/package.json";
 import type { EvidenceQueryResult } from "./ask";
@@ -67,6 +75,8 @@ export interface EvidenceExportDocument {
     blockers: ExportBlocker[];
     gaps: SeqGap[];
     skippedRecords: SkippedRecordRef[];
+    /** Each condition a NO rests on, whether it holds, what blocks it. */
+    completeness: CompletenessCase;
     outcomes: EvidenceQueryResult["outcomes"];
     outcomeSummary: string;
   };
@@ -153,6 +163,7 @@ export function buildExportDocument(result: EvidenceQueryResult, context: Export
       blockers: result.blockers.map(exportBlocker),
       gaps: result.gaps,
       skippedRecords: result.skippedRecords,
+      completeness: result.completeness,
       outcomes: result.outcomes,
       outcomeSummary: describeOutcomes(result.outcomes),
     },

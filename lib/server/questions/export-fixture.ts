@@ -1,7 +1,7 @@
 /** An answer and its context for tests of the export document and its printable page (no database). */
 import { createHash } from "node:crypto";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
-import type { Blocker, Citation } from "@/lib/evidence/questions";
+import { completenessCase, type Blocker, type Citation } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./ask";
 import type { ExportContext } from "./export-document";
 
@@ -48,6 +48,7 @@ export function sampleResult(citations = 2): EvidenceQueryResult {
     gaps: [],
     skippedRecords: [],
     noSpansInScope: false,
+    completeness: completenessCase({ blockers: [blocker], gaps: [], skippedRecords: [], noSpansInScope: false }),
     outcomes: { FAILED: citations },
     citationCount: citations,
     blockerCount: 1,

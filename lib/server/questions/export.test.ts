@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { answerAsCsv } from "./export";
+import { completenessCase } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./ask";
 
 const question = { id: "custom", title: "Custom question", anyOf: [{ toolNames: ["Bash"] }] };
 const S = "00000000-0000-4000-8000-000000000001";
 
 function result(over: Partial<EvidenceQueryResult>): EvidenceQueryResult {
+  const found = { blockers: over.blockers ?? [], gaps: over.gaps ?? [], skippedRecords: over.skippedRecords ?? [] };
   return {
+    completeness: completenessCase({ ...found, noSpansInScope: over.noSpansInScope ?? false }),
     question,
     sessionsInScope: 1,
     answer: "INSUFFICIENT_EVIDENCE",

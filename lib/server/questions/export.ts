@@ -34,6 +34,7 @@ export function answerAsJson(result: EvidenceQueryResult) {
     gaps: result.gaps,
     skippedRecords: result.skippedRecords,
     noSpansInScope: result.noSpansInScope,
+    completeness: result.completeness,
     outcomes: result.outcomes,
     outcomeSummary: describeOutcomes(result.outcomes),
   };
@@ -157,6 +158,12 @@ export function exportAsCsv(
     ["scope", document.scope.inWords],
     ["policy_version", document.policy.version],
     ["json_export_sha256", document.exportSha256],
+    // The completeness case: what a NO rests on, each condition met or what blocks it.
+    ["completeness_case", result.completeness.holds ? "every condition holds" : "not met"],
+    ...result.completeness.conditions.map((c): [string, unknown] => [
+      `completeness_${c.id}`,
+      `${c.holds ? "holds" : `fails: ${c.blockedBy}`}: ${c.statement}`,
+    ]),
   ];
   return `${meta.map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n\r\n${answerAsCsv(result)}`;
 }

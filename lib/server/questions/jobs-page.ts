@@ -4,7 +4,7 @@
  */
 import type { KindCount } from "@/lib/evidence/manifest";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
-import type { CitedBytes, UnblockAct } from "@/lib/evidence/questions";
+import type { CitedBytes, CompletenessCase, UnblockAct } from "@/lib/evidence/questions";
 import {
   askEvidenceQuestion,
   type AskOptions,
@@ -27,6 +27,8 @@ export interface QuestionJobAnswer {
   sessionsInScope?: number;
   scopeComplete: boolean;
   noSpansInScope: boolean;
+  /** Absent on answers kept from before the case existed. */
+  completeness?: CompletenessCase;
   outcomeSummary: string;
   citations: Array<CitedBytes & { outcome: string | null; exitCode: number | null }>;
   /** As the page shows them: where each is, why it blocks, what its summary dropped, whether its original is held, what unblocks it. */
@@ -64,6 +66,7 @@ export function questionJobAnswer(result: EvidenceQueryResult): QuestionJobAnswe
     sessionsInScope: result.sessionsInScope,
     scopeComplete: result.scopeComplete,
     noSpansInScope: result.noSpansInScope,
+    completeness: result.completeness,
     outcomeSummary: describeOutcomes(result.outcomes),
     citations: result.citations.slice(0, JOB_ANSWER_ROWS).map((c) => ({
       sessionId: c.sessionId,

@@ -1,5 +1,6 @@
 import { afterResponse } from "@/app/after-response";
 import { EvidenceAnswerHeading, NoSpansInScopeNote } from "@/components/EvidenceAnswerHeading";
+import { CompletenessCaseList } from "@/components/CompletenessCaseList";
 import {
   BlockerTable,
   CitationTable,
@@ -238,6 +239,7 @@ export default async function EvidencePage({
             </p>
           ) : null}
           <NoSpansInScopeNote answer={result.answer} noSpansInScope={result.noSpansInScope} />
+          {result.answer === "YES" ? null : <CompletenessCaseList completeness={result.completeness} />}
           {result.citations.length > 0 ? (
             <>
               <CitationTable
