@@ -18,7 +18,7 @@ import { POST as importFile } from "@/app/api/v1/imports/route";
 import { POST as mcp } from "@/app/api/v1/mcp/route";
 import { POST as receiveTraces } from "@/app/api/otlp/v1/traces/route";
 import { POST as hookSync } from "@/app/api/v1/hooks/sync/route";
-import { runHook } from "@/lib/cli/hook";
+import { runHook } from "./hook";
 import { importTranscript } from "@/lib/importers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
