@@ -1,9 +1,9 @@
+import { text } from "@/lib/core/validation";
 /**
  * The public API's shapes, shared by route handlers, server actions and the OpenAPI document.
  * Limits are part of the contract: they are documented and returned in errors.
  */
 import { z } from "zod";
-import { unstorableChar } from "@/lib/core/text";
 import {
   ATOM_KINDS,
   EVIDENTIAL_CLASSES,
@@ -60,25 +60,7 @@ const isoDate = z.iso
     message: `must lie between ${LIMITS.minDate} and ${LIMITS.maxDate}`,
   });
 export const uuid = z.uuid();
-
-/**
- * Why Postgres text cannot hold `s` exactly, or null: the NUL character, or a lone UTF-16
- * surrogate (which has no UTF-8 encoding). Bodies are bytes and hold both; names and labels are
- * text and refuse them.
- */
-export function unstorableText(s: string): string | null {
-  const found = unstorableChar(s);
-  if (found === "nul") return "must not contain the NUL character (U+0000)";
-  if (found === "lone-surrogate") return "must not contain a lone surrogate (not text: send such content in the body)";
-  return null;
-}
-
-/** A string stored as text: no NUL, no lone surrogate. */
-export const text = () =>
-  z.string().superRefine((s, ctx) => {
-    const problem = unstorableText(s);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+export { text, unstorableText } from "@/lib/core/validation";
 
 /** Nesting depth of a JSON value (a scalar is 0), counted without recursion; stops past `limit`. */
 export function jsonDepth(value: unknown, limit: number): number {

@@ -2,7 +2,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import type { ActionResult, FormValues } from "@/lib/core/action-result";
-import { unstorableText } from "@/lib/api/schemas";
+import { unstorableText } from "@/lib/core/validation";
 import { AppError, toAppError } from "@/lib/core/errors";
 import type { Permission, RoleName } from "@/lib/core/permissions";
 import { zodFields } from "@/lib/core/validation";

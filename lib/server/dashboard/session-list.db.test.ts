@@ -74,4 +74,13 @@ describe("the sessions list", () => {
     expect(incomplete.rows.map((r) => r.id)).toEqual([ids[1]]);
     expect(incomplete.total).toBe(1);
   });
+
+  it("refuses a NUL or a lone surrogate in a filter as a bad filter naming it, not a database error", async () => {
+    const project = await makeTestProject("list-nul");
+    for (const raw of [{ q: "a\u0000b" }, { runtime: "\u0000" }, { q: "\ud800" }]) {
+      const refused = listSessionPage(project.id, raw);
+      await expect(refused).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+      await expect(refused).rejects.toMatchObject({ options: { fields: [{ path: Object.keys(raw)[0] }] } });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseWith } from "@/lib/core/validation";
+import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { STATUS_CODES, sessionGrid, sqlTime } from "@/lib/server/provenance";
@@ -13,8 +13,8 @@ export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete"
 export const PAGE_SIZE = 25;
 
 export const SessionListQuerySchema = z.object({
-  q: z.string().max(200).optional(),
-  runtime: z.string().max(64).optional(),
+  q: text().max(200).optional(),
+  runtime: text().max(64).optional(),
   state: z.enum(SESSION_STATES).default("any"),
   sort: z.enum(SESSION_SORTS).default("activity"),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
