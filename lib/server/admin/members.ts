@@ -4,7 +4,8 @@ import { isUuid } from "@/lib/core/ids";
 import type { RoleName } from "@/lib/core/permissions";
 import { db } from "@/lib/db/client";
 import { type Actor, writeAudit } from "@/lib/server/audit";
-import { generatePassword, insertPerson, isUniqueViolation, normalizeEmail } from "./users";
+import { normalizeEmail } from "./email";
+import { generatePassword, insertPerson, isUniqueViolation } from "./users";
 
 export interface AddedMember {
   userId: string;

@@ -36,4 +36,24 @@ describe("people in the audit log", () => {
     const row = await db().auditLog.findFirstOrThrow({ where: { targetId: user.id, act: "user.role" } });
     expect(row).toMatchObject({ actorLabel: "admin@example.com", before: { role: "VIEWER" }, after: { role: "OPERATOR" } });
   });
+
+  it("a look-alike of a person's email is that person (409) or refused (422), never a second account listing as them", async () => {
+    const tag = randomBytes(4).toString("hex");
+    const address = `admin-${tag}@example.com`;
+    await createUser({ email: address, role: "ADMIN" }, admin);
+    const users = await db().user.count();
+    for (const lookAlike of [`ａdmin-${tag}@example.com`, `ADMIN-${tag}@EXAMPLE.COM`])
+      await expect(createUser({ email: lookAlike, role: "ADMIN" }, admin)).rejects.toMatchObject({ code: "CONFLICT" });
+    for (const lookAlike of [
+      `аdmin-${tag}@example.com`,
+      `admin-${tag}\u200b@example.com`,
+      `admin-${tag}@example.com.`,
+      `\u202eadmin-${tag}@example.com`,
+    ])
+      await expect(createUser({ email: lookAlike, role: "ADMIN" }, admin)).rejects.toMatchObject({
+        code: "VALIDATION_FAILED",
+        options: { fields: [{ path: "email" }] },
+      });
+    expect(await db().user.count()).toBe(users);
+  });
 });

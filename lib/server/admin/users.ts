@@ -15,15 +15,7 @@ export interface CreatedUser {
   generatedPassword?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-/** An email as people are keyed: trimmed and lower-cased, refused unless it looks like one. */
-export function normalizeEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (!EMAIL.test(email))
-    throw new AppError("VALIDATION_FAILED", "Invalid email", { fields: [{ path: "email", message: "not an email address" }] });
-  return email;
-}
+import { normalizeEmail } from "./email";
 
 /**
  * Writes a new person and their password sign-in (the account record better-auth reads) inside
