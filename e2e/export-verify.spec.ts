@@ -63,7 +63,9 @@ test("an exported answer verifies with custodian verify-export, then names the c
   expect(exported.citations).toHaveLength(2);
 
   const clean = verifyExport(file);
-  expect(clean.out).toMatch(/^Verified: export hash ok; 2 of 2 citations verify/m);
+  expect(clean.out).toMatch(
+    /^Verified: export hash ok; signature by this instance; recorded in the audit log; 2 of 2 citations verify/m,
+  );
   expect(clean.status).toBe(0);
 
   // The owner changes the second citation's original: that citation, and only it, fails.
@@ -75,7 +77,9 @@ test("an exported answer verifies with custodian verify-export, then names the c
   const broken = verifyExport(file);
   expect(broken.out).toContain(`citation 2: span ${changed.spanId} (session ${changed.sessionId}): original changed`);
   expect(broken.out).not.toContain(`span ${exported.citations[0].spanId}`);
-  expect(broken.out).toMatch(/NOT verified: export hash ok; 1 of 2 citations verify/);
+  expect(broken.out).toMatch(
+    /NOT verified: export hash ok; signature by this instance; recorded in the audit log; 1 of 2 citations verify/,
+  );
   expect(broken.status).toBe(1);
 
   // The printable page: the same facts, and the export's hash, with nothing of the navigation in print.

@@ -62,6 +62,11 @@ const EnvSchema = z.object({
   /** Signs session cookies; required to share sign-ins across servers. */
   BETTER_AUTH_SECRET: z.string().min(16, { message: "must be at least 16 characters" }).optional(),
   BETTER_AUTH_URL: z.url().optional(),
+  /**
+   * The Ed25519 private key (PKCS#8 PEM) that signs evidence exports; required to share it across
+   * servers. Unset: one generated once into .custodian/export-signing-key.
+   */
+  CUSTODIAN_EXPORT_SIGNING_KEY: z.string().min(1).optional(),
   /** The server the database tests create their databases on. */
   TEST_DATABASE_URL: postgresUrl.optional(),
   /** The browser the end-to-end tests drive. */

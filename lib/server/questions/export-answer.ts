@@ -7,6 +7,7 @@ import { AppError } from "@/lib/core/errors";
 import { recordAudit } from "@/lib/server/audit";
 import { currentPolicy } from "@/lib/server/retention";
 import { askEvidenceQuestion, type EvidenceQueryInput, type EvidenceQueryResult } from "./ask";
+import { signExport } from "./export-signing";
 import { buildExportDocument, type EvidenceExportDocument } from "./export-document";
 
 export type ExportFormat = "json" | "csv" | "print";
@@ -34,13 +35,14 @@ export async function exportEvidence(request: ExportRequest, now = new Date()): 
     // window) are neither read nor kept, so every citation carries its bytes cut afresh.
     askEvidenceQuestion(input, now, { window: Number.POSITIVE_INFINITY }),
   ]);
-  const document = buildExportDocument(result, {
+  const unsigned = buildExportDocument(result, {
     project,
     askedBy,
     askedAt: now,
     scope: input.scope ?? {},
     policy: { version: policy.version, policy: policy.policy },
   });
+  const document = { ...unsigned, signature: signExport(unsigned) };
   // Who took which evidence out, before it leaves: an export the log cannot record is not sent.
   await recordAudit({
     projectId: project.id,

@@ -11,7 +11,7 @@ describe("the export document", () => {
     const d = buildExportDocument(sampleResult(), sampleContext);
     expect(d).toMatchObject({
       format: "custodian-evidence-export",
-      formatVersion: 1,
+      formatVersion: 2,
       custodianVersion: CUSTODIAN_VERSION,
       project: { id: SAMPLE_PROJECT_ID, slug: "shop", name: "Shop" },
       askedBy: { id: "u1", email: "auditor@example.com" },

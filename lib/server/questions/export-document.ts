@@ -4,7 +4,7 @@
  * answer with every citation and blocker (not a window of them), each citation with the sha256 of
  * its span's original and of the cited bytes, and a sha256 over the whole document
  * (export-canonical.ts) that `custodian verify-export` checks together with the stored originals.
- * Pure: built from an answer and its context.
+ * Pure: built from an answer and its context; the use case signs it (export-signing.ts).
  */
 import { createHash } from "node:crypto";
 import { describeOutcomes } from "@/lib/evidence/outcomes";
@@ -21,10 +21,12 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 import packageJson from "@/package.json";
 import type { EvidenceQueryResult } from "./ask";
 import { canonicalChunks, canonicalSha256 } from "./export-canonical";
+import type { ExportSignature } from "./export-signing";
 import { questionInWords, scopeInWords } from "./export-words";
 
 export const EXPORT_FORMAT = "custodian-evidence-export";
-export const EXPORT_FORMAT_VERSION = 1;
+/** 2: signed with the instance's key (export-signing.ts). Version 1 documents carry no signature. */
+export const EXPORT_FORMAT_VERSION = 2;
 /** The version of Custodian that wrote an export, read once from package.json. */
 export const CUSTODIAN_VERSION: string = packageJson.version;
 
@@ -82,6 +84,8 @@ export interface EvidenceExportDocument {
   };
   citations: ExportCitation[];
   exportSha256: string;
+  /** The instance's signature over everything above: every export Custodian serves carries it (export-answer.ts). */
+  signature?: ExportSignature;
 }
 
 export interface ExportContext {
@@ -132,7 +136,7 @@ export function buildExportDocument(result: EvidenceQueryResult, context: Export
     throw new Error("An export needs every citation and blocker of the answer, not the first ones");
   }
   const { scope } = context;
-  const body: Omit<EvidenceExportDocument, "exportSha256"> = {
+  const body: Omit<EvidenceExportDocument, "exportSha256" | "signature"> = {
     format: EXPORT_FORMAT,
     formatVersion: EXPORT_FORMAT_VERSION,
     custodianVersion: CUSTODIAN_VERSION,
@@ -172,9 +176,9 @@ export function buildExportDocument(result: EvidenceQueryResult, context: Export
   return { ...body, exportSha256: exportHash(body) };
 }
 
-/** The hash a document carries: over its canonical form without the exportSha256 member. */
+/** The hash a document carries: over its canonical form without the exportSha256 and signature members. */
 export function exportHash(document: object): string {
-  const { exportSha256: _, ...body } = document as { exportSha256?: unknown };
+  const { exportSha256: _, signature: __, ...body } = document as { exportSha256?: unknown; signature?: unknown };
   return canonicalSha256(body);
 }
 

@@ -8,7 +8,8 @@ import { sweep } from "@/lib/server/retention";
 import type { EvidenceQueryInput } from "./ask";
 import { exportEvidence } from "./export-answer";
 import { canonicalJson } from "./export-canonical";
-import { exportStream } from "./export-document";
+import { exportHash, exportStream } from "./export-document";
+import { generateKeyPairSync } from "node:crypto";
 import { describeExportVerification, parseExportDocument, verifyExport } from "./export-verify";
 
 const ownerUrl = ownerDatabaseUrl();
@@ -94,7 +95,7 @@ describe("exports an auditor can file", () => {
     ]);
     expect(describeExportVerification(changed)).toEqual([
       `citation 2: span ${second.spanId} (session ${second.sessionId}): original changed, cited bytes differ`,
-      "NOT verified: export hash ok; 2 of 3 citations verify against the stored originals, 1 does not.",
+      "NOT verified: export hash ok; signature by this instance; recorded in the audit log; 2 of 3 citations verify against the stored originals, 1 does not.",
     ]);
 
     // The sweeper deletes the third one's original once its TTL has passed.
@@ -157,4 +158,44 @@ describe("exports an auditor can file", () => {
     const report = await verifyExport(parsed);
     expect(report).toMatchObject({ ok: true, citations: 21_000 });
   }, 120_000);
+
+  it("refuses an export edited and re-hashed, re-signed with another key, stripped of its signature, or never exported", async () => {
+    const { project, input } = await scenario("export-forged", 2);
+    const { document } = await exportEvidence({ input, project, askedBy: ASKED_BY, format: "json" });
+    const genuine = await verifyExport(parseExportDocument(canonicalJson(document)));
+    expect(genuine).toMatchObject({ ok: true, signature: "valid", audited: true });
+
+    // The answer turned to NO, its citations emptied, its hash recomputed: the hash agrees, the signature does not.
+    const forgedBody = { ...document, answer: { ...document.answer, answer: "NO", citationCount: 0 }, citations: [] };
+    const forged = { ...forgedBody, exportSha256: exportHash(forgedBody) };
+    const refused = await verifyExport(parseExportDocument(canonicalJson(forged)));
+    expect(refused).toMatchObject({ ok: false, signature: "invalid", audited: false, exportSha256: { ok: true } });
+    expect(describeExportVerification(refused)[0]).toMatch(/^signature invalid/);
+
+    // Someone else asked it, by their account.
+    const renamedBody = { ...document, askedBy: { id: ASKED_BY.id, email: "someone@example.com" } };
+    const renamed = { ...renamedBody, exportSha256: exportHash(renamedBody) };
+    expect(await verifyExport(parseExportDocument(canonicalJson(renamed)))).toMatchObject({ ok: false, signature: "invalid" });
+
+    // Signed again with a key of the forger's own: a valid signature, but not this instance's.
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const { sign } = await import("node:crypto");
+    const { signature: _, ...unsigned } = forged as typeof forged & { signature?: unknown };
+    const resigned = {
+      ...unsigned,
+      signature: {
+        ...document.signature!,
+        publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+        value: sign(null, Buffer.from(canonicalJson(unsigned), "utf8"), privateKey).toString("base64"),
+      },
+    };
+    expect(await verifyExport(parseExportDocument(canonicalJson(resigned)))).toMatchObject({
+      ok: false,
+      signature: "another key",
+    });
+
+    // No signature at all, as a version 1 document wrote it.
+    const stripped = { ...unsigned, formatVersion: 1 };
+    expect(await verifyExport(parseExportDocument(canonicalJson(stripped)))).toMatchObject({ ok: false, signature: "missing" });
+  });
 });

@@ -9,6 +9,7 @@ import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, exportHash, type EvidenceExportDocument } from "./export-document";
+import { checkExportSignature, type SignatureCheck } from "./export-signing";
 
 export type CitationProblem =
   | "original deleted"
@@ -20,6 +21,10 @@ export type CitationProblem =
 export interface ExportVerification {
   /** The document's hash as written in it, and as computed over its content. */
   exportSha256: { stated: string; computed: string; ok: boolean };
+  /** Whether it carries this instance's signature over exactly its content. */
+  signature: SignatureCheck;
+  /** Whether the instance's audit log records this export (by its hash, in its project). */
+  audited: boolean;
   citations: number;
   /** Citations that no longer verify, in the document's order (index into its citations). */
   failures: Array<{ index: number; sessionId: string; spanId: string; problems: CitationProblem[] }>;
@@ -37,7 +42,8 @@ const offset = z
 /** What verification reads of a document; the rest only counts through the hash. */
 const ExportShape = z.looseObject({
   format: z.literal(EXPORT_FORMAT),
-  formatVersion: z.literal(EXPORT_FORMAT_VERSION),
+  // Version 1 documents (unsigned) are read, and fail verification for want of a signature.
+  formatVersion: z.union([z.literal(1), z.literal(EXPORT_FORMAT_VERSION)]),
   project: z.looseObject({ id: uuid }),
   citations: z.array(
     z.looseObject({
@@ -112,11 +118,22 @@ export async function verifyExport(document: EvidenceExportDocument): Promise<Ex
     }
   }
   const hashOk = computed === document.exportSha256;
+  const signature = checkExportSignature(document);
+  const audited =
+    (await db().auditLog.count({
+      where: {
+        act: "evidence.export",
+        targetId: document.project.id,
+        after: { path: ["exportSha256"], equals: document.exportSha256 },
+      },
+    })) > 0;
   return {
     exportSha256: { stated: document.exportSha256, computed, ok: hashOk },
+    signature,
+    audited,
     citations: citations.length,
     failures,
-    ok: hashOk && failures.length === 0,
+    ok: hashOk && signature === "valid" && audited && failures.length === 0,
   };
 }
 
@@ -142,7 +159,13 @@ function citationProblems(
   return problems;
 }
 
-/** The report as lines for a terminal: one per failing citation, then a summary. */
+const SIGNATURE_WORDS: Readonly<Record<Exclude<SignatureCheck, "valid">, string>> = {
+  missing: "missing: the document is not signed (written before exports were signed, or the signature was removed)",
+  invalid: "invalid: the document was changed after this instance signed it",
+  "another key": "by another key: not this instance's (see its public key on the Evidence page)",
+};
+
+/** The report as lines for a terminal: one per failing signal and citation, then a summary. */
 export function describeExportVerification(report: ExportVerification): string[] {
   const lines: string[] = [];
   if (!report.exportSha256.ok) {
@@ -150,12 +173,16 @@ export function describeExportVerification(report: ExportVerification): string[]
       `export hash differs: the document states ${report.exportSha256.stated} but its content hashes to ${report.exportSha256.computed} (edited after export)`,
     );
   }
+  if (report.signature !== "valid") lines.push(`signature ${SIGNATURE_WORDS[report.signature]}`);
+  if (!report.audited) lines.push("no export with this hash is recorded in this instance's audit log");
   for (const f of report.failures) {
     lines.push(`citation ${f.index + 1}: span ${f.spanId} (session ${f.sessionId}): ${f.problems.join(", ")}`);
   }
   const verified = report.citations - report.failures.length;
   lines.push(
     `${report.ok ? "Verified" : "NOT verified"}: export hash ${report.exportSha256.ok ? "ok" : "differs"}; ` +
+      `signature ${report.signature === "valid" ? "by this instance" : report.signature}; ` +
+      `${report.audited ? "recorded in the audit log" : "not in the audit log"}; ` +
       `${verified} of ${report.citations} citation${report.citations === 1 ? "" : "s"} verify against the stored originals` +
       `${report.failures.length > 0 ? `, ${report.failures.length} ${report.failures.length === 1 ? "does" : "do"} not` : ""}.`,
   );

@@ -16,6 +16,7 @@ export {
 export { askOrQueue, type QuestionJobAnswer, type QuestionJobView, questionJobView } from "./jobs-page";
 export { answerAsCsv, answerAsJson, citationJson, exportAsCsv } from "./export";
 export { type EvidenceExport, exportEvidence, type ExportFormat } from "./export-answer";
+export { type ExportSignature, type InstancePublicKey, instancePublicKey } from "./export-signing";
 export {
   CUSTODIAN_VERSION,
   type EvidenceExportDocument,

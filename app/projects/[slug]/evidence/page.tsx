@@ -21,7 +21,7 @@ import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
 import { type askEvidenceQuestion, askOrQueue, type QuestionJobView } from "@/lib/server/questions";
 import { QuestionJobProgress } from "@/components/QuestionJobProgress";
-import { evidenceQueryFromUrl, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
+import { evidenceQueryFromUrl, instancePublicKey, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
 import { SavedQuestions } from "@/components/SavedQuestions";
 import { pinAction } from "../spans/[id]/actions";
 import { deleteSavedQuestionAction, saveQuestionAction } from "./actions";
@@ -233,6 +233,7 @@ export default async function EvidencePage({
             </a>{" "}
             · <a href={at(`/evidence/export/print?${exportParams}`)}>Printable</a>
           </p>
+          <ExportKeyNote />
           {Object.keys(result.outcomes).length > 0 ? (
             <p data-testid="attempts">
               <strong>{describeOutcomes(result.outcomes)}</strong>
@@ -281,5 +282,23 @@ export default async function EvidencePage({
         </section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The public half of the key that signs this instance's exports: what an auditor compares with the
+ * one an export carries (`custodian verify-export` checks it on the instance itself).
+ */
+function ExportKeyNote() {
+  const key = instancePublicKey();
+  return (
+    <details className="export-key">
+      <summary>
+        Exports are signed by this instance: key <code>{key.keyId}</code>
+      </summary>
+      <p>
+        Ed25519 public key (SPKI, base64): <code className="break-anywhere">{key.publicKey}</code>
+      </p>
+    </details>
   );
 }
