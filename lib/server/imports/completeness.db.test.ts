@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTestProject } from "@/lib/server/admin/test-project";
+import { POST as askRoute } from "@/app/api/v1/evidence/query/route";
+import { createApiKey } from "@/lib/server/admin/api-keys";
+import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { askEvidenceQuestion } from "@/lib/server/questions/ask";
 import { importTranscriptFile } from "./import-file";
 
@@ -80,5 +82,19 @@ describe("a NO carries its completeness case, stored and asked", () => {
     expect(succeeded.answer).toBe("INSUFFICIENT_EVIDENCE");
     expect(succeeded.blockers[0]).toMatchObject({ outcomeInDoubt: true });
     expect(succeeded.completeness.conditions.find((c) => c.id === "outcomes")).toMatchObject({ holds: false });
+
+    // The API answers with the same case, its response schema holding it.
+    const key = await createApiKey(project.id, "reader", "OPERATOR", TEST_ACTOR);
+    const response = await askRoute(
+      new Request("http://t/api/v1/evidence/query", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ question: { predicate: { effectKinds: ["NETWORK_MUTATION"], outcomes: ["SUCCEEDED"] } } }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    const body = await response.json();
+    expect(body.blockers[0]).toMatchObject({ outcomeInDoubt: true });
+    expect(body.completeness).toEqual(succeeded.completeness);
   });
 });
