@@ -336,6 +336,13 @@ export const EvidenceQuerySchema = z
   })
   .strict();
 
+const completenessCondition = z.object({
+  id: z.enum(COMPLETENESS_CONDITIONS),
+  holds: z.boolean(),
+  statement: z.string(),
+  blockedBy: z.string().optional(),
+});
+
 export const EvidenceAnswerSchema = z.object({
   answer: z.enum(["YES", "NO", "INSUFFICIENT_EVIDENCE"]),
   question: z.object({ id: z.string(), title: z.string() }),
@@ -385,17 +392,7 @@ export const EvidenceAnswerSchema = z.object({
   /** Nothing was in scope: never a NO. */
   noSpansInScope: z.boolean(),
   /** The completeness case: each condition a NO rests on, whether it holds, what blocks it where not. */
-  completeness: z.object({
-    holds: z.boolean(),
-    conditions: z.array(
-      z.object({
-        id: z.enum(COMPLETENESS_CONDITIONS),
-        holds: z.boolean(),
-        statement: z.string(),
-        blockedBy: z.string().optional(),
-      }),
-    ),
-  }),
+  completeness: z.object({ holds: z.boolean(), conditions: z.array(completenessCondition) }),
   /** Distinct cited calls by outcome, and the same in words ("3 attempts: 2 failed, 1 succeeded"). */
   outcomes: z.partialRecord(z.enum(TOOL_OUTCOMES), z.number().int()),
   outcomeSummary: z.string(),
