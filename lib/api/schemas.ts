@@ -13,6 +13,7 @@ import {
   VERDICTS,
 } from "@/lib/evidence/types";
 import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
+import { COMPLETENESS_CONDITIONS } from "@/lib/evidence/questions/completeness";
 
 export const LIMITS = {
   /** Rows per page of the read endpoints (GET sessions, GET a session's spans), and the most one page may ask for. */
@@ -317,6 +318,13 @@ export const EvidenceQuerySchema = z
   })
   .strict();
 
+const completenessCondition = z.object({
+  id: z.enum(COMPLETENESS_CONDITIONS),
+  holds: z.boolean(),
+  statement: z.string(),
+  blockedBy: z.string().optional(),
+});
+
 export const EvidenceAnswerSchema = z.object({
   answer: z.enum(["YES", "NO", "INSUFFICIENT_EVIDENCE"]),
   question: z.object({ id: z.string(), title: z.string() }),
@@ -348,6 +356,8 @@ export const EvidenceAnswerSchema = z.object({
       originalHeld: z.boolean(),
       unblockBy: z.enum(["pin", "extend", "none"]),
       reason: z.string(),
+      /** The span blocks only because its call's outcome is unknown or contradicted. */
+      outcomeInDoubt: z.boolean().optional(),
     }),
   ),
   /**
@@ -363,6 +373,8 @@ export const EvidenceAnswerSchema = z.object({
   skippedRecords: z.array(z.object({ sessionId: uuid, line: z.number().int(), reason: z.string() })),
   /** Nothing was in scope: never a NO. */
   noSpansInScope: z.boolean(),
+  /** The completeness case: each condition a NO rests on, whether it holds, what blocks it where not. */
+  completeness: z.object({ holds: z.boolean(), conditions: z.array(completenessCondition) }),
   /** Distinct cited calls by outcome, and the same in words ("3 attempts: 2 failed, 1 succeeded"). */
   outcomes: z.partialRecord(z.enum(TOOL_OUTCOMES), z.number().int()),
   outcomeSummary: z.string(),

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { storableWords, textCannotHold } from "@/lib/core/text";
+import { startsAfterSession } from "@/lib/importers/partial-start";
 import type { ImportFormat, ImportedSession, TranscriptImporter } from "@/lib/importers/types";
 import type { ConnectionConfig } from "./hook-config";
 import { type HookFormat, hookImporter } from "./hook-importers";
@@ -144,7 +145,9 @@ function readSession(
   if (part.base.bytes > 0 && cursor?.session) {
     const tail = importer.parse(part.bytes);
     const found = pickSession(tail.sessions, request.sessionId);
-    if (found && found.compactions.length === 0) return shifted(found, cursor.session, part);
+    // The part starts where this reader cut it, after the session began: that is no missing record.
+    if (found && found.compactions.length === 0)
+      return shifted({ ...found, skipped: found.skipped.filter((k) => !startsAfterSession(k)) }, cursor.session, part);
     if (!found && tail.sessions.length === 0) return undefined;
   }
   const bytes = part.base.bytes > 0 ? whole() : part.bytes;

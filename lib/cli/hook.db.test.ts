@@ -220,6 +220,12 @@ describe("claude-code hooks", () => {
       const whole = await makeTestProject(`hook-steps-whole-${format}`);
       const full = await importTranscriptFile(whole.id, bytes, { format, requester: "test" });
       expect(await storedSpans(session.id), file).toEqual(await storedSpans(full.sessions[0]!.id));
+      // Parsing from a quiescent line is no file that starts after its session began: the records
+      // skipped are the full import's, and none (these files are whole).
+      const skipped = (id: string) =>
+        db().skippedRecord.findMany({ where: { sessionId: id }, select: { line: true, reason: true } });
+      expect(await skipped(session.id), file).toEqual(await skipped(full.sessions[0]!.id));
+      expect(await skipped(session.id), file).toEqual([]);
     }
   }, 120_000);
 

@@ -41,6 +41,7 @@
  *   is not in the file is skipped against its session the same way: its call came before the file.
  */
 import { Clock, ImportCollector, type SessionDraft } from "./builder";
+import { STARTS_AFTER_SESSION } from "./partial-start";
 import {
   CLAUDE_IGNORED_PROGRESS_TYPES,
   CLAUDE_IGNORED_RECORD_TYPES,
@@ -353,7 +354,7 @@ class ClaudeReader {
     const missing = this.chain.missingParent(draft, leadingCopy ? undefined : r.parentUuid);
     if (!missing) return;
     const why = missing.atStart
-      ? `the file starts after its session began: the first record's parentUuid ${missing.parent} names no record in the file, so the records before it are missing`
+      ? `${STARTS_AFTER_SESSION}: the first record's parentUuid ${missing.parent} names no record in the file, so the records before it are missing`
       : `parentUuid ${missing.parent} names no record in the file: a record before this one is missing`;
     this.collector.skip(line.line, why, draft);
   }

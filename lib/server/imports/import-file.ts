@@ -160,11 +160,15 @@ export async function importTranscriptFile(
  */
 async function recordSkipped(client: pg.PoolClient, sessionId: string, skipped: readonly ImportIssue[]): Promise<void> {
   if (skipped.length === 0) return;
+  // One row a line: a record can fail more than one way (a result whose call and parent are both
+  // missing), and every reason is kept.
+  const byLine = new Map<number, string[]>();
+  for (const s of skipped) byLine.set(s.line, [...(byLine.get(s.line) ?? []), s.message]);
   await client.query(
     `insert into skipped_record (session_id, line, reason)
      select $1::uuid, line, reason from unnest($2::int[], $3::text[]) as r(line, reason)
      on conflict do nothing`,
-    [sessionId, skipped.map((s) => s.line), skipped.map((s) => s.message)],
+    [sessionId, [...byLine.keys()], [...byLine.values()].map((reasons) => reasons.join("; "))],
   );
 }
 

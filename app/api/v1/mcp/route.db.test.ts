@@ -62,6 +62,7 @@ async function exercise(client: Client) {
     citationCount: 0,
     blockerCount: 0,
     scopeComplete: true,
+    completeness: { holds: true },
   });
   // Its first Bash call started the Phoenix server: YES, citing those bytes of that call.
   const ran = await client.callTool({

@@ -95,6 +95,8 @@ const evidenceQuery = (caller: McpCaller) =>
         outcomes: answer.outcomes,
         outcomeSummary: describeOutcomes(answer.outcomes),
         scopeComplete: answer.scopeComplete,
+        // What a NO rests on, and what blocks it where it fails: an agent reads the reason too.
+        completeness: answer.completeness,
       });
     },
   });

@@ -75,6 +75,7 @@ function render(result: EvidenceQueryResult, pages: { citations?: Window; blocke
       originalHeld: b.originalHeld,
       unblockBy: b.unblockBy,
       reason: b.reason,
+      ...(b.outcomeInDoubt ? { outcomeInDoubt: true } : {}),
     })),
     citationCount: result.citationCount,
     blockerCount: result.blockerCount,
@@ -83,6 +84,7 @@ function render(result: EvidenceQueryResult, pages: { citations?: Window; blocke
     scopeComplete: result.scopeComplete,
     skippedRecords: result.skippedRecords,
     noSpansInScope: result.noSpansInScope,
+    completeness: result.completeness,
     outcomes: result.outcomes,
     outcomeSummary: describeOutcomes(result.outcomes),
   };
