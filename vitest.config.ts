@@ -17,6 +17,9 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "**/*.embedded.test.ts", "node_modules/**"],
           environment: "node",
+          // A limit that stops a hang, not a speed test: property tests over real files take seconds
+          // alone and several times that on a busy machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -23,7 +23,9 @@ export function db(): PrismaClient {
     refuseConnectsInsideTransactions(pool);
     holder.custodianPrisma = {
       url,
-      client: new PrismaClient({ adapter: new PrismaPg(pool) }),
+      // A transaction may wait for a lock up to the lock limit: it must not be timed out before that
+      // wait is (Prisma's default is 5 s), or an act racing the sweeper fails with an opaque P2028.
+      client: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { timeout: 30_000, maxWait: 10_000 } }),
       pool,
     };
   }

@@ -1011,7 +1011,9 @@ describe("Claude Code importer: corrupting a real file never turns YES into NO",
             copy[index] = bytes.subarray(0, c.at % Math.max(1, bytes.length));
           } else if (c.kind === "break") {
             const at = c.at % Math.max(1, bytes.length);
-            copy[index] = new Uint8Array([...bytes.subarray(0, at), 0x2c, 0x7d, ...bytes.subarray(at)]);
+            // A raw control character first: inside a string ",}" alone is another valid value
+            // (a command rewritten), which no reader can detect; 0x01 is invalid anywhere in JSON.
+            copy[index] = new Uint8Array([...bytes.subarray(0, at), 0x01, 0x2c, 0x7d, ...bytes.subarray(at)]);
           } else {
             let value: Record<string, unknown>;
             try {

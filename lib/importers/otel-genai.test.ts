@@ -868,7 +868,8 @@ describe.each(REAL_TRACES)("OTel GenAI importer: corrupting the real $name never
           const at = utf8(full.slice(0, begin)).length + (c.at % Math.max(1, utf8(full.slice(begin, end)).length));
           if (c.kind === "flip") bytes = raw.slice();
           else if (c.kind === "truncate") bytes = raw.subarray(0, at);
-          else bytes = new Uint8Array([...raw.subarray(0, at), 0x2c, 0x7d, ...raw.subarray(at)]);
+          // A raw control character first: inside a string ",}" alone is another valid value.
+          else bytes = new Uint8Array([...raw.subarray(0, at), 0x01, 0x2c, 0x7d, ...raw.subarray(at)]);
           if (c.kind === "flip") bytes[at] = c.byte;
         }
         const result = parseOtelGenAi(bytes);
