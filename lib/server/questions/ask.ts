@@ -44,6 +44,8 @@ export interface AskOptions {
   window?: number;
   /** Candidate spans judged at a time (BATCH_SPANS). */
   batchSpans?: number;
+  /** Candidate rows a predicate may bring in one statement before cursors read them (CANDIDATE_ROWS_AT_ONCE). */
+  rowsAtOnce?: number;
   /** Called as candidate spans are judged, with how many so far. */
   onProgress?: (progress: QuestionProgress) => void;
 }
@@ -295,6 +297,7 @@ async function answerSessions(
     judgeUnchecked(pooled, predicates, sessions, scope, now, options.window, cwdOf, unchecked),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
+      ...(options.rowsAtOnce !== undefined ? { rowsAtOnce: options.rowsAtOnce } : {}),
       onProgress: progress,
     }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
