@@ -30,27 +30,58 @@ export async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
 
 /**
  * Spans whose atoms are checked, per session: every span the engine sees in scope less the
- * replaced ones that cannot be checked. Without a time range both come from session counts, but
- * for originals past their TTL and not yet swept.
+ * replaced ones that cannot be checked. Both come from session counts (but for originals past
+ * their TTL and not yet swept) for every session whose spans all lie in the time range, which
+ * its first and last span by time tell (two probes of an index); only sessions the range cuts
+ * are counted span by span.
  */
 export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<Map<string, number>> {
   const [gone, expired] = uncheckedParts(now);
   const counts = (rows: Array<{ session_id: string; n: number }>) => new Map(rows.map((r) => [r.session_id, r.n]));
-  if (!timed(scope)) {
+  const fromCounts = async (whole: ScopeSessionRow[], within: Scope) => {
+    if (whole.length === 0) return [];
     const passed = counts(
       await db().$queryRaw`
-      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", scope)} and ${expired} group by s.session_id`,
+      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", within)} and ${expired} group by s.session_id`,
     );
-    return new Map(sessions.map((s) => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]));
-  }
+    return whole.map((s): [string, number] => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]);
+  };
+  if (!timed(scope)) return new Map(await fromCounts(sessions, scope));
+  const inside = await wholeInRange(sessions, scope);
+  const whole = sessions.filter((s) => inside.has(s.id));
+  const cut = sessions.filter((s) => !inside.has(s.id));
+  const wholeScope = { ...scope, sessionIds: whole.map((s) => s.id) };
+  const cutScope = { ...scope, sessionIds: cut.map((s) => s.id) };
   const perSession = (condition: Prisma.Sql) =>
-    db().$queryRaw<Array<{ session_id: string; n: number }>>`
+    cut.length === 0
+      ? Promise.resolve([])
+      : db().$queryRaw<Array<{ session_id: string; n: number }>>`
       select s.session_id::text as session_id, count(*)::int as n from span s
-       where ${inSessions("s", scope)} and ${inTime("s", scope)} and ${condition} group by s.session_id`;
-  const [total, goneCounts, expiredCounts] = (
-    await Promise.all([perSession(Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`), perSession(gone), perSession(expired)])
-  ).map(counts) as [Map<string, number>, Map<string, number>, Map<string, number>];
-  return new Map(
-    sessions.map((s) => [s.id, (total.get(s.id) ?? 0) - (goneCounts.get(s.id) ?? 0) - (expiredCounts.get(s.id) ?? 0)]),
-  );
+       where ${inSessions("s", cutScope)} and ${inTime("s", cutScope)} and ${condition} group by s.session_id`;
+  const [fromWhole, total, goneCounts, expiredCounts] = await Promise.all([
+    fromCounts(whole, wholeScope),
+    ...[Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`, gone, expired].map(async (c) => counts(await perSession(c))),
+  ]);
+  const checked = new Map(fromWhole as Array<[string, number]>);
+  for (const s of cut) {
+    const [t, g, e] = [total, goneCounts, expiredCounts] as Array<Map<string, number>>;
+    checked.set(s.id, (t!.get(s.id) ?? 0) - (g!.get(s.id) ?? 0) - (e!.get(s.id) ?? 0));
+  }
+  return checked;
+}
+
+/**
+ * The sessions whose every span the engine sees lies in the scope's time range: their first and
+ * last such span by time (span_transcript_time_idx) both do.
+ */
+async function wholeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<Set<string>> {
+  if (sessions.length === 0) return new Set();
+  const seen = Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`;
+  const rows = await db().$queryRaw<Array<{ session_id: string }>>`
+    select k.id::text as session_id
+      from unnest(${sessions.map((s) => s.id)}::uuid[]) as k(id)
+      join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at limit 1) lo on true
+      join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
+     where ${inTime("lo", scope)} and ${inTime("hi", scope)}`;
+  return new Set(rows.map((r) => r.session_id));
 }
