@@ -48,14 +48,19 @@ export async function measure(
     await fn();
     samples.push(performance.now() - t0);
   }
+  return timingOf(label, samples, options.target);
+}
+
+/** Percentiles of samples taken some other way. */
+export function timingOf(label: string, samples: number[], target?: number): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     label,
     samples,
     p50: percentile(sorted, 0.5),
     p95: percentile(sorted, 0.95),
-    max: sorted[sorted.length - 1]!,
-    ...(options.target ? { target: options.target } : {}),
+    max: sorted[sorted.length - 1] ?? 0,
+    ...(target ? { target } : {}),
   };
 }
 

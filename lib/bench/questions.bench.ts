@@ -1,14 +1,16 @@
 /**
  * `npm run bench:questions`: the canned "modified-system-config" question through the use case
  * (askEvidenceQuestion, as the API and the Evidence page call it) on DATABASE_URL loaded by
- * `npm run seed:scale`: over the whole project (target p95 under 300 ms) and over one session
- * (target p95 under 50 ms). Each is measured as a reviewer meets it: asked again with the stored
- * verdicts of every session current, with some sessions written to since, and judged afresh with
- * none stored; and the whole-project question over HTTP through the API (building the app if
- * needed). Then EXPLAIN (ANALYZE, BUFFERS) summaries of the queries a question judged afresh starts
- * with, naming the indexes they use.
+ * `npm run seed:scale`, phase by phase: in process (questions-cases.ts: whole project, last 90
+ * days, one session; afresh, with verdicts current and partly stale; targets p95 under 300 ms for
+ * the project and 50 ms for a session), the growth curve (questions-curve.ts), over HTTP
+ * (questions-http.ts: afresh and with verdicts current), EXPLAIN (ANALYZE, BUFFERS) summaries of
+ * the statements a question judged afresh starts with, and the same on the embedded database at a
+ * smaller size (questions-embedded.ts). A phase that fails is named with its reason and the others
+ * still run; every figure measured is printed at the end, and the run exits non-zero on a failure.
  *
- * BENCH_ITERATIONS (default 30), BENCH_WARMUP (default 3), BENCH_PROJECT (default "scale").
+ * BENCH_ITERATIONS (at least 20, the default), BENCH_WARMUP (default 3), BENCH_PROJECT (default
+ * "scale"), BENCH_HTTP (next | handler), BENCH_EMBEDDED_SPANS (default 100,000; 0 skips).
  *
  * `npm run bench:questions -- heap`: the peak heap growth of questions over the project's largest
  * session (`/etc/app/` as a path prefix, every span a candidate, and the canned question), judged
@@ -18,92 +20,60 @@
  * BENCH_PROJECT (default "scale-synthetic" then).
  */
 import { env } from "@/lib/core/env";
-import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { db, disconnectDb } from "@/lib/db/client";
 import { buildSyntheticProject } from "./questions-synthetic";
-import { createApiKey } from "@/lib/server/admin";
-import { CLI } from "@/lib/server/audit";
-import {
-  askEvidenceQuestion,
-  evidenceQueriesToExplain,
-  type EvidenceQueryInput,
-  type EvidenceQueryResult,
-} from "@/lib/server/questions";
-import {
-  connect,
-  measure,
-  printExplain,
-  printTimings,
-  requireDatabaseUrl,
-  scaleTargets,
-  startServer,
-  type Timing,
-} from "./measure";
+import { askEvidenceQuestion, evidenceQueriesToExplain, type EvidenceQueryInput } from "@/lib/server/questions";
+import { BenchReport } from "./bench-report";
+import { forgetter, questionsInProcess } from "./questions-cases";
+import { growthCurve } from "./questions-curve";
+import { EMBEDDED_SPANS, questionsEmbedded } from "./questions-embedded";
+import { questionsOverHttp } from "./questions-http";
+import { connect, printExplain, requireDatabaseUrl, scaleTargets } from "./measure";
 
-const ITERATIONS = env().BENCH_ITERATIONS ?? 30;
-const WARMUP = env().BENCH_WARMUP ?? 3;
-
-function describe(result: EvidenceQueryResult): string {
-  return (
-    `${result.answer}: ${result.citations.length} citations, ${result.blockers.length} blockers, ` +
-    `${result.gaps.length} seq gaps, ${result.checkedSpans.toLocaleString("en")} spans checked in ${result.sessionsInScope} sessions`
-  );
-}
-
-/** Sessions that a question's stored verdicts are stale for, as if written to since it was asked. */
-const CHANGED_SESSIONS = 10;
+/** Each case runs at least this many times: fewer make a p95 of one or two samples. */
+const MIN_RUNS = 20;
 
 async function main() {
   const url = requireDatabaseUrl();
-  const targets = await scaleTargets();
-  const question = { canned: "modified-system-config" };
-  const project: EvidenceQueryInput = { projectId: targets.projectId, question };
-  const typical: EvidenceQueryInput = { ...project, scope: { sessionIds: [targets.typical.id] } };
-  const forget = () => db().questionVerdict.deleteMany({ where: { session: { projectId: targets.projectId } } });
-  const touch = () => db().$executeRaw`
-    update session set evidence_version = evidence_version + 1
-     where id in (select id from session where project_id = ${targets.projectId}::uuid order by random() limit ${CHANGED_SESSIONS})`;
-  const cases: Array<{ label: string; input: EvidenceQueryInput; target?: number; before?: () => Promise<unknown> }> = [
-    { label: "whole project, stored verdicts current", input: project, target: 300 },
-    { label: `whole project, ${CHANGED_SESSIONS} sessions written since`, input: project, target: 300, before: touch },
-    { label: "whole project, judged afresh (no stored verdicts)", input: project, before: forget },
-    { label: `one session (median, ${targets.typical.spans} spans), stored verdict current`, input: typical, target: 50 },
-    { label: `one session (median, ${targets.typical.spans} spans), judged afresh`, input: typical, target: 50, before: forget },
-    {
-      label: `one session (longest, ${targets.big.spans.toLocaleString("en")} spans), judged afresh`,
-      input: { ...project, scope: { sessionIds: [targets.big.id] } },
-      before: forget,
-    },
-    {
-      label: "whole project, last 90 days (a time range: always judged afresh)",
-      input: { ...project, scope: { from: new Date(Date.now() - 90 * 86_400_000) } },
-    },
-  ];
-  console.log(
-    `"Did we modify system config?" over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`,
-  );
-  const timings: Timing[] = [];
-  for (const c of cases) {
-    await c.before?.();
-    const result = await askEvidenceQuestion(c.input);
-    console.log(`  ${c.label}: ${describe(result)}`);
-    timings.push(
-      await measure(c.label, () => askEvidenceQuestion(c.input), {
-        iterations: ITERATIONS,
-        warmup: WARMUP,
-        ...(c.target ? { target: c.target } : {}),
-        ...(c.before ? { before: c.before } : {}),
-      }),
+  const asked = env().BENCH_ITERATIONS;
+  const options = { iterations: Math.max(MIN_RUNS, asked ?? MIN_RUNS), warmup: env().BENCH_WARMUP ?? 3 };
+  const report = new BenchReport();
+  if (asked !== undefined && asked < MIN_RUNS)
+    report.note(`BENCH_ITERATIONS=${asked} raised to ${MIN_RUNS}: every case runs at least that often.`);
+  try {
+    const targets = await scaleTargets();
+    const phase = `in process, Postgres, ${targets.spans.toLocaleString("en")} spans`;
+    console.log(
+      `"Did we modify system config?" over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`,
     );
+    const kept = await questionsInProcess(report, phase, targets, options);
+    await report.phase(`growth, Postgres`, () => growthCurve(report, "growth, Postgres", targets, options));
+    if (kept === undefined) report.fail("over HTTP, Postgres", "the phase", new Error("skipped: no count of kept verdicts"));
+    else
+      await report.phase("over HTTP, Postgres", () =>
+        questionsOverHttp(
+          report,
+          url,
+          { over: "whole project", projectId: targets.projectId, keptVerdicts: kept, forget: forgetter(targets.projectId) },
+          options,
+        ),
+      );
+    await report.phase("query plans, Postgres", () => plans(url, targets.projectId, targets.typical.id));
+  } catch (error) {
+    report.fail("the scale project on DATABASE_URL", "finding it", error);
   }
-  timings.push(...(await overHttp(url, targets.projectId, targets.sessions, forget)));
-  console.log(`\n${ITERATIONS} sequential runs each after ${WARMUP} warm-up runs:`);
-  printTimings(timings);
+  await report.phase(`embedded database, ${(env().BENCH_EMBEDDED_SPANS ?? EMBEDDED_SPANS).toLocaleString("en")} spans`, () =>
+    questionsEmbedded(report, options),
+  );
+  if (!report.print()) process.exitCode = 1;
+}
 
+async function plans(url: string, projectId: string, sessionId: string) {
+  const project: EvidenceQueryInput = { projectId, question: { canned: "modified-system-config" } };
   const client = await connect(url);
   try {
-    for (const c of [project, typical]) {
+    for (const c of [project, { ...project, scope: { sessionIds: [sessionId] } }]) {
       console.log(
         `\nQuery plans of a question judged afresh, ${c === project ? "whole project" : "one session"} (EXPLAIN ANALYZE, BUFFERS):`,
       );
@@ -111,55 +81,6 @@ async function main() {
     }
   } finally {
     await client.end();
-  }
-}
-
-/**
- * The whole-project question as a runtime or a script asks it: POST /api/v1/evidence/query on
- * `next start`, with a viewer key made for the run and deleted after it, the response read whole;
- * with the stored verdicts current, and judged afresh (the server keeps the verdicts after it has
- * answered: each run waits for them to land before forgetting them again).
- */
-async function overHttp(url: string, projectId: string, sessions: number, forget: () => Promise<unknown>): Promise<Timing[]> {
-  await ensureBuilt();
-  const key = await createApiKey(projectId, "bench:questions", "VIEWER", CLI);
-  const server = await startServer(url);
-  try {
-    const ask = async () => {
-      const response = await fetch(`${server.base}/api/v1/evidence/query`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ question: { canned: "modified-system-config" }, scope: {} }),
-      });
-      const body = await response.text();
-      if (!response.ok) throw new Error(`evidence query: HTTP ${response.status} ${body.slice(0, 200)}`);
-      return body.length;
-    };
-    const kept = async () => {
-      for (let waited = 0; waited < 30_000; waited += 100) {
-        if ((await db().questionVerdict.count({ where: { session: { projectId } } })) >= sessions) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error("the server did not keep the verdicts within 30 s");
-    };
-    console.log(
-      `  whole project over HTTP: ${((await ask()) / 1e6).toFixed(2)} MB per answer (the first 1,000 of each list, and their counts)`,
-    );
-    const options = { iterations: ITERATIONS, warmup: WARMUP };
-    return [
-      await measure("POST /api/v1/evidence/query, whole project, verdicts current", ask, {
-        ...options,
-        target: 300,
-        before: kept,
-      }),
-      await measure("POST /api/v1/evidence/query, whole project, judged afresh", ask, {
-        ...options,
-        before: () => kept().then(forget),
-      }),
-    ];
-  } finally {
-    await server.stop();
-    await db().apiKey.delete({ where: { id: key.id } });
   }
 }
 

@@ -79,6 +79,10 @@ const EnvSchema = z.object({
   BENCH_ITERATIONS: positiveInt().optional(),
   BENCH_WARMUP: z.coerce.number().int().min(0).optional(),
   BENCH_PROJECT: z.string().min(1).optional(),
+  /** `npm run bench:questions`: the HTTP server, `next start` (default) or the route handler alone. */
+  BENCH_HTTP: z.enum(["next", "handler"]).optional(),
+  /** `npm run bench:questions`: spans of its embedded-database run (default 100,000; 0 skips it). */
+  BENCH_EMBEDDED_SPANS: z.coerce.number().int().min(0).optional(),
   /** `npm run bench:import`: each generated transcript's size in MB (default 50). */
   BENCH_IMPORT_MB: positiveInt(10_000).optional(),
 });

@@ -19,7 +19,9 @@ export function db(): PrismaClient {
     throw new AppError("DATABASE_UNAVAILABLE", "DATABASE_URL is not set: start Custodian with `npm start`");
   }
   if (holder.custodianPrisma?.url !== url) {
-    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE, timeouts: sessionTimeouts() });
+    // The embedded database is built without JIT, and keeps one session for every connection.
+    const postgres = databaseMode() === "postgres";
+    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE, timeouts: sessionTimeouts(), noJit: postgres });
     refuseConnectsInsideTransactions(pool);
     holder.custodianPrisma = {
       url,

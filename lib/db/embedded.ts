@@ -27,6 +27,14 @@ export interface EmbeddedDatabase {
    * connection its socket serves, whatever user a client names, so the role is set on that session.
    */
   restrictTo(role: string): Promise<void>;
+  /**
+   * Statements and COPY text straight into the database, without the socket (its clients cannot
+   * COPY from stdin): for loading data sets before others connect. Only where owned.
+   */
+  direct: {
+    query(text: string, values?: unknown[]): Promise<unknown>;
+    copy(table: string, columns: readonly string[], text: string): Promise<void>;
+  };
   stop(): Promise<void>;
 }
 
@@ -69,7 +77,10 @@ function runningOwner(dataDir: string): OwnerRecord | null {
 
 export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0): Promise<EmbeddedDatabase> {
   const owner = runningOwner(dataDir);
-  if (owner) return { url: urlFor(owner.port), owned: false, exec: notOwned, restrictTo: notOwned, stop: async () => {} };
+  if (owner) {
+    const direct = { query: notOwned, copy: notOwned };
+    return { url: urlFor(owner.port), owned: false, exec: notOwned, restrictTo: notOwned, direct, stop: async () => {} };
+  }
 
   mkdirSync(dataDir, { recursive: true });
   let db: PGlite;
@@ -102,6 +113,13 @@ export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0)
     },
     async restrictTo(role) {
       await db.exec(`SET ROLE "${role.replace(/"/g, '""')}"`);
+    },
+    direct: {
+      query: (text, values) => db.query(text, values),
+      async copy(table, columns, text) {
+        if (text.length === 0) return;
+        await db.query(`copy ${table} (${columns.join(", ")}) from '/dev/blob'`, [], { blob: new Blob([text]) });
+      },
     },
     async stop() {
       if (stopped) return;

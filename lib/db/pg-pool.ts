@@ -66,6 +66,12 @@ export interface PoolTimeouts {
 export interface PoolOptions {
   max?: number;
   timeouts?: PoolTimeouts;
+  /**
+   * No just-in-time compilation on these connections. The app's statements are index reads of
+   * milliseconds, but a plan over a project's million rows crosses jit_above_cost, and compiling it
+   * costs a hundred milliseconds or more each time, far more than it saves.
+   */
+  noJit?: boolean;
   /** Patch result types for the schema engine; only the migration CLI needs it. */
   forSchemaEngine?: boolean;
 }
@@ -80,6 +86,7 @@ export function createPool(fields: PgConnectionFields, options: PoolOptions = {}
     ...(t
       ? { statement_timeout: t.statementMs, lock_timeout: t.lockMs, idle_in_transaction_session_timeout: t.idleInTransactionMs }
       : {}),
+    ...(options.noJit ? { options: "-c jit=off" } : {}),
   });
   // A dropped connection (server restart, forced database drop) must not crash the process.
   pool.on("error", () => {});

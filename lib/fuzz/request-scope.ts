@@ -19,7 +19,16 @@ const { RequestCookies } = require("next/dist/compiled/@edge-runtime/cookies/ind
   RequestCookies: new (headers: Headers) => unknown;
 };
 
-export function inRequestScope<T>(request: Request, route: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * `after`: where work a handler hands to Next.js's after() goes (a server that sends the response
+ * first, then runs it); without it after() finds no place and the caller's fallback runs the work.
+ */
+export function inRequestScope<T>(
+  request: Request,
+  route: string,
+  fn: () => Promise<T>,
+  options: { after?: (task: () => unknown) => void } = {},
+): Promise<T> {
   const cookies = new RequestCookies(request.headers);
   const workStore = {
     route,
@@ -35,6 +44,7 @@ export function inRequestScope<T>(request: Request, route: string, fn: () => Pro
     // What revalidatePath() needs to find (a server action revalidates the pages it changed); it
     // only records the paths there, and nothing is cached in process.
     incrementalCache: {},
+    ...(options.after ? { afterContext: { after: options.after } } : {}),
   };
   const requestStore = {
     type: "request",

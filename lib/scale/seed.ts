@@ -8,19 +8,14 @@
  * the long session), --seed N.
  */
 import { env } from "@/lib/core/env";
-import { randomUUID } from "node:crypto";
-import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { runMain } from "@/lib/runner/run-main";
 import { applyMigrations } from "@/lib/db/migrations";
 import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { StartupError } from "@/lib/db/startup-error";
-import { DEFAULT_POLICY } from "@/lib/evidence/policy";
-import type { BuildContext, BuiltChunk } from "./build";
-import { COLUMNS, TABLES } from "./columns";
+import { TABLES } from "./columns";
 import { copyLines } from "@/lib/db/copy";
-import { planSessions } from "./plan";
-import type { WorkerReply, WorkerRequest } from "./worker";
+import { loadScaleProject } from "./load";
 
 interface Options {
   force: boolean;
@@ -57,35 +52,6 @@ function parseOptions(argv: string[]): Options {
   return options;
 }
 
-/** Chunks from the worker, a few requested ahead so generation and COPY overlap. */
-function chunkStream(worker: Worker, prefetch: number) {
-  const ready: WorkerReply[] = [];
-  let waiting: ((reply: WorkerReply) => void) | null = null;
-  worker.on("message", (reply: WorkerReply) => {
-    if (waiting) {
-      const w = waiting;
-      waiting = null;
-      w(reply);
-    } else ready.push(reply);
-  });
-  const request = () => worker.postMessage({ type: "next" } satisfies WorkerRequest);
-  for (let i = 0; i < prefetch; i++) request();
-  return async (): Promise<BuiltChunk | null> => {
-    const reply = ready.shift() ?? (await new Promise<WorkerReply>((resolve) => (waiting = resolve)));
-    if (reply.type === "done") return null;
-    request();
-    return reply.chunk;
-  };
-}
-
-function startWorker(): Worker {
-  const file = new URL("./worker.ts", import.meta.url).href;
-  // The worker is TypeScript too: register the same loader inside it before importing it.
-  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(file)}); })`, {
-    eval: true,
-  });
-}
-
 function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
@@ -100,7 +66,6 @@ async function main() {
   await applyMigrations(url);
   const client = new pg.Client(parseDatabaseUrl(url));
   await client.connect();
-  const worker = startWorker();
   try {
     const { rows } = await client.query<{ n: string; taken: boolean }>(
       "select count(*)::text as n, bool_or(slug = $1) as taken from project",
@@ -113,70 +78,20 @@ async function main() {
       );
     }
     if (rows[0]!.taken) throw new StartupError(`a project "${options.slug}" exists already; pick another with --slug`);
-
-    const now = new Date();
-    const projectId = randomUUID();
-    const policy = DEFAULT_POLICY;
-    await client.query("insert into project (id, slug, name) values ($1, $2, $3)", [projectId, options.slug, "Scale test"]);
-    await client.query(
-      `insert into retention_policy (project_id, evidence_horizon_days, ttl_narrative_days, ttl_structured_days, ttl_side_effecting_days, evidence_workloads, system_config_prefixes)
-       values ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        projectId,
-        policy.evidenceHorizonDays,
-        policy.ttlDays.NARRATIVE,
-        policy.ttlDays.STRUCTURED,
-        policy.ttlDays.SIDE_EFFECTING,
-        policy.evidenceWorkloads,
-        policy.systemConfigPrefixes,
-      ],
-    );
     // A lost tail of a crashed seed is re-run, not recovered: no need to wait for each flush.
     await client.query("set synchronous_commit = off");
-
-    const plans = planSessions({
-      sessions: options.sessions,
-      spans: options.spans,
-      bigSession: options.big,
-      now,
-      seed: options.seed,
-    });
-    const ctx: BuildContext = { projectId, policy, now };
-    worker.postMessage({ type: "init", plans, ctx } satisfies WorkerRequest);
-    const next = chunkStream(worker, 3);
-
     console.log(
       `Loading ${options.sessions} sessions and ${options.spans} spans into project "${options.slug}" (the longest session: ${options.big} spans)`,
     );
-    const totals = { spans: 0, summaries: 0, atoms: 0, bytes: 0, sessions: 0 };
     const progress = progressLine(options.spans);
-    let sessionId = "";
-    for (let chunk = await next(); chunk; chunk = await next()) {
-      if (chunk.session) {
-        const s = chunk.session;
-        sessionId = s.id;
-        await client.query("begin");
-        await client.query(
-          `insert into session (id, project_id, external_id, runtime, title, cwd, started_at, last_activity_at, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $7, $7)`,
-          [s.id, projectId, s.externalId, s.runtime, s.title, s.cwd, s.startedAt.toISOString().replace("Z", "")],
-        );
-      }
-      for (const table of TABLES) await copyLines(client, table, COLUMNS[table], chunk.tables[table]);
-      totals.spans += chunk.spans;
-      totals.summaries += chunk.summaries;
-      totals.atoms += chunk.atoms;
-      totals.bytes += chunk.bytes;
-      if (chunk.lastActivityAt) {
-        await client.query("update session set last_activity_at = $2 where id = $1", [
-          sessionId,
-          chunk.lastActivityAt.toISOString().replace("Z", ""),
-        ]);
-        await client.query("commit");
-        totals.sessions++;
-      }
-      progress(totals.spans, totals.atoms);
-    }
+    const totals = await loadScaleProject(
+      {
+        query: (text, values) => client.query(text, values),
+        copy: (table, columns, text) => copyLines(client, table, columns, text),
+      },
+      options,
+      progress,
+    );
     progress.done();
     const loadedMs = performance.now() - started;
     console.log(
@@ -190,7 +105,6 @@ async function main() {
       `  done in ${formatDuration(performance.now() - vacuumStart)}; total ${formatDuration(performance.now() - started)}`,
     );
   } finally {
-    await worker.terminate();
     await client.end();
   }
 }

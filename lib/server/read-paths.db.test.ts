@@ -692,8 +692,8 @@ describe("evidence questions from indexes", () => {
           const input: EvidenceQueryInput = { projectId: fixture.projectId, question, ...(scope ? { scope } : {}) };
           const [got, cut, want] = await Promise.all([
             askEvidenceQuestion(input, now),
-            // Lists cut at a window of 2, candidates judged 2 spans at a time.
-            askEvidenceQuestion(input, now, { window: 2, batchSpans: 2 }),
+            // Lists cut at a window of 2, candidates read through cursors and judged 2 spans at a time.
+            askEvidenceQuestion(input, now, { window: 2, batchSpans: 2, rowsAtOnce: 1 }),
             referenceAnswer(fixture.projectId, input, now),
           ]);
           expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));

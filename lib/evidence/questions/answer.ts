@@ -7,7 +7,7 @@
  */
 import { formatKindCounts } from "../manifest";
 import { outcomeInDoubt, TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
-import { EVIDENTIAL_CLASSES, type Atom, type EvidentialClass } from "../types";
+import { EVIDENTIAL_CLASSES, type Atom, type AtomKind, type EvidentialClass } from "../types";
 import {
   compilePredicate,
   matchAtom,
@@ -255,6 +255,17 @@ function doubtReason(span: QuestionSpan): string {
       ? "its call's outcome is unknown (no result, still running, or signals that disagree)"
       : `its call is recorded ${span.outcome} although the runtime reported exit ${span.exitCode} (the output reports an error)`;
   return `${said}, so it may have ended as the question asks`;
+}
+
+/**
+ * The atom kinds whose omission by an honest summary lets an unchecked span of this class block
+ * (uncheckableBlocker): those some predicate that can match in the class finds relevant. A reader
+ * that decides blocking by index (counting blockers in SQL) asks this rather than restating it.
+ */
+export function relevantOmissions(predicates: readonly CompiledPredicate[], cls: EvidentialClass): AtomKind[] {
+  const kinds = new Set<AtomKind>();
+  for (const p of predicates) if (classCanHold(p, cls)) for (const k of p.relevantKinds) kinds.add(k);
+  return [...kinds];
 }
 
 /** Only spans of a class that can hold a match can block (side-effect questions: side-effecting only). */

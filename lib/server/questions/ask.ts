@@ -1,9 +1,8 @@
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
-import { db } from "@/lib/db/client";
+import { db, rawQuery } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import {
-  blockingClasses,
   compileQuestion,
   concludeAnswer,
   isCannedQuestionId,
@@ -19,7 +18,8 @@ import {
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
-import { countChecked, findGaps, judgeUnchecked, uncheckedCountQuery, uncheckedParts, uncheckedQuery } from "./spans";
+import { countChecked, findGaps } from "./spans";
+import { judgeUnchecked, uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
 import { candidateAtomsQuery, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
@@ -44,6 +44,8 @@ export interface AskOptions {
   window?: number;
   /** Candidate spans judged at a time (BATCH_SPANS). */
   batchSpans?: number;
+  /** Candidate rows a predicate may bring in one statement before cursors read them (CANDIDATE_ROWS_AT_ONCE). */
+  rowsAtOnce?: number;
   /** Called as candidate spans are judged, with how many so far. */
   onProgress?: (progress: QuestionProgress) => void;
 }
@@ -208,17 +210,19 @@ export async function evidenceQueriesToExplain(
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
-  const classes = blockingClasses(predicates);
-  const [gone, expired] = uncheckedParts(now);
+  const counted = uncheckedCountQuery(predicates, scope, now);
+  // The rows read are those of the first sessions, up to the window: all of them, as an upper bound.
+  const rows = uncheckedRowsQuery(
+    predicates,
+    scope,
+    now,
+    sessions.map((s) => ({ sessionId: s.id, limit: ANSWER_WINDOW })),
+  );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
-    {
-      label: "unchecked spans that could block (no pointer or original not held)",
-      sql: uncheckedQuery(gone, scope, classes, now),
-    },
-    { label: "unchecked spans that could block (TTL passed)", sql: uncheckedQuery(expired, scope, classes, now) },
-    { label: "unchecked span count", sql: uncheckedCountQuery(scope, now) },
+    ...(counted ? [{ label: "unchecked spans that block, counted per session", sql: counted }] : []),
+    ...(rows ? [{ label: "unchecked spans that block, the first of each session", sql: rows }] : []),
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
   ];
 }
@@ -279,27 +283,31 @@ async function answerSessions(
     });
     if (j.blocker) blockers.offer({ ...at, index: 0, value: j.blocker });
   };
-  const unchecked = (b: Blocker) =>
-    blockers.offer({
-      session: sessionIndex.get(b.sessionId)!,
-      seq: b.seq,
-      rank: 0,
-      occurredAt: 0,
-      id: b.spanId,
-      index: 0,
-      value: b,
-    });
-  const [gaps, checked, , citing, summaries] = await Promise.all([
+  const offered = new Map<number, number>();
+  const unchecked = (b: Blocker) => {
+    const session = sessionIndex.get(b.sessionId)!;
+    offered.set(session, (offered.get(session) ?? 0) + 1);
+    blockers.offer({ session, seq: b.seq, rank: 0, occurredAt: 0, id: b.spanId, index: 0, value: b });
+  };
+  // Statements without a transaction run on connections of their own, beside the candidates' cursors.
+  const pooled = <R>(sql: Prisma.Sql) => rawQuery<R & object>(sql.text, sql.values) as Promise<R[]>;
+  const [gaps, checked, blocking, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(predicates, scope, now, cwdOf, unchecked),
+    judgeUnchecked(pooled, predicates, sessions, scope, now, options.window, cwdOf, unchecked),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
+      ...(options.rowsAtOnce !== undefined ? { rowsAtOnce: options.rowsAtOnce } : {}),
       onProgress: progress,
     }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
   for (const j of summaries) judged(j);
+  // Unchecked blockers past the window were counted, not read.
+  for (const [id, n] of blocking) {
+    const session = sessionIndex.get(id)!;
+    blockers.countUnoffered(session, n - (offered.get(session) ?? 0));
+  }
   const answers = new Map<string, SessionAnswer>(
     sessions.map((s, i) => [
       s.id,

@@ -23,7 +23,8 @@ import {
   type SpanFactsRow,
 } from "./scope";
 import { retrievableWithPointer } from "@/lib/server/provenance";
-import { groupsOf, withCursors, type RunQuery } from "./stream";
+import { rawQuery } from "@/lib/db/client";
+import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
@@ -82,8 +83,23 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
 /** Spans judged at a time: their candidate atoms, facts and original bytes are all the memory a batch takes. */
 export const BATCH_SPANS = 500;
 
+/**
+ * Candidate rows a predicate may bring in one statement. Most questions find fewer: they are read
+ * at once, every predicate's statement on a connection of its own and batches judged side by
+ * side; a predicate with more is read through cursors instead, a few thousand rows at a time.
+ */
+export const CANDIDATE_ROWS_AT_ONCE = 20_000;
+
+/** Batches judged side by side when every candidate is already read (each takes a connection). */
+const BATCHES_AT_ONCE = 3;
+
 /** An atom some predicate could match, or (`whole_call`, no atom) a call of a tool asked about. */
 type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
+
+type Batch = Array<Array<CandidateRow[] | undefined>>;
+
+const ordered = (p: CompiledPredicate, scope: Scope) =>
+  Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`;
 
 /**
  * Checkable spans with an atom some predicate could match, which the engine judges for citations.
@@ -92,9 +108,12 @@ type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
  * engine then judges it with every atom any predicate could match plus its tool calls and
  * commands (all its verdict reads) and cuts the cited bytes from the original, hashed again.
  *
- * The candidates stream: each predicate's through a cursor ordered by span, merged span by span,
- * and judged `batchSpans` spans at a time; each judged span is handed to `emit` and let go.
- * Originals found damaged, which the engine then cites without bytes, are returned to be recorded.
+ * Each predicate's candidates come ordered by span, are merged span by span, and judged
+ * `batchSpans` spans at a time; each judged span is handed to `emit` and let go. Up to
+ * CANDIDATE_ROWS_AT_ONCE a predicate, they are read in one statement without a transaction; past
+ * it, through cursors on one connection in one read-only transaction (withCursors), whose
+ * statements all run there. Originals found damaged, which the engine then cites without bytes,
+ * are returned to be recorded.
  */
 export async function judgeCandidates(
   predicates: CompiledPredicate[],
@@ -103,57 +122,98 @@ export async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
-  options: { batchSpans?: number; onProgress?: (spans: number) => void } = {},
+  options: { batchSpans?: number; rowsAtOnce?: number; onProgress?: (spans: number) => void } = {},
 ): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
+  const atOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   let seen = 0;
+  const judge = async (query: RunQuery, batch: Batch) => {
+    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+    seen += batch.length;
+    options.onProgress?.(seen);
+  };
+  const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
+  const limit = Prisma.sql` limit ${atOnce + 1}`;
+  const firsts = await Promise.all(predicates.map((p) => pooled<CandidateRow>(Prisma.sql`${ordered(p, scope)}${limit}`)));
+  if (firsts.every((rows) => rows.length <= atOnce)) {
+    const running = new Set<Promise<void>>();
+    await mergeBySpan(
+      firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
+      batchSpans,
+      async (batch) => {
+        if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
+        const job = judge(pooled, batch).finally(() => running.delete(job));
+        running.add(job);
+      },
+    );
+    await Promise.all(running);
+    return { damaged };
+  }
+  firsts.length = 0; // let them go: the cursors read them again
   await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
     for (const p of predicates) {
-      const cursor = await open<CandidateRow>(
-        Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`,
-      );
+      const cursor = await open<CandidateRow>(ordered(p, scope));
       streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
     }
-    const heads: Array<IteratorResult<{ key: string; rows: CandidateRow[] }>> = [];
-    for (const stream of streams) heads.push(await stream.next());
-    let batch: Array<Array<CandidateRow[] | undefined>> = [];
-    for (;;) {
-      // The next span in order among every predicate's candidates, with each one's rows of it.
-      let next: string | undefined;
-      for (const head of heads) if (!head.done && (next === undefined || head.value.key < next)) next = head.value.key;
-      if (next === undefined) break;
-      const rows: Array<CandidateRow[] | undefined> = [];
-      for (let i = 0; i < heads.length; i++) {
-        const head = heads[i]!;
-        if (!head.done && head.value.key === next) {
-          rows.push(head.value.rows);
-          heads[i] = await streams[i]!.next();
-        } else rows.push(undefined);
-      }
-      batch.push(rows);
-      if (batch.length >= batchSpans) {
-        await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
-        seen += batch.length;
-        options.onProgress?.(seen);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) {
-      await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
-      options.onProgress?.(seen + batch.length);
-    }
+    await mergeBySpan(streams, batchSpans, (batch) => judge(query, batch));
   });
   return { damaged };
+}
+
+/** Rows already read, as a cursor that hands them over once. */
+function readOnce<R>(rows: R[]): Cursor<R> {
+  let done = false;
+  return {
+    async next() {
+      if (done) return [];
+      done = true;
+      return rows;
+    },
+  };
+}
+
+/**
+ * Every predicate's candidates, each ordered by span, merged span by span into batches of
+ * `batchSpans` spans (per span, each predicate's rows of it), each handed to `onBatch` in turn.
+ */
+async function mergeBySpan(
+  streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>>,
+  batchSpans: number,
+  onBatch: (batch: Batch) => Promise<void>,
+): Promise<void> {
+  const heads: Array<IteratorResult<{ key: string; rows: CandidateRow[] }>> = [];
+  for (const stream of streams) heads.push(await stream.next());
+  let batch: Batch = [];
+  for (;;) {
+    // The next span in order among every predicate's candidates, with each one's rows of it.
+    let next: string | undefined;
+    for (const head of heads) if (!head.done && (next === undefined || head.value.key < next)) next = head.value.key;
+    if (next === undefined) break;
+    const rows: Array<CandidateRow[] | undefined> = [];
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i]!;
+      if (!head.done && head.value.key === next) {
+        rows.push(head.value.rows);
+        heads[i] = await streams[i]!.next();
+      } else rows.push(undefined);
+    }
+    batch.push(rows);
+    if (batch.length >= batchSpans) {
+      await onBatch(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await onBatch(batch);
 }
 
 /** One batch of candidate spans (per span, each predicate's candidate rows of it), judged. */
 async function judgeBatch(
   query: RunQuery,
   predicates: CompiledPredicate[],
-  batch: Array<Array<CandidateRow[] | undefined>>,
+  batch: Batch,
   scope: Scope,
   policy: RetentionPolicy,
   now: Date,

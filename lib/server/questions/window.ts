@@ -57,6 +57,11 @@ export class FirstItems<T> {
     this.down(0);
   }
 
+  /** Counts `n` more items of a session that were never offered: ones known to fall past the window. */
+  countUnoffered(session: number, n: number): void {
+    if (n > 0) this.counts.set(session, (this.counts.get(session) ?? 0) + n);
+  }
+
   /** The kept items in order. */
   sorted(): Array<Placed<T>> {
     return [...this.heap].sort(comparePlaced);
