@@ -15,6 +15,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { sha256Hex } from "@/lib/core/hash";
 import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import { resolveAlongParents } from "@/lib/importers/parent-chain";
 import type { ImportedSession, ImportedSpan } from "@/lib/importers/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
@@ -115,21 +116,19 @@ async function conversationSpans(projectId: string, traceIds: string[]): Promise
  */
 export const OTLP_HOLD_MS = 60_000;
 
-/** Spans with an ancestor not received yet, received less than OTLP_HOLD_MS ago. */
+/**
+ * Spans with an ancestor not received yet, received less than OTLP_HOLD_MS ago. Whether an ancestor
+ * is missing is resolved once per span from its parent's answer (walking each span's ancestors anew
+ * took N²/2 steps for a chain of N spans); a loop of parent ids misses nothing.
+ */
 function heldSpans(stored: StoredOtlpSpan[], now: Date): Set<StoredOtlpSpan> {
   const byKey = new Map(stored.map((s) => [`${s.traceId}/${s.spanId}`, s]));
-  const held = new Set<StoredOtlpSpan>();
-  for (const s of stored) {
-    if (now.getTime() - s.receivedAt.getTime() >= OTLP_HOLD_MS) continue;
-    let at: StoredOtlpSpan | undefined = s;
-    const seen = new Set<StoredOtlpSpan>();
-    while (at?.parentSpanId && !seen.has(at)) {
-      seen.add(at);
-      at = byKey.get(`${at.traceId}/${at.parentSpanId}`);
-      if (!at) held.add(s);
-    }
-  }
-  return held;
+  const { values: missingAbove } = resolveAlongParents<StoredOtlpSpan, boolean>(
+    stored,
+    (s) => (s.parentSpanId ? byKey.get(`${s.traceId}/${s.parentSpanId}`) : undefined),
+    (s, above) => (typeof above === "object" ? above.value : above === "root" && s.parentSpanId !== null),
+  );
+  return new Set(stored.filter((s) => now.getTime() - s.receivedAt.getTime() < OTLP_HOLD_MS && missingAbove.get(s) === true));
 }
 
 /**
