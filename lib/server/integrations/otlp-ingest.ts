@@ -6,7 +6,8 @@
  * ancestor that arrives in a later batch, and a chat span's repeated history be recognised.
  *
  * A span the importer skips is rejected in OTLP's partial success (and recorded against its
- * session); a span whose ancestors are not here yet and whose trace names no single conversation is
+ * session), and so is a span over the attribute, event or link caps (OTLP_SPAN_LIMITS), which is
+ * not stored at all; a span whose ancestors are not here yet and whose trace names no single conversation is
  * held, with a warning, and mapped when they arrive.
  */
 import { env } from "@/lib/core/env";
@@ -15,6 +16,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { sha256Hex } from "@/lib/core/hash";
 import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otlp-limits";
 import { resolveAlongParents } from "@/lib/importers/parent-chain";
 import type { ImportedSession, ImportedSpan } from "@/lib/importers/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
@@ -58,6 +60,8 @@ function flatten(request: Record<string, unknown>): { spans: BatchSpan[]; malfor
   const malformed: string[] = [];
   for (const rs of list(request.resourceSpans)) {
     const resource = isRecord(rs) && isRecord(rs.resource) ? list(rs.resource.attributes) : [];
+    // Each stored span carries a copy of its resource: one over the cap is not stored even once.
+    const overResource = resourceOverLimits(resource);
     for (const scope of isRecord(rs) ? list(rs.scopeSpans) : []) {
       for (const span of isRecord(scope) ? list(scope.spans) : []) {
         if (
@@ -68,6 +72,12 @@ function flatten(request: Record<string, unknown>): { spans: BatchSpan[]; malfor
           !span.spanId
         ) {
           malformed.push("a span without traceId and spanId cannot be mapped");
+          continue;
+        }
+        // Counted before its attributes are read or stored (see OTLP_SPAN_LIMITS): rejected whole.
+        const over = overResource ? `a resource with ${overResource}` : spanOverLimits(span);
+        if (over) {
+          malformed.push(`span ${span.spanId} has ${over}; rejected`);
           continue;
         }
         const parent = typeof span.parentSpanId === "string" && span.parentSpanId ? span.parentSpanId : null;
