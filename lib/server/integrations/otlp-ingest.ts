@@ -316,7 +316,10 @@ async function ingestSession(
   let nextSeq = 0;
   for (const s of existing) {
     const key = spanKey(s);
-    byKey.set(key, [...(byKey.get(key) ?? []), { id: s.id, sha256: s.sha256 }]);
+    // Pushed, not copied: a conversation of many identical spans would copy its list once per span.
+    const same = byKey.get(key);
+    if (same) same.push({ id: s.id, sha256: s.sha256 });
+    else byKey.set(key, [{ id: s.id, sha256: s.sha256 }]);
     nextSeq = Math.max(nextSeq, (s.seq ?? 0) + 1);
   }
   const refs = new Map<number, StoredSpanRef>();
