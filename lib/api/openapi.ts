@@ -23,6 +23,7 @@ import {
 } from "./retention-schemas";
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
+import { otlpPaths } from "./openapi-otlp";
 import { savedQuestionPaths } from "./openapi-questions";
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
@@ -340,44 +341,7 @@ export function openApiDocument() {
           },
         },
       },
-      "/api/otlp/v1/traces": {
-        post: {
-          summary: "OTLP/HTTP traces: OpenTelemetry GenAI spans become sessions and spans",
-          description:
-            "An ExportTraceServiceRequest as protobuf (application/x-protobuf) or JSON (application/json), optionally gzip " +
-            "(Content-Encoding). Spans that cannot be mapped are counted in partialSuccess.rejectedSpans with the reasons; " +
-            "spans waiting for their parent are named there as a warning. The answer is in the request's encoding.",
-          requestBody: {
-            required: true,
-            content: {
-              "application/x-protobuf": { schema: { type: "string", contentMediaType: "application/x-protobuf" } },
-              "application/json": {
-                schema: { type: "object", properties: { resourceSpans: { type: "array", items: { type: "object" } } } },
-              },
-            },
-          },
-          responses: {
-            "200": {
-              description: "ExportTraceServiceResponse (partialSuccess when spans were rejected or held)",
-              content: {
-                "application/x-protobuf": { schema: { type: "string", contentMediaType: "application/x-protobuf" } },
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      partialSuccess: {
-                        type: "object",
-                        properties: { rejectedSpans: { type: "string" }, errorMessage: { type: "string" } },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            ...errors(400, 401, 403, 413, 415, 429),
-          },
-        },
-      },
+      ...otlpPaths,
       "/api/v1/spans/{id}/original": {
         get: {
           summary: "The verbatim bytes of a span's original",

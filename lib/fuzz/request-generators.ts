@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { stringBytes } from "@/lib/api/span-body";
 import type { FuzzFixture } from "./fixture";
 import { hostileValue, mutate, type Rng } from "./hostile";
+import { hostileOtlpBody } from "./hostile-otlp";
 import type { FuzzRoute, METHODS } from "./routes";
 
 /** One request as generated: what is sent, and the route it is counted under. */
@@ -163,8 +164,13 @@ function queryString(rng: Rng): string {
 }
 
 /** A body for the request: a mutated template, any JSON, raw bytes, or nothing. */
-function makeBody(pattern: string, fx: FuzzFixture, rng: Rng): { body?: BodyInit; note: string; contentType?: string } {
+function makeBody(
+  pattern: string,
+  fx: FuzzFixture,
+  rng: Rng,
+): { body?: BodyInit; note: string; contentType?: string; headers?: Record<string, string> } {
   const roll = rng.next();
+  if (pattern.includes("/otlp/") && roll >= 0.5 && roll < 0.6) return hostileOtlpBody(rng);
   if (pattern.endsWith("/imports") || pattern.includes("/otlp/")) {
     if (roll < 0.5) {
       const file = rng.pick(fx.transcripts);
@@ -254,8 +260,13 @@ export function makeRequest(routes: FuzzRoute[], fx: FuzzFixture, rng: Rng): Fuz
       "Bearer \u00ff",
     ]);
   else if (who !== "none") headers.authorization = `Bearer ${fx.keys[who]}`;
-  const { body, note, contentType } =
-    method === "GET" || method === "HEAD" ? { note: "no body" } : makeBody(route.pattern, fx, rng);
+  const {
+    body,
+    note,
+    contentType,
+    headers: bodyHeaders,
+  } = method === "GET" || method === "HEAD" ? { note: "no body" } : makeBody(route.pattern, fx, rng);
+  Object.assign(headers, bodyHeaders);
   headers["content-type"] =
     contentType ??
     (rng.chance(0.7)

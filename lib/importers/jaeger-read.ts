@@ -21,6 +21,7 @@
 import type { ImportCollector } from "./builder";
 import { micros, readTags } from "./jaeger-tags";
 import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-records";
+import { resourceOverLimits, spanOverLimits } from "./otlp-limits";
 import { isRecord, str } from "./text";
 
 const KINDS: Record<string, SpanKindName> = {
@@ -65,6 +66,11 @@ type Processes = Map<string, Map<string, unknown>>;
 /** A process as resource attributes: `service.name` and its tags (unreadable tags reported). */
 function resourceOf(process: unknown, collector: ImportCollector, label: string): Map<string, unknown> {
   if (!isRecord(process)) return new Map();
+  const over = resourceOverLimits(process.tags);
+  if (over) {
+    collector.issue(0, `process ${label} has ${over}; its tags are not read`);
+    return new Map(str(process.serviceName) !== undefined ? [["service.name", str(process.serviceName)]] : []);
+  }
   const tags = readTags(process.tags, "tags");
   if (!tags.ok) collector.issue(0, `process ${label} has ${tags.error}; its tags are not read`);
   const resource = new Map(tags.ok ? tags.map : []);
@@ -143,6 +149,12 @@ export function jaegerSpanOf(
   const spanId = str(value.spanID);
   if (!traceId || !spanId) {
     collector.skip(position, "span without traceID and spanID; skipped");
+    return undefined;
+  }
+  // Counted before any list is read: a span of 300,000 tags would hold the parse for seconds.
+  const over = spanOverLimits(value, "jaeger");
+  if (over) {
+    collector.skip(position, `span ${spanId} has ${over}; skipped`);
     return undefined;
   }
   const tags = readTags(value.tags, "tags");

@@ -6,6 +6,7 @@
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { jsonAttribute } from "./otel-values";
 import type { OtlpSpan } from "./otlp-records";
+import { resolveAlongParents } from "./parent-chain";
 import { isRecord, str } from "./text";
 
 export const CHAT_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
@@ -39,43 +40,77 @@ export const ADK_TOOL_ARGS = "gcp.vertex.agent.tool_call_args";
 export const ADK_TOOL_RESPONSE = "gcp.vertex.agent.tool_response";
 export const ADK_LLM_CONTENT = ["gcp.vertex.agent.llm_request", "gcp.vertex.agent.llm_response"];
 
+/** What a span inherits from its ancestors, resolved once per span (see ./parent-chain). */
+interface Inherited {
+  /** Its own gen_ai.conversation.id, else its nearest ancestor's. */
+  conversationId: string | undefined;
+  /** Some ancestor is a model call. */
+  underModelCall: boolean;
+  /** Some ancestor is a model call that carries messages. */
+  underContentCall: boolean;
+}
+
 /** What the whole file knows about a span's place: its parent, and model calls around it. */
 export class Trees {
   private readonly byId = new Map<string, OtlpSpan>();
   /** Spans with a descendant model-call span that carries messages. */
   private readonly aboveContent = new Set<OtlpSpan>();
+  private readonly inherited: Map<OtlpSpan, Inherited>;
+  /** Spans resolved against their ancestors: one per span (the work is linear in the file). */
+  readonly visits: number;
 
   constructor(spans: OtlpSpan[]) {
     for (const s of spans) this.byId.set(`${s.traceId}/${s.spanId}`, s);
+    const chain = resolveAlongParents<OtlpSpan, Inherited>(
+      spans,
+      (s) => this.parent(s),
+      (s, above) => {
+        const up = typeof above === "object" ? above.value : undefined;
+        const p = typeof above === "object" ? this.parent(s) : undefined;
+        const pModel = p !== undefined && isModelCall(p);
+        return {
+          conversationId: ownConversation(s) ?? up?.conversationId,
+          underModelCall: pModel || (up?.underModelCall ?? false),
+          underContentCall: (pModel && hasMessages(p)) || (up?.underContentCall ?? false),
+        };
+      },
+    );
+    this.inherited = chain.values;
+    let visits = chain.visits;
+    // Each climb stops at a span already marked (its ancestors are marked too), or where a loop was cut.
     for (const s of spans) {
       if (!hasMessages(s)) continue;
-      for (const a of this.ancestors(s)) this.aboveContent.add(a);
+      const seen = new Set<OtlpSpan>([s]);
+      for (let p = this.parent(s); p && !this.aboveContent.has(p) && !seen.has(p); p = this.parent(p)) {
+        seen.add(p);
+        this.aboveContent.add(p);
+        visits++;
+      }
     }
+    this.visits = visits;
   }
 
   parent(s: OtlpSpan): OtlpSpan | undefined {
     return s.parentSpanId ? this.byId.get(`${s.traceId}/${s.parentSpanId}`) : undefined;
   }
 
-  /** Ancestors nearest first; a cycle of parent ids ends the walk. */
-  ancestors(s: OtlpSpan): OtlpSpan[] {
-    const out: OtlpSpan[] = [];
-    const seen = new Set<OtlpSpan>([s]);
-    for (let p = this.parent(s); p && !seen.has(p); p = this.parent(p)) {
-      seen.add(p);
-      out.push(p);
-    }
-    return out;
+  /** The span's gen_ai.conversation.id, else its nearest ancestor's. */
+  conversationId(s: OtlpSpan): string | undefined {
+    return this.inherited.get(s)?.conversationId ?? ownConversation(s);
   }
 
   /** The call of a content-less model span is recorded, with content, on an ancestor or descendant. */
   callRecordedElsewhere(s: OtlpSpan): boolean {
-    return this.aboveContent.has(s) || this.ancestors(s).some((a) => isModelCall(a) && hasMessages(a));
+    return this.aboveContent.has(s) || (this.inherited.get(s)?.underContentCall ?? false);
   }
 
   underModelCall(s: OtlpSpan): boolean {
-    return this.ancestors(s).some(isModelCall);
+    return this.inherited.get(s)?.underModelCall ?? false;
   }
+}
+
+function ownConversation(s: OtlpSpan): string | undefined {
+  return str(s.attrs.get("gen_ai.conversation.id"));
 }
 
 export function operation(s: OtlpSpan): string | undefined {
@@ -205,14 +240,7 @@ export function inputOf(args: unknown): { toolInput?: unknown } {
 
 /** Conversation of each span: its own id, an ancestor's, its trace's only one, or the trace id. */
 export function conversations(spans: OtlpSpan[], trees: Trees): Map<string, OtlpSpan[]> {
-  const own = (s: OtlpSpan) => str(s.attrs.get("gen_ai.conversation.id"));
-  const idOf = (s: OtlpSpan) =>
-    own(s) ??
-    trees
-      .ancestors(s)
-      .map(own)
-      .find((x) => x !== undefined);
-  const resolved = new Map(spans.map((s) => [s, idOf(s)]));
+  const resolved = new Map(spans.map((s) => [s, trees.conversationId(s)]));
   const perTrace = new Map<string, Set<string>>();
   for (const s of spans) {
     const id = resolved.get(s);

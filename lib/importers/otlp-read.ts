@@ -17,6 +17,7 @@ import { isJaegerDocument, isJaegerSpan, jaegerSpanOf, readJaegerDocument } from
 import { splitArray, skipWs } from "./json-scan";
 import { eachJsonLine } from "./jsonl";
 import { attributeMap, nanos } from "./otel-values";
+import { resourceOverLimits, spanOverLimits } from "./otlp-limits";
 import type { OtlpEvent, OtlpRead, OtlpSpan, SpanKindName } from "./otlp-records";
 import { bomLength, decodeUtf8, isRecord, str } from "./text";
 
@@ -53,6 +54,12 @@ function spanOf(
   const spanId = str(value.spanId);
   if (!traceId || !spanId) {
     collector.skip(position, "span without traceId and spanId; skipped");
+    return undefined;
+  }
+  // Counted before any list is read: a span of 300,000 attributes would hold the parse for seconds.
+  const over = spanOverLimits(value);
+  if (over) {
+    collector.skip(position, `span ${spanId} has ${over}; skipped`);
     return undefined;
   }
   const damaged = malformedList(value.attributes, "attributes") ?? malformedList(value.events, "events");
@@ -119,7 +126,9 @@ function walkRequest(doc: Record<string, unknown>, position: () => number, colle
       collector.skip(0, "a resourceSpans entry is not a JSON object; its spans cannot be read");
       continue;
     }
-    const resource = attributeMap(isRecord(rs.resource) ? rs.resource.attributes : undefined);
+    const resourceAttributes = isRecord(rs.resource) ? rs.resource.attributes : undefined;
+    const overResource = resourceOverLimits(resourceAttributes);
+    const resource = overResource ? new Map<string, unknown>() : attributeMap(resourceAttributes);
     const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : list(rs.instrumentationLibrarySpans);
     for (const scope of scopes) {
       if (!isRecord(scope) || !Array.isArray(scope.spans)) {
@@ -129,6 +138,10 @@ function walkRequest(doc: Record<string, unknown>, position: () => number, colle
       for (const s of scope.spans) {
         const at = position();
         collector.read(at);
+        if (overResource) {
+          collector.skip(at, `span of a resource with ${overResource}; skipped`);
+          continue;
+        }
         const span = spanOf(s, at, resource, collector);
         if (span) out.spans.push(span);
       }

@@ -6,7 +6,8 @@
  * ancestor that arrives in a later batch, and a chat span's repeated history be recognised.
  *
  * A span the importer skips is rejected in OTLP's partial success (and recorded against its
- * session); a span whose ancestors are not here yet and whose trace names no single conversation is
+ * session), and so is a span over the attribute, event or link caps (OTLP_SPAN_LIMITS), which is
+ * not stored at all; a span whose ancestors are not here yet and whose trace names no single conversation is
  * held, with a warning, and mapped when they arrive.
  */
 import { env } from "@/lib/core/env";
@@ -15,6 +16,8 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { sha256Hex } from "@/lib/core/hash";
 import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otlp-limits";
+import { resolveAlongParents } from "@/lib/importers/parent-chain";
 import type { ImportedSession, ImportedSpan } from "@/lib/importers/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
@@ -57,6 +60,8 @@ function flatten(request: Record<string, unknown>): { spans: BatchSpan[]; malfor
   const malformed: string[] = [];
   for (const rs of list(request.resourceSpans)) {
     const resource = isRecord(rs) && isRecord(rs.resource) ? list(rs.resource.attributes) : [];
+    // Each stored span carries a copy of its resource: one over the cap is not stored even once.
+    const overResource = resourceOverLimits(resource);
     for (const scope of isRecord(rs) ? list(rs.scopeSpans) : []) {
       for (const span of isRecord(scope) ? list(scope.spans) : []) {
         if (
@@ -67,6 +72,12 @@ function flatten(request: Record<string, unknown>): { spans: BatchSpan[]; malfor
           !span.spanId
         ) {
           malformed.push("a span without traceId and spanId cannot be mapped");
+          continue;
+        }
+        // Counted before its attributes are read or stored (see OTLP_SPAN_LIMITS): rejected whole.
+        const over = overResource ? `a resource with ${overResource}` : spanOverLimits(span);
+        if (over) {
+          malformed.push(`span ${span.spanId} has ${over}; rejected`);
           continue;
         }
         const parent = typeof span.parentSpanId === "string" && span.parentSpanId ? span.parentSpanId : null;
@@ -115,21 +126,19 @@ async function conversationSpans(projectId: string, traceIds: string[]): Promise
  */
 export const OTLP_HOLD_MS = 60_000;
 
-/** Spans with an ancestor not received yet, received less than OTLP_HOLD_MS ago. */
+/**
+ * Spans with an ancestor not received yet, received less than OTLP_HOLD_MS ago. Whether an ancestor
+ * is missing is resolved once per span from its parent's answer (walking each span's ancestors anew
+ * took N²/2 steps for a chain of N spans); a loop of parent ids misses nothing.
+ */
 function heldSpans(stored: StoredOtlpSpan[], now: Date): Set<StoredOtlpSpan> {
   const byKey = new Map(stored.map((s) => [`${s.traceId}/${s.spanId}`, s]));
-  const held = new Set<StoredOtlpSpan>();
-  for (const s of stored) {
-    if (now.getTime() - s.receivedAt.getTime() >= OTLP_HOLD_MS) continue;
-    let at: StoredOtlpSpan | undefined = s;
-    const seen = new Set<StoredOtlpSpan>();
-    while (at?.parentSpanId && !seen.has(at)) {
-      seen.add(at);
-      at = byKey.get(`${at.traceId}/${at.parentSpanId}`);
-      if (!at) held.add(s);
-    }
-  }
-  return held;
+  const { values: missingAbove } = resolveAlongParents<StoredOtlpSpan, boolean>(
+    stored,
+    (s) => (s.parentSpanId ? byKey.get(`${s.traceId}/${s.parentSpanId}`) : undefined),
+    (s, above) => (typeof above === "object" ? above.value : above === "root" && s.parentSpanId !== null),
+  );
+  return new Set(stored.filter((s) => now.getTime() - s.receivedAt.getTime() < OTLP_HOLD_MS && missingAbove.get(s) === true));
 }
 
 /**
@@ -150,6 +159,9 @@ function inQueue<T>(projectId: string, run: () => Promise<T>): Promise<T> {
     .catch(() => undefined);
   return next;
 }
+
+/** Raw spans stored per statement. */
+const STORE_SLICE = 500;
 
 /** Stores the batch, maps the conversations it touches, and ingests what is new. */
 export function receiveOtlpTraces(
@@ -182,9 +194,11 @@ async function receive(
   options: { requester: string; now?: Date },
 ): Promise<OtlpReceipt> {
   const { spans: batch, malformed } = flatten(request);
-  if (batch.length > 0) {
+  // In slices: Prisma compiles a createMany on the event loop, in time that grows faster than its
+  // rows (10,000 spans in one call held the loop for seconds).
+  for (let from = 0; from < batch.length; from += STORE_SLICE) {
     await db().otlpSpan.createMany({
-      data: batch.map((s) => ({
+      data: batch.slice(from, from + STORE_SLICE).map((s) => ({
         projectId,
         traceId: s.traceId,
         spanId: s.spanId,
@@ -307,7 +321,10 @@ async function ingestSession(
   let nextSeq = 0;
   for (const s of existing) {
     const key = spanKey(s);
-    byKey.set(key, [...(byKey.get(key) ?? []), { id: s.id, sha256: s.sha256 }]);
+    // Pushed, not copied: a conversation of many identical spans would copy its list once per span.
+    const same = byKey.get(key);
+    if (same) same.push({ id: s.id, sha256: s.sha256 });
+    else byKey.set(key, [{ id: s.id, sha256: s.sha256 }]);
     nextSeq = Math.max(nextSeq, (s.seq ?? 0) + 1);
   }
   const refs = new Map<number, StoredSpanRef>();

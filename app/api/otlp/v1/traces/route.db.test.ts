@@ -10,7 +10,9 @@ import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from "@op
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listSessions } from "@/app/api/v1/sessions/route";
 import { GET as listSpans } from "@/app/api/v1/sessions/[id]/spans/route";
+import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { env } from "@/lib/core/env";
+import { OTLP_SPAN_LIMITS } from "@/lib/importers/otlp-limits";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
@@ -237,5 +239,62 @@ describe("POST /api/otlp/v1/traces with the real OTLP exporters", () => {
       body: new Uint8Array([0x0a, 0xff, 0xff, 0xff]),
     });
     expect(garbage.status).toBe(400);
+  });
+
+  it("refuses a gzip body that inflates past the JSON body limit with 413, naming the limit", async () => {
+    const { gzipSync } = await import("node:zlib");
+    // Valid JSON of 48 MiB (whitespace inside an empty request) from about 50 KB of gzip members.
+    const padding = gzipSync(Buffer.alloc(16 * 1024 * 1024, 0x20), { level: 9 });
+    const body = Buffer.concat([gzipSync('{"resourceSpans":['), padding, padding, padding, gzipSync("]}")]);
+    expect(body.byteLength).toBeLessThan(200 * 1024);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip", authorization: `Bearer ${key}` },
+      body,
+    });
+    expect(response.status).toBe(413);
+    const answer = await response.json();
+    expect(answer.error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(answer.error.details.maxBodyBytes).toBe(MAX_BODY_BYTES);
+    expect(answer.error.message).toContain(String(MAX_BODY_BYTES));
+  });
+
+  it("rejects a span over the attribute cap whole, in partial success, and receives the rest of the batch", async () => {
+    const chat = (spanId: string, conversation: string, extra: unknown[] = []) => ({
+      traceId: "7d3f0c55b8a24e1f9a6b2c4d8e0f1a2b",
+      spanId,
+      name: "chat",
+      startTimeUnixNano: "1764000000000000000",
+      endTimeUnixNano: "1764000001000000000",
+      attributes: [
+        { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+        { key: "gen_ai.conversation.id", value: { stringValue: conversation } },
+        {
+          key: "gen_ai.input.messages",
+          value: { stringValue: JSON.stringify([{ role: "user", parts: [{ type: "text", content: `hello ${spanId}` }] }]) },
+        },
+        ...extra,
+      ],
+    });
+    const filler = Array.from({ length: OTLP_SPAN_LIMITS.attributes }, (_, i) => ({ key: `x.${i}`, value: { intValue: i } }));
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [] },
+            scopeSpans: [{ spans: [chat("aaaa000000000001", "conv-capped", filler), chat("aaaa000000000002", "conv-within")] }],
+          },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const answer = await response.json();
+    expect(Number(answer.partialSuccess.rejectedSpans)).toBe(1);
+    expect(answer.partialSuccess.errorMessage).toContain("aaaa000000000001");
+    expect(answer.partialSuccess.errorMessage).toContain(`over the cap of ${OTLP_SPAN_LIMITS.attributes}`);
+    expect((await get(listSessions, key, "/api/v1/sessions?externalId=conv-capped")).sessions).toEqual([]);
+    expect((await get(listSessions, key, "/api/v1/sessions?externalId=conv-within")).sessions).toHaveLength(1);
   });
 });

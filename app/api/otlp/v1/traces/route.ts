@@ -1,8 +1,7 @@
-import { gunzipSync } from "node:zlib";
-import { readBodyBytes } from "@/lib/api/body";
+import { MAX_BODY_BYTES, readBodyBytes } from "@/lib/api/body";
+import { gunzipWithin } from "@/lib/api/inflate";
 import { otherMethods } from "@/lib/api/respond";
 import { apiRoute } from "@/lib/api/route";
-import { LIMITS } from "@/lib/api/schemas";
 import { AppError } from "@/lib/core/errors";
 import { decodeTraceRequest, encodeTraceResponse, receiveOtlpTraces } from "@/lib/server/integrations";
 
@@ -18,16 +17,16 @@ function bodyType(request: Request): typeof PROTOBUF | typeof JSON_TYPE {
   throw new AppError("UNSUPPORTED_MEDIA_TYPE", `OTLP/HTTP bodies are ${PROTOBUF} or ${JSON_TYPE}, not ${type || "untyped"}`);
 }
 
-function inflate(bytes: Uint8Array, request: Request): Uint8Array {
+/**
+ * The body as sent, then inflated: both within the JSON body limit (MAX_BODY_BYTES), the inflated
+ * one counted as it streams so a gzip bomb is refused at the limit, not after it is held whole.
+ */
+async function inflate(bytes: Uint8Array, request: Request): Promise<Uint8Array> {
   const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (encoding === "identity" || encoding === "") return bytes;
   if (encoding !== "gzip")
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Encoding ${encoding} is not supported: send gzip or none`);
-  try {
-    return gunzipSync(bytes, { maxOutputLength: LIMITS.maxImportBytes });
-  } catch (error) {
-    throw new AppError("INVALID_REQUEST", `The gzip body cannot be inflated: ${(error as Error).message}`);
-  }
+  return gunzipWithin(bytes, MAX_BODY_BYTES);
 }
 
 function decode(bytes: Uint8Array, type: typeof PROTOBUF | typeof JSON_TYPE): Record<string, unknown> {
@@ -44,12 +43,14 @@ function decode(bytes: Uint8Array, type: typeof PROTOBUF | typeof JSON_TYPE): Re
 /**
  * OTLP/HTTP traces (protobuf or JSON, optionally gzip): GenAI spans become sessions and spans; a
  * span that cannot be mapped is counted in the response's partial success, in the request's encoding.
+ * A body over MAX_BODY_BYTES, as sent or once inflated, is a 413; a span over the attribute, event
+ * or link caps (OTLP_SPAN_LIMITS) is rejected whole in the partial success, not stored.
  */
 export const POST = apiRoute({
   permission: "spans:write",
   handler: async ({ caller, request }) => {
     const type = bodyType(request);
-    const bytes = inflate(await readBodyBytes(request, LIMITS.maxImportBytes), request);
+    const bytes = await inflate(await readBodyBytes(request, MAX_BODY_BYTES), request);
     const receipt = await receiveOtlpTraces(caller.projectId, decode(bytes, type), { requester: caller.label });
     const partial =
       receipt.rejectedSpans > 0 || receipt.errorMessage
