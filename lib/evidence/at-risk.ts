@@ -1,5 +1,5 @@
 /**
- * At risk (DESIGN.md, "Evidence horizon"): a held, unpinned original of an evidence-bearing span
+ * At risk (docs/design.md, "Evidence horizon"): a held, unpinned original of an evidence-bearing span
  * whose TTL ends before its evidence horizon. Still retrievable now, so a retention owner can pin
  * or extend it; once the TTL passes, the evidence it backs is LOST for the rest of the horizon.
  * The retention page and the session counters compute the same in SQL.

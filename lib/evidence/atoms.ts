@@ -1,5 +1,5 @@
 /**
- * Evidence atoms of a span (DESIGN.md, "Vocabulary"): the verifiable facts in its body bytes,
+ * Evidence atoms of a span (docs/design.md, "Vocabulary"): the verifiable facts in its body bytes,
  * each with its kind, exact text, normalised value and byte range.
  *
  * `new TextDecoder().decode(body.subarray(a.byteStart, a.byteEnd)) === a.text` holds for every

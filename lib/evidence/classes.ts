@@ -1,5 +1,5 @@
 /**
- * Ordering of evidential classes. Class only ratchets upward automatically (DESIGN.md,
+ * Ordering of evidential classes. Class only ratchets upward automatically (docs/design.md,
  * "Vocabulary"), so every automatic combination of classes goes through `maxClass`.
  */
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "./types";

@@ -1,5 +1,5 @@
 /**
- * The evidential class of a span (DESIGN.md, "Vocabulary"), with the reasons a person can check:
+ * The evidential class of a span (docs/design.md, "Vocabulary"), with the reasons a person can check:
  * - SIDE_EFFECTING: the span records a committed mutation. Effects come from the atoms (a path
  *   written, a mutating command, an unknown tool) or, when the body does not contain the call's
  *   arguments, from the runtime's hints. A failed command (exit code != 0) still counts: a failed

@@ -1,5 +1,5 @@
 /**
- * The gate (DESIGN.md, "The gate"): may a compactor replace these spans with its summary?
+ * The gate (docs/design.md, "The gate"): may a compactor replace these spans with its summary?
  * A pure function of span facts, the candidate summary, the policy and the clock.
  *
  * | class \ provenance | DURABLE | EXPIRING | LOST   | NONE   |
@@ -14,7 +14,7 @@
  * `evidenceWorkloads = false` (the project declares no audit, replay, contradiction checks or
  * re-execution) makes STRUCTURED reclaimable in every column. SIDE_EFFECTING stays refused: the
  * switch is about workloads that read evidence, but a committed mutation is the one thing an
- * incident review will ask about whatever the project declared, and DESIGN.md names only
+ * incident review will ask about whatever the project declared, and docs/design.md names only
  * structured spans as released by it.
  */
 import { checkManifestCounts, formatKindCounts, countByKind, manifestCounts, type ManifestCheck } from "./manifest";

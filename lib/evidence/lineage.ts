@@ -1,5 +1,5 @@
 /**
- * Lineage of summaries of summaries (DESIGN.md, "The gate", last point). A summary's roots are
+ * Lineage of summaries of summaries (docs/design.md, "The gate", last point). A summary's roots are
  * the originals it transitively replaces; its class is the highest of theirs (class never goes
  * down by summarising), its provenance the weakest of theirs, its generation one more than its
  * deepest parent, and its fidelity the share of root atoms its text or manifest still accounts

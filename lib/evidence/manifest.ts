@@ -1,6 +1,6 @@
 /**
  * Omission manifests: what a summary keeps of a span, what it drops, whether it says so honestly
- * (DESIGN.md, "The gate"), and how to write an honest one.
+ * (docs/design.md, "The gate"), and how to write an honest one.
  */
 import { prepareSummaryText, splitKeptDropped, type SummaryText } from "./summary-text";
 import {

@@ -1,5 +1,5 @@
 /**
- * What became of a tool call (see DESIGN.md, "Outcomes"). Derived by each importer from the call's
+ * What became of a tool call (see docs/design.md, "Outcomes"). Derived by each importer from the call's
  * paired result and the format's own fields; a call with nothing to go on is UNKNOWN, never
  * SUCCEEDED, because an evidence question must not read silence as success.
  */

@@ -1,5 +1,5 @@
 /**
- * What a call's own output says about how it ended, beside the runtime's exit code (DESIGN.md,
+ * What a call's own output says about how it ended, beside the runtime's exit code (docs/design.md,
  * "Outcomes": an outcome reads every signal and records the doubt where they disagree).
  *
  * A runtime reports the exit code of the last command of a line, or of the pipe's last stage, or

@@ -1,5 +1,5 @@
 /**
- * Retention policy: defaults, the dates it implies, and validation (DESIGN.md, "Retention").
+ * Retention policy: defaults, the dates it implies, and validation (docs/design.md, "Retention").
  */
 import { EVIDENTIAL_CLASSES, type EvidentialClass, type RetentionPolicy } from "./types";
 

@@ -1,5 +1,5 @@
 /**
- * Provenance status of a span: the gate's columns (DESIGN.md, "Vocabulary"). Always derived from
+ * Provenance status of a span: the gate's columns (docs/design.md, "Vocabulary"). Always derived from
  * the facts and the clock, never stored, so it cannot go stale.
  */
 import { horizonMs } from "./policy";

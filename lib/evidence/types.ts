@@ -1,5 +1,5 @@
 /**
- * The vocabulary of Custodian's domain core (see DESIGN.md, "Vocabulary").
+ * The vocabulary of Custodian's domain core (see docs/design.md, "Vocabulary").
  * Pure data shapes only: every module in lib/evidence builds on these, and nothing here does I/O.
  */
 

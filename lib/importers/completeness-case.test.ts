@@ -1,6 +1,6 @@
 /**
  * Over every real fixture, every canned question: a NO carries a completeness case that holds, and
- * an insufficient answer one that names what fails (DESIGN.md, "A NO carries its completeness case").
+ * an insufficient answer one that names what fails (docs/design.md, "A NO carries its completeness case").
  */
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions";

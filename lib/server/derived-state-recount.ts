@@ -222,7 +222,7 @@ const STATUS_ORDER: ProvenanceStatus[] = ["NONE", "LOST", "EXPIRING", "DURABLE"]
 
 /**
  * The grid at a clock as the dashboard reads it (counters plus spans past their TTL since), against
- * each span's status from its source rows at that clock: spans in SQL by the rules of DESIGN.md's
+ * each span's status from its source rows at that clock: spans in SQL by the rules of docs/design.md's
  * vocabulary, summaries by the weakest status of the spans below them.
  */
 export async function gridAtClockDrift(tx: DbTx, projectId: string, policy: RetentionPolicy, now: Date): Promise<string[]> {

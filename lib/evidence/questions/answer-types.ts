@@ -113,7 +113,7 @@ export interface QuestionAnswer {
   gaps: SeqGap[];
   /** Records its sessions' imports skipped: each makes a proof of absence impossible. */
   skippedRecords: SkippedRecordRef[];
-  /** Nothing at all was in scope: never a NO (DESIGN.md, "never NO over an empty scope"). */
+  /** Nothing at all was in scope: never a NO (docs/design.md, "never NO over an empty scope"). */
   noSpansInScope: boolean;
   /** Each condition a NO rests on, whether it holds and what blocks it: NO only when all hold. */
   completeness: CompletenessCase;

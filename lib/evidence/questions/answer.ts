@@ -1,5 +1,5 @@
 /**
- * Answering an evidence question (DESIGN.md, "Evidence questions"): exactly one of
+ * Answering an evidence question (docs/design.md, "Evidence questions"): exactly one of
  * - YES with citations to verbatim bytes, from spans that are verbatim or whose original is
  *   retrievable; never from a summary's text;
  * - NO only when nothing matched, every span in scope is evidentially complete and no seq is missing;

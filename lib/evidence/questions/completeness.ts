@@ -1,5 +1,5 @@
 /**
- * The completeness case a NO carries (DESIGN.md, "A NO carries its completeness case"): each
+ * The completeness case a NO carries (docs/design.md, "A NO carries its completeness case"): each
  * condition a proof of absence rests on, whether it holds, and what blocks it where it does not.
  * An answer is NO only when every condition holds; INSUFFICIENT_EVIDENCE always names at least one
  * that fails, with the spans, gaps or records that make it fail listed beside the answer.

@@ -1,5 +1,5 @@
 /**
- * Evidence questions as data: a predicate over atoms (DESIGN.md, "Evidence questions"), and how
+ * Evidence questions as data: a predicate over atoms (docs/design.md, "Evidence questions"), and how
  * one atom is judged against it. Plain JSON so a policy can store and edit it.
  */
 import { RE2JS } from "re2js";

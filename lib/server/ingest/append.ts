@@ -22,7 +22,7 @@ export { unstorableFields } from "./text-fields";
  */
 export interface AppendOptions {
   /**
-   * Where an original's TTL counts from: when Custodian received it (the default, DESIGN.md
+   * Where an original's TTL counts from: when Custodian received it (the default, docs/design.md
    * "Imports"), or when the span occurred (an import of old history that asks for it).
    */
   ttlFrom?: "received" | "occurred";

@@ -9,7 +9,7 @@ export interface SpanSubmission {
   toolName?: string | null;
   toolInput?: unknown;
   exitCode?: number | null;
-  /** TOOL_CALL spans and their results: what became of the call (DESIGN.md, "Outcomes"). */
+  /** TOOL_CALL spans and their results: what became of the call (docs/design.md, "Outcomes"). */
   outcome?: ToolOutcome | null;
   /** The subagent that produced the span; absent for the session's main agent. */
   agentId?: string | null;

@@ -1,5 +1,5 @@
 /**
- * Provenance status of a session's spans, derived now (DESIGN.md: never stored stale), from the
+ * Provenance status of a session's spans, derived now (docs/design.md: never stored stale), from the
  * facts triggers keep on each span row (its original's state and expiry, the summary that replaced
  * it). The grid reads counters that triggers keep per class, replacing summary and clock-free
  * status, corrected for the spans whose TTL has passed since; summaries' statuses (the weakest of

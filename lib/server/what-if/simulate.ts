@@ -1,5 +1,5 @@
 /**
- * What-if for a retention policy (DESIGN.md, "Retention"): over the next N days, what a proposed
+ * What-if for a retention policy (docs/design.md, "Retention"): over the next N days, what a proposed
  * policy deletes, frees and keeps, which spans turn EXPIRING and LOST, which evidence questions
  * change their answer for which sessions, and how the gate's recorded decisions of the last 30
  * days would have gone; the current policy the same way beside it. Everything is aggregated in the
