@@ -7,7 +7,7 @@
  */
 import { env } from "@/lib/core/env";
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { canonicalJson } from "./export-canonical";
 
@@ -43,11 +43,16 @@ function signingKey(): KeyObject {
   else {
     pem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     mkdirSync(path.dirname(source), { recursive: true });
-    // Exclusive create: of two processes making it at once, the second reads the first's.
+    // Written whole under another name, then linked into place, which fails if the key exists: of
+    // two processes making it at once, the second reads the first's, never a half-written file.
+    const draft = `${source}.${process.pid}.${Date.now()}`;
+    writeFileSync(draft, pem, { mode: 0o600 });
     try {
-      writeFileSync(source, pem, { mode: 0o600, flag: "wx" });
+      linkSync(draft, source);
     } catch {
       pem = readFileSync(source, "utf8");
+    } finally {
+      rmSync(draft, { force: true });
     }
   }
   const key = createPrivateKey(pem);
