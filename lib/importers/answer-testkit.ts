@@ -3,7 +3,6 @@
  * every original held (spans verbatim, summaries backed by the spans they replaced), each session's
  * skipped records in its scope. What an import gives the engine, without the database between.
  */
-import { analyzeSpan } from "@/lib/evidence/analyze";
 import {
   answerQuestion,
   type EvidencePredicate,
@@ -11,6 +10,7 @@ import {
   type QuestionAnswer,
   type QuestionSpan,
 } from "@/lib/evidence/questions";
+import { analyzeImportedSpan } from "./testkit";
 import type { ImportResult } from "./types";
 
 const SHA = "0".repeat(64);
@@ -20,15 +20,7 @@ export function questionSpansOf(result: ImportResult): QuestionSpan[] {
   for (const session of result.sessions) {
     const replacedBy = new Map(session.compactions.map((c) => [c.summarySeq, c.replacedSeqs]));
     for (const span of session.spans) {
-      const { atoms, classification } = analyzeSpan({
-        body: span.body,
-        kind: span.kind,
-        ...(span.role !== undefined ? { role: span.role } : {}),
-        ...(span.toolName !== undefined ? { toolName: span.toolName } : {}),
-        ...(span.toolInput !== undefined ? { toolInput: span.toolInput } : {}),
-        ...(span.exitCode !== undefined ? { exitCode: span.exitCode } : {}),
-        ...((span.cwd ?? session.cwd) !== undefined ? { cwd: span.cwd ?? session.cwd } : {}),
-      });
+      const { atoms, classification } = analyzeImportedSpan(span, session);
       const q: QuestionSpan = {
         id: `${session.externalId}#${span.seq}`,
         sessionId: session.externalId,

@@ -79,21 +79,26 @@ export type ImportVerdict = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";
  * matches and nothing was skipped, else INSUFFICIENT_EVIDENCE. A property test corrupts records of
  * a real file and asserts the full file's YES never becomes NO.
  */
+/** An imported span analysed as ingest analyses it (its own cwd, else its session's). */
+export function analyzeImportedSpan(span: ImportedSpan, session: ImportedSession): SpanAnalysis {
+  return analyzeSpan({
+    body: span.body,
+    kind: span.kind,
+    ...(span.role !== undefined ? { role: span.role } : {}),
+    ...(span.toolName !== undefined ? { toolName: span.toolName } : {}),
+    ...(span.toolInput !== undefined ? { toolInput: span.toolInput } : {}),
+    ...(span.exitCode !== undefined ? { exitCode: span.exitCode } : {}),
+    ...((span.cwd ?? session.cwd) !== undefined ? { cwd: span.cwd ?? session.cwd } : {}),
+  });
+}
+
 export function verdictOf(
   result: ImportResult,
   matches: (span: ImportedSpan, analysis: SpanAnalysis, session: ImportedSession) => boolean,
 ): ImportVerdict {
   for (const session of result.sessions) {
     for (const span of session.spans) {
-      const analysis = analyzeSpan({
-        body: span.body,
-        kind: span.kind,
-        ...(span.role !== undefined ? { role: span.role } : {}),
-        ...(span.toolName !== undefined ? { toolName: span.toolName } : {}),
-        ...(span.toolInput !== undefined ? { toolInput: span.toolInput } : {}),
-        ...(span.exitCode !== undefined ? { exitCode: span.exitCode } : {}),
-        ...((span.cwd ?? session.cwd) !== undefined ? { cwd: span.cwd ?? session.cwd } : {}),
-      });
+      const analysis = analyzeImportedSpan(span, session);
       if (matches(span, analysis, session)) return "YES";
     }
   }
