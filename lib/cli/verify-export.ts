@@ -1,6 +1,7 @@
 /**
  * `custodian verify-export <file>`: checks an evidence export (the JSON download) against the
- * configured database: the document's own hash, then every citation against its stored original.
+ * configured instance: the document's own hash, its signature by the instance's key, its audit row,
+ * then every citation against its stored original.
  * Exit status 0 when everything verifies, 1 when anything does not, 2 when the file cannot be read
  * or is not an export.
  */
@@ -16,9 +17,10 @@ import {
 } from "@/lib/server/questions";
 
 export const VERIFY_EXPORT_USAGE = `  verify-export <file>
-                      Check an evidence export (JSON) against the stored originals: its sha256, then
-                      each citation; names the citations that no longer verify (exit status 1; 2 when
-                      the file is not an export).
+                      Check an evidence export (JSON) on this instance: its sha256, its signature by
+                      this instance's key, its audit row, then each citation against the stored
+                      originals; names what does not verify (exit status 1; 2 when the file is not
+                      an export).
 `;
 
 /** Exit status for a file that cannot be read or is not an export. */
