@@ -26,17 +26,19 @@ export interface InstancePublicKey {
   publicKey: string;
 }
 
-const holder = globalThis as unknown as { custodianExportKey?: { source: string; key: KeyObject } };
+const holder = globalThis as unknown as {
+  custodianExportKey?: { source: string; key: KeyObject; publicKey: InstancePublicKey };
+};
 
 function keyFile(): string {
   return path.resolve(process.cwd(), ".custodian", "export-signing-key");
 }
 
-/** The instance's private key (loaded once per configured source). */
-function signingKey(): KeyObject {
+/** The instance's private key and its public half (loaded once per configured source). */
+function signingKey(): { key: KeyObject; publicKey: InstancePublicKey } {
   const configured = env().CUSTODIAN_EXPORT_SIGNING_KEY;
   const source = configured ? "env" : keyFile();
-  if (holder.custodianExportKey?.source === source) return holder.custodianExportKey.key;
+  if (holder.custodianExportKey?.source === source) return holder.custodianExportKey;
   let pem: string;
   if (configured) pem = configured;
   else if (existsSync(source)) pem = readFileSync(source, "utf8");
@@ -57,8 +59,8 @@ function signingKey(): KeyObject {
   }
   const key = createPrivateKey(pem);
   if (key.asymmetricKeyType !== "ed25519") throw new Error("The export signing key must be an Ed25519 private key (PKCS#8 PEM)");
-  holder.custodianExportKey = { source, key };
-  return key;
+  holder.custodianExportKey = { source, key, publicKey: describeKey(createPublicKey(key)) };
+  return holder.custodianExportKey;
 }
 
 function describeKey(publicKey: KeyObject): InstancePublicKey {
@@ -68,15 +70,15 @@ function describeKey(publicKey: KeyObject): InstancePublicKey {
 
 /** The public half of the instance's key, as the Evidence page shows it. */
 export function instancePublicKey(): InstancePublicKey {
-  return describeKey(createPublicKey(signingKey()));
+  return signingKey().publicKey;
 }
 
 /** The signature of a document (its canonical form, without any `signature` member). */
 export function signExport(document: object): ExportSignature {
-  const key = signingKey();
+  const { key, publicKey } = signingKey();
   const { signature: _, ...body } = document as { signature?: unknown };
   const value = sign(null, Buffer.from(canonicalJson(body), "utf8"), key).toString("base64");
-  return { algorithm: "Ed25519", ...describeKey(createPublicKey(key)), value };
+  return { algorithm: "Ed25519", ...publicKey, value };
 }
 
 export type SignatureCheck = "valid" | "missing" | "invalid" | "another key";
