@@ -1,3 +1,4 @@
+import { signal } from "./test-signal";
 import { describe, expect, it, vi } from "vitest";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { db, disconnectDb, rawQuery, rawTransaction } from "./client";
@@ -9,14 +10,8 @@ describe("disconnectDb", () => {
   });
 
   it("stops waiting after its grace period for a connection still in use, and says how many", async () => {
-    let finish!: () => void;
-    const held = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    let started!: () => void;
-    const inside = new Promise<void>((resolve) => {
-      started = resolve;
-    });
+    const { reached: held, fire: finish } = signal();
+    const { reached: inside, fire: started } = signal();
     await db().$queryRaw`select 1`;
     const transaction = rawTransaction(async (client) => {
       await client.query("select 1");
@@ -67,14 +62,8 @@ describe("every connection of the pool", () => {
     process.env.DATABASE_LOCK_TIMEOUT_MS = "200";
     try {
       const project = await makeTestProject("lock-wait");
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const hasLock = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
+      const { reached: held, fire: release } = signal();
+      const { reached: hasLock, fire: locked } = signal();
       const holder = rawTransaction(async (client) => {
         await client.query("select id from project where id = $1 for update", [project.id]);
         locked();

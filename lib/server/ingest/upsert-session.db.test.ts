@@ -1,3 +1,4 @@
+import { signal } from "@/lib/db/test-signal";
 import { describe, expect, it } from "vitest";
 import { db, rawTransaction } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -20,14 +21,8 @@ describe("upsertSession", () => {
   it("inside transactions, the submission whose creator rolled back creates it", async () => {
     const project = await makeTestProject("upsert-rollback");
     const input = { externalId: "tx", runtime: "codex" };
-    let created!: () => void;
-    const firstCreated = new Promise<void>((resolve) => {
-      created = resolve;
-    });
-    let rollBack!: () => void;
-    const rolledBack = new Promise<void>((resolve) => {
-      rollBack = resolve;
-    });
+    const { reached: firstCreated, fire: created } = signal();
+    const { reached: rolledBack, fire: rollBack } = signal();
     const first = rawTransaction(async (client) => {
       expect((await upsertSession(project.id, input, client)).created).toBe(true);
       created();
