@@ -1,24 +1,13 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { e2eDatabase } from "./support/e2e-database";
-import { expectAccessible, firstSession, P } from "./support/pages";
+import { everyWidthAndScheme, firstSession, P } from "./support/pages";
 import { seedPerson, seedSession } from "./support/seed";
 import { signIn, signInAs } from "./support/sign-in";
 
-/**
- * Pages and states the page list does not reach by address alone: the error page, the home page of a
- * person with no project, a session's bulk act waiting for its confirmation. Each is reached once and
- * checked at both widths in both colour schemes.
- */
-async function everyWidthAndScheme(page: Page, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectAccessible(page, name, width, scheme);
-    }
-  }
-}
+// Pages and states the page list does not reach by address alone: the error page, the home page of a
+// person with no project, a session's bulk act waiting for its confirmation. Each is reached once and
+// checked at both widths in both colour schemes.
 
 /**
  * Runs `during` while the application cannot reach its database: no new connection is allowed and

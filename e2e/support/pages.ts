@@ -63,9 +63,45 @@ export async function expectAccessible(page: Page, name: string, width: number, 
   await page.screenshot({ path: `e2e/artifacts/page-${name.replaceAll(" ", "-")}-${width}${suffix}.png`, fullPage: true });
 }
 
-/** Opens `path`, waits for its heading, then checks it as expectAccessible does. */
-export async function checkPage(page: Page, path: string, name: string, width: number, scheme: "light" | "dark" = "light") {
-  await page.goto(path);
-  await expect(page.locator("main h1").first()).toBeVisible();
-  await expectAccessible(page, name, width, scheme);
+/**
+ * The page as it stands, checked at both widths in both colour schemes. The page is loaded once:
+ * the server renders the same HTML whatever the screen (nothing it sends depends on width or
+ * scheme), so what changes between the four is layout and colour, which the browser recomputes
+ * on resize and on a scheme change as it does on a fresh load; charts follow their container
+ * through a resize observer. Narrow first, as a phone opens it. In dark, the dark palette is the
+ * one checked: the background is dark and the text light.
+ */
+export async function everyWidthAndScheme(page: Page, name: string) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await settled(page);
+      await expectAccessible(page, name, width, scheme);
+      if (scheme === "dark") await expectDarkPalette(page);
+    }
+  }
+}
+
+/** Two animation frames: the layout and paint that follow a resize or a scheme change are done. */
+async function settled(page: Page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+async function expectDarkPalette(page: Page) {
+  const [background, ink] = await page.evaluate(() => {
+    const style = getComputedStyle(document.documentElement);
+    return [style.backgroundColor, style.color];
+  });
+  expect(luminance(background!)).toBeLessThan(0.1);
+  expect(luminance(ink!)).toBeGreaterThan(0.5);
+}
+
+/** Relative luminance (WCAG) of a computed `rgb(r, g, b)` colour. */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => {
+    const v = Number(c) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
