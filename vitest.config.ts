@@ -9,6 +9,9 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which leaves
+    // a core idle while a worker waits on Postgres or on loading a file. Three keep both busy.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -17,6 +20,10 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "**/*.embedded.test.ts", "node_modules/**"],
           environment: "node",
+          // Pure tests share nothing through module state (no module mocks here: those live in the
+          // db project), so a worker reuses its loaded modules across files instead of loading
+          // every file's imports afresh, which was most of this project's time.
+          isolate: false,
           // A limit that stops a hang, not a speed test: property tests over real files take seconds
           // alone and several times that on a busy machine.
           testTimeout: 30_000,
