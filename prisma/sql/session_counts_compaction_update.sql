@@ -1,0 +1,20 @@
+-- session_counts_compaction_update: its current definition, with the triggers that fire it (how to change it: prisma/sql/README.md).
+
+CREATE OR REPLACE FUNCTION public.session_counts_compaction_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  UPDATE session se SET unasked_compaction_count = se.unasked_compaction_count + d.n
+  FROM (
+    SELECT session_id, sum(n) AS n FROM (
+      SELECT session_id, count(*) AS n FROM new_rows WHERE NOT asked GROUP BY session_id
+      UNION ALL
+      SELECT session_id, -count(*) AS n FROM old_rows WHERE NOT asked GROUP BY session_id
+    ) x GROUP BY session_id
+  ) d
+  WHERE se.id = d.session_id AND d.n <> 0;
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE TRIGGER session_counts_compaction_update AFTER UPDATE ON public.compaction REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION session_counts_compaction_update();
