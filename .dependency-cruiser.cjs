@@ -6,6 +6,11 @@
  */
 const TEST = "\\.test\\.ts$";
 const TOOLING = "lib/(cli|bench|scale|demo|runner)/";
+/**
+ * Test support: kits, workloads, recounts and fixtures named `testkit.ts`, `*-testkit.ts`,
+ * `*.testkit.ts` or `test-*.ts`. It lives beside what it tests and serves tests and tooling only.
+ */
+const TEST_SUPPORT = "(^|/)(testkit|[^/]+[.-]testkit|test-[^/]+)\\.ts$";
 
 /** A rule forbidding non-test modules under `from` to import anything matching `to`. */
 function layer(name, comment, from, to, extra = {}) {
@@ -44,6 +49,19 @@ module.exports = {
       "^(app|lib/(api|auth|server|db|importers)/|" + TOOLING + ")",
       // Naming the shape of what they are given (a type-only import) is not data access.
       { dependencyTypesNot: ["type-only"] },
+    ),
+    {
+      name: "test-support-stays-out-of-production",
+      comment: "Test kits and fixtures serve tests and tooling: no page, route, component or use case imports them.",
+      severity: "error",
+      from: { pathNot: `${TEST}|${TEST_SUPPORT}|^(e2e|lib/(cli|bench|scale|fuzz))/` },
+      to: { path: TEST_SUPPORT },
+    },
+    layer(
+      "components-use-no-route-folder",
+      "A component names what it is given itself (or through lib/): nothing under app/, not even a type.",
+      "^components/",
+      "^app/",
     ),
     layer("app-uses-use-cases", "Routes are thin: they reach data through lib/server, never the client directly.", "^app/", "^lib/(db|bench|scale|cli|runner)/"),
     layer("runner-is-process-plumbing", "lib/runner (run a main, build, find a port) knows no feature.", "^lib/runner/", "^(app|components|lib/(api|auth|server|evidence|importers|cli|bench|scale|demo)/)"),

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { buildExportDocument } from "@/lib/server/questions/export-document";
-import { sampleContext, sampleResult } from "@/lib/server/questions/export-fixture";
+import { sampleContext, sampleResult } from "@/lib/server/questions/export-fixture.testkit";
 import { EvidenceExportDocument } from "./EvidenceExportDocument";
 
 describe("EvidenceExportDocument", () => {

@@ -5,7 +5,6 @@ import { useActionState, useMemo, useRef, useState } from "react";
 import { useProjectHref } from "./use-project-href";
 import type { ActionResult } from "@/lib/core/action-result";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import type { HandedProposal } from "@/app/projects/[slug]/retention/proposal";
 import type { Simulation } from "@/lib/server/what-if";
 import { useRefill } from "./ActionForm";
 import { PolicyFormInputs } from "./PolicyFormInputs";
@@ -21,6 +20,14 @@ import {
   prepareWhatIfTable,
 } from "./charts/what-if-series";
 import { formatCount, formatTime, humanize } from "./format";
+
+/** A proposal handed to the what-if by a form that shows no preview, simulated on arrival. */
+export interface HandedProposal {
+  policy: RetentionPolicy;
+  /** The version a rollback restores; saved as that rollback when the previewed policy is still its. */
+  rollbackOf: number | null;
+  simulation: Simulation | null;
+}
 
 type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 

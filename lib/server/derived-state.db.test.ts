@@ -1,7 +1,7 @@
 /**
  * Drift: every value a trigger keeps (prisma/DERIVED_STATE.md) against a recount from its source
- * rows, after random workloads through the real use cases (derived-state-workload.ts). The
- * recounts (derived-state-recount.ts) are plain SQL that calls none of the triggers' functions; the
+ * rows, after random workloads through the real use cases (derived-state-workload.testkit.ts). The
+ * recounts (derived-state-recount.testkit.ts) are plain SQL that calls none of the triggers' functions; the
  * grid is also read at clocks past the workload's, stored question verdicts are held to answers
  * judged afresh, and every act is checked to have moved evidence_version of each session whose
  * evidence it changed. A second test breaks each derived value by hand and sees the recount catch
@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 import { db, type DbTx } from "@/lib/db/client";
 import { DAY_MS } from "@/lib/evidence/policy";
 import { askEvidenceQuestion } from "@/lib/server/questions";
-import { coverageOf, driftOf, evidenceSnapshot, gridAtClockDrift, versionDrift } from "./derived-state-recount";
-import { CANNED, type Op, PRELUDE, runOp, startWorkload, type Workload, workloadArb } from "./derived-state-workload";
+import { coverageOf, driftOf, evidenceSnapshot, gridAtClockDrift, versionDrift } from "./derived-state-recount.testkit";
+import { CANNED, type Op, PRELUDE, runOp, startWorkload, type Workload, workloadArb } from "./derived-state-workload.testkit";
 
 const SEED = 20261203;
 const RUNS = 5;

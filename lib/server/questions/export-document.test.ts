@@ -4,7 +4,7 @@ import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { exportAsCsv } from "./export";
 import { canonicalJson } from "./export-canonical";
 import { buildExportDocument, CUSTODIAN_VERSION, exportHash, exportStream } from "./export-document";
-import { SAMPLE_BODY as body, SAMPLE_PROJECT_ID, sampleContext, sampleResult } from "./export-fixture";
+import { SAMPLE_BODY as body, SAMPLE_PROJECT_ID, sampleContext, sampleResult } from "./export-fixture.testkit";
 
 describe("the export document", () => {
   it("says who asked what, when, of which project, over which scope, under which policy and version", () => {

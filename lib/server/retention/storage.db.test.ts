@@ -13,7 +13,7 @@ import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import type { Actor } from "@/lib/server/audit";
-import { storageCounterDrift } from "@/lib/server/derived-state-recount";
+import { storageCounterDrift } from "@/lib/server/derived-state-recount.testkit";
 import { candidateSummaryFor, reclaim } from "@/lib/server/gate";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/provenance";

@@ -4,18 +4,11 @@
  * arrival, so the owner sees what it deletes and breaks before the confirmation can save it.
  */
 import { AppError } from "@/lib/core/errors";
-import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { RawSearchParams } from "@/lib/server/dashboard";
 import { currentPolicy, diffPolicies, policyOfVersion } from "@/lib/server/retention";
-import { DEFAULT_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
+import { DEFAULT_HORIZON_DAYS, simulateRetention } from "@/lib/server/what-if";
+import type { HandedProposal } from "@/components/RetentionWhatIf";
 import { policyFromSearch } from "../policy-form";
-
-export interface HandedProposal {
-  policy: RetentionPolicy;
-  /** The version a rollback restores; saved as that rollback when the previewed policy is still its. */
-  rollbackOf: number | null;
-  simulation: Simulation | null;
-}
 
 /**
  * The proposal in the address, simulated; null when there is none, or when it no longer differs
