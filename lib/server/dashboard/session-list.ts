@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { STATUS_CODES, sessionGrid, sqlTime } from "@/lib/server/provenance";
+import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 
 /** span_grid_count's code for spans LOST whatever the clock says. */
@@ -142,8 +142,7 @@ export function sessionListSql(
   const lost = Prisma.sql`
     (select coalesce(sum(g.n), 0) from span_grid_count g where g.session_id = se.id and g.code = ${LOST_GRID_CODE})
     + (select count(*) from span s
-        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
-          and s.original_expires_at is not null and s.original_expires_at <= ${sqlTime(now)})`;
+        where s.session_id = se.id and s.kind <> 'SUMMARY' and ${heldPastTtl("s", now)})`;
   const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

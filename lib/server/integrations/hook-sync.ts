@@ -5,8 +5,7 @@
  * compaction would take now, and the evidence ledger for the agent's new context.
  */
 import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
-import { sqlTime } from "@/lib/server/provenance";
+import { statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import type { ImportedCompaction } from "@/lib/importers/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
@@ -114,9 +113,7 @@ const GATE_CANDIDATES = 1000;
  */
 async function gateOnVerbatim(projectId: string, sessionId: string, requester: string, now: Date) {
   const policy = await loadPolicy(db(), projectId);
-  const horizon = Prisma.raw(`interval '${Math.trunc(policy.evidenceHorizonDays)} days'`);
-  const at = sqlTime(now);
-  const durable = Prisma.sql`(s.has_pointer and s.original_state = 'HELD' and (s.original_expires_at is null or (s.original_expires_at > ${at} and s.original_expires_at >= s.occurred_at + ${horizon})))`;
+  const { durable } = statusConditions("s", { now, horizonDays: Math.trunc(policy.evidenceHorizonDays) });
   const rows = await db().$queryRaw<Array<{ id: string; seq: number; sha256: string; byte_length: number; total: bigint }>>`
     select s.id, s.seq, s.sha256, s.byte_length, count(*) over () as total
     from span s

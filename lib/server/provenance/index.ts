@@ -12,4 +12,12 @@ export {
   type TimelineSpan,
   timelineTotal,
 } from "./timeline";
-export { originalFromSpan, retrievableWithPointer, STATUS_CODES, sqlTime } from "./status-sql";
+export {
+  goneWhateverTheClock,
+  heldPastTtl,
+  originalFromSpan,
+  retrievableWithPointer,
+  STATUS_CODES,
+  sqlTime,
+  statusConditions,
+} from "./status-sql";

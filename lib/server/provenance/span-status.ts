@@ -12,7 +12,7 @@ import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
-import { originalFromSpan, sqlDays, sqlTime, STATUS_CODES, type OriginalStateValue, type StatusParams } from "./status-sql";
+import { heldPastTtl, originalFromSpan, sqlDays, STATUS_CODES, type OriginalStateValue, type StatusParams } from "./status-sql";
 
 export interface SpanStatus {
   id: string;
@@ -72,8 +72,7 @@ export function gridQueries(sessionId: string, params: StatusParams) {
       select class::text as class, replacing_summary_id::text as replacing,
              (case when original_expires_at < occurred_at + ${sqlDays(params.horizonDays)} then 2 else 3 end) as code, count(*)::int as n
         from span
-       where session_id = ${sessionId}::uuid and kind <> 'SUMMARY' and has_pointer and original_state = 'HELD'
-         and original_expires_at is not null and original_expires_at <= ${sqlTime(params.now)}
+       where session_id = ${sessionId}::uuid and kind <> 'SUMMARY' and ${heldPastTtl("", params.now)}
        group by 1, 2, 3`,
     summaries: Prisma.sql`
       select id::text as id, class::text as class, replacing_summary_id::text as replacing

@@ -36,17 +36,39 @@ function col(alias: string, name: string): Prisma.Sql {
   return Prisma.raw(alias ? `${alias}.${name}` : name);
 }
 
-/** Conditions on a span row (non-summary) for each status but DURABLE, mutually exclusive. */
+/**
+ * The parts of the rule that other queries filter on, each spelled once here so that a query and
+ * the partial index it reads name the same clause:
+ * - gone: no pointer, or the original is not held (NONE or LOST whatever the clock; the SQL
+ *   function custodian_span_unchecked and the indexes on it use the same clause);
+ * - pastTtl: a pointer to a held original whose TTL has passed (LOST by the clock until the sweeper
+ *   deletes the bytes).
+ */
+export function goneWhateverTheClock(alias: string): Prisma.Sql {
+  return Prisma.sql`(not ${col(alias, "has_pointer")} or ${col(alias, "original_state")} <> 'HELD')`;
+}
+
+export function heldPastTtl(alias: string, now: Date): Prisma.Sql {
+  return Prisma.sql`(${col(alias, "has_pointer")} and ${col(alias, "original_state")} = 'HELD' and ${col(alias, "original_expires_at")} <= ${sqlTime(now)})`;
+}
+
+/**
+ * Conditions on a span row (non-summary) for each status, mutually exclusive; none, lost and
+ * expiring are what statusExpression tests in order, durable is the rest written out (null-safe,
+ * for a WHERE clause).
+ */
 export function statusConditions(alias: string, p: StatusParams) {
   const hasPointer = col(alias, "has_pointer");
   const state = col(alias, "original_state");
   const expires = col(alias, "original_expires_at");
   const occurred = col(alias, "occurred_at");
   const now = sqlTime(p.now);
+  const horizon = Prisma.sql`${occurred} + ${sqlDays(p.horizonDays)}`;
   return {
     none: Prisma.sql`(not ${hasPointer})`,
     lost: Prisma.sql`(${hasPointer} and (${state} <> 'HELD' or ${expires} <= ${now}))`,
-    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${occurred} + ${sqlDays(p.horizonDays)})`,
+    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${horizon})`,
+    durable: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and (${expires} is null or (${expires} > ${now} and ${expires} >= ${horizon})))`,
   };
 }
 

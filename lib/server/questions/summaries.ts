@@ -27,7 +27,7 @@ import {
   type Scope,
   type SpanFactsRow,
 } from "./scope";
-import { sqlTime } from "@/lib/server/provenance";
+import { goneWhateverTheClock, heldPastTtl } from "@/lib/server/provenance";
 import { spanStatusOf } from "@/lib/server/provenance";
 
 export async function judgeSummaries(
@@ -80,7 +80,7 @@ interface SummaryNode extends SummaryRow {
 export function summariesQuery(scope: Scope): Prisma.Sql {
   // Each condition on replaced spans is a probe of one index: "weak" ones (no pointer, or the
   // original not held) are span_replaced_weak_idx, whose predicate the repeated clause names.
-  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and (not c.has_pointer or c.original_state <> 'HELD')`;
+  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and ${goneWhateverTheClock("c")}`;
   return Prisma.sql`
     select ${SPAN_FACTS}, s.replacing_summary_id::text as parent,
            first.found is not null as has_links, first.seq as first_child_seq,
@@ -112,7 +112,7 @@ async function summaryGraph(scope: Scope, now: Date) {
              bool_or(s.seq is null or (s.class <> 'NARRATIVE' and s.transcript_state not in ('VERBATIM', 'PRESERVED'))) as bad
         from span s
        where ${inSessions("s", scope)} and s.replacing_summary_id is not null and s.kind <> 'SUMMARY'
-         and s.has_pointer and s.original_state = 'HELD' and s.original_expires_at <= ${sqlTime(now)}
+         and ${heldPastTtl("s", now)}
        group by s.replacing_summary_id`,
   ]);
   const nodes = new Map<string, SummaryNode>(
@@ -182,7 +182,7 @@ async function summaryGraph(scope: Scope, now: Date) {
 
 /** Whether summaries replaced a span without a pointer (on it or on the link), or one with a pointer to an original not held. */
 function weakBelowQuery(summaries: SpanFactsRow[]): Prisma.Sql {
-  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and (not c.has_pointer or c.original_state <> 'HELD')`;
+  const weak = Prisma.sql`c.session_id = s.session_id and c.replacing_summary_id = s.id and c.kind <> 'SUMMARY' and ${goneWhateverTheClock("c")}`;
   return Prisma.sql`
     select s.id::text as id,
            exists (select 1 from span c where ${weak} and not c.has_pointer)

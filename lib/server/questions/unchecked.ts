@@ -15,7 +15,7 @@ import {
   type CompiledPredicate,
   type QuestionSpan,
 } from "@/lib/evidence/questions";
-import { sqlTime } from "@/lib/server/provenance";
+import { goneWhateverTheClock, heldPastTtl } from "@/lib/server/provenance";
 import { inSessions, inTime, type Scope, type ScopeSessionRow } from "./scope";
 import type { RunQuery } from "./stream";
 
@@ -28,10 +28,7 @@ const REPLACED = Prisma.sql`s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONES
  * and that the sweeper has not yet deleted (span_reclaimed_expiry_idx).
  */
 export function uncheckedParts(now: Date): [gone: Prisma.Sql, expired: Prisma.Sql] {
-  return [
-    Prisma.sql`${REPLACED} and (not s.has_pointer or s.original_state <> 'HELD')`,
-    Prisma.sql`${REPLACED} and s.has_pointer and s.original_state = 'HELD' and s.original_expires_at <= ${sqlTime(now)}`,
-  ];
+  return [Prisma.sql`${REPLACED} and ${goneWhateverTheClock("s")}`, Prisma.sql`${REPLACED} and ${heldPastTtl("s", now)}`];
 }
 
 /**
