@@ -19,12 +19,17 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/artifacts/results",
   fullyParallel: false,
-  workers: 1,
+  // Two browsers at once: a page test waits mostly on the server, so two keep both cores busy.
+  // Every test signs in as its own seeded person or works on its own seeded project, so none
+  // sees another's writes.
+  workers: 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: [["list"]],
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Limits that stop a hang, not speed tests: a test that checks a page at four sizes and schemes
+  // takes seconds alone and several times that when the machine is busy.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   globalTeardown: "./e2e/support/global-teardown.ts",
   use: {
     baseURL,
@@ -36,7 +41,9 @@ export default defineConfig({
       : {},
   },
   projects: [
-    { name: "postgres", testIgnore: /first-command\.spec\.ts$/ },
+    { name: "postgres", testIgnore: /(first-command|database-gone)\.spec\.ts$/ },
+    // Takes the database away from the server: alone, once every other test of that server is done.
+    { name: "database-gone", testMatch: /database-gone\.spec\.ts$/, dependencies: ["postgres"] },
     { name: "embedded", testMatch: /first-command\.spec\.ts$/, use: { baseURL: embeddedURL } },
   ],
   webServer: [

@@ -60,6 +60,18 @@ export async function seedSession(
   };
 }
 
+/**
+ * A copy of the demo project (its sessions, compactions and acts) under a slug of its own, with the
+ * demo's people as members: for tests that change what the demo's readers would see.
+ */
+export async function seedDemoProject(label: string): Promise<{ projectId: string; projectSlug: string }> {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { addDemoMembers, loadDemo } = await import("@/lib/demo/load");
+  const demo = await loadDemo(new Date(), `${label}-${randomBytes(3).toString("hex")}`);
+  await addDemoMembers(demo.projectId);
+  return { projectId: demo.projectId, projectSlug: demo.projectSlug };
+}
+
 export async function originalOf(spanId: string) {
   process.env.DATABASE_URL = e2eDatabase().url;
   const { db } = await import("@/lib/db/client");
