@@ -20,8 +20,8 @@ export default defineConfig({
   outputDir: "e2e/artifacts/results",
   fullyParallel: false,
   // Two browsers at once: a page test waits mostly on the server, so two keep both cores busy.
-  // Every test signs in as its own seeded person or works on its own seeded project, so none
-  // sees another's writes.
+  // Tests that change a project's data (policy, pins, saved questions) seed a project of their own,
+  // and the one that takes the database away runs alone (the database-gone project).
   workers: 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
