@@ -41,7 +41,13 @@ export {
   verifyExport,
 } from "./export-verify";
 export { evidenceQueryFromParams } from "./params";
-export { evidenceQueryFromUrl, SAVED_PREFIX } from "./url-query";
+export {
+  answerEvidencePage,
+  EVIDENCE_PAGE_ROWS,
+  evidencePageWindows,
+  evidenceQueryFromUrl,
+  SAVED_PREFIX,
+} from "./url-query";
 export { forgetUnreadableVerdicts } from "./verdicts";
 export {
   deleteSavedQuestion,

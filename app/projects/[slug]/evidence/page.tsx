@@ -20,25 +20,21 @@ import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions"
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
 import {
-  answerOrQueue,
+  answerEvidencePage,
+  EVIDENCE_PAGE_ROWS,
   type EvidenceAnswerJson,
+  evidencePageWindows,
   LIST_REACH,
-  type ListWindow,
   type QuestionJobJson,
 } from "@/lib/server/questions";
 import { QuestionJobProgress } from "@/components/QuestionJobProgress";
-import { evidenceQueryFromUrl, instancePublicKey, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
+import { instancePublicKey, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
 import { SavedQuestions } from "@/components/SavedQuestions";
 import { pinAction } from "../spans/[id]/actions";
 import { deleteSavedQuestionAction, saveQuestionAction } from "./actions";
 
 export const metadata = { title: "Evidence" };
 
-/**
- * Rows per page of citations and of blockers: an answer over a whole project can name tens of
- * thousands of blocking spans, which the page lists a page at a time (the export has them all).
- */
-const ROWS_PER_PAGE = 100;
 /** Skipped records listed with an answer (the export has them all). */
 const SKIPPED_SHOWN = 100;
 
@@ -60,23 +56,12 @@ export default async function EvidencePage({
   const sessionTitles: SessionTitles = Object.fromEntries(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 
-  // The page of each list the URL asks for: the answer is presented with just those rows.
-  const requested = (list: "cpage" | "bpage") => {
-    const n = Math.trunc(Number(params.get(list) ?? 1));
-    return Number.isFinite(n) ? Math.min(Math.max(1, n), LIST_REACH / ROWS_PER_PAGE) : 1;
-  };
-  const rowsOf = (page: number): ListWindow => ({ offset: (page - 1) * ROWS_PER_PAGE, limit: ROWS_PER_PAGE });
   let result: EvidenceAnswerJson | null = null;
   let job: QuestionJobJson | null = null;
   let problem: string | null = null;
   try {
-    const input = await evidenceQueryFromUrl(project.id, params);
-    const asked = input
-      ? await answerOrQueue(input, actor.label, {
-          pages: { citations: rowsOf(requested("cpage")), blockers: rowsOf(requested("bpage")) },
-          keepVerdicts: afterResponse,
-        })
-      : null;
+    // The answer comes with just the page of each list the URL names (cpage, bpage).
+    const asked = await answerEvidencePage(project.id, params, actor.label, { keepVerdicts: afterResponse });
     if (asked && "answer" in asked) result = asked.answer;
     else if (asked) job = asked.job;
   } catch (error) {
@@ -88,8 +73,10 @@ export default async function EvidencePage({
   exportParams.delete("bpage");
   // Rows past LIST_REACH are counted, never listed: the pager stops there (the export has them all).
   const listed = (count: number) => Math.min(count, LIST_REACH);
-  const citationPage = pageWindow(listed(result?.citationCount ?? 0), requested("cpage"), ROWS_PER_PAGE);
-  const blockerPage = pageWindow(listed(result?.blockerCount ?? 0), requested("bpage"), ROWS_PER_PAGE);
+  const windows = evidencePageWindows(params);
+  const pageNumber = (offset: number) => offset / EVIDENCE_PAGE_ROWS + 1;
+  const citationPage = pageWindow(listed(result?.citationCount ?? 0), pageNumber(windows.citations.offset), EVIDENCE_PAGE_ROWS);
+  const blockerPage = pageWindow(listed(result?.blockerCount ?? 0), pageNumber(windows.blockers.offset), EVIDENCE_PAGE_ROWS);
   /** This answer with another page of one of its lists. */
   const pageHref = (list: "cpage" | "bpage", anchor: string) => (n: number) => {
     const next = new URLSearchParams(params);
