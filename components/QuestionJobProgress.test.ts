@@ -3,10 +3,10 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { ActionResult } from "@/lib/core/action-result";
-import type { QuestionJobAnswer, QuestionJobView } from "@/lib/server/questions";
+import type { EvidenceAnswerJson, QuestionJobJson } from "@/lib/server/questions";
 import { QuestionJobProgress } from "./QuestionJobProgress";
 
-const JOB: QuestionJobView = {
+const JOB: QuestionJobJson = {
   id: "0b7e9d2c-1111-4a2b-9c3d-000000000001",
   status: "RUNNING",
   candidateSpans: 12_345,
@@ -14,11 +14,21 @@ const JOB: QuestionJobView = {
   sessionsTotal: 8,
   answer: null,
   error: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:05.000Z",
 };
+
+/** What every answer has besides its words, counts and rows. */
+const REST = {
+  gaps: [],
+  skippedRecords: [],
+  outcomes: {},
+  completeness: { holds: false, conditions: [] },
+} satisfies Partial<EvidenceAnswerJson>;
 
 type Pin = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-function render(job: QuestionJobView, pin: Pin | null = null) {
+function render(job: QuestionJobJson, pin: Pin | null = null) {
   const client = new QueryClient();
   return renderToStaticMarkup(
     createElement(
@@ -33,8 +43,10 @@ const HELD = "0b7e9d2c-1111-4a2b-9c3d-000000000003";
 const LOST = "0b7e9d2c-1111-4a2b-9c3d-000000000004";
 
 /** A job's INSUFFICIENT_EVIDENCE answer: one blocker whose original is held, one whose original is lost. */
-const INSUFFICIENT: QuestionJobAnswer = {
-  question: { title: "Modified system config?" },
+const INSUFFICIENT: EvidenceAnswerJson = {
+  ...REST,
+  question: { id: "modified-system-config", title: "Modified system config?" },
+  pages: { citations: { offset: 0, next: null }, blockers: { offset: 0, next: null } },
   answer: "INSUFFICIENT_EVIDENCE",
   citationCount: 0,
   blockerCount: 2,
@@ -84,7 +96,9 @@ describe("QuestionJobProgress", () => {
       ...JOB,
       status: "DONE",
       answer: {
-        question: { title: "Modified system config?" },
+        ...REST,
+        question: { id: "modified-system-config", title: "Modified system config?" },
+        pages: { citations: { offset: 0, next: 1 }, blockers: { offset: 0, next: null } },
         answer: "YES",
         citationCount: 250,
         blockerCount: 0,
@@ -102,6 +116,8 @@ describe("QuestionJobProgress", () => {
             byteEnd: 40,
             sha256: "ab".repeat(32),
             excerpt: "/etc/app/conf.yaml",
+            bytesBase64: Buffer.from("/etc/app/conf.yaml").toString("base64"),
+            atomKind: "PATH",
             outcome: "SUCCEEDED",
             exitCode: 0,
           },
@@ -142,16 +158,12 @@ describe("QuestionJobProgress", () => {
     expect(html).toContain("<td>not possible</td>");
   });
 
-  it("an answer stored before blockers kept what they dropped shows the blockers it has", () => {
-    const { dropped: _d, originalHeld: _o, unblockBy: _u, ...bare } = INSUFFICIENT.blockers[0]!;
-    const html = render({
-      ...JOB,
-      status: "DONE",
-      answer: { ...INSUFFICIENT, blockers: [bare as QuestionJobAnswer["blockers"][number]] },
-    });
-    expect(html).toContain('aria-label="Blockers"');
-    expect(html).not.toContain("<th>Dropped</th>");
-    expect(html).toContain("its original&#x27;s TTL passed");
+  it("a done job whose answer was kept in an earlier form says to ask again, and shows no progress or answer", () => {
+    const error = "This answer was kept in an earlier form that can no longer be read; ask again";
+    const html = render({ ...JOB, status: "DONE", answer: null, error });
+    expect(html).toContain(`The question could not be answered: ${error}`);
+    expect(html).not.toContain("Still judging.");
+    expect(html).not.toContain('aria-label="Answer"');
   });
 
   it("explains an empty scope as the page does", () => {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ActionResult } from "@/lib/core/action-result";
-import type { QuestionJobView } from "@/lib/server/questions";
+import type { QuestionJobJson } from "@/lib/server/questions";
 import { EvidenceAnswerHeading, NoSpansInScopeNote } from "./EvidenceAnswerHeading";
 import { CompletenessCaseList } from "./CompletenessCaseList";
 import { BlockerTable, CitationTable, pinOriginalForm, type SessionTitles } from "./EvidenceAnswerTables";
@@ -12,18 +12,19 @@ const POLL_MS = 1_000;
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
-async function fetchJob(project: string, id: string): Promise<QuestionJobView> {
+async function fetchJob(project: string, id: string): Promise<QuestionJobJson> {
   const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(project)}/evidence/jobs/${encodeURIComponent(id)}`, {
     cache: "no-store",
   });
   if (!response.ok) throw new Error(`The question's job answered ${response.status}`);
-  return response.json() as Promise<QuestionJobView>;
+  return response.json() as Promise<QuestionJobJson>;
 }
 
 /**
  * A question the page handed to a job: how far its judging has come (sessions answered of those in
  * scope, candidate spans judged), polled until it ends, then its answer (words, counts and first
- * rows; transcript text rendered as text) or its error. Its blockers show what each summary dropped,
+ * rows; transcript text rendered as text) or its error (a failure, or an answer kept in an earlier
+ * form that can no longer be shown). Its blockers show what each summary dropped,
  * whether the original is held and what unblocks it, with the page's pin form when the viewer may pin.
  */
 export function QuestionJobProgress({
@@ -33,7 +34,7 @@ export function QuestionJobProgress({
   pin,
 }: {
   project: string;
-  initial: QuestionJobView;
+  initial: QuestionJobJson;
   /** Titles of the sessions the page knows, for the answer's tables. */
   sessionTitles: SessionTitles;
   /** The pin server action bound to the project, when the viewer may pin; else the act is named for an operator. */
@@ -45,7 +46,7 @@ export function QuestionJobProgress({
     initialData: initial,
     refetchInterval: (query) => (query.state.data?.status === "RUNNING" ? POLL_MS : false),
   });
-  if (data.status === "FAILED")
+  if (data.status === "FAILED" || (data.status === "DONE" && !data.answer))
     return (
       <p role="alert" className="error-text" data-testid="question-job-failed">
         The question could not be answered: {data.error ?? "unknown error"}
@@ -68,8 +69,7 @@ export function QuestionJobProgress({
       <EvidenceAnswerHeading title={answer.question.title} answer={answer.answer} />
       <p className="subtitle">
         {formatCount(answer.citationCount)} citations, {formatCount(answer.blockerCount)} blocking spans;{" "}
-        {formatCount(answer.checkedSpans)} spans checked
-        {answer.sessionsInScope === undefined ? "" : ` in ${formatCount(answer.sessionsInScope)} sessions`}; scope{" "}
+        {formatCount(answer.checkedSpans)} spans checked in {formatCount(answer.sessionsInScope)} sessions; scope{" "}
         {answer.scopeComplete ? "complete" : "incomplete"}.
         {answer.citations.length < answer.citationCount || answer.blockers.length < answer.blockerCount
           ? ` The first ${formatCount(Math.max(answer.citations.length, answer.blockers.length))} of each are shown; the export has them all.`
@@ -85,17 +85,14 @@ export function QuestionJobProgress({
       {answer.citations.length > 0 ? (
         <CitationTable citations={answer.citations} project={project} sessionTitles={sessionTitles} />
       ) : null}
-      {answer.blockers.length === 0 ? null : answer.blockers.every((b) => Array.isArray(b.dropped)) ? (
+      {answer.blockers.length > 0 ? (
         <BlockerTable
           blockers={answer.blockers}
           project={project}
           sessionTitles={sessionTitles}
           pinForm={pin ? pinOriginalForm(pin, answer.question.title) : null}
         />
-      ) : (
-        // An answer stored before jobs kept what each blocker dropped (a job is kept a day): no more to show.
-        <BlockerTable blockers={answer.blockers} project={project} sessionTitles={sessionTitles} />
-      )}
+      ) : null}
     </section>
   );
 }

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { MAX_BODY_BYTES } from "./body";
 import {
-  EvidenceAnswerSchema,
-  EvidenceQuerySchema,
   GateEvaluateResultSchema,
   GateEvaluateSchema,
   LIMITS,
@@ -24,7 +22,7 @@ import {
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
 import { otlpPaths } from "./openapi-otlp";
-import { savedQuestionPaths } from "./openapi-questions";
+import { evidenceQuestionPaths, savedQuestionPaths } from "./openapi-questions";
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
@@ -202,41 +200,7 @@ export function openApiDocument() {
           },
         },
       },
-      "/api/v1/evidence/query": {
-        post: {
-          summary: "Ask an evidence question over the project's sessions",
-          requestBody: { required: true, ...json(requestSchema(EvidenceQuerySchema)) },
-          responses: {
-            "200": ok("YES with citations, NO, or INSUFFICIENT_EVIDENCE with blockers", responseSchema(EvidenceAnswerSchema)),
-            "202": ok('Asked with "async", or still judging after 5 seconds: answered as a job; poll its Location', {
-              type: "object",
-              properties: { job: { type: "object", properties: { id: { type: "string" }, status: { type: "string" } } } },
-            }),
-            ...errors(400, 401, 403, 404, 413, 422, 429),
-          },
-        },
-      },
-      "/api/v1/evidence/jobs/{id}": {
-        get: {
-          summary: "An evidence question answered in the background: its progress, then its answer or error",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-          responses: {
-            "200": ok("RUNNING with progress, DONE with the answer as POST /api/v1/evidence/query returns it, or FAILED", {
-              type: "object",
-              properties: {
-                id: { type: "string" },
-                status: { enum: ["RUNNING", "DONE", "FAILED"] },
-                candidateSpans: { type: "integer" },
-                sessionsDone: { type: "integer" },
-                sessionsTotal: { type: "integer" },
-                answer: {},
-                error: { type: ["string", "null"] },
-              },
-            }),
-            ...errors(401, 404, 429),
-          },
-        },
-      },
+      ...evidenceQuestionPaths,
       ...savedQuestionPaths,
       "/api/v1/retention/policy": {
         get: {
@@ -278,8 +242,9 @@ export function openApiDocument() {
         post: {
           summary: "MCP over streamable HTTP (stateless; JSON responses)",
           description:
-            "JSON-RPC messages of the Model Context Protocol. Tools, all read-only: evidence_query, get_original, " +
-            "side_effect_ledger, gate_check; errors are tool errors carrying this API's codes. The key's project scopes every tool.",
+            "JSON-RPC messages of the Model Context Protocol. Tools, all read-only: evidence_query (the answer as " +
+            "POST /api/v1/evidence/query returns it, or a job), evidence_job (a job as GET /api/v1/evidence/jobs/{id} " +
+            "returns it), get_original, side_effect_ledger, gate_check; errors are tool errors carrying this API's codes. The key's project scopes every tool.",
           requestBody: { required: true, ...json({ type: "object", description: "A JSON-RPC request or notification" }) },
           responses: {
             "200": ok("The JSON-RPC response", { type: "object" }),

@@ -13,7 +13,6 @@ import {
   VERDICTS,
 } from "@/lib/evidence/types";
 import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
-import { COMPLETENESS_CONDITIONS } from "@/lib/evidence/questions/completeness";
 
 export const LIMITS = {
   /** Rows per page of the read endpoints (GET sessions, GET a session's spans), and the most one page may ask for. */
@@ -54,7 +53,7 @@ export const LIMITS = {
 const MIN_TIME = Date.parse(LIMITS.minDate);
 const MAX_TIME = Date.parse(LIMITS.maxDate);
 
-const isoDate = z.iso
+export const isoDate = z.iso
   .datetime({ offset: true })
   .transform((s) => new Date(s))
   .refine((d) => d.getTime() >= MIN_TIME && d.getTime() <= MAX_TIME, {
@@ -290,92 +289,3 @@ export const PredicateSchema = z
     outcomes: z.array(z.enum(TOOL_OUTCOMES)).min(1).max(TOOL_OUTCOMES.length).optional(),
   })
   .strict();
-
-const listWindow = z
-  .object({
-    offset: z.number().int().min(0).default(0),
-    limit: z.number().int().min(1).max(LIMITS.evidenceListMax).default(LIMITS.evidenceListDefault),
-  })
-  .strict();
-
-export const EvidenceQuerySchema = z
-  .object({
-    question: z.union([
-      z.object({ canned: z.string().min(1).max(200) }).strict(),
-      z.object({ predicate: PredicateSchema, title: z.string().max(200).optional() }).strict(),
-    ]),
-    scope: z
-      .object({ sessionIds: z.array(uuid).min(1).max(10_000).optional(), from: isoDate.optional(), to: isoDate.optional() })
-      .strict()
-      .default({}),
-    /** Which part of each list to return: an answer over a whole project can name tens of thousands of blockers. */
-    page: z.object({ citations: listWindow.optional(), blockers: listWindow.optional() }).strict().default({}),
-    /**
-     * Answer in the background: 202 with a job to poll (GET /api/v1/evidence/jobs/{id}). A question
-     * still judging after 5 seconds goes on as a job anyway.
-     */
-    async: z.boolean().optional(),
-  })
-  .strict();
-
-const completenessCondition = z.object({
-  id: z.enum(COMPLETENESS_CONDITIONS),
-  holds: z.boolean(),
-  statement: z.string(),
-  blockedBy: z.string().optional(),
-});
-
-export const EvidenceAnswerSchema = z.object({
-  answer: z.enum(["YES", "NO", "INSUFFICIENT_EVIDENCE"]),
-  question: z.object({ id: z.string(), title: z.string() }),
-  citations: z.array(
-    z.object({
-      sessionId: uuid,
-      spanId: uuid,
-      seq: z.number().int(),
-      byteStart: z.number().int(),
-      byteEnd: z.number().int(),
-      sha256,
-      excerpt: z.string(),
-      bytesBase64: z.string(),
-      atomKind: z.enum(ATOM_KINDS),
-      spanKind: z.enum(SPAN_KINDS).optional(),
-      /** The outcome and exit code of the call the cited span is or belongs to; null for no call. */
-      outcome: z.enum(TOOL_OUTCOMES).nullable(),
-      exitCode: z.number().int().nullable(),
-    }),
-  ),
-  blockers: z.array(
-    z.object({
-      sessionId: uuid,
-      spanId: uuid,
-      seq: z.number().int(),
-      class: z.enum(EVIDENTIAL_CLASSES),
-      provenance: z.enum(PROVENANCE_STATUSES),
-      dropped: z.array(z.object({ kind: z.enum(ATOM_KINDS), count: z.number().int() })),
-      originalHeld: z.boolean(),
-      unblockBy: z.enum(["pin", "extend", "none"]),
-      reason: z.string(),
-      /** The span blocks only because its call's outcome is unknown or contradicted. */
-      outcomeInDoubt: z.boolean().optional(),
-    }),
-  ),
-  /**
-   * All citations and blockers of the answer, counted exactly; the lists above are the page asked
-   * for, within the first 10,000 of each in the engine's order (a page past them is empty).
-   */
-  citationCount: z.number().int(),
-  blockerCount: z.number().int(),
-  gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),
-  checkedSpans: z.number().int(),
-  scopeComplete: z.boolean(),
-  /** Records the sessions' imports skipped: each blocks a NO. */
-  skippedRecords: z.array(z.object({ sessionId: uuid, line: z.number().int(), reason: z.string() })),
-  /** Nothing was in scope: never a NO. */
-  noSpansInScope: z.boolean(),
-  /** The completeness case: each condition a NO rests on, whether it holds, what blocks it where not. */
-  completeness: z.object({ holds: z.boolean(), conditions: z.array(completenessCondition) }),
-  /** Distinct cited calls by outcome, and the same in words ("3 attempts: 2 failed, 1 succeeded"). */
-  outcomes: z.partialRecord(z.enum(TOOL_OUTCOMES), z.number().int()),
-  outcomeSummary: z.string(),
-});

@@ -1,6 +1,5 @@
 export {
   askEvidenceQuestion,
-  checkEvidenceQuestion,
   evidenceQueriesToExplain,
   type EvidenceQueryInput,
   type EvidenceQueryResult,
@@ -9,12 +8,22 @@ export {
 export {
   failInterruptedQuestionJobs,
   forgetFinishedQuestionJobs,
-  getQuestionJob,
   QUESTION_JOB_ABANDONED_AFTER_MS,
-  questionJobFor,
+  type QuestionJobJson,
+  readQuestionJob,
 } from "./jobs";
-export { askOrQueue, type QuestionJobAnswer, type QuestionJobView, questionJobView } from "./jobs-page";
-export { answerAsCsv, answerAsJson, citationJson, exportAsCsv } from "./export";
+export { type AnsweredOrQueued, ANSWER_WITHIN_MS, answerOrQueue, type AskHow } from "./answer-or-queue";
+export {
+  type AnswerPages,
+  type BlockerJson,
+  type CitationJson,
+  DEFAULT_PAGE_ROWS,
+  type EvidenceAnswerJson,
+  LIST_REACH,
+  type ListWindow,
+  type PageJson,
+} from "./present";
+export { answerAsCsv, answerAsJson, exportAsCsv } from "./export";
 export { type EvidenceExport, exportEvidence, type ExportFormat } from "./export-answer";
 export { type ExportSignature, type InstancePublicKey, instancePublicKey } from "./export-signing";
 export {
@@ -32,7 +41,13 @@ export {
   verifyExport,
 } from "./export-verify";
 export { evidenceQueryFromParams } from "./params";
-export { evidenceQueryFromUrl, SAVED_PREFIX } from "./url-query";
+export {
+  answerEvidencePage,
+  EVIDENCE_PAGE_ROWS,
+  evidencePageWindows,
+  evidenceQueryFromUrl,
+  SAVED_PREFIX,
+} from "./url-query";
 export { forgetUnreadableVerdicts } from "./verdicts";
 export {
   deleteSavedQuestion,

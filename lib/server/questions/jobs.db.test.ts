@@ -9,8 +9,14 @@ import { reclaim } from "@/lib/server/gate/reclaim";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { sweep } from "@/lib/server/retention/sweeper";
 import { askEvidenceQuestion } from "./ask";
-import { INTERRUPTED_QUESTION_MESSAGE, QUESTION_JOB_ABANDONED_AFTER_MS } from "./jobs";
-import { askOrQueue, type QuestionJobView, questionJobView } from "./jobs-page";
+import { answerOrQueue } from "./answer-or-queue";
+import {
+  INTERRUPTED_QUESTION_MESSAGE,
+  OUTDATED_ANSWER_MESSAGE,
+  QUESTION_JOB_ABANDONED_AFTER_MS,
+  type QuestionJobJson,
+  readQuestionJob,
+} from "./jobs";
 
 type Status = "RUNNING" | "DONE" | "FAILED";
 
@@ -116,12 +122,12 @@ describe("a question job's answer", () => {
     const held = await honestlyReplaced("not-yet-swept");
 
     const input = { projectId: project.id, question: { predicate: { atomKinds: ["PATH" as const], valuePrefixes: ["/srv/"] } } };
-    const asked = await askOrQueue(input, "asker@example.com", { withinMs: 0 });
+    const asked = await answerOrQueue(input, "asker@example.com", { withinMs: 0 });
     expect("job" in asked).toBe(true);
-    let job = (asked as { job: QuestionJobView }).job;
+    let job = (asked as { job: QuestionJobJson }).job;
     for (let i = 0; i < 300 && job.status === "RUNNING"; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      job = await questionJobView(project.id, job.id);
+      job = await readQuestionJob(project.id, job.id);
     }
     expect(job).toMatchObject({ status: "DONE", error: null });
 
@@ -133,5 +139,24 @@ describe("a question job's answer", () => {
     expect(job.answer!.blockers.find((b) => b.spanId === held)).toMatchObject({ originalHeld: true, unblockBy: "pin" });
     expect(job.answer!.blockers.find((b) => b.spanId === lost)).toMatchObject({ originalHeld: false, unblockBy: "none" });
     for (const b of job.answer!.blockers) expect(b.dropped.map((d) => d.kind)).toContain("PATH");
+  });
+});
+
+describe("a question job kept in an earlier form", () => {
+  it("reads back as done with no answer and an error asking to ask again, whoever polls it", async () => {
+    const project = await makeTestProject("question-job-outdated");
+    // As jobs stored their answers before one presenter: the page's shape (no pages, no base64) and the API's (no pages).
+    const pageShape = { question: { title: "t" }, answer: "YES", citationCount: 0, blockerCount: 0, citations: [], blockers: [] };
+    const apiShape = { ...pageShape, question: { id: "custom", title: "t" }, gaps: [], checkedSpans: 0, scopeComplete: true };
+    for (const answer of [pageShape, apiShape, "YES", null]) {
+      const job = await db().questionJob.create({
+        data: { id: randomUUID(), projectId: project.id, requester: "test", status: "DONE", answer: answer ?? undefined },
+      });
+      expect(await readQuestionJob(project.id, job.id)).toMatchObject({
+        status: "DONE",
+        answer: null,
+        error: OUTDATED_ANSWER_MESSAGE,
+      });
+    }
   });
 });

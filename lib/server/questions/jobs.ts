@@ -1,13 +1,15 @@
 /**
  * Evidence questions that take longer than a request should: answered in the background of this
- * server process, with their progress and then their answer (as the API renders it) in question_job.
+ * server process, with their progress and then their answer (as `presentAnswer` presents it) in
+ * question_job; and a job as every reader polls it (`questionJobJson`).
  */
 import { randomUUID } from "node:crypto";
 import { AppError, toAppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import type { Prisma, QuestionJob } from "@/lib/db/generated/client";
 import type { QuestionProgress } from "./ask";
+import { type EvidenceAnswerJson, isPresentedAnswer } from "./present";
 
 /** Progress is written at most this often. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -26,6 +28,25 @@ const KEEP_FINISHED_MS = 24 * 60 * 60_000;
 
 export const INTERRUPTED_QUESTION_MESSAGE = "The server stopped while it was judging; ask again";
 
+/** The error of a job whose answer was kept in a form from before there was one presenter. */
+export const OUTDATED_ANSWER_MESSAGE = "This answer was kept in an earlier form that can no longer be read; ask again";
+
+/** A question job as the API, the Evidence page and the MCP tool poll it. */
+export interface QuestionJobJson {
+  id: string;
+  status: "RUNNING" | "DONE" | "FAILED";
+  /** Candidate spans judged so far, and sessions answered of those in scope. */
+  candidateSpans: number;
+  sessionsDone: number;
+  sessionsTotal: number;
+  /** When DONE, the answer as an answer given at once presents it; null while running, on failure, or when outdated. */
+  answer: EvidenceAnswerJson | null;
+  /** Why a FAILED job has no answer, or a DONE one no longer has one. */
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /**
  * A job for a question already being answered (`answer`, which reports progress through the
  * returned `progress`): its row now, its answer or error when `answer` settles. `lastProgress`, when
@@ -35,7 +56,7 @@ export const INTERRUPTED_QUESTION_MESSAGE = "The server stopped while it was jud
 export async function questionJobFor(
   projectId: string,
   requester: string,
-  answer: Promise<unknown>,
+  answer: Promise<EvidenceAnswerJson>,
   progressSoFar: QuestionProgress | null,
   lastProgress?: () => QuestionProgress | null,
 ) {
@@ -74,7 +95,7 @@ export async function questionJobFor(
             where: { id: job.id },
             data: {
               status: "DONE",
-              answer: result as Prisma.InputJsonValue,
+              answer: result as unknown as Prisma.InputJsonValue,
               ...finalProgress(lastProgress?.() ?? latest),
             },
           })
@@ -99,11 +120,32 @@ function progressData(p: QuestionProgress) {
   return { candidateSpans: p.candidateSpans, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal };
 }
 
-export async function getQuestionJob(projectId: string, id: string) {
+/** A project's question job as it is polled (NOT_FOUND for another project's, or none). */
+export async function readQuestionJob(projectId: string, id: string): Promise<QuestionJobJson> {
   if (!isUuid(id)) throw new AppError("NOT_FOUND", "Question job not found");
   const job = await db().questionJob.findFirst({ where: { id, projectId } });
   if (!job) throw new AppError("NOT_FOUND", "Question job not found");
-  return job;
+  return questionJobJson(job);
+}
+
+/**
+ * A job row as it is polled. An answer stored in an earlier shape reads as done without it, with
+ * an error asking to ask again: its reader is told, not handed a shape it cannot read.
+ */
+export function questionJobJson(job: QuestionJob): QuestionJobJson {
+  const presented = isPresentedAnswer(job.answer) ? job.answer : null;
+  const outdated = job.status === "DONE" && presented === null;
+  return {
+    id: job.id,
+    status: job.status,
+    candidateSpans: job.candidateSpans,
+    sessionsDone: job.sessionsDone,
+    sessionsTotal: job.sessionsTotal,
+    answer: presented,
+    error: outdated ? OUTDATED_ANSWER_MESSAGE : job.error,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  };
 }
 
 /**

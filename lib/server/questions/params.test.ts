@@ -45,4 +45,12 @@ describe("evidenceQueryFromParams", () => {
     expect(() => evidenceQueryFromParams(P, new URLSearchParams("q=custom"))).toThrow(/at least one condition/);
     expect(() => evidenceQueryFromParams(P, new URLSearchParams("q=deleted-files&from=yesterday"))).toThrow(/Invalid date/);
   });
+
+  it("refuses a day that is not on the calendar, as the API refuses such a date, rather than rolling it over", () => {
+    for (const day of ["2026-02-30", "2026-13-01", "2026-00-10", "9999-99-99", "0000-01-01", "2026-2-3", "2026-02-03T05:00"])
+      expect(() => evidenceQueryFromParams(P, new URLSearchParams(`q=deleted-files&to=${day}`)), day).toThrow(/Invalid date/);
+    expect(evidenceQueryFromParams(P, new URLSearchParams("q=deleted-files&from=2028-02-29"))?.scope).toEqual({
+      from: new Date("2028-02-29T00:00:00Z"),
+    });
+  });
 });

@@ -10,7 +10,14 @@ export function scopeFromParams(params: URLSearchParams): EvidenceQueryInput["sc
     const value = params.get(name);
     if (!value) return undefined;
     const parsed = new Date(`${value}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime()))
+    // A real calendar day, as the API's ISO dates are: Date rolls 2026-02-30 over to March, and
+    // takes year 0, which the API refuses.
+    const real =
+      /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+      value >= "0001-01-01" &&
+      !Number.isNaN(parsed.getTime()) &&
+      parsed.toISOString().slice(0, 10) === value;
+    if (!real)
       throw new AppError("VALIDATION_FAILED", `Invalid date in ${name}`, { fields: [{ path: name, message: "use YYYY-MM-DD" }] });
     return parsed;
   };

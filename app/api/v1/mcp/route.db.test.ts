@@ -47,7 +47,13 @@ type Structured = Record<string, any>;
 
 async function exercise(client: Client) {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(["evidence_query", "gate_check", "get_original", "side_effect_ledger"]);
+  expect(tools.map((t) => t.name).sort()).toEqual([
+    "evidence_job",
+    "evidence_query",
+    "gate_check",
+    "get_original",
+    "side_effect_ledger",
+  ]);
   for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
 
   const answer = await client.callTool({
@@ -141,7 +147,7 @@ describe("MCP server", () => {
     await client.close();
   });
 
-  it("pages an answer's citations and blockers: every citation read exactly once through `next`", async () => {
+  it("pages an answer's citations and blockers: every citation read exactly once through `pages.citations.next`", async () => {
     const { session } = await upsertSession(projectId, { externalId: "mcp-many-writes", runtime: "test" });
     const writes = 120;
     await appendSpans(
@@ -178,7 +184,8 @@ describe("MCP server", () => {
       expect(page.citationCount).toBe(writes);
       expect(page.citations.length).toBeLessThanOrEqual(50);
       seen.push(...page.citations.map((c: Structured) => c.spanId as string));
-      offset = page.next === null ? undefined : (page.next.offset as number);
+      expect(page.pages.citations.offset).toBe(offset);
+      offset = page.pages.citations.next === null ? undefined : (page.pages.citations.next as number);
     }
     expect(calls).toBe(3);
     expect(seen).toHaveLength(writes);
@@ -186,7 +193,8 @@ describe("MCP server", () => {
     const small = (await client.callTool({ name: "evidence_query", arguments: { question, scope, offset: 110, limit: 5 } }))
       .structuredContent as Structured;
     expect(small.citations).toHaveLength(5);
-    expect(small.next).toEqual({ offset: 115 });
+    expect(small.pages.citations).toEqual({ offset: 110, next: 115 });
+    expect(small.pages.blockers).toEqual({ offset: 110, next: null });
     const beyond = await client.callTool({ name: "evidence_query", arguments: { question, scope, limit: 51 } });
     expect(beyond.isError).toBe(true);
     expect((beyond.structuredContent as Structured).error.code).toBe("VALIDATION_FAILED");

@@ -7,14 +7,13 @@ import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { afterResponse } from "@/app/after-response";
-import { EvidenceQuerySchema, SummarySchema } from "@/lib/api/schemas";
+import { EvidenceQuestionSchema, EvidenceScopeSchema } from "@/lib/api/evidence-schemas";
+import { SummarySchema } from "@/lib/api/schemas";
 import { AppError } from "@/lib/core/errors";
-import { parseWith } from "@/lib/core/validation";
-import { describeOutcomes } from "@/lib/evidence/outcomes";
 import { decisionJson } from "@/lib/server/gate";
 import { gateCheck, LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT, ledgerText, sideEffectLedger } from "@/lib/server/integrations";
 import { readOriginal } from "@/lib/server/provenance";
-import { askEvidenceQuestion, citationJson } from "@/lib/server/questions";
+import { answerOrQueue, readQuestionJob } from "@/lib/server/questions";
 import { type CustodianTool, defineTool, serveTools, toolResult as result } from "./tool-calls";
 
 export interface McpCaller {
@@ -29,18 +28,20 @@ const PAGE_MAX = 50;
 /** How far an agent may page: the answer is kept up to the page's end while it is read. */
 const OFFSET_MAX = 100_000;
 
-/** The API's question (without its HTTP paging and async), and which page of the lists to return. */
+/** The API's question and scope, one page of both lists (not the API's two windows), and "async". */
 const McpQuerySchema = z.object({
-  question: EvidenceQuerySchema.shape.question,
-  scope: EvidenceQuerySchema.shape.scope,
+  question: EvidenceQuestionSchema,
+  scope: EvidenceScopeSchema,
   offset: z.number().int().min(0).max(OFFSET_MAX).default(0),
   limit: z.number().int().min(1).max(PAGE_MAX).default(PAGE_MAX),
+  async: z.boolean().optional(),
 });
 
 export function custodianMcpServer(caller: McpCaller): McpServer {
   const server = new McpServer({ name: "custodian", version: "1" }, { capabilities: { tools: {} } });
   serveTools(server, [
     evidenceQuery(caller),
+    evidenceJob(caller),
     getOriginal(caller),
     sideEffectLedgerTool(caller),
     gateCheckTool(caller),
@@ -54,51 +55,35 @@ const evidenceQuery = (caller: McpCaller) =>
     title: "Ask an evidence question",
     description:
       "Did the agent do X? Answers YES (with citations to verbatim bytes), NO (only over complete evidence) or " +
-      "INSUFFICIENT_EVIDENCE (with the spans that block a proof). question: {canned: id} (e.g. modified-system-config) " +
-      `or {predicate: {...}}; scope: {sessionIds, from, to}. Citations and blockers come ${PAGE_MAX} at a time from ` +
-      "offset (default 0); when more remain, `next` holds the offset to ask with for the rest.",
+      "INSUFFICIENT_EVIDENCE (with the spans that block a proof), as POST /api/v1/evidence/query does. question: " +
+      "{canned: id} (e.g. modified-system-config) or {predicate: {...}}; scope: {sessionIds, from, to} (ISO 8601, to " +
+      `exclusive). Citations and blockers come ${PAGE_MAX} at a time from offset (default 0); while more remain, ` +
+      "pages.citations.next and pages.blockers.next hold the offset to ask with. A question still judging after 5 " +
+      "seconds (or asked with async: true) returns {job} instead: poll it with evidence_job until DONE.",
     annotations: { title: "Evidence question", ...READ_ONLY },
     input: McpQuerySchema,
-    call: async ({ offset, limit, ...query }) => {
-      const body = parseWith(EvidenceQuerySchema, query, "The question");
-      const ask = (window?: number) =>
-        askEvidenceQuestion({ projectId: caller.projectId, question: body.question, scope: body.scope }, new Date(), {
-          keepVerdicts: afterResponse,
-          ...(window ? { window } : {}),
-        });
-      let answer = await ask();
-      // The answer keeps its first citations and blockers (a large window); a page past them asks
-      // again keeping as many as the page reaches.
-      const end = offset + limit;
-      if (
-        answer.citations.length < Math.min(end, answer.citationCount) ||
-        answer.blockers.length < Math.min(end, answer.blockerCount)
-      )
-        answer = await ask(end);
-      const more = end < Math.max(answer.citationCount, answer.blockerCount);
-      return result({
-        answer: answer.answer,
-        question: { id: answer.question.id, title: answer.question.title },
-        citations: answer.citations.slice(offset, end).map(citationJson),
-        citationCount: answer.citationCount,
-        blockers: answer.blockers.slice(offset, end).map((b) => ({
-          sessionId: b.sessionId,
-          spanId: b.spanId,
-          seq: b.seq,
-          class: b.class,
-          provenance: b.provenance,
-          reason: b.reason,
-        })),
-        blockerCount: answer.blockerCount,
-        offset,
-        next: more ? { offset: end } : null,
-        outcomes: answer.outcomes,
-        outcomeSummary: describeOutcomes(answer.outcomes),
-        scopeComplete: answer.scopeComplete,
-        // What a NO rests on, and what blocks it where it fails: an agent reads the reason too.
-        completeness: answer.completeness,
+    call: async ({ offset, limit, question, scope, async }) => {
+      const window = { offset, limit };
+      const asked = await answerOrQueue({ projectId: caller.projectId, question, scope }, caller.label, {
+        pages: { citations: window, blockers: window },
+        ...(async ? { async: true } : {}),
+        keepVerdicts: afterResponse,
       });
+      return "answer" in asked ? result({ ...asked.answer }) : result({ job: asked.job });
     },
+  });
+
+const evidenceJob = (caller: McpCaller) =>
+  defineTool({
+    name: "evidence_job",
+    title: "Poll an evidence question's job",
+    description:
+      "A question evidence_query handed to a job, as GET /api/v1/evidence/jobs/{id} returns it: RUNNING with " +
+      "progress (sessionsDone of sessionsTotal, candidateSpans), DONE with the answer evidence_query would have " +
+      "returned, or FAILED with the error. A job is kept a day after it ends.",
+    annotations: { title: "Evidence question job", ...READ_ONLY },
+    input: z.object({ id: z.uuid() }),
+    call: async ({ id }) => result({ ...(await readQuestionJob(caller.projectId, id)) }),
   });
 
 const getOriginal = (caller: McpCaller) =>

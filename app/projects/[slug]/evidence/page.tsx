@@ -15,28 +15,28 @@ import { AppError } from "@/lib/core/errors";
 import { can } from "@/lib/core/permissions";
 import { requireMember } from "@/lib/auth/project-access";
 import { projectHref } from "@/components/project-href";
-import { describeOutcomes, OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
+import { OUTCOME_LABELS, TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS } from "@/lib/evidence/types";
 import { evidencePicker } from "@/lib/server/dashboard";
-import { type askEvidenceQuestion, askOrQueue, type QuestionJobView } from "@/lib/server/questions";
+import {
+  answerEvidencePage,
+  EVIDENCE_PAGE_ROWS,
+  type EvidenceAnswerJson,
+  evidencePageWindows,
+  LIST_REACH,
+  type QuestionJobJson,
+} from "@/lib/server/questions";
 import { QuestionJobProgress } from "@/components/QuestionJobProgress";
-import { evidenceQueryFromUrl, instancePublicKey, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
+import { instancePublicKey, listSavedQuestions, SAVED_PREFIX } from "@/lib/server/questions";
 import { SavedQuestions } from "@/components/SavedQuestions";
 import { pinAction } from "../spans/[id]/actions";
 import { deleteSavedQuestionAction, saveQuestionAction } from "./actions";
 
 export const metadata = { title: "Evidence" };
 
-/**
- * Rows per page of citations and of blockers: an answer over a whole project can name tens of
- * thousands of blocking spans, which the page lists a page at a time (the export has them all).
- */
-const ROWS_PER_PAGE = 100;
 /** Skipped records listed with an answer (the export has them all). */
 const SKIPPED_SHOWN = 100;
-/** How long the page waits for an answer before the question goes on as a job it shows progress of. */
-const PAGE_QUESTION_MS = 5_000;
 
 export default async function EvidencePage({
   params: routeParams,
@@ -56,15 +56,13 @@ export default async function EvidencePage({
   const sessionTitles: SessionTitles = Object.fromEntries(sessions.map((s) => [s.id, s.title ?? s.externalId]));
   const q = params.get("q") ?? "";
 
-  let result: Awaited<ReturnType<typeof askEvidenceQuestion>> | null = null;
-  let job: QuestionJobView | null = null;
+  let result: EvidenceAnswerJson | null = null;
+  let job: QuestionJobJson | null = null;
   let problem: string | null = null;
   try {
-    const input = await evidenceQueryFromUrl(project.id, params);
-    const asked = input
-      ? await askOrQueue(input, actor.label, { withinMs: PAGE_QUESTION_MS, keepVerdicts: afterResponse })
-      : null;
-    if (asked && "result" in asked) result = asked.result;
+    // The answer comes with just the page of each list the URL names (cpage, bpage).
+    const asked = await answerEvidencePage(project.id, params, actor.label, { keepVerdicts: afterResponse });
+    if (asked && "answer" in asked) result = asked.answer;
     else if (asked) job = asked.job;
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
@@ -73,8 +71,12 @@ export default async function EvidencePage({
   const exportParams = new URLSearchParams(params);
   exportParams.delete("cpage");
   exportParams.delete("bpage");
-  const citationPage = pageWindow(result?.citations.length ?? 0, Number(params.get("cpage") ?? 1), ROWS_PER_PAGE);
-  const blockerPage = pageWindow(result?.blockers.length ?? 0, Number(params.get("bpage") ?? 1), ROWS_PER_PAGE);
+  // Rows past LIST_REACH are counted, never listed: the pager stops there (the export has them all).
+  const listed = (count: number) => Math.min(count, LIST_REACH);
+  const windows = evidencePageWindows(params);
+  const pageNumber = (offset: number) => offset / EVIDENCE_PAGE_ROWS + 1;
+  const citationPage = pageWindow(listed(result?.citationCount ?? 0), pageNumber(windows.citations.offset), EVIDENCE_PAGE_ROWS);
+  const blockerPage = pageWindow(listed(result?.blockerCount ?? 0), pageNumber(windows.blockers.offset), EVIDENCE_PAGE_ROWS);
   /** This answer with another page of one of its lists. */
   const pageHref = (list: "cpage" | "bpage", anchor: string) => (n: number) => {
     const next = new URLSearchParams(params);
@@ -221,7 +223,7 @@ export default async function EvidencePage({
         <section aria-label="Answer">
           <EvidenceAnswerHeading title={result.question.title} answer={result.answer} />
           <p className="subtitle">
-            {formatCount(result.citations.length)} citations, {formatCount(result.blockers.length)} blocking spans;{" "}
+            {formatCount(result.citationCount)} citations, {formatCount(result.blockerCount)} blocking spans;{" "}
             {formatCount(result.checkedSpans)} spans checked in {formatCount(result.sessionsInScope)} sessions; scope{" "}
             {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
             <a href={at(`/evidence/export?${exportParams}&format=json`)} download>
@@ -236,25 +238,21 @@ export default async function EvidencePage({
           <ExportKeyNote />
           {Object.keys(result.outcomes).length > 0 ? (
             <p data-testid="attempts">
-              <strong>{describeOutcomes(result.outcomes)}</strong>
+              <strong>{result.outcomeSummary}</strong>
             </p>
           ) : null}
           <NoSpansInScopeNote answer={result.answer} noSpansInScope={result.noSpansInScope} />
           {result.answer === "YES" ? null : <CompletenessCaseList completeness={result.completeness} />}
-          {result.citations.length > 0 ? (
+          {result.citationCount > 0 ? (
             <>
-              <CitationTable
-                citations={result.citations.slice(citationPage.start, citationPage.end)}
-                project={project.slug}
-                sessionTitles={sessionTitles}
-              />
+              <CitationTable citations={result.citations} project={project.slug} sessionTitles={sessionTitles} />
               <Pager label="Citation pages" noun="Citations" window={citationPage} hrefFor={pageHref("cpage", "citations")} />
             </>
           ) : null}
-          {result.blockers.length > 0 ? (
+          {result.blockerCount > 0 ? (
             <>
               <BlockerTable
-                blockers={result.blockers.slice(blockerPage.start, blockerPage.end)}
+                blockers={result.blockers}
                 project={project.slug}
                 sessionTitles={sessionTitles}
                 pinForm={canPin ? pinOriginalForm(pin, result.question.title) : null}

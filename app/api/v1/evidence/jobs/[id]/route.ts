@@ -1,6 +1,7 @@
-import { apiRoute, IdParams } from "@/lib/api/route";
 import { otherMethods } from "@/lib/api/respond";
-import { getQuestionJob } from "@/lib/server/questions";
+import { apiRoute, IdParams } from "@/lib/api/route";
+import { QuestionJobSchema } from "@/lib/api/evidence-schemas";
+import { readQuestionJob } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 
@@ -8,20 +9,8 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({
   permission: "read",
   params: IdParams,
-  handler: async ({ caller, params }) => {
-    const job = await getQuestionJob(caller.projectId, params.id);
-    return {
-      id: job.id,
-      status: job.status,
-      candidateSpans: job.candidateSpans,
-      sessionsDone: job.sessionsDone,
-      sessionsTotal: job.sessionsTotal,
-      answer: job.answer,
-      error: job.error,
-      createdAt: job.createdAt.toISOString(),
-      updatedAt: job.updatedAt.toISOString(),
-    };
-  },
+  response: QuestionJobSchema,
+  handler: async ({ caller, params }) => readQuestionJob(caller.projectId, params.id),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

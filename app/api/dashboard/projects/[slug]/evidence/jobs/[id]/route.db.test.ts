@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { addMember } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
-import { askEvidenceQuestion, askOrQueue, type QuestionJobView } from "@/lib/server/questions";
+import { answerOrQueue, askEvidenceQuestion, type QuestionJobJson } from "@/lib/server/questions";
 
 // Who is signed in: the one thing a route test cannot get from a request outside Next.js. Their
 // membership of the project is real, read from the database.
@@ -44,23 +44,25 @@ async function projectWithWrites(label: string, sessions = 3, writes = 40) {
 }
 
 const QUESTION = { predicate: { valuePrefixes: ["/etc/app/"] }, title: "Wrote under /etc/app/" };
+/** The page's first page of each list. */
+const FIRST_PAGES = { citations: { offset: 0, limit: 100 }, blockers: { offset: 0, limit: 100 } };
 
 describe("the Evidence page's question jobs", () => {
   it("a question not answered within the page's time is a job; its route gives members progress, then the answer", async () => {
     const project = await projectWithWrites("evidence-job-route");
     const input = { projectId: project.id, question: QUESTION };
-    const asked = await askOrQueue(input, "asker@example.com", { withinMs: 0 });
+    const asked = await answerOrQueue(input, "asker@example.com", { withinMs: 0, pages: FIRST_PAGES });
     expect("job" in asked).toBe(true);
-    const job = (asked as { job: QuestionJobView }).job;
+    const job = (asked as { job: QuestionJobJson }).job;
     expect(job).toMatchObject({ status: "RUNNING", answer: null, error: null });
 
     await signInAsViewerOf(project.id);
-    let polled: QuestionJobView | undefined;
+    let polled: QuestionJobJson | undefined;
     for (let i = 0; i < 300; i++) {
       const response = await get(project.slug, job.id);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-store");
-      polled = (await response.json()) as QuestionJobView;
+      polled = (await response.json()) as QuestionJobJson;
       if (polled.status !== "RUNNING") break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -81,17 +83,18 @@ describe("the Evidence page's question jobs", () => {
       sessionsInScope: 3,
     });
     expect(direct.citationCount).toBeGreaterThan(100);
-    // The page keeps the first rows of each list, in the answer's order; the export has the rest.
+    // The job keeps the page asked for of each list, in the answer's order; the export has the rest.
     expect(polled!.answer!.citations.map((c) => `${c.spanId}:${c.byteStart}`)).toEqual(
       direct.citations.slice(0, 100).map((c) => `${c.spanId}:${c.byteStart}`),
     );
+    expect(polled!.answer!.pages.citations).toEqual({ offset: 0, next: 100 });
   });
 
   it("answers 404 JSON to a non-member and for another project's job, 401 signed out, before reading the job", async () => {
     const project = await projectWithWrites("evidence-job-private", 1, 5);
     const other = await makeTestProject("evidence-job-other");
-    const asked = await askOrQueue({ projectId: project.id, question: QUESTION }, "asker@example.com", { withinMs: 0 });
-    const { job } = asked as { job: QuestionJobView };
+    const asked = await answerOrQueue({ projectId: project.id, question: QUESTION }, "asker@example.com", { withinMs: 0 });
+    const { job } = asked as { job: QuestionJobJson };
 
     signedIn.user = null;
     expect((await get(project.slug, job.id)).status).toBe(401);
@@ -114,7 +117,7 @@ describe("the Evidence page's question jobs", () => {
   it("a bad question fails at once, as on the page before, and queues nothing", async () => {
     const project = await makeTestProject("evidence-job-bad");
     await expect(
-      askOrQueue({ projectId: project.id, question: { predicate: { valuePattern: "(a)\\1" } } }, "asker@example.com", {
+      answerOrQueue({ projectId: project.id, question: { predicate: { valuePattern: "(a)\\1" } } }, "asker@example.com", {
         withinMs: 60_000,
       }),
     ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });

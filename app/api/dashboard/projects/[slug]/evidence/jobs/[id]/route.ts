@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { authorizeMember } from "@/lib/auth/project-access";
-import { questionJobView } from "@/lib/server/questions";
+import { readQuestionJob } from "@/lib/server/questions";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ slu
   try {
     const { slug, id } = await params;
     const { project } = await authorizeMember(slug, "read");
-    return NextResponse.json(await questionJobView(project.id, id), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await readQuestionJob(project.id, id), { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return errorResponse(error);
   }
