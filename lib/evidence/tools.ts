@@ -37,6 +37,11 @@ export interface ToolProfile {
   family: string;
   /** Arguments naming the file(s) the tool reads or changes. */
   pathArgs?: readonly string[];
+  /**
+   * Arguments naming folders the tool may remove files under, beside those it writes (pathArgs):
+   * a workspace restore rewrites tracked files and removes files created since its snapshot.
+   */
+  deleteArgs?: readonly string[];
   /** For copies: arguments naming the source(s), read only. */
   readArgs?: readonly string[];
   /** Arguments holding a shell command (a string, or an argv array). */
@@ -157,6 +162,8 @@ def("write_stdin", { kind: "process", family: "codex", stdinArgs: ["chars"] });
 def("apply_patch", { kind: "patch", family: "codex", patchArgs: ["input", "patch"] });
 def("update_plan", { kind: "internal", family: "codex" });
 def("list_dir grep_files view_image", { kind: "read", family: "codex", pathArgs: ["path", "dir_path"] });
+// `/undo` restoring a ghost snapshot (lib/importers/codex-undo.ts): the workspace rewritten, new files removed.
+def("restore_ghost_snapshot", { kind: "write", family: "codex", pathArgs: ["workspace"], deleteArgs: ["new_files_under"] });
 
 // OpenHands (function-calling tool names and event action names).
 def("execute_bash run CmdRunAction bash", { kind: "shell", family: "openhands", commandArgs: ["command"], cwdArgs: ["cwd"] });

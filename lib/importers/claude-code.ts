@@ -29,7 +29,7 @@
  * - `attachment` records (context the runtime attached: file contents, hook output) are MESSAGEs
  *   with role "attachment", body = the attachment object as the line holds it.
  * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES: their `content`;
- *   CLAUDE_SYSTEM_FIELD_SUBTYPES: a structured field's JSON), ignored (CLAUDE_IGNORED_SYSTEM_SUBTYPES)
+ *   CLAUDE_SYSTEM_FIELD_SUBTYPES: a structured field's JSON or the whole record), ignored (CLAUDE_IGNORED_SYSTEM_SUBTYPES)
  *   or skipped; `progress` data types likewise (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`,
  *   `ai-title`, `custom-title` title the session. Metadata record types are ignored by name
  *   (CLAUDE_IGNORED_RECORD_TYPES); a type the importer cannot place is skipped with its reason
@@ -186,9 +186,13 @@ class ClaudeReader {
     const draft = this.session(r);
     const field = subtype !== undefined ? CLAUDE_SYSTEM_FIELD_SUBTYPES[subtype] : undefined;
     if (field !== undefined) {
-      const raw = rawValue(line.bytes, [field]);
+      const raw = rawValue(line.bytes, field);
       if (!raw)
-        return this.collector.skip(line.line, `system record of subtype "${subtype}" without its ${field}; skipped`, draft);
+        return this.collector.skip(
+          line.line,
+          `system record of subtype "${subtype}" without its ${field.join(".")}; skipped`,
+          draft,
+        );
       const at = this.clock.at(line.line, r.timestamp);
       this.noteCwd(draft, r.cwd);
       draft.add({ ...this.base(line, r, at), kind: "MESSAGE", role: "system", body: raw.slice() });

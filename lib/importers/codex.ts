@@ -20,6 +20,8 @@
  *   completed turn items (`item_completed`: CommandExecution, FileChange, McpToolCall, ...) instead
  *   of the legacy events; they are read the same way, keyed by the call id.
  * - Calls carry their `namespace` in the tool name (`mcp__docs__` + `search`).
+ * - `undo_completed` (the `/undo` that restores a ghost snapshot of the workspace) is a TOOL_CALL
+ *   with its result (./codex-undo): it rewrites and may delete files.
  * - `compacted` is a SUMMARY (body = `message`) replacing the spans since the last compaction that
  *   are in the file, except messages its `replacement_history` keeps verbatim.
  * - Records pair within a turn (from `task_started` to `task_complete` or `turn_aborted`), as the
@@ -37,6 +39,7 @@ import {
   CODEX_IGNORED_TURN_ITEMS,
 } from "./codex-lists";
 import { CodexMessages, EVENT_MESSAGES } from "./codex-messages";
+import { addUndo } from "./codex-undo";
 import { contentTexts } from "./codex-outcomes";
 import {
   TURN_ENDS,
@@ -277,6 +280,9 @@ class CodexReader {
         return this.collector.use(line.line); // review left without a result: the request is its record
       case "item_completed":
         return this.turnItem(line, p.item);
+      case "undo_completed":
+        // A workspace restore: it can rewrite and delete files (./codex-undo).
+        return addUndo(this.session(), line, p, this.at(line), this.turnCwd ?? this.draft?.cwd);
       case "thread_settings_applied": {
         // The settings a turn runs with; its cwd is where later commands run.
         this.clock.see(line.value.timestamp);
