@@ -10,7 +10,8 @@ import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "..
 import { wordOfText, type Word } from "../shell/tokenize";
 import type { Finding } from "../shell/types";
 import { patchTargets, stripDiffPrefix } from "../patch";
-import { KIND_EFFECT, isEscalationValue, isStdinPoll, toolKnowledge, type ToolKnowledge } from "../tools";
+import { isEscalationValue, isStdinPoll } from "../tool-arg-values";
+import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
 import type { Atom, SideEffectKind, SpanInput } from "../types";
 import type { ArgSite, CallSite } from "./calls";
 import type { JNode } from "./json";
