@@ -43,6 +43,7 @@
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan } from "./builder";
 import { rawValue } from "./json-scan";
+import { ENDS_BEFORE_SESSION } from "./partial-end";
 import { type EventRecord, idOf, messageText, numberOf, SpansById, type StreamContext } from "./openhands-events";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
@@ -82,6 +83,14 @@ function flatFields(v: Record<string, unknown>, kind: "action" | "observation"):
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
+/**
+ * Agent states (openhands/core/schema/agent.py `AgentState`) the controller passes through while a
+ * run goes on: a stream whose last state change is one of them ends before its run did. A run that
+ * stops (finished, stopped, error, rejected, paused, awaiting the user's input or confirmation)
+ * records that state last.
+ */
+const STATES_IN_PROGRESS = new Set(["loading", "init", "running", "user_confirmed", "user_rejected", "rate_limited"]);
+
 /** The controller's stand-in observation for an action it was waiting on when the run stopped. */
 const NOT_EXECUTED_ERROR_ID = /^AGENT_ERROR\$ERROR_ACTION_NOT_EXECUTED_/;
 
@@ -98,7 +107,21 @@ export class ClassicReader {
   /** Inputs sent to a running command (and empty commands that wait on it), by the call they continue. */
   private readonly continues = new Map<DraftSpan, DraftSpan>();
 
+  /** The last agent state the stream records, and where. */
+  private lastState: { state: string; position: number } | undefined;
+
   constructor(private readonly ctx: StreamContext) {}
+
+  /** After the stream's last event (at `lastPosition`): a run still in progress there is marked. */
+  finish(lastPosition: number): void {
+    if (this.lastState === undefined || !STATES_IN_PROGRESS.has(this.lastState.state)) return;
+    const { state, position } = this.lastState;
+    this.ctx.collector.incomplete(
+      lastPosition + 1,
+      `${ENDS_BEFORE_SESSION}: the run's last state (at ${position}) is "${state}", and no state it stops in follows (cut, or still being written)`,
+      this.ctx.draft,
+    );
+  }
 
   event(e: EventRecord): void {
     const v = e.value;
@@ -212,6 +235,8 @@ export class ClassicReader {
       this.message(e, id, "system", content);
       return;
     }
+    if (observation === "agent_state_changed" && typeof extras.agent_state === "string")
+      this.lastState = { state: extras.agent_state, position: e.position };
     if (observation in OPENHANDS_IGNORED_OBSERVATIONS) {
       clock.see(v.timestamp);
       return collector.ignore(e.position, `observation:${observation}`);
