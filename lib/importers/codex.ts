@@ -259,6 +259,10 @@ class CodexReader {
         return this.collector.use(line.line); // review left without a result: the request is its record
       case "item_completed":
         return this.turnItem(line, p.item);
+      case "sub_agent_activity":
+        // A subagent interrupted is an agent stopped: evidence, kept whole (./codex-lists for the rest).
+        if (p.kind === "interrupted") return this.rawMessage(line, "system", ["payload"]);
+        break;
       case "undo_completed":
         // A workspace restore: it can rewrite and delete files (./codex-undo).
         return addUndo(this.session(), line, p, this.at(line), this.turnCwd ?? this.draft?.cwd);
@@ -306,6 +310,7 @@ class CodexReader {
   private turnItem(line: JsonLine, item: unknown): void {
     if (!isRecord(item) || typeof item.type !== "string") return this.skip(line, "item_completed without a typed item; skipped");
     const type = item.type;
+    if (type === "SubAgentActivity" && item.kind === "interrupted") return this.rawMessage(line, "system", ["payload", "item"]);
     if (type in CODEX_IGNORED_TURN_ITEMS) {
       this.clock.see(line.value.timestamp);
       return this.collector.ignore(line.line, `item_completed:${type}`);

@@ -1,4 +1,6 @@
 /**
+ * Codex notices that report a change to the world, read as evidence.
+ *
  * Codex's `/undo` restores the workspace's ghost snapshot (codex-rs core/src/tasks/undo.rs): tracked
  * files rewritten, files created since removed. A real rollout (fixtures/codex, yoavf-pomodoro-0.47,
  * written by the 0.47 runtime that had `/undo`) with the `undo_completed` event its recorder persists
@@ -58,5 +60,36 @@ describe("a Codex undo_completed event", () => {
     // Stopped inside the restore: files may already have changed.
     expect(outcome({ success: false, message: "Failed to restore snapshot d1417b6e: git restore failed" })).toBe("FAILED");
     expect(outcome({ message: "Undo in progress..." })).toBe("UNKNOWN");
+  });
+});
+
+describe("a Codex sub_agent_activity event", () => {
+  // codex-rs protocol `SubAgentActivityEvent {event_id, occurred_at_ms, agent_thread_id, agent_path, kind}`.
+  const activity = (kind: string) =>
+    new TextEncoder().encode(
+      `${rollout}\n${JSON.stringify({
+        timestamp: "2025-10-21T20:12:03.114Z",
+        type: "event_msg",
+        payload: {
+          type: "sub_agent_activity",
+          event_id: "ev-1",
+          occurred_at_ms: 1761077523114,
+          agent_thread_id: "019a0866-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+          agent_path: "/root/explorer",
+          kind,
+        },
+      })}\n`,
+    );
+
+  it("that reports a subagent interrupted is kept whole as a system message: an agent stopped", () => {
+    const result = importTranscript(activity("interrupted"));
+    expectWellFormed(result);
+    const last = only(result).spans.at(-1)!;
+    expect(last).toMatchObject({ kind: "MESSAGE", role: "system" });
+    expect(new TextDecoder().decode(last.body)).toMatch(/^\{"type":"sub_agent_activity",.*"kind":"interrupted"\}$/);
+  });
+
+  it("that reports a subagent started stays ignored: its spawn is its own call record", () => {
+    expect(importTranscript(activity("started")).records.ignoredByType.sub_agent_activity).toBe(1);
   });
 });
