@@ -47,20 +47,29 @@ import { ENDS_BEFORE_SESSION } from "./partial-end";
 import { type EventRecord, idOf, messageText, numberOf, SpansById, type StreamContext } from "./openhands-events";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
-/** Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. */
+/**
+ * Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. Checked
+ * against OpenHands' event classes (openhands/events/action/agent.py, action/empty.py and the
+ * controller that emits them): none runs a command, edits a file or reaches the network.
+ */
 export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
-  change_agent_state: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to do",
-  recall: "the runtime looking up knowledge for the prompt; its query repeats the user's message, recorded as that message",
-  condensation_request: "a request to condense; the condensation itself is recorded",
-  loop_recovery: "the user's pick from the CLI's loop-recovery menu (restart or stop): controller lifecycle, not a tool",
+  change_agent_state:
+    "the controller's state machine (ChangeAgentStateAction: 'fake action, just to notify the client that a task state has changed')",
+  null: "a placeholder the runtime emits when there is nothing to do (NullAction, action/empty.py)",
+  recall:
+    "the runtime looking up knowledge for the prompt (RecallAction); its query repeats the user's message, recorded as that message",
+  condensation_request: "a request to condense (CondensationRequestAction); the condensation itself is recorded",
+  loop_recovery:
+    "the user's pick from the CLI's loop-recovery menu (LoopRecoveryAction: prompt again, retry or stop): controller lifecycle, not a tool",
 };
 
-/** Observations ignored on purpose. */
+/** Observations ignored on purpose (openhands/events/observation/agent.py, observation/empty.py). */
 export const OPENHANDS_IGNORED_OBSERVATIONS: Readonly<Record<string, string>> = {
-  agent_state_changed: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to report (also its answer to an action awaiting confirmation)",
-  recall: "only a lookup that injected no text (no instructions, no microagent knowledge); one that did is a system MESSAGE",
+  agent_state_changed:
+    "the controller's state machine (AgentStateChangedObservation); its last state still says whether the run ended (ClassicReader.finish)",
+  null: "a placeholder the runtime emits when there is nothing to report (NullObservation; also its answer to an action awaiting confirmation)",
+  recall:
+    "only a lookup that injected no text (RecallObservation with no instructions or microagent knowledge); one that did is a system MESSAGE",
 };
 
 const CONDENSATION_OBSERVATIONS = new Set(["condense", "agent_condensation", "condensed"]);
