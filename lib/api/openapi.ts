@@ -272,6 +272,11 @@ export function openApiDocument() {
                   type: "array",
                   items: { type: "object", properties: { line: { type: "integer" }, reason: { type: "string" } } },
                 },
+                linesRead: {
+                  type: "integer",
+                  minimum: 0,
+                  description: "Lines of the transcript read: an earlier sync's end-of-file mark before them no longer stands",
+                },
                 compactions: {
                   type: "array",
                   items: {

@@ -248,6 +248,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
   const cursor = path ? readCursor(config, request.format, request.sessionId, path) : undefined;
   let spans: ReturnType<typeof wire>[] = [];
   let skipped: Array<{ line: number; reason: string }> = [];
+  let linesRead: number | undefined;
   let compactions: Array<{ summarySeq: number; replacedSeqs: number[]; occurredAt: string }> = [];
   let session: { externalId: string; runtime: string; title?: string; cwd?: string; startedAt?: string } = {
     externalId: request.sessionId,
@@ -280,6 +281,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
       const found = readSession(importer, part, () => read(0).bytes, request, rewritten ? undefined : cursor);
       if (found) {
         session = found.session;
+        linesRead = found.lines;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
         spans = found.spans.filter((s) => s.seq >= from).map(wire);
         skipped = found.skipped
@@ -308,6 +310,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         session,
         spans: spans.slice(i, i + BATCH),
         skipped: i === 0 ? skipped.slice(0, 1000) : [],
+        ...(i === 0 && linesRead !== undefined ? { linesRead } : {}),
         compactions: last ? compactions : [],
         gate: last && request.gate,
         ...(last && request.ledgerLimit ? { ledgerLimit: request.ledgerLimit, serverUrl: config.url } : {}),

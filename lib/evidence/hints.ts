@@ -10,7 +10,8 @@ import { analyzeCommand, analyzeScript } from "./shell/analyze";
 import { sqlWrites } from "./shell/commands/db";
 import { wordOfText, type Word } from "./shell/tokenize";
 import type { Finding } from "./shell/types";
-import { KIND_EFFECT, isEscalationValue, isStdinPoll, toolKnowledge } from "./tools";
+import { isEscalationValue, isStdinPoll } from "./tool-arg-values";
+import { KIND_EFFECT, toolKnowledge } from "./tools";
 import type { SpanInput } from "./types";
 import { stringToBinary } from "./atoms/bytes";
 
@@ -56,7 +57,10 @@ export function hintFindings(input: SpanInput): Finding[] {
     }
     default: {
       const base = KIND_EFFECT[k.kind];
-      return base ? [{ effect: base.effect, rule: k.rule ?? base.rule }] : [];
+      const deletes: Finding[] = (k.deleteArgs ?? []).some((n) => args[n] !== undefined)
+        ? [{ effect: "FILE_DELETE", rule: "tool.delete" }]
+        : [];
+      return base ? [{ effect: base.effect, rule: k.rule ?? base.rule }, ...deletes] : deletes;
     }
   }
 }

@@ -37,6 +37,8 @@ export interface ToolProfile {
   family: string;
   /** Arguments naming the file(s) the tool reads or changes. */
   pathArgs?: readonly string[];
+  /** Folders the tool may remove files under, beside what it writes (a restore's new files). */
+  deleteArgs?: readonly string[];
   /** For copies: arguments naming the source(s), read only. */
   readArgs?: readonly string[];
   /** Arguments holding a shell command (a string, or an argv array). */
@@ -157,6 +159,8 @@ def("write_stdin", { kind: "process", family: "codex", stdinArgs: ["chars"] });
 def("apply_patch", { kind: "patch", family: "codex", patchArgs: ["input", "patch"] });
 def("update_plan", { kind: "internal", family: "codex" });
 def("list_dir grep_files view_image", { kind: "read", family: "codex", pathArgs: ["path", "dir_path"] });
+// `/undo` restoring a ghost snapshot (lib/importers/codex-undo.ts): workspace rewritten, new files removed.
+def("restore_ghost_snapshot", { kind: "write", family: "codex", pathArgs: ["workspace"], deleteArgs: ["new_files_under"] });
 
 // OpenHands (function-calling tool names and event action names).
 def("execute_bash run CmdRunAction bash", { kind: "shell", family: "openhands", commandArgs: ["command"], cwdArgs: ["cwd"] });
@@ -361,24 +365,6 @@ function lookup(name: string): { profile: ToolProfile; canonical: string } | nul
     .toLowerCase();
   const hit = own(P, n) ?? own(P, snake);
   return hit ? { profile: hit, canonical: own(P, n) ? n : snake } : null;
-}
-
-/** True when a sandbox-escalation argument's value asks for escalation (true, "require_escalated"). */
-export function isEscalationValue(v: unknown): boolean {
-  if (v === true) return true;
-  return typeof v === "string" && /^(?:true|require_escalated|escalated)$/i.test(v.trim());
-}
-
-/**
- * True when a process tool's call writes nothing to the process (its stdin arguments absent or
- * empty): it only reads the output the process produced since. `value` gives an argument's value.
- */
-export function isStdinPoll(k: ToolProfile, value: (name: string) => unknown): boolean {
-  if (k.kind !== "process" || k.stdinArgs === undefined) return false;
-  return k.stdinArgs.every((n) => {
-    const v = value(n);
-    return v === undefined || v === null || v === "";
-  });
 }
 
 /** The effect a tool kind has on its own (before looking at its arguments). */

@@ -265,6 +265,16 @@ export class ImportCollector implements RecordSink {
     (draft ? draft.skipped : this.fileSkips).push(issue);
   }
 
+  /**
+   * `draft`'s session is incomplete though no record of the file is missing (the file starts after
+   * the session began or ends before it ended): no record's disposition changes.
+   */
+  incomplete(line: number, reason: string, draft: SessionDraft): void {
+    const issue = { line, message: reason };
+    this.issues.push(issue);
+    draft.skipped.push(issue);
+  }
+
   /** A warning about a record that was still used (a missing time, a field it had to drop). */
   issue(line: number, message: string): void {
     this.issues.push({ line, message });

@@ -75,7 +75,6 @@ export const CLAUDE_IGNORED_SYSTEM_SUBTYPES: Readonly<Record<string, string>> = 
   turn_duration: "how long a turn took",
   stop_hook_summary: "which hooks the user configured ran at the end of a turn (their command lines), not agent actions",
   bridge_status: "remote-control connection status",
-  agents_killed: "the user stopped running background agents",
   thinking: "a spinner notice while the model thinks; the reasoning is in the assistant record",
   microcompact_boundary: "tool results cleared from the model's context; the transcript keeps them",
 };
@@ -95,13 +94,15 @@ export const CLAUDE_SYSTEM_MESSAGE_SUBTYPES: readonly string[] = [
 
 /**
  * `system` subtypes whose evidence is a structured field, not `content`: kept as a MESSAGE with role
- * "system" whose body is that field's JSON as the line holds it. `memory_saved`: the memory files
- * the runtime's background memory extraction wrote; `file_snapshot`: the runtime's copy of session
- * files (the plan) with their contents.
+ * "system" whose body is the value at that path as the line holds it. `memory_saved`: the memory
+ * files the runtime's background memory extraction wrote; `file_snapshot`: the runtime's copy of
+ * session files (the plan) with their contents; `agents_killed`, the whole record (it has no text of
+ * its own): the runtime stopped the session's running background agents, so their work ended there.
  */
-export const CLAUDE_SYSTEM_FIELD_SUBTYPES: Readonly<Record<string, string>> = {
-  memory_saved: "writtenPaths",
-  file_snapshot: "snapshotFiles",
+export const CLAUDE_SYSTEM_FIELD_SUBTYPES: Readonly<Record<string, readonly string[]>> = {
+  memory_saved: ["writtenPaths"],
+  file_snapshot: ["snapshotFiles"],
+  agents_killed: [],
 };
 
 /** Content blocks that hold no text an evidence question could use. */

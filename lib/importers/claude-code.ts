@@ -29,8 +29,8 @@
  * - `attachment` records (context the runtime attached: file contents, hook output) are MESSAGEs
  *   with role "attachment", body = the attachment object as the line holds it.
  * - Other `system` subtypes are MESSAGEs (CLAUDE_SYSTEM_MESSAGE_SUBTYPES: their `content`;
- *   CLAUDE_SYSTEM_FIELD_SUBTYPES: a structured field's JSON), ignored (CLAUDE_IGNORED_SYSTEM_SUBTYPES)
- *   or skipped; `progress` data types likewise (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`,
+ *   CLAUDE_SYSTEM_FIELD_SUBTYPES: a structured field's JSON, or the whole record), ignored
+ *   (CLAUDE_IGNORED_SYSTEM_SUBTYPES) or skipped; `progress` data types likewise (CLAUDE_IGNORED_PROGRESS_TYPES); `summary`,
  *   `ai-title`, `custom-title` title the session. Metadata record types are ignored by name
  *   (CLAUDE_IGNORED_RECORD_TYPES); a type the importer cannot place is skipped with its reason
  *   (CLAUDE_SKIPPED_RECORD_TYPES), any other type as unknown.
@@ -186,7 +186,7 @@ class ClaudeReader {
     const draft = this.session(r);
     const field = subtype !== undefined ? CLAUDE_SYSTEM_FIELD_SUBTYPES[subtype] : undefined;
     if (field !== undefined) {
-      const raw = rawValue(line.bytes, [field]);
+      const raw = rawValue(line.bytes, field);
       if (!raw)
         return this.collector.skip(line.line, `system record of subtype "${subtype}" without its ${field}; skipped`, draft);
       const at = this.clock.at(line.line, r.timestamp);

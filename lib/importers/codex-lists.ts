@@ -1,13 +1,17 @@
 /**
  * The Codex rollout records read as non-evidence, with why. Each entry was checked against the
- * runtime's own definitions (codex-rs protocol `EventMsg`, `ResponseItem` and the rollout recorder's
- * persistence policy): none of them carries a message, a tool call, a tool result or a summary.
- * Everything else is either read or reported as skipped.
+ * runtime's own definitions (codex-rs protocol/src/protocol.rs `EventMsg` and its event structs,
+ * protocol/src/models.rs `ResponseItem`, the rollout recorder's persistence policy in
+ * rollout/src/policy.rs): none of them carries a message, a tool call, a tool result or a summary,
+ * nor reports a change to the world (a file written or deleted, a commit, a process or agent
+ * stopped, a workspace restored). Those that can are read: `undo_completed` (./codex-undo), an
+ * interrupted `sub_agent_activity`. Everything else is either read or reported as skipped.
  */
 
 /** response_item payload types that hold nothing readable an evidence question could use. */
 export const CODEX_IGNORED_ITEM_TYPES: Readonly<Record<string, string>> = {
-  ghost_snapshot: "a git snapshot the runtime takes for undo",
+  ghost_snapshot:
+    "a git snapshot the runtime takes for undo (ResponseItem::GhostSnapshot): a commit object outside every branch, the worktree untouched",
   compaction: "the encrypted form of a server-side compaction; its readable summary is the `compacted` line",
   context_compaction: "the encrypted form of a server-side compaction; its readable summary is the `compacted` line",
   compaction_trigger: "a request to compact, not the compaction",
@@ -32,9 +36,9 @@ export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
   turn_complete: "turn lifecycle without a last message (one with a last message is read as a message)",
   turn_aborted: "turn lifecycle (an interruption); calls it cut short keep no result and stay UNKNOWN",
   context_compacted: "a compaction notice; the summary is the `compacted` line",
-  thread_rolled_back: "an undo notice (turns dropped from the model's context, not from the file)",
-  undo_started: "an undo notice",
-  undo_completed: "an undo notice",
+  thread_rolled_back:
+    "turns dropped from the model's context (ThreadRolledBackEvent {num_turns}); the protocol's thread rollback reverts no local file",
+  undo_started: "an undo beginning (the rollout recorder does not persist it); its undo_completed is read as the restore",
   thread_goal_updated: "goal bookkeeping; the goal's text is the user's own message",
   item_started: "item lifecycle; the completed item is what is read",
   agent_reasoning_section_break: "reasoning formatting",
@@ -42,8 +46,8 @@ export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
   image_generation_end: "a generated image (binary); the image_generation_call item records the call",
   web_search_begin: "the start of a search; its end or the search call item records it",
   session_configured: "runtime configuration",
-  shutdown_complete: "runtime lifecycle",
-  background_event: "runtime notice",
+  shutdown_complete: "runtime lifecycle (ShutdownComplete): the session ending; a call still running then keeps no end, UNKNOWN",
+  background_event: "runtime notice (BackgroundEventEvent {message})",
   deprecation_notice: "runtime notice",
   warning: "runtime notice",
   error: "a runtime error talking to the model, not an agent action",
@@ -52,7 +56,8 @@ export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
   mcp_startup_update: "runtime lifecycle",
   mcp_startup_complete: "runtime lifecycle",
   skills_update_available: "runtime notice",
-  sub_agent_activity: "a subagent started, was messaged or interrupted; the spawn or message is its own call record",
+  sub_agent_activity:
+    "a subagent started or was messaged (SubAgentActivityKind); the spawn or message is its own call record (an interrupted one is read)",
   guardian_assessment: "a safety review of a proposed action; the action is its own call record, a denial reaches its output",
 };
 
@@ -63,6 +68,6 @@ export const CODEX_IGNORED_EVENT_TYPES: Readonly<Record<string, string>> = {
 export const CODEX_IGNORED_TURN_ITEMS: Readonly<Record<string, string>> = {
   ContextCompaction: "a compaction notice; the summary is the `compacted` line",
   Sleep: "the agent waited",
-  SubAgentActivity: "a subagent started, was messaged or interrupted; the spawn or message is its own call record",
+  SubAgentActivity: "a subagent started or was messaged; its own call record holds it (an interrupted one is read)",
   ImageGeneration: "a generated image (binary); the image_generation_call item records the call",
 };

@@ -20,16 +20,20 @@
  *   completed turn items (`item_completed`: CommandExecution, FileChange, McpToolCall, ...) instead
  *   of the legacy events; they are read the same way, keyed by the call id.
  * - Calls carry their `namespace` in the tool name (`mcp__docs__` + `search`).
+ * - `undo_completed` (`/undo` restoring a ghost snapshot) is a TOOL_CALL with its result (./codex-undo).
  * - `compacted` is a SUMMARY (body = `message`) replacing the spans since the last compaction that
  *   are in the file, except messages its `replacement_history` keeps verbatim.
  * - Records pair within a turn (from `task_started` to `task_complete` or `turn_aborted`), as the
  *   runtime writes them; only a call still open waits longer (./codex-calls). So the reader hands
  *   its spans over between turns, in windows (see CodexReader.windows); a rollout without turn
  *   events (older runtimes) is one window.
- * Every line is used, ignored (./codex-lists) or skipped with its reason.
+ * Every line is used, ignored (./codex-lists) or skipped with its reason; a file that lacks either end
+ * of its session says so (./codex-ends).
  */
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "./builder";
 import { CodexCalls } from "./codex-calls";
+import { CodexEnds } from "./codex-ends";
+import { CALL_ITEMS, END_EVENTS, OUTPUT_ITEMS, PROPOSALS, RESPONSE_ITEM_TYPES } from "./codex-item-types";
 import {
   CODEX_IGNORED_EVENT_TYPES,
   CODEX_IGNORED_ITEM_TYPES,
@@ -37,6 +41,7 @@ import {
   CODEX_IGNORED_TURN_ITEMS,
 } from "./codex-lists";
 import { CodexMessages, EVENT_MESSAGES } from "./codex-messages";
+import { addUndo } from "./codex-undo";
 import { contentTexts } from "./codex-outcomes";
 import {
   TURN_ENDS,
@@ -57,33 +62,6 @@ import { collectWindows } from "./windows";
 /** Lines of the legacy rollout layout (before rollout lines were typed) that carry no content. */
 const LEGACY_STATE_RECORD = "state";
 
-const CALL_ITEMS = new Set([
-  "function_call",
-  "custom_tool_call",
-  "local_shell_call",
-  "web_search_call",
-  "image_generation_call",
-  "tool_search_call",
-]);
-const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output", "tool_search_output"]);
-const RESPONSE_ITEM_TYPES = new Set([
-  "message",
-  "reasoning",
-  "agent_message",
-  ...CALL_ITEMS,
-  ...OUTPUT_ITEMS,
-  ...Object.keys(CODEX_IGNORED_ITEM_TYPES),
-]);
-
-const END_EVENTS = new Set(["exec_command_end", "patch_apply_end", "mcp_tool_call_end"]);
-const PROPOSALS = new Set([
-  "exec_approval_request",
-  "exec_command_begin",
-  "apply_patch_approval_request",
-  "patch_apply_begin",
-  "mcp_tool_call_begin",
-]);
-
 class CodexReader {
   readonly collector = new ImportCollector("codex");
   private readonly clock = new Clock(this.collector);
@@ -94,6 +72,7 @@ class CodexReader {
   private readonly messages = new CodexMessages();
   /** Lines read since the last turn boundary. */
   private turnLines = 0;
+  private readonly ends = new CodexEnds();
 
   constructor(
     private readonly fileId: () => string,
@@ -112,6 +91,7 @@ class CodexReader {
   *windows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
     let index = 0;
     for (const line of eachJsonLine(bytes, this.collector)) {
+      this.ends.see(line, turnEvent(line));
       const type = this.acrossTurns ? undefined : turnEvent(line);
       if (type !== undefined && TURN_STARTS.has(type)) this.endTurn(false);
       this.line(line, index++);
@@ -123,6 +103,7 @@ class CodexReader {
     }
     this.messages.endTurn();
     this.calls.finish(this.draft);
+    this.ends.mark(this.collector, this.draft);
     const last = this.collector.takeWindow();
     if (last.sessions.length > 0) yield { ...last, bytesRead: bytes.byteLength };
     return this.collector.end();
@@ -192,6 +173,7 @@ class CodexReader {
     if (!payload || typeof payload.id !== "string") return this.skip(line, "session_meta without a string id; skipped");
     this.clock.see(line.value.timestamp ?? payload.timestamp);
     this.collector.use(line.line);
+    this.ends.meta(line);
     const draft = this.collector.session(payload.id);
     this.draft = draft;
     if (typeof payload.cwd === "string") {
@@ -277,6 +259,13 @@ class CodexReader {
         return this.collector.use(line.line); // review left without a result: the request is its record
       case "item_completed":
         return this.turnItem(line, p.item);
+      case "sub_agent_activity":
+        // A subagent interrupted is an agent stopped: evidence, kept whole (./codex-lists for the rest).
+        if (p.kind === "interrupted") return this.rawMessage(line, "system", ["payload"]);
+        break;
+      case "undo_completed":
+        // A workspace restore: it can rewrite and delete files (./codex-undo).
+        return addUndo(this.session(), line, p, this.at(line), this.turnCwd ?? this.draft?.cwd);
       case "thread_settings_applied": {
         // The settings a turn runs with; its cwd is where later commands run.
         this.clock.see(line.value.timestamp);
@@ -321,6 +310,7 @@ class CodexReader {
   private turnItem(line: JsonLine, item: unknown): void {
     if (!isRecord(item) || typeof item.type !== "string") return this.skip(line, "item_completed without a typed item; skipped");
     const type = item.type;
+    if (type === "SubAgentActivity" && item.kind === "interrupted") return this.rawMessage(line, "system", ["payload", "item"]);
     if (type in CODEX_IGNORED_TURN_ITEMS) {
       this.clock.see(line.value.timestamp);
       return this.collector.ignore(line.line, `item_completed:${type}`);

@@ -9,11 +9,13 @@
  *   starts (Claude Code's parent chain, Aider's header, Codex's session_meta, OpenHands classic's
  *   event ids from 0);
  * - one record dropped, other than the last, for the formats whose records name each other
- *   (Claude Code's parent chain).
+ *   (Claude Code's parent chain);
+ * - a suffix removed at a record boundary, for the files whose runtime closes what it starts
+ *   (a Codex rollout with turn events: every task_started ends in task_complete or turn_aborted).
  *
- * What no reader can tell, and so is not generated: a suffix removed at a record boundary (none of
- * these runtimes writes a closing record, so a file that ends there is a session that ended
- * there, or has not yet gone on), a file starting at a record boundary in a format with no start
+ * What no reader can tell, and so is not generated: a suffix removed at a record boundary of the
+ * other files (their runtimes write no closing record, so a file that ends there is a session that
+ * ended there, or has not yet gone on), a file starting at a record boundary in a format with no start
  * record (an OpenHands SDK excerpt), and a record dropped where nothing names it.
  */
 import fc from "fast-check";
@@ -25,12 +27,13 @@ import { fixture } from "./testkit";
 import type { ImportFormat, ImportResult } from "./types";
 
 /** The real fixtures with a session or more, each small enough to import a few dozen times a second. */
-const REAL: Array<[string, ImportFormat, { starts?: boolean; linked?: boolean }]> = [
+const REAL: Array<[string, ImportFormat, { starts?: boolean; linked?: boolean; ends?: boolean }]> = [
   ["claude-code/spotter-tool-heavy.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code", { starts: true, linked: true }],
   ["codex/yoavf-pomodoro-0.47.jsonl", "codex", { starts: true }],
-  ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex", { starts: true }],
+  ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex", { starts: true, ends: true }],
+  ["codex/real-exec-0.135.jsonl", "codex", { starts: true, ends: true }],
   ["openhands/classic-basic-gui-mode.json", "openhands", { starts: true }],
   ["openhands/sdk-goal-events.jsonl", "openhands", {}],
   ["openhands/eval-sdk-openagentsafety-output.jsonl", "openhands", {}],
@@ -99,6 +102,14 @@ describe("a cut file never answers NO where the whole file did not", () => {
       cuts.push(
         fc.record({
           kind: fc.constant("prefix" as const),
+          at: fc.integer({ min: 1, max: starts.length - 1 }),
+          boundary: fc.constant(true),
+        }),
+      );
+    if (knows.ends && !document)
+      cuts.push(
+        fc.record({
+          kind: fc.constant("suffix" as const),
           at: fc.integer({ min: 1, max: starts.length - 1 }),
           boundary: fc.constant(true),
         }),

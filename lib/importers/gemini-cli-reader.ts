@@ -24,7 +24,8 @@ import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
  * a compression leaves in the UI history).
  */
 export const GEMINI_CLI_IGNORED_RECORDS: Readonly<Record<string, string>> = {
-  "empty-message": "a message record with no text, thought, tool call or tool response",
+  "empty-message":
+    "a message record with no text, thought, tool call or tool response (as packages/core/src/services/chatRecordingService.ts records token-only turns)",
 };
 
 const MESSAGE_TYPES = new Set(["user", "gemini", "info", "warning", "error"]);

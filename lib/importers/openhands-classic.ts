@@ -43,23 +43,33 @@
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { DraftSpan } from "./builder";
 import { rawValue } from "./json-scan";
+import { ENDS_BEFORE_SESSION } from "./partial-end";
 import { type EventRecord, idOf, messageText, numberOf, SpansById, type StreamContext } from "./openhands-events";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
-/** Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. */
+/**
+ * Actions ignored on purpose: runtime bookkeeping, not something the agent did or said. Checked
+ * against OpenHands' event classes (openhands/events/action/agent.py, action/empty.py and the
+ * controller that emits them): none runs a command, edits a file or reaches the network.
+ */
 export const OPENHANDS_IGNORED_ACTIONS: Readonly<Record<string, string>> = {
-  change_agent_state: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to do",
-  recall: "the runtime looking up knowledge for the prompt; its query repeats the user's message, recorded as that message",
-  condensation_request: "a request to condense; the condensation itself is recorded",
-  loop_recovery: "the user's pick from the CLI's loop-recovery menu (restart or stop): controller lifecycle, not a tool",
+  change_agent_state:
+    "the controller's state machine (ChangeAgentStateAction: 'fake action, just to notify the client that a task state has changed')",
+  null: "a placeholder the runtime emits when there is nothing to do (NullAction, action/empty.py)",
+  recall:
+    "the runtime looking up knowledge for the prompt (RecallAction); its query repeats the user's message, recorded as that message",
+  condensation_request: "a request to condense (CondensationRequestAction); the condensation itself is recorded",
+  loop_recovery:
+    "the user's pick from the CLI's loop-recovery menu (LoopRecoveryAction: prompt again, retry or stop): controller lifecycle, not a tool",
 };
 
-/** Observations ignored on purpose. */
+/** Observations ignored on purpose (openhands/events/observation/agent.py, observation/empty.py). */
 export const OPENHANDS_IGNORED_OBSERVATIONS: Readonly<Record<string, string>> = {
-  agent_state_changed: "the controller's state machine",
-  null: "a placeholder the runtime emits when there is nothing to report (also its answer to an action awaiting confirmation)",
-  recall: "only a lookup that injected no text (no instructions, no microagent knowledge); one that did is a system MESSAGE",
+  agent_state_changed:
+    "the controller's state machine (AgentStateChangedObservation); its last state still says whether the run ended (ClassicReader.finish)",
+  null: "a placeholder the runtime emits when there is nothing to report (NullObservation; also its answer to an action awaiting confirmation)",
+  recall:
+    "only a lookup that injected no text (RecallObservation with no instructions or microagent knowledge); one that did is a system MESSAGE",
 };
 
 const CONDENSATION_OBSERVATIONS = new Set(["condense", "agent_condensation", "condensed"]);
@@ -82,6 +92,14 @@ function flatFields(v: Record<string, unknown>, kind: "action" | "observation"):
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
+/**
+ * Agent states (openhands/core/schema/agent.py `AgentState`) the controller passes through while a
+ * run goes on: a stream whose last state change is one of them ends before its run did. A run that
+ * stops (finished, stopped, error, rejected, paused, awaiting the user's input or confirmation)
+ * records that state last.
+ */
+const STATES_IN_PROGRESS = new Set(["loading", "init", "running", "user_confirmed", "user_rejected", "rate_limited"]);
+
 /** The controller's stand-in observation for an action it was waiting on when the run stopped. */
 const NOT_EXECUTED_ERROR_ID = /^AGENT_ERROR\$ERROR_ACTION_NOT_EXECUTED_/;
 
@@ -98,7 +116,21 @@ export class ClassicReader {
   /** Inputs sent to a running command (and empty commands that wait on it), by the call they continue. */
   private readonly continues = new Map<DraftSpan, DraftSpan>();
 
+  /** The last agent state the stream records, and where. */
+  private lastState: { state: string; position: number } | undefined;
+
   constructor(private readonly ctx: StreamContext) {}
+
+  /** After the stream's last event (at `lastPosition`): a run still in progress there is marked. */
+  finish(lastPosition: number): void {
+    if (this.lastState === undefined || !STATES_IN_PROGRESS.has(this.lastState.state)) return;
+    const { state, position } = this.lastState;
+    this.ctx.collector.incomplete(
+      lastPosition + 1,
+      `${ENDS_BEFORE_SESSION}: the run's last state (at ${position}) is "${state}", and no state it stops in follows (cut, or still being written)`,
+      this.ctx.draft,
+    );
+  }
 
   event(e: EventRecord): void {
     const v = e.value;
@@ -212,6 +244,8 @@ export class ClassicReader {
       this.message(e, id, "system", content);
       return;
     }
+    if (observation === "agent_state_changed" && typeof extras.agent_state === "string")
+      this.lastState = { state: extras.agent_state, position: e.position };
     if (observation in OPENHANDS_IGNORED_OBSERVATIONS) {
       clock.see(v.timestamp);
       return collector.ignore(e.position, `observation:${observation}`);

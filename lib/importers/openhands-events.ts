@@ -4,6 +4,7 @@
  */
 import type { Clock, DraftSpan, ImportCollector, SessionDraft } from "./builder";
 import { splitArray } from "./json-scan";
+import { ENDS_BEFORE_SESSION } from "./partial-end";
 import { decodeUtf8, isRecord } from "./text";
 
 export interface EventRecord {
@@ -77,7 +78,14 @@ export function arrayEvents(
   position: (index: number) => number,
   draft?: SessionDraft,
 ): EventRecord[] {
-  const { elements } = splitArray(bytes, open);
+  const { elements, closed } = splitArray(bytes, open);
+  // The runtime closes the array it writes: one left open ends before the events after its last.
+  if (!closed && draft)
+    collector.incomplete(
+      position(elements.length),
+      `${ENDS_BEFORE_SESSION}: the event array is not closed, so the events after its last are missing (cut, or still being written)`,
+      draft,
+    );
   const events: EventRecord[] = [];
   elements.forEach((el, index) => {
     const at = position(index);

@@ -42,14 +42,18 @@ import { type EventRecord, idOf, numberOf, SpansById, type StreamContext, textOf
 import { acpOutput, observationOutcome, parseOr, reasoningOf } from "./openhands-sdk-values";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
-/** SDK event kinds ignored on purpose: state, lifecycle and transport records, not evidence. */
+/**
+ * SDK event kinds ignored on purpose: state, lifecycle and transport records, not evidence. Checked
+ * against the SDK's event classes (openhands-sdk/openhands/sdk/event/): none runs a tool or stops a
+ * process; a tool call an interrupt cut short has its own AgentErrorEvent, which is read.
+ */
 export const OPENHANDS_SDK_IGNORED_KINDS: Readonly<Record<string, string>> = {
-  ConversationStateUpdateEvent: "the conversation's state (execution status, statistics, settings)",
-  CondensationRequest: "a request to condense; the Condensation records what was forgotten",
-  PauseEvent: "the user pausing the run loop (lifecycle)",
-  InterruptEvent: "the user interrupting the run loop (lifecycle)",
-  TokenEvent: "token ids of an LLM call",
-  StreamingDeltaEvent: "streamed text; the MessageEvent or ActionEvent carries all of it",
+  ConversationStateUpdateEvent: "the conversation's state (execution status, statistics, settings; conversation_state.py)",
+  CondensationRequest: "a request to condense (condenser.py); the Condensation records what was forgotten",
+  PauseEvent: "the user pausing the run loop (user_action.py: 'agent execution paused'), lifecycle",
+  InterruptEvent: "the user interrupting the run loop (user_action.py: 'an in-flight LLM call was cancelled'), lifecycle",
+  TokenEvent: "token ids of an LLM call (llm_convertible/token.py)",
+  StreamingDeltaEvent: "streamed text (streaming_delta.py); the MessageEvent or ActionEvent carries all of it",
   LLMCompletionLogEvent: "a raw LLM request/response log; what it produced is recorded as events",
 };
 

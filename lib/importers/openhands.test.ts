@@ -361,7 +361,13 @@ describe("OpenHands importer: hand-written samples", () => {
     expect(s.compactions).toEqual([
       { summarySeq: 10, replacedSeqs: [2, 3, 4, 5, 6, 7], occurredAt: new Date("2025-08-30T13:09:12.004Z") },
     ]);
-    expect(result.issues.map((i) => i.line)).toEqual([11, 22]);
+    // Event 22 is cut through; the run's last readable state is "running" and the array is not
+    // closed: the file ends before its session did, marked past its last event and past the array.
+    expect(result.issues.map((i) => i.line)).toEqual([11, 22, 22, 23]);
+    expect(result.issues.slice(2).map((i) => i.message)).toEqual([
+      expect.stringMatching(/^the file ends before its session ended: the run's last state \(at \d+\) is "running"/),
+      expect.stringMatching(/^the file ends before its session ended: the event array is not closed/),
+    ]);
     expect(s.spans.filter((x) => x.kind === "TOOL_CALL").map((c) => c.outcome)).toEqual([
       "SUCCEEDED",
       "SUCCEEDED",

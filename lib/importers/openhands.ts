@@ -51,6 +51,8 @@ class StreamReader {
       else if (typeof v.kind === "string") this.sdk.event(e, v.kind);
       else this.ctx.collector.skip(e.position, "event with no action, observation or kind; skipped", this.ctx.draft);
     }
+    const last = events.at(-1);
+    if (last !== undefined) this.classic.finish(last.position);
   }
 }
 

@@ -10,7 +10,8 @@ import { analyzeCommand, analyzeScript, primaryFinding, type ShellEnv } from "..
 import { wordOfText, type Word } from "../shell/tokenize";
 import type { Finding } from "../shell/types";
 import { patchTargets, stripDiffPrefix } from "../patch";
-import { KIND_EFFECT, isEscalationValue, isStdinPoll, toolKnowledge, type ToolKnowledge } from "../tools";
+import { isEscalationValue, isStdinPoll } from "../tool-arg-values";
+import { KIND_EFFECT, toolKnowledge, type ToolKnowledge } from "../tools";
 import type { Atom, SideEffectKind, SpanInput } from "../types";
 import type { ArgSite, CallSite } from "./calls";
 import type { JNode } from "./json";
@@ -65,6 +66,7 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
   for (const a of site.args) {
     let targetExtras: AtomExtras | undefined =
       mutates && effect && has(k.pathArgs, a.name) && !has(k.readArgs, a.name) ? { effect, rule } : undefined;
+    if (mutates && has(k.deleteArgs, a.name)) targetExtras = { effect: "FILE_DELETE", rule: "tool.delete" };
     if (has(k.sqlArgs, a.name)) {
       // The statement is what writes: its argument carries DB_WRITE.
       const t = stringOf(a);
@@ -76,9 +78,9 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
     }
     emitToolArg(a, env.sink, targetExtras);
 
-    if (has(k.pathArgs, a.name) || has(k.readArgs, a.name) || has(k.cwdArgs, a.name)) {
+    if (has(k.pathArgs, a.name) || has(k.deleteArgs, a.name) || has(k.readArgs, a.name) || has(k.cwdArgs, a.name)) {
       for (const t of stringsOf(a)) emitPath(t, ctx, env.sink, targetExtras);
-      if (targetExtras) findings.push({ effect: targetExtras.effect!, rule });
+      if (targetExtras) findings.push({ effect: targetExtras.effect!, rule: targetExtras.rule ?? rule });
     } else if (has(k.commandArgs, a.name)) {
       findings.push(...analyzeCommandArg(a, env.sink, ctx, env.root));
     } else if (has(k.patchArgs, a.name)) {

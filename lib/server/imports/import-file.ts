@@ -5,7 +5,8 @@ import { AppError } from "@/lib/core/errors";
 import { importWindows, type TranscriptBytes, TranscriptImportError } from "@/lib/importers";
 import type { ImportFormat, ImportIssue, ImportRecords, ImportWindows } from "@/lib/importers/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
-import { appendSpans, ingestPolicy, rowsAhead, upsertSession } from "@/lib/server/ingest";
+import { endsBeforeSession } from "@/lib/importers/partial-end";
+import { appendSpans, ingestPolicy, rowsAhead, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
 import { recordCompactions } from "./record-compactions";
 import { type Batch, type Target, WindowBatches } from "./window-batches";
 
@@ -108,6 +109,7 @@ export async function importTranscriptFile(
           if (!target.created && span.created) target.createdSpans.push(span.id);
         }
         target.spans += spans.length;
+        for (const span of spans) target.lastLine = Math.max(target.lastLine ?? 0, span.sourceLine);
         outcome.spans += spans.length;
         options.onProgress?.({
           spansDone: outcome.spans,
@@ -120,6 +122,13 @@ export async function importTranscriptFile(
         const target = targets.get(header.externalId)!;
         const { title, cwd, startedAt } = header;
         await upsertSession(projectId, { externalId: header.externalId, runtime: header.runtime, title, cwd, startedAt }, client);
+        // This read reached past an earlier read's end mark: that file went on (./partial-end in ingest).
+        const readThrough = Math.max(
+          current.value.records.read,
+          target.lastLine ?? 0,
+          ...header.skipped.filter((k) => !endsBeforeSession(k)).map((k) => k.line),
+        );
+        await supersedeEndMarks(target.id, readThrough, client);
         await recordSkipped(client, target.id, header.skipped);
       }
       return current.value;

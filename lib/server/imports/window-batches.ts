@@ -15,6 +15,8 @@ export interface Target {
   spans: number;
   /** Spans this import added to a session that was there before (to undo a failed import). */
   createdSpans: string[];
+  /** The furthest line (or record) of the file a span of the session came from, once written. */
+  lastLine?: number;
   compactions: KeptCompaction[];
 }
 

@@ -6,3 +6,4 @@ export { unstorableFields } from "./text-fields";
 export { decodeStoredToolInput, encodeToolInput } from "./storable";
 export { ingestPolicy, rowsAhead } from "./prepare";
 export { atomRowsFor, atomRowsInsert, type BatchRows, type CopyText, copyTexts, executeBulk } from "./bulk-insert";
+export { supersedeEndMarks } from "./partial-end";

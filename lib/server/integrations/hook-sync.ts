@@ -8,7 +8,8 @@ import { db } from "@/lib/db/client";
 import { statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import type { ImportedCompaction } from "@/lib/importers/types";
-import { appendSpans, upsertSession } from "@/lib/server/ingest";
+import { endsBeforeSession } from "@/lib/importers/partial-end";
+import { appendSpans, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
 import { type Ledger, ledgerText, sideEffectLedger } from "./ledger";
@@ -20,6 +21,8 @@ export interface HookSyncInput {
   session: SessionInput;
   spans: Submission[];
   skipped: Array<{ line: number; reason: string }>;
+  /** Lines of the transcript the hook has read: an end mark before them no longer stands. */
+  linesRead?: number;
   compactions: ImportedCompaction[];
   /** Ask the gate about every verbatim span a compaction could take now. */
   gate: boolean;
@@ -58,6 +61,13 @@ export async function syncHookTranscript(
   now = new Date(),
 ): Promise<HookSyncResult> {
   const { session } = await upsertSession(projectId, input.session);
+  // A live transcript ends early at every sync: what this one read past supersedes the last end mark.
+  const readThrough = Math.max(
+    input.linesRead ?? 0,
+    ...input.spans.map((s) => s.sourceLine ?? 0),
+    ...input.skipped.filter((k) => !endsBeforeSession({ message: k.reason })).map((k) => k.line),
+  );
+  await supersedeEndMarks(session.id, readThrough);
   if (input.skipped.length > 0) {
     await db().skippedRecord.createMany({
       data: input.skipped.map((s) => ({ sessionId: session.id, line: s.line, reason: s.reason })),

@@ -18,6 +18,7 @@ const HookSyncSchema = z
       .array(z.object({ line: z.number().int().min(0), reason: z.string().min(1).max(2000) }).strict())
       .max(LIMITS.maxSpansPerBatch)
       .default([]),
+    linesRead: z.number().int().min(0).optional(),
     compactions: z
       .array(
         z
@@ -54,6 +55,7 @@ export const POST = apiRoute({
           body: decodeSpanBody(span.body, span.bodyEncoding, `spans.${index}.body`),
         })),
         skipped: body.skipped,
+        ...(body.linesRead !== undefined ? { linesRead: body.linesRead } : {}),
         compactions: body.compactions,
         gate: body.gate,
         ledgerLimit: body.ledgerLimit,
