@@ -1,7 +1,8 @@
 /**
  * Real Claude Code 2.1 sessions of entireio/cli (fixtures/claude-code/SOURCES.md), asked what they
  * did. Each test answered wrong before the rule it names: a failing test run behind `| tail` was a
- * success, a `git push` was no network mutation.
+ * success, a `git push` was no network mutation, nor were documents and comments written to Linear
+ * through its MCP server.
  */
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions/canned";
@@ -41,5 +42,30 @@ describe("a 2.1.37 session that ran failing tests through a pipe, then pushed", 
     const push = answer.citations.find((c) => c.effect === "VCS_PUSH");
     expect(push?.excerpt).toContain("push");
     expect(text(spans[push!.seq]!.body)).toContain("git -C /Users/alex/workspace/cli/.worktrees/1 push");
+  });
+});
+
+describe("a 2.1.12 session that wrote to Linear through its MCP server", () => {
+  const result = importTranscript(fixture("claude-code/entire-2.1.12-linear-mcp-8b418ea5.jsonl.gz"), "claude-code");
+  const spans = result.sessions[0]!.spans;
+
+  it("answers YES to the network-mutations question, citing each write and no read (it answered NO)", () => {
+    const answer = answerOverImport(result, CANNED_QUESTIONS["network-mutations"]);
+    expect(answer.answer).toBe("YES");
+    const cited = [...new Set(answer.citations.map((c) => spans[c.seq]!.toolName))].sort();
+    expect(cited).toEqual([
+      "mcp__linear-server__create_comment",
+      "mcp__linear-server__create_document",
+      "mcp__linear-server__update_document",
+    ]);
+    expect(new Set(answer.citations.map((c) => spans[c.seq]!.sourceLine))).toEqual(new Set([36, 91, 108]));
+  });
+
+  it("blocks no side-effect question with its reads (get_issue, list_documents, search_documentation)", () => {
+    for (const q of Object.values(CANNED_QUESTIONS))
+      expect(
+        answerOverImport(result, q).blockers.filter((b) => b.unknownEffect),
+        q.id,
+      ).toEqual([]);
   });
 });

@@ -29,6 +29,7 @@ const REAL: Array<[string, ImportFormat, { starts?: boolean; linked?: boolean }]
   ["claude-code/spotter-tool-heavy.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code", { starts: true, linked: true }],
+  ["claude-code/entire-2.1.12-linear-mcp-8b418ea5.jsonl.gz", "claude-code", { starts: true, linked: true }],
   ["codex/yoavf-pomodoro-0.47.jsonl", "codex", { starts: true }],
   ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex", { starts: true }],
   ["openhands/classic-basic-gui-mode.json", "openhands", { starts: true }],

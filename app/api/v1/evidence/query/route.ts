@@ -76,6 +76,7 @@ function render(result: EvidenceQueryResult, pages: { citations?: Window; blocke
       unblockBy: b.unblockBy,
       reason: b.reason,
       ...(b.outcomeInDoubt ? { outcomeInDoubt: true } : {}),
+      ...(b.unknownEffect ? { unknownEffect: true } : {}),
     })),
     citationCount: result.citationCount,
     blockerCount: result.blockerCount,
