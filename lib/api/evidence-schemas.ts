@@ -86,6 +86,8 @@ export const EvidenceAnswerSchema = z.object({
       reason: z.string(),
       /** The span blocks only because its call's outcome is unknown or contradicted. */
       outcomeInDoubt: z.literal(true).optional(),
+      /** The span blocks because it calls a tool whose effects are not known. */
+      unknownEffect: z.literal(true).optional(),
     }),
   ),
   /**

@@ -38,6 +38,7 @@ const RULE_TEXT: Record<string, string> = {
   "tool.unidentified": "a tool call whose tool cannot be identified is not known to be read-only",
   "tool.vcs-commit": "the tool makes a commit",
   "tool.vcs-push": "the tool pushes commits",
+  "tool.mcp-write": "the tool writes through a remote service (an MCP tool whose name leads with a write verb)",
   "shell.redirect": "shell redirection (> or >>) writes a file",
   "shell.tee": "tee writes a file",
   "shell.file-write": "the command writes a file",

@@ -4,3 +4,4 @@ export * from "./questions/canned";
 export * from "./questions/scope";
 export * from "./questions/answer";
 export * from "./questions/completeness";
+export * from "./questions/unknown-effects";

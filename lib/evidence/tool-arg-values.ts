@@ -1,5 +1,5 @@
 /** What a tool's argument values say of the call: escalation asked for, stdin written or only polled. */
-import type { ToolProfile } from "./tools";
+import type { ToolProfile } from "./tool-profile";
 
 /** True when a sandbox-escalation argument's value asks for escalation (true, "require_escalated"). */
 export function isEscalationValue(v: unknown): boolean {

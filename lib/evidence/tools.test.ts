@@ -27,8 +27,11 @@ describe("toolKnowledge", () => {
     expect(toolKnowledge(name).kind).toBe(kind);
   });
 
-  it("a tool of an unknown MCP server is unknown, whatever its name", () => {
-    expect(toolKnowledge("mcp__acme__read_file")).toMatchObject({ kind: "unknown", known: false });
+  it("a tool of an unknown MCP server is known by its verb alone, and unknown when the verb says nothing", () => {
+    expect(toolKnowledge("mcp__acme__read_file")).toMatchObject({ kind: "read", family: "mcp" });
+    expect(toolKnowledge("mcp__acme__run_report")).toMatchObject({ kind: "unknown", known: false });
+    // A write on a file of an unknown server is the file system's write, not a request: unknown.
+    expect(toolKnowledge("mcp__acme__write_file")).toMatchObject({ kind: "unknown", known: false });
   });
 
   it("readOnlyHint makes an unknown tool read-only, never a known writer", () => {

@@ -8,67 +8,13 @@
  * but never turns a known writer (write_file) into a reader; readOnlyHint: false or
  * destructiveHint: true make a name we believed read-only side-effecting.
  */
-import type { SideEffectKind, SpanInput } from "./types";
+import { mcpToolParts, mcpVerb } from "./mcp-tools";
 import { own } from "./own";
+import { RUNTIME_TOOLS } from "./runtime-tools";
+import type { ToolKind, ToolProfile } from "./tool-profile";
+import type { SideEffectKind, SpanInput } from "./types";
 
-export type ToolKind =
-  | "read" // reads only
-  | "internal" // the agent's own bookkeeping: plans, todos, thoughts, final answers
-  | "write" // writes the files named by pathArgs
-  | "delete"
-  | "move"
-  | "editor" // a file editor whose sub-command decides (view reads, the rest write)
-  | "shell" // runs a shell command: see shell/analyze.ts
-  | "patch" // applies a patch: the files it names
-  | "http" // HTTP request: mutates unless GET/HEAD/OPTIONS
-  | "sql" // runs SQL: writes when the statement writes
-  | "vcs-commit"
-  | "vcs-push"
-  | "code" // runs code (a notebook cell, an interpreter)
-  | "process" // signals or feeds a running process
-  | "spawn" // starts a sub-agent
-  | "submit" // ends the run by submitting its changes
-  | "agent-cli" // a bare command line in the SWE-agent style
-  | "unknown";
-
-export interface ToolProfile {
-  kind: ToolKind;
-  /** Which runtime's vocabulary the name came from, for the UI. */
-  family: string;
-  /** Arguments naming the file(s) the tool reads or changes. */
-  pathArgs?: readonly string[];
-  /** Folders the tool may remove files under, beside what it writes (a restore's new files). */
-  deleteArgs?: readonly string[];
-  /** For copies: arguments naming the source(s), read only. */
-  readArgs?: readonly string[];
-  /** Arguments holding a shell command (a string, or an argv array). */
-  commandArgs?: readonly string[];
-  /** Arguments holding the working directory. */
-  cwdArgs?: readonly string[];
-  /** Arguments holding file content (scanned as data, not as the agent's claims). */
-  contentArgs?: readonly string[];
-  patchArgs?: readonly string[];
-  urlArgs?: readonly string[];
-  methodArgs?: readonly string[];
-  /** Arguments that, when present, make an HTTP request a write (a body). */
-  bodyArgs?: readonly string[];
-  sqlArgs?: readonly string[];
-  /** Editors: the argument naming the sub-command, and the sub-commands that only read. */
-  editorCommandArg?: string;
-  readOnlyCommands?: readonly string[];
-  /**
-   * Process tools: the arguments holding what is written to the process's stdin. A call that
-   * writes nothing (absent or empty) only polls the running process for output: a read.
-   */
-  stdinArgs?: readonly string[];
-  /**
-   * Arguments by which a call asks to run outside the sandbox (Codex: with_escalated_permissions,
-   * sandbox_permissions): a true or "require_escalated" value is a privilege escalation.
-   */
-  escalationArgs?: readonly string[];
-  /** Rule id when it differs from the kind's default ("tool.edit" for an edit tool that writes). */
-  rule?: string;
-}
+export type { ToolKind, ToolProfile } from "./tool-profile";
 
 export interface ToolKnowledge extends ToolProfile {
   /** The name as looked up (MCP prefixes stripped, case folded). */
@@ -301,6 +247,8 @@ def("todo_write update_todos write_todos plan think final_answer respond answer 
   family: "generic",
 });
 
+for (const [names, profile] of RUNTIME_TOOLS) def(names, profile);
+
 /** MCP servers whose tool names mean what the generic names above mean. */
 const TRUSTED_MCP_SERVERS = new Set([
   "filesystem",
@@ -350,21 +298,31 @@ function knowledge(name: string, annotations: SpanInput["toolAnnotations"]): Too
 function lookup(name: string): { profile: ToolProfile; canonical: string } | null {
   const direct = own(P, name);
   if (direct) return { profile: direct, canonical: name };
-  let n = name;
   // OpenAI-style "functions.write_file".
-  if (n.startsWith("functions.")) n = n.slice("functions.".length);
-  // MCP as Claude Code names it: mcp__<server>__<tool>.
-  const mcp = /^mcp__(.+?)__(.+)$/.exec(n);
-  if (mcp) {
-    if (!TRUSTED_MCP_SERVERS.has(mcp[1]!.toLowerCase())) return null;
-    n = mcp[2]!;
-  }
+  const n = name.startsWith("functions.") ? name.slice("functions.".length) : name;
+  const parts = mcpToolParts(n);
+  // A server's tool (mcp__<server>__<tool>, <server>__<tool>, <server>.<tool>): the generic names
+  // mean what they say only on servers known to use them so; any other is known by its verb.
+  if (parts.server !== undefined && !TRUSTED_MCP_SERVERS.has(parts.server.toLowerCase())) return byVerb(parts.tool, name);
+  return generic(parts.tool) ?? byVerb(parts.tool, name);
+}
+
+function generic(n: string): { profile: ToolProfile; canonical: string } | null {
   const snake = n
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/[-\s]/g, "_")
     .toLowerCase();
   const hit = own(P, n) ?? own(P, snake);
   return hit ? { profile: hit, canonical: own(P, n) ? n : snake } : null;
+}
+
+const MCP_WRITE: ToolProfile = { kind: "remote-write", family: "mcp" };
+const MCP_READ: ToolProfile = { kind: "read", family: "mcp" };
+
+/** A tool known only by its name's verb (mcp-tools.ts); null when the verb says nothing. */
+function byVerb(tool: string, name: string): { profile: ToolProfile; canonical: string } | null {
+  const verb = mcpVerb(tool);
+  return verb === null ? null : { profile: verb === "write" ? MCP_WRITE : MCP_READ, canonical: name };
 }
 
 /** The effect a tool kind has on its own (before looking at its arguments). */
@@ -380,5 +338,6 @@ export const KIND_EFFECT: Partial<Record<ToolKind, { effect: SideEffectKind; rul
   process: { effect: "SHELL_MUTATION", rule: "tool.process" },
   spawn: { effect: "PROCESS_SPAWN", rule: "tool.subagent" },
   submit: { effect: "SHELL_MUTATION", rule: "tool.submit" },
+  "remote-write": { effect: "NETWORK_MUTATION", rule: "tool.mcp-write" },
   unknown: { effect: "UNKNOWN_TOOL", rule: "tool.unknown" },
 };

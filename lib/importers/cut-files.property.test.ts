@@ -31,6 +31,7 @@ const REAL: Array<[string, ImportFormat, { starts?: boolean; linked?: boolean; e
   ["claude-code/spotter-tool-heavy.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/spotter-agent-aac57f5.jsonl", "claude-code", { starts: true, linked: true }],
   ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code", { starts: true, linked: true }],
+  ["claude-code/entire-2.1.12-linear-mcp-8b418ea5.jsonl.gz", "claude-code", { starts: true, linked: true }],
   ["codex/yoavf-pomodoro-0.47.jsonl", "codex", { starts: true }],
   ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex", { starts: true, ends: true }],
   ["codex/real-exec-0.135.jsonl", "codex", { starts: true, ends: true }],

@@ -14,6 +14,8 @@ const REAL: Array<[string, ImportFormat]> = [
   ["claude-code/spotter-agent-acompact-70d8e7.jsonl", "claude-code"],
   ["claude-code/spotter-compacted-ae4a77f8.jsonl.gz", "claude-code"],
   ["claude-code/kimuson-1.0.98-inline-sidechains-fe5e1c67.jsonl.gz", "claude-code"],
+  ["claude-code/entire-2.1.37-piped-tests-and-push-0a76fbfe.jsonl.gz", "claude-code"],
+  ["claude-code/entire-2.1.12-linear-mcp-8b418ea5.jsonl.gz", "claude-code"],
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["codex/yoavf-pomodoro-0.47.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],

@@ -5,7 +5,9 @@
  * warning on the call's line, and the outcome records it (FAILED with exit 0, or UNKNOWN).
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import { readHiddenFailure } from "@/lib/evidence/exit-status-doubt";
 import { readOutputIntoOutcome } from "@/lib/evidence/output-signals";
+import { type ScriptOfCommand, scriptOfCommand } from "@/lib/evidence/shell/script-of";
 import { toolKnowledge } from "@/lib/evidence/tools";
 import type { SpanKind } from "@/lib/evidence/types";
 
@@ -58,28 +60,25 @@ function readOne(call: DraftCallOrResult, result: DraftCallOrResult, warn: (line
   if (!RAN_SOMETHING.has(tool.kind)) return;
   const output = outputText(decoder.decode(result.body));
   const exitCode = call.exitCode ?? result.exitCode;
-  const read = readOutputIntoOutcome(
-    { outcome: call.outcome, ...(exitCode !== undefined ? { exitCode } : {}) },
-    output,
-    commandOf(call.toolInput, tool.commandArgs),
-    tool.kind === "http",
-  );
+  const said = { outcome: call.outcome, ...(exitCode !== undefined ? { exitCode } : {}) };
+  const command = commandOf(call.toolInput, tool.commandArgs);
+  let read = readOutputIntoOutcome(said, output, command?.script, tool.kind === "http");
+  if (read.doubt === undefined && tool.kind === "shell") read = readHiddenFailure(said, output, command);
   if (read.doubt === undefined) return;
   call.outcome = read.outcome;
   if (call.exitCode === undefined && exitCode !== undefined) call.exitCode = exitCode;
   warn(call.sourceLine, `${call.toolName} call: ${read.outcome}, ${read.doubt}`);
 }
 
-/** The command line a call ran: its command argument (an argv array joined), when it has one. */
-function commandOf(input: unknown, args: readonly string[] | undefined): string | undefined {
-  if (typeof input !== "object" || input === null || !args) return undefined;
+/** The script a call ran (its command argument; a shell argv read for its `-c` script), when it has one. */
+function commandOf(input: unknown, args: readonly string[] | undefined): ScriptOfCommand | null {
+  if (typeof input !== "object" || input === null || !args) return null;
   const fields = input as Record<string, unknown>;
   for (const name of args) {
-    const v = fields[name];
-    if (typeof v === "string") return v;
-    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(" ");
+    const script = scriptOfCommand(fields[name]);
+    if (script) return script;
   }
-  return undefined;
+  return null;
 }
 
 /**

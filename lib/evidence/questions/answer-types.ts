@@ -97,6 +97,11 @@ export interface Blocker {
    * or FAILED against the runtime's exit 0): it blocks a NO to a question that filters on outcomes.
    */
   outcomeInDoubt?: true;
+  /**
+   * The span is a call of a tool whose effects are not known (UNKNOWN_TOOL): it blocks a NO to a
+   * question about side effects, whatever the effects asked about (questions/unknown-effects.ts).
+   */
+  unknownEffect?: true;
 }
 
 export type AnswerKind = "YES" | "NO" | "INSUFFICIENT_EVIDENCE";

@@ -416,6 +416,13 @@ describe("canned questions", () => {
     expect(answerQuestion(CANNED_QUESTIONS["deleted-files"], scope(), [post, rm]).citations.map((c) => c.spanId)).toEqual(["s1"]);
   });
 
+  it("counts a push to a remote repository as a network mutation", () => {
+    const push = verbatim(0, "git push origin main", (b) => [
+      atomIn(b, "COMMAND", "git push origin main", { effect: "VCS_PUSH" }),
+    ]);
+    expect(answerQuestion(CANNED_QUESTIONS["network-mutations"], scope(), [push]).answer).toBe("YES");
+  });
+
   it("can be overridden by a policy owner", () => {
     const qs = applyCannedOverrides(CANNED_QUESTIONS, {
       "deleted-files": { title: "Deleted anything?", anyOf: [{ effectKinds: ["FILE_DELETE", "FILE_MOVE"] }] },

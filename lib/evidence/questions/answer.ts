@@ -17,6 +17,7 @@ import {
   type EvidenceQuestion,
 } from "./predicate";
 import { completenessCase } from "./completeness";
+import { unknownToolBlocks, unknownToolReason } from "./unknown-effects";
 import { inSeqRange, inTimeRange, seqGaps, type QuestionScope, type SeqGap } from "./scope";
 import type { AnswerKind, Blocker, Citation, QuestionAnswer, QuestionSpan, SkippedRecordRef, UnblockAct } from "./answer-types";
 
@@ -103,6 +104,8 @@ export function judgeSpan(
       blocker = blockerFor(span, "the session's working directory is unknown, so its writes cannot be placed", false);
     else if (found.citations.length === 0 && matchesBarOutcome(span, predicates, cwd))
       blocker = { ...blockerFor(span, doubtReason(span), false), outcomeInDoubt: true };
+    else if (found.citations.length === 0 && unknownToolBlocks(span, predicates))
+      blocker = { ...blockerFor(span, unknownToolReason(span.toolName), false), unknownEffect: true };
     return { checked: true, citations: found.citations, blocker };
   }
   return { checked: false, citations: [], blocker: uncheckableBlocker(span, predicates) };

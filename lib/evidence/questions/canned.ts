@@ -65,8 +65,12 @@ export function cannedQuestionsFor(policy: RetentionPolicy): Record<CannedQuesti
     },
     "network-mutations": {
       id: "network-mutations",
-      title: "Did we send network mutations (POST/PUT/PATCH/DELETE)?",
-      anyOf: [{ effectKinds: ["NETWORK_MUTATION"] }],
+      title: "Did we send network mutations (POST/PUT/PATCH/DELETE, git push)?",
+      description:
+        "Requests that change something on another machine: HTTP POST/PUT/PATCH/DELETE and tools that " +
+        "write through a remote service, and pushes to a remote repository (`git push`).",
+      // A push changes the remote: leaving it out answered NO over a session that pushed.
+      anyOf: [{ effectKinds: ["NETWORK_MUTATION", "VCS_PUSH"] }],
     },
     "escalated-privileges": {
       id: "escalated-privileges",

@@ -5,7 +5,7 @@
  * that fails, with the spans, gaps or records that make it fail listed beside the answer.
  */
 
-export const COMPLETENESS_CONDITIONS = ["scope", "records", "seq", "spans", "outcomes"] as const;
+export const COMPLETENESS_CONDITIONS = ["scope", "records", "seq", "spans", "outcomes", "effects"] as const;
 export type CompletenessConditionId = (typeof COMPLETENESS_CONDITIONS)[number];
 
 export interface CompletenessCondition {
@@ -30,18 +30,20 @@ const STATEMENTS: Record<CompletenessConditionId, string> = {
   seq: "No seq is missing from any session in scope.",
   spans: "Every span that could hold a match can be checked: it is verbatim, or its original is retrievable.",
   outcomes: "Every call the question could cite has a known outcome that its signals agree on.",
+  effects: "Every call that could have had the effect asked about is of a tool whose effects are known.",
 };
 
 /** The case for an answer's findings (its blockers, gaps and skipped records as listed). */
 export function completenessCase(found: {
-  /** As Blocker: an outcome in doubt is a condition of its own. */
-  blockers: ReadonlyArray<{ outcomeInDoubt?: true }>;
+  /** As Blocker: an outcome in doubt, and an unknown tool's call, are conditions of their own. */
+  blockers: ReadonlyArray<{ outcomeInDoubt?: true; unknownEffect?: true }>;
   gaps: ReadonlyArray<{ sessionId: string }>;
   skippedRecords: ReadonlyArray<{ sessionId: string }>;
   noSpansInScope: boolean;
 }): CompletenessCase {
   const doubted = found.blockers.filter((b) => b.outcomeInDoubt === true).length;
-  const unchecked = found.blockers.length - doubted;
+  const unknownTools = found.blockers.filter((b) => b.unknownEffect === true).length;
+  const unchecked = found.blockers.length - doubted - unknownTools;
   const skippedSessions = new Set(found.skippedRecords.map((r) => r.sessionId)).size;
   const gapSessions = new Set(found.gaps.map((g) => g.sessionId)).size;
   const fails: Partial<Record<CompletenessConditionId, string>> = {};
@@ -51,6 +53,7 @@ export function completenessCase(found: {
   if (found.gaps.length > 0) fails.seq = `${plural(found.gaps.length, "seq gap")} in ${plural(gapSessions, "session")}`;
   if (unchecked > 0) fails.spans = `${plural(unchecked, "span")} that could have matched cannot be checked`;
   if (doubted > 0) fails.outcomes = `${plural(doubted, "span")} of calls whose outcome is unknown or contradicted`;
+  if (unknownTools > 0) fails.effects = `${plural(unknownTools, "call")} of tools whose effects are not known`;
   const conditions = COMPLETENESS_CONDITIONS.map((id): CompletenessCondition => {
     const blockedBy = fails[id];
     return { id, holds: blockedBy === undefined, statement: STATEMENTS[id], ...(blockedBy ? { blockedBy } : {}) };

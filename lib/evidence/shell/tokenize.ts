@@ -9,9 +9,26 @@
  * the bytes that spell it.
  */
 import { TextBuilder, type Text } from "../atoms/text";
-import { type Heredoc, type Redirect, type Script, ShellWord, type SimpleCommand, type Word } from "./word";
+import {
+  type CommandSeparator,
+  type Heredoc,
+  type Redirect,
+  type Script,
+  ShellWord,
+  type SimpleCommand,
+  type Word,
+} from "./word";
 
-export { type Heredoc, type Redirect, relabel, type Script, type SimpleCommand, type Word, wordOfText } from "./word";
+export {
+  type CommandSeparator,
+  type Heredoc,
+  type Redirect,
+  relabel,
+  type Script,
+  type SimpleCommand,
+  type Word,
+  wordOfText,
+} from "./word";
 
 const SPACE = /[ \t\r\f\v]/;
 /** Characters that make a word need unquoting. */
@@ -44,35 +61,35 @@ class Tokenizer {
       } else if (c === "\\" && s[this.i + 1] === "\n") {
         this.i += 2;
       } else if (c === "\n") {
-        this.end(false);
+        this.end(false, "\n");
         this.i++;
         this.readHeredocBodies();
       } else if (c === "#" && this.atWordStart()) {
         const nl = s.indexOf("\n", this.i);
         this.i = nl < 0 ? s.length : nl;
       } else if (c === ";") {
-        this.end(false);
+        this.end(false, ";");
         this.i += s[this.i + 1] === ";" ? 2 : 1;
       } else if (c === "&") {
         if (s[this.i + 1] === "&") {
-          this.end(false);
+          this.end(false, "&&");
           this.i += 2;
         } else if (s[this.i + 1] === ">") {
           this.redirect(null);
         } else {
-          this.end(false);
+          this.end(false, "&");
           this.i++;
         }
       } else if (c === "|") {
         if (s[this.i + 1] === "|") {
-          this.end(false);
+          this.end(false, "||");
           this.i += 2;
         } else {
-          this.end(true);
+          this.end(true, "|");
           this.i += s[this.i + 1] === "&" ? 2 : 1;
         }
       } else if (c === "(" || c === ")") {
-        this.end(false);
+        this.end(false, c === "(" ? "(" : ")");
         this.i++;
       } else if (c === "<" || c === ">") {
         this.redirect(null);
@@ -119,10 +136,11 @@ class Tokenizer {
     c.b = Math.max(c.b, b);
   }
 
-  private end(pipe: boolean): void {
+  private end(pipe: boolean, by: CommandSeparator = ""): void {
     const c = this.cur;
     if (c !== null && (c.words.length > 0 || c.redirects.length > 0)) {
       c.pipedTo = pipe;
+      c.endedBy = by;
       this.commands.push(c);
     }
     this.cur = null;

@@ -69,7 +69,11 @@ export interface SimpleCommand {
   pipedFrom: boolean;
   /** Its stdout goes into a pipe. */
   pipedTo: boolean;
+  /** The operator that ended it (`;` `&&` `||` `&` `|` a newline, a parenthesis), or "" at the end. */
+  endedBy?: CommandSeparator;
 }
+
+export type CommandSeparator = ";" | "&&" | "||" | "&" | "|" | "\n" | "(" | ")" | "";
 
 export interface Script {
   commands: SimpleCommand[];

@@ -3,7 +3,14 @@
  * indexes, narrowed by the literals a command pattern requires, then judged with their facts.
  */
 import { Prisma } from "@/lib/db/generated/client";
-import { judgeSpan, matchAtom, spanQualifies, type CompiledPredicate } from "@/lib/evidence/questions";
+import {
+  type CompiledPredicate,
+  isUnknownToolAtom,
+  judgeSpan,
+  matchAtom,
+  spanQualifies,
+  unknownToolsCanBlock,
+} from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { atomCondition, regexNarrowing } from "./candidates";
 import {
@@ -252,10 +259,11 @@ async function judgeBatch(
         const list = orderedAtoms(rowsOfSpan);
         const toolName = toolNames.get(key);
         const cwd = cwdOf(sessionId);
-        if (
+        const qualifies =
           spanQualifies(withoutOutcomes, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
-          list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH")
-        ) {
+          list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH");
+        // An unknown tool's call, which the engine may find blocking (questions/unknown-effects.ts).
+        if (qualifies || (unknownToolsCanBlock(p) && list.some(isUnknownToolAtom))) {
           hits.set(key, { session_id: sessionId, id: spanId });
         }
       }

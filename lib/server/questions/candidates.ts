@@ -7,7 +7,7 @@
  */
 import { Prisma } from "@/lib/db/generated/client";
 import { HOME_DOTFILES_TOKEN } from "@/lib/evidence/path-prefix";
-import type { CompiledPredicate } from "@/lib/evidence/questions";
+import { type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import { ATOM_KINDS, type AtomKind } from "@/lib/evidence/types";
 
 /**
@@ -215,7 +215,11 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
     parts.push(Prisma.sql`exists (select 1 from evidence_atom c
                                    where c.session_id = ${a("session_id")} and c.span_id = ${a("span_id")} and c.kind = 'COMMAND' and ${commandNarrowing})`);
   }
-  return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+  const condition = parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+  // A call of a tool whose effects are not known blocks a side-effect question: the engine needs it.
+  if (!options.asClaim && unknownToolsCanBlock(p))
+    return Prisma.sql`((${condition}) or (${a("effect")} = 'UNKNOWN_TOOL' and not ${a("negated")}))`;
+  return condition;
 }
 
 /** Predicates that look at a span's tool name or its commands, not only at the matching atom. */

@@ -59,6 +59,8 @@ export interface BlockerJson {
   reason: string;
   /** Present (true) only when the span blocks because its call's outcome is unknown or contradicted. */
   outcomeInDoubt?: true;
+  /** Present (true) only when the span blocks because it calls a tool whose effects are not known. */
+  unknownEffect?: true;
 }
 
 /** An evidence answer as presented: a page of each list, with every count exact. */
@@ -93,6 +95,7 @@ export function blockerJson(b: Blocker): BlockerJson {
     unblockBy: b.unblockBy,
     reason: b.reason,
     ...(b.outcomeInDoubt ? { outcomeInDoubt: true as const } : {}),
+    ...(b.unknownEffect ? { unknownEffect: true as const } : {}),
   };
 }
 

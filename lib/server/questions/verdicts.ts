@@ -23,7 +23,7 @@ import { loadCannedQuestions } from "@/lib/server/retention";
  * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
  * when the stored shape does: verdicts of the old format are then never read again.
  */
-const VERDICT_FORMAT = 5;
+const VERDICT_FORMAT = 6;
 
 /**
  * What a question found in one session: the parts of the answer over many sessions. Citations and
