@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { completenessCase } from "@/lib/evidence/questions";
+import { COMPLETENESS_CONDITIONS, completenessCase } from "@/lib/evidence/questions";
 import { CompletenessCaseList } from "./CompletenessCaseList";
 
 const html = (c: Parameters<typeof CompletenessCaseList>[0]["completeness"]) =>
@@ -11,7 +11,7 @@ describe("CompletenessCaseList", () => {
   it("lists every condition of a case that holds", () => {
     const out = html(completenessCase({ blockers: [], gaps: [], skippedRecords: [], noSpansInScope: false }));
     expect(out).toContain("every condition holds");
-    expect(out.match(/data-holds="true"/g)).toHaveLength(5);
+    expect(out.match(/data-holds="true"/g)).toHaveLength(COMPLETENESS_CONDITIONS.length);
   });
 
   it("names what blocks each condition that fails", () => {
