@@ -52,12 +52,25 @@ function urlsOf(name: string): { url: string; ownerUrl: string } {
 
 /** Gives the application's role its rights on `name` (CONNECT is the server's, so a copy needs it again). */
 async function grantTestRole(name: string): Promise<void> {
-  await asServer(async (owner) => {
-    await grantAppRole(owner, TEST_APP_ROLE, name);
-    // Tests that damage data behind the triggers' backs (as storage damage would) switch them off
-    // for their transaction; only the test role may, and its rights on the audit log are unchanged.
-    await owner.query(`GRANT SET ON PARAMETER session_replication_role TO ${TEST_APP_ROLE}`);
-  }, name);
+  await asServer((owner) => grantAppRole(owner, TEST_APP_ROLE, name), name);
+}
+
+/**
+ * Tests that damage data behind the triggers' backs (as storage damage would) switch them off for
+ * their transaction; only the test role may, and its rights on the audit log are unchanged. The
+ * grant is the server's, not a database's: given once a run, and again when another run granting
+ * at the same moment makes Postgres refuse one of the two ("tuple concurrently updated").
+ */
+async function grantTestRoleTriggerSwitch(): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await asServer((admin) => admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${TEST_APP_ROLE}`));
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !/tuple concurrently updated/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }
 
 async function dropDatabase(name: string): Promise<void> {
@@ -75,6 +88,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase & 
   const { url, ownerUrl } = urlsOf(name);
   await applyMigrations(ownerUrl);
   await grantTestRole(name);
+  await grantTestRoleTriggerSwitch();
   return { name, url, ownerUrl, drop: () => dropDatabase(name) };
 }
 
