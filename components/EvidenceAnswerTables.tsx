@@ -22,9 +22,9 @@ export function sessionLabel(titles: SessionTitles, sessionId: string): string {
   return Object.hasOwn(titles, sessionId) ? titles[sessionId]! : sessionId.slice(0, 8);
 }
 
-/** A citation as every answer has it (a job's stored answer types the outcome as a string). */
+/** A citation as an answer presents it. */
 export interface CitationRow extends CitedBytes {
-  outcome?: string | null;
+  outcome?: ToolOutcome | null;
   exitCode?: number | null;
 }
 
@@ -107,7 +107,7 @@ export function CitationTable({
             </td>
             <td className="mono">{c.excerpt}</td>
             <td>
-              <CallOutcome outcome={c.outcome as ToolOutcome | null | undefined} exitCode={c.exitCode} />
+              <CallOutcome outcome={c.outcome} exitCode={c.exitCode} />
             </td>
             <td className="mono">{c.sha256.slice(0, 12)}…</td>
           </tr>
@@ -117,35 +117,17 @@ export function CitationTable({
   );
 }
 
-type BlockerTableProps = { project: string; sessionTitles: SessionTitles } & (
-  | { blockers: readonly BlockerRow[] }
-  | {
-      /** An answer's blockers with what each summary dropped, whether its original is held, what unblocks it. */
-      blockers: readonly BlockerFateRow[];
-      /** The form that pins a blocker's original, when the viewer may pin; else the act is named for an operator. */
-      pinForm: ((blocker: BlockerFateRow) => ReactNode) | null;
-    }
-);
+interface BlockerTableProps {
+  project: string;
+  sessionTitles: SessionTitles;
+  /** An answer's blockers with what each summary dropped, whether its original is held, what unblocks it. */
+  blockers: readonly BlockerFateRow[];
+  /** The form that pins a blocker's original, when the viewer may pin; else the act is named for an operator. */
+  pinForm: ((blocker: BlockerFateRow) => ReactNode) | null;
+}
 
 /** The spans that could have matched but cannot be checked, under a "Blocking spans" heading (`#blockers`). */
-export function BlockerTable(props: BlockerTableProps) {
-  const { project, sessionTitles } = props;
-  const full = "pinForm" in props ? props : null;
-  const row = (b: BlockerRow, fate?: ReactNode, unblock?: ReactNode) => (
-    <tr key={b.spanId}>
-      <SessionCell project={project} titles={sessionTitles} sessionId={b.sessionId} />
-      <td className="num">
-        <Link href={projectHref(project, `/spans/${b.spanId}`)}>{b.seq}</Link>
-      </td>
-      <td>
-        <Code value={b.class} /> × <Code value={b.provenance} />
-      </td>
-      {fate}
-      <td>{b.reason}</td>
-      {unblock}
-    </tr>
-  );
-  const blockers: readonly BlockerRow[] = props.blockers;
+export function BlockerTable({ project, sessionTitles, blockers, pinForm }: BlockerTableProps) {
   return (
     <>
       <h2 id="blockers">Blocking spans</h2>
@@ -155,31 +137,28 @@ export function BlockerTable(props: BlockerTableProps) {
             <th>Session</th>
             <th className="num">Seq</th>
             <th>Cell</th>
-            {full ? (
-              <>
-                <th>Dropped</th>
-                <th>Original</th>
-              </>
-            ) : null}
+            <th>Dropped</th>
+            <th>Original</th>
             <th>Why</th>
-            {full ? <th>Unblock</th> : null}
+            <th>Unblock</th>
           </tr>
         </thead>
         <tbody>
-          {full
-            ? full.blockers.map((b) =>
-                row(
-                  b,
-                  <>
-                    <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
-                    <td>{b.originalHeld ? "held" : "gone"}</td>
-                  </>,
-                  <td>
-                    {b.unblockBy === "none" ? "not possible" : full.pinForm ? full.pinForm(b) : `${b.unblockBy} (operator)`}
-                  </td>,
-                ),
-              )
-            : blockers.map((b) => row(b))}
+          {blockers.map((b) => (
+            <tr key={b.spanId}>
+              <SessionCell project={project} titles={sessionTitles} sessionId={b.sessionId} />
+              <td className="num">
+                <Link href={projectHref(project, `/spans/${b.spanId}`)}>{b.seq}</Link>
+              </td>
+              <td>
+                <Code value={b.class} /> × <Code value={b.provenance} />
+              </td>
+              <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
+              <td>{b.originalHeld ? "held" : "gone"}</td>
+              <td>{b.reason}</td>
+              <td>{b.unblockBy === "none" ? "not possible" : pinForm ? pinForm(b) : `${b.unblockBy} (operator)`}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>
