@@ -23,7 +23,7 @@ describe("an MCP tool's name", () => {
       "delete_label",
     ])
       expect(mcpVerb(t), t).toBe("write");
-    for (const t of ["get_issue", "list_projects", "search_documentation", "query-docs", "getDiagnostics", "read_resource"])
+    for (const t of ["get_issue", "list_projects", "search_documentation", "query-docs", "getDiagnostics", "helm_list_releases"])
       expect(mcpVerb(t), t).toBe("read");
     for (const t of [
       "resolve-library-id",
@@ -74,6 +74,8 @@ describe("MCP tools in the tool table", () => {
       ["replace", "write"],
       ["search_file_content", "read"],
       ["delegate_to_agent", "spawn"],
+      ["spawn_agent", "spawn"],
+      ["wait_agent", "internal"],
     ] as const)
       expect(toolKnowledge(name), name).toMatchObject({ kind, known: true });
   });

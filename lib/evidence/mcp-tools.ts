@@ -2,7 +2,8 @@
  * Tools of MCP servers, known by the verb of their name (docs/formats.md, "MCP tools"). A server's
  * tools come under its own names: `mcp__<server>__<tool>` (Claude Code), `<server>__<tool>` or the
  * bare tool name (Gemini CLI), `<server>.<tool>` (Codex's `mcp_tool_call` events). Nothing else is
- * known of them, but their names follow one habit: a verb, then what it acts on.
+ * known of them, but their names follow one habit: a verb (after the service's name, at most), then
+ * what it acts on.
  *
  * - A write verb (create, update, delete, post, send, push, merge, comment...) acts through the
  *   server on the system behind it: a NETWORK_MUTATION (`tool.mcp-write`).
@@ -25,6 +26,13 @@ const WRITE_VERBS = new Set(
 
 const READ_VERBS = new Set(
   "get list search read fetch query find view show describe lookup retrieve count inspect browse whoami".split(" "),
+);
+
+/** Verbs that say nothing of reading or writing: a name leading with one is unknown whatever follows (`run_query`). */
+const OPEN_VERBS = new Set(
+  "run execute exec call invoke do perform apply start stop restart kill click type press eval process handle manage sync".split(
+    " ",
+  ),
 );
 
 /** What a local-tool server's write acts on: its writes are the file system's, not a request. */
@@ -52,12 +60,15 @@ function words(tool: string): string[] {
     .filter((w) => w !== "");
 }
 
-/** The verb a tool's name leads with, read or write; null when its name does not say. */
+/**
+ * The verb a tool's name leads with, read or write; null when its name does not say. A name may
+ * put its service first (`helm_list_releases`, `n8n_get_workflow`): the verb is then the second word.
+ */
 export function mcpVerb(tool: string): McpVerb | null {
   const w = words(tool);
-  const verb = w[0];
-  if (verb === undefined) return null;
-  if (READ_VERBS.has(verb)) return "read";
-  if (!WRITE_VERBS.has(verb)) return null;
-  return w.slice(1).some((x) => LOCAL_OBJECTS.has(x)) ? null : "write";
+  if (OPEN_VERBS.has(w[0] ?? "")) return null;
+  const at = w.findIndex((x) => READ_VERBS.has(x) || WRITE_VERBS.has(x));
+  if (at < 0 || at > 1) return null;
+  if (READ_VERBS.has(w[at]!)) return "read";
+  return w.slice(at + 1).some((x) => LOCAL_OBJECTS.has(x)) ? null : "write";
 }

@@ -1,7 +1,7 @@
 /**
  * Built-in tools of current runtime versions, beside the long-standing ones in tools.ts, as each
- * runtime names them: Claude Code's tools reference (code.claude.com/docs/en/tools-reference) and
- * Gemini CLI's packages/core/src/tools/tool-names.ts. A tool left out here is unknown, so it blocks
+ * runtime names them: Claude Code's tools reference (code.claude.com/docs/en/tools-reference), Codex's
+ * collaboration tools (codex-rs, CollabAgentTool) and Gemini CLI's packages/core/src/tools/tool-names.ts. A tool left out here is unknown, so it blocks
  * every NO to a question about side effects: each one listed says what it does.
  */
 import type { ToolProfile } from "./tool-profile";
@@ -21,6 +21,11 @@ export const RUNTIME_TOOLS: ReadonlyArray<readonly [names: string, profile: Tool
   ["TaskStop", { kind: "process", family: "claude-code" }],
   // Publishes a file as a page on claude.ai.
   ["Artifact", { kind: "remote-write", family: "claude-code" }],
+
+  // Codex's sub-agents (CollabAgentTool): spawning one starts work whose acts are not known here;
+  // sending it input, waiting for, resuming or closing it is the parent's own bookkeeping.
+  ["spawn_agent", { kind: "spawn", family: "codex" }],
+  ["send_input wait_agent resume_agent close_agent", { kind: "internal", family: "codex" }],
 
   // Gemini CLI: its edit tool, content search, sub-agents, skills and docs. save_memory writes
   // the user's GEMINI.md outside the project and stays unknown.

@@ -125,6 +125,11 @@ export function interpretCall(site: CallSite, env: CallEnv): Finding[] {
     );
   }
   carryEffects(findings, env.sink.atoms, firstAtom);
+  // A call whose body holds neither its name nor an argument (Codex's "{}"): its effect goes on the
+  // whole body, so it is stored with the span and a question can cite it or be blocked by it.
+  const primary = primaryFinding(findings);
+  if (primary && env.sink.atoms.length === firstAtom && env.root.s.trim() !== "")
+    env.sink.add("TOOL_CALL", env.root, 0, env.root.s.length, site.name, { effect: primary.effect, rule: primary.rule });
   return findings;
 }
 

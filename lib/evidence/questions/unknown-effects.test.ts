@@ -56,6 +56,14 @@ describe("an unknown tool's call", () => {
     expect(answerQuestion(failedDeletes, scope, [read, unsure]).answer).toBe("INSUFFICIENT_EVIDENCE");
   });
 
+  it('blocks even when its body names nothing (Codex writes an empty call as arguments "{}")', () => {
+    const bare = call(1, "acme__refund_invoice", "{}");
+    expect(bare.atoms.map((a) => [a.kind, a.effect, a.text])).toEqual([["TOOL_CALL", "UNKNOWN_TOOL", "{}"]]);
+    expect(answerQuestion(CANNED_QUESTIONS["deleted-files"], scope, [read, bare]).blockers).toMatchObject([
+      { spanId: "s1", unknownEffect: true },
+    ]);
+  });
+
   it("leaves a session of known tools answering NO", () => {
     expect(
       answerQuestion(CANNED_QUESTIONS["deleted-files"], { sessions: [{ ...scope.sessions[0]!, seqTo: 0 }] }, [read]).answer,

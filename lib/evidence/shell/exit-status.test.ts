@@ -36,6 +36,8 @@ describe("an earlier command whose failure the exit status would not show", () =
     expect(hiddenEarlierFailure('echo "=== lint ==="; npm run lint')).toBeNull();
     expect(hiddenEarlierFailure("if grep -q pipefail run.sh; then echo yes; fi")).toBeNull();
     expect(hiddenEarlierFailure("grep -rn 'error' src | wc -l", { pipefail: true })).toBeNull();
+    // A reader's output is the file's: error lines in a log it reads are no doubt about it.
+    expect(hiddenEarlierFailure("cat /tmp/dev.log | grep -i error | tail -20")).toBeNull();
   });
 
   it("reads `|` and `;` inside quotes as text, not structure", () => {

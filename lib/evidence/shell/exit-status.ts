@@ -4,8 +4,9 @@
  * `set -e`), and never of a command sent to the background with `&`. When a script has such an
  * earlier command, an exit 0 says only that the last one succeeded (docs/formats.md, "Outcomes").
  *
- * Commands that cannot fail in a way that matters (echo, printf, true, set...) hide nothing, nor
- * does the condition of an `if`/`while` (its failure is the test, not an error).
+ * Commands that cannot fail in a way that matters (echo, printf, true, set...) hide nothing, nor do
+ * readers whose output is data (cat, grep, jq...), nor the condition of an `if`/`while` (its
+ * failure is the test, not an error).
  */
 import { Text } from "../atoms/text";
 import { type SimpleCommand, tokenize } from "./tokenize";
@@ -21,6 +22,14 @@ export interface HiddenFailure {
 
 /** Commands whose status is not worth a doubt: they print, set or wait. */
 const CANNOT_FAIL = new Set(["echo", "printf", "true", ":", "set", "export", "unset", "local", "sleep", "pwd", "shopt"]);
+/**
+ * Readers whose output is the data they read (`cat build.log | grep error`): error lines after
+ * them are the file's, and their own failures ("cat: x: No such file or directory") are no error
+ * line, so an earlier reader is no reason to doubt.
+ */
+const DATA_READERS = new Set(
+  "cat head tail grep egrep fgrep rg ag jq yq sort uniq wc cut tr column nl tac less more ls tree find stat du df".split(" "),
+);
 /** Reserved words that open a command's text without being the command. */
 const LEADING_KEYWORDS = new Set(["then", "else", "do", "{", "time"]);
 /** Commands whose status is a test (if, while, until, `!`), and the heads of loops and cases. */
@@ -61,7 +70,7 @@ export function hiddenEarlierFailure(
       continue;
     }
     if (i === commands.length - 1) break;
-    if (CANNOT_FAIL.has(name) || CONDITIONS.has(name) || words.length === 0) continue;
+    if (CANNOT_FAIL.has(name) || DATA_READERS.has(name) || CONDITIONS.has(name) || words.length === 0) continue;
     const how = HOW[c.endedBy ?? ""];
     if (how === null) continue;
     if (how === "errexit" && errexit) continue;
