@@ -66,6 +66,9 @@ export { COMPACTION_EVENT, COMPACTION_REPLACED, COMPACTION_SUMMARY, toolOutcome 
 /**
  * Spans and log records that record nothing an evidence question asks about, ignored on purpose,
  * by the type reported in `ignoredByType`. Never a span carrying a message, a tool call or result.
+ * Checked against what the OpenTelemetry semantic conventions define these spans to be (GenAI
+ * operations, HTTP/RPC/database/messaging client spans, span kinds) and, for INTERNAL spans,
+ * against @opentelemetry/instrumentation-fs, whose file-system changes are read (./otel-fs).
  */
 export const OTEL_IGNORED: Readonly<Record<string, string>> = {
   "gen_ai:embeddings": "vectors computed from text, no action",
