@@ -11,7 +11,8 @@ export interface SkippedRecordRow {
 
 /**
  * The records an import skipped, and what that means: the session is incomplete, so while they
- * stand no evidence question answers NO over it. Line 0 stands for the file as a whole.
+ * stand no evidence question answers NO over it. Line 0 stands for the file as a whole; a file
+ * that lacks an end of its session is marked at that end (its first line, or one past its last).
  */
 export function SkippedRecords({
   records,
@@ -37,8 +38,9 @@ export function SkippedRecords({
         Skipped records ({formatCount(total)})
       </h2>
       <p>
-        <strong>Incomplete import:</strong> {formatCount(total)} record{total === 1 ? "" : "s"} of {source} could not be used.
-        While {total === 1 ? "it stands" : "they stand"}, no evidence question answers NO over {scope}: what{" "}
+        <strong>Incomplete import:</strong> {formatCount(total)} record{total === 1 ? "" : "s"} of {source} could not be used or{" "}
+        {total === 1 ? "is" : "are"} missing (a file that starts after its session began, or ends before it ended, is marked at
+        that end). While {total === 1 ? "it stands" : "they stand"}, no evidence question answers NO over {scope}: what{" "}
         {total === 1 ? "it" : "they"} held cannot be checked.
       </p>
       <table className="data" aria-label="Skipped records">

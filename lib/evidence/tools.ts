@@ -9,6 +9,7 @@
  * destructiveHint: true make a name we believed read-only side-effecting.
  */
 import { mcpToolParts, mcpVerb } from "./mcp-tools";
+import { NODE_FS_MUTATIONS } from "./node-fs";
 import { own } from "./own";
 import { RUNTIME_TOOLS } from "./runtime-tools";
 import type { ToolKind, ToolProfile } from "./tool-profile";
@@ -107,6 +108,10 @@ def("update_plan", { kind: "internal", family: "codex" });
 def("list_dir grep_files view_image", { kind: "read", family: "codex", pathArgs: ["path", "dir_path"] });
 // `/undo` restoring a ghost snapshot (lib/importers/codex-undo.ts): workspace rewritten, new files removed.
 def("restore_ghost_snapshot", { kind: "write", family: "codex", pathArgs: ["workspace"], deleteArgs: ["new_files_under"] });
+
+// Node's fs calls as @opentelemetry/instrumentation-fs records them (lib/importers/otel-fs.ts).
+for (const [kind, fns] of Object.entries(NODE_FS_MUTATIONS))
+  for (const fn of fns) def(`fs.${fn} fs.${fn}Sync`, { kind: kind as ToolKind, family: "node-fs", pathArgs: ["path"] });
 
 // OpenHands (function-calling tool names and event action names).
 def("execute_bash run CmdRunAction bash", { kind: "shell", family: "openhands", commandArgs: ["command"], cwdArgs: ["cwd"] });

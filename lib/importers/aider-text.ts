@@ -1,17 +1,24 @@
 /** Aider history vocabulary: what its tool lines say, how replies propose commands and edits. */
 import type { DraftSpan } from "./builder";
 import { type AiderRecord, PROMPT } from "./aider-records";
-/** Tool messages and inputs that carry no evidence, by type, with why. */
+/**
+ * Tool messages and inputs that carry no evidence, by type, with why and where Aider writes them
+ * (checked against Aider-AI/aider: aider/io.py, aider/coders/base_coder.py, aider/commands.py,
+ * aider/repomap.py, aider/main.py). None reports a file written or deleted, a commit or a command run.
+ */
 export const AIDER_IGNORED_RECORDS: Readonly<Record<string, string>> = {
-  "blank-input": "`#### <blank>`: Enter pressed on an empty prompt",
-  "token-report": "`Tokens: ... sent, ... received. Cost: ...`: usage and cost",
-  "version-banner": "the start-up banner: version, models, git repo size, repo-map and mode settings",
+  "blank-input": "`#### <blank>`: Enter pressed on an empty prompt (io.py writes `<blank>` for it)",
+  "token-report":
+    "`Tokens: ... sent, ... received. Cost: ...`: usage and cost (base_coder.py's tokens_report; main.py's cost warning)",
+  "version-banner":
+    "the start-up banner: version, models, git repo size, repo-map and mode settings (base_coder.py's announcements)",
   "repo-map-notice":
-    "repo-map scanning notices (`Repo-map can't include P`, which names a file gone from the disk, is evidence: a deletion)",
-  "interrupt-notice": "`^C again to exit`, `^C KeyboardInterrupt` and the empty quoted lines around them",
-  "undo-hint": "`You can use /undo to undo and discard each aider commit.`",
-  "clipboard-notice": "`Copied code context to clipboard.`",
-  "chat-context": "`Added/Removed <file> to/from the chat`: which files the model sees, no file changes",
+    "repo-map scanning notices (repomap.py; `Repo-map can't include P`, which names a file gone from the disk, is evidence: a deletion)",
+  "interrupt-notice": "`^C again to exit`, `^C KeyboardInterrupt` and the empty quoted lines around them (base_coder.py)",
+  "undo-hint": "`You can use /undo to undo and discard each aider commit.` (base_coder.py, after an auto-commit, itself read)",
+  "clipboard-notice": "`Copied code context to clipboard.` (commands.py, /copy-context)",
+  "chat-context":
+    "`Added/Removed <file> to/from the chat`: which files the model sees, no file changes (commands.py /add /drop, base_coder.py)",
 };
 
 export const IGNORED_TOOL_LINES: ReadonlyArray<[RegExp, string]> = [

@@ -91,8 +91,9 @@ class CodexReader {
   *windows(bytes: TranscriptBytes, windowSpans: number): ImportWindows {
     let index = 0;
     for (const line of eachJsonLine(bytes, this.collector)) {
-      this.ends.see(line, turnEvent(line));
-      const type = this.acrossTurns ? undefined : turnEvent(line);
+      const event = turnEvent(line);
+      this.ends.see(line, event);
+      const type = this.acrossTurns ? undefined : event;
       if (type !== undefined && TURN_STARTS.has(type)) this.endTurn(false);
       this.line(line, index++);
       this.turnLines += 1;

@@ -1,7 +1,7 @@
 /**
- * OpenHands classic event streams that end before their run did: a real GUI-mode trajectory
+ * OpenHands event streams that end before their run did: a real GUI-mode trajectory
  * (fixtures/openhands, classic-basic-gui-mode.json) whole, its array left open, and its run's
- * closing state cut off.
+ * closing state cut off; an agent-SDK stream whose conversation is still running.
  */
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions";
@@ -38,5 +38,28 @@ describe("an OpenHands classic trajectory", () => {
     const cut = encode(JSON.stringify(events.slice(0, 17), null, 2));
     expect(endMarks(cut)).toEqual([[18, expect.stringMatching(/the run's last state \(at 6\) is "running"/)]]);
     expect(canned(cut)).not.toContain("NO");
+  });
+});
+
+describe("an OpenHands agent-SDK event stream", () => {
+  // The SDK's own test excerpt (fixtures/openhands, sdk-goal-events.jsonl): its one execution status is "running".
+  const excerpt = new TextDecoder().decode(fixture("openhands/sdk-goal-events.jsonl")).trimEnd();
+
+  it("whose last execution status is running ends before its conversation did", () => {
+    expect(endMarks(encode(`${excerpt}\n`))).toEqual([
+      [11, expect.stringMatching(/last execution status \(at 1\) is "running"/)],
+    ]);
+  });
+
+  it("that records the status the conversation stopped in has no end mark", () => {
+    const finished = JSON.stringify({
+      id: "5e0c2f0e-8a57-4a55-9d6e-1c2b3a4d5e6f",
+      timestamp: "2026-06-16T05:40:02.000000",
+      source: "environment",
+      key: "execution_status",
+      value: "finished",
+      kind: "ConversationStateUpdateEvent",
+    });
+    expect(endMarks(encode(`${excerpt}\n${finished}\n`))).toEqual([]);
   });
 });

@@ -40,6 +40,7 @@ import { rawValue } from "./json-scan";
 import { forgottenIds } from "./openhands-classic";
 import { type EventRecord, idOf, numberOf, SpansById, type StreamContext, textOfParts } from "./openhands-events";
 import { acpOutput, observationOutcome, parseOr, reasoningOf } from "./openhands-sdk-values";
+import { ENDS_BEFORE_SESSION } from "./partial-end";
 import { isRecord, looksInjected, str, titleFrom, utf8 } from "./text";
 
 /**
@@ -76,11 +77,29 @@ export class SdkReader {
   private readonly summarised = new Set<string>();
   private workingDir: string | undefined;
 
+  /** The conversation's last execution status the stream records, and where. */
+  private lastStatus: { status: string; position: number } | undefined;
+
   constructor(private readonly ctx: StreamContext) {}
+
+  /**
+   * After the stream's last event (at `lastPosition`): a conversation whose last recorded execution
+   * status is "running" (openhands-sdk conversation/state.py ConversationExecutionStatus; it stops
+   * idle, paused, waiting for confirmation, finished, in error or stuck) ends after the file did.
+   */
+  finish(lastPosition: number): void {
+    if (this.lastStatus?.status !== "running") return;
+    this.ctx.collector.incomplete(
+      lastPosition + 1,
+      `${ENDS_BEFORE_SESSION}: the conversation's last execution status (at ${this.lastStatus.position}) is "running", and no status it stops in follows (cut, or still being written)`,
+      this.ctx.draft,
+    );
+  }
 
   event(e: EventRecord, kind: string): void {
     const id = idOf(e.value.id);
     if (id !== undefined) this.seen.add(id);
+    if (kind === "ConversationStateUpdateEvent") this.noteStatus(e);
     if (kind in OPENHANDS_SDK_IGNORED_KINDS) {
       this.ctx.clock.see(e.value.timestamp);
       return this.ctx.collector.ignore(e.position, kind);
@@ -108,6 +127,13 @@ export class SdkReader {
     this.ctx.collector.skip(e.position, `unknown agent-SDK event kind "${kind}"; skipped`, this.ctx.draft);
   }
 
+  /** A state update of `execution_status`, or a full state holding it. */
+  private noteStatus(e: EventRecord): void {
+    const { key, value } = e.value;
+    const status =
+      key === "execution_status" ? value : key === "full_state" && isRecord(value) ? value.execution_status : undefined;
+    if (typeof status === "string") this.lastStatus = { status, position: e.position };
+  }
   private skip(e: EventRecord, reason: string): void {
     this.ctx.collector.skip(e.position, `${reason}; skipped`, this.ctx.draft);
   }

@@ -129,7 +129,16 @@ describe("OpenHands importer: agent-SDK events (JSON Lines)", () => {
   });
 
   it("makes the session incomplete for an observation whose action is not in the file", () => {
-    expect(s.skipped).toEqual([{ line: 7, message: expect.stringMatching(/action 70274abb-.* not in the file/) }]);
+    // The excerpt also ends while its conversation runs (its one execution status, line 1, is "running").
+    expect(s.skipped).toEqual([
+      { line: 7, message: expect.stringMatching(/action 70274abb-.* not in the file/) },
+      {
+        line: 11,
+        message: expect.stringMatching(
+          /^the file ends before its session ended: the conversation's last execution status \(at 1\) is "running"/,
+        ),
+      },
+    ]);
     expect(verdictOf(result, command("no such command"))).toBe("INSUFFICIENT_EVIDENCE");
   });
 });

@@ -52,7 +52,9 @@ class StreamReader {
       else this.ctx.collector.skip(e.position, "event with no action, observation or kind; skipped", this.ctx.draft);
     }
     const last = events.at(-1);
-    if (last !== undefined) this.classic.finish(last.position);
+    if (last === undefined) return;
+    this.classic.finish(last.position);
+    this.sdk.finish(last.position);
   }
 }
 

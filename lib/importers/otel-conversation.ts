@@ -36,6 +36,7 @@ import {
   toolOutcome,
   type Trees,
 } from "./otel-spans";
+import { fsMutationOf } from "./otel-fs";
 import { toolSpanCall } from "./otel-tool-span";
 import type { OtlpSpan } from "./otlp-records";
 import { looksInjected, parseUnixNanos, str, titleFrom, utf8 } from "./text";
@@ -135,6 +136,8 @@ export class ConversationMapper {
   /** A span of other instrumentation inside an agent's trace. */
   private other(s: OtlpSpan): void {
     if (s.kind === "SERVER" || s.kind === "CONSUMER") return this.ignore(s.position, "span:incoming");
+    const fs = fsMutationOf(s);
+    if (fs) return this.fsCall(s, fs.toolName, fs.path);
     const request = requestOf(s);
     if (!request) return this.ignore(s.position, "span:internal");
     if (this.trees.underModelCall(s)) return this.ignore(s.position, "request:model-transport");
@@ -159,6 +162,27 @@ export class ConversationMapper {
         sourceId: s.spanId,
       },
     });
+  }
+
+  /** A file-system change instrumentation-fs recorded (./otel-fs); without its path, which file is unknown. */
+  private fsCall(s: OtlpSpan, toolName: string, path: string | undefined): void {
+    const input = path !== undefined ? { path } : {};
+    this.push(s, s.start, {
+      span: {
+        kind: "TOOL_CALL",
+        toolName,
+        toolInput: input,
+        outcome: requestOutcome(s),
+        body: utf8(JSON.stringify(input)),
+        sourceLine: s.position,
+        sourceId: s.spanId,
+      },
+    });
+    if (path === undefined)
+      this.skip(
+        s,
+        `${toolName} span without the path it changed (instrumentation-fs records none by default); which file is unknown`,
+      );
   }
 
   private tool(s: OtlpSpan): void {

@@ -66,6 +66,9 @@ export { COMPACTION_EVENT, COMPACTION_REPLACED, COMPACTION_SUMMARY, toolOutcome 
 /**
  * Spans and log records that record nothing an evidence question asks about, ignored on purpose,
  * by the type reported in `ignoredByType`. Never a span carrying a message, a tool call or result.
+ * Checked against what the OpenTelemetry semantic conventions define these spans to be (GenAI
+ * operations, HTTP/RPC/database/messaging client spans, span kinds) and, for INTERNAL spans,
+ * against @opentelemetry/instrumentation-fs, whose file-system changes are read (./otel-fs).
  */
 export const OTEL_IGNORED: Readonly<Record<string, string>> = {
   "gen_ai:embeddings": "vectors computed from text, no action",
@@ -78,7 +81,8 @@ export const OTEL_IGNORED: Readonly<Record<string, string>> = {
   "request:inside-request":
     "a CLIENT/PRODUCER span naming no protocol (no HTTP, RPC, database or messaging attributes) below another outgoing request: a traced helper step of that request's client (A2A's SDK traces its transport's private methods as CLIENT spans), not a request of its own",
   "span:incoming": "a SERVER or CONSUMER span of other instrumentation: a request received, not an action taken",
-  "span:internal": "an INTERNAL span of other instrumentation (framework bookkeeping), carrying no gen_ai content",
+  "span:internal":
+    "an INTERNAL span of other instrumentation (framework bookkeeping, a Node fs call that only reads), carrying no gen_ai content; an fs call that changes the file system is a call (./otel-fs)",
   "span:non-genai-trace": "a span of a trace with no GenAI span at all: not an agent's work",
   "log:non-genai": "a log record that is no GenAI event",
 };
