@@ -38,6 +38,13 @@ describe("an earlier command whose failure the exit status would not show", () =
     expect(hiddenEarlierFailure("grep -rn 'error' src | wc -l", { pipefail: true })).toBeNull();
     // A reader's output is the file's: error lines in a log it reads are no doubt about it.
     expect(hiddenEarlierFailure("cat /tmp/dev.log | grep -i error | tail -20")).toBeNull();
+    // Sub-commands that print what is recorded: a CI log's FAIL lines are its, not this call's.
+    expect(hiddenEarlierFailure("gh run view 123 --log-failed | tail -50")).toBeNull();
+    expect(hiddenEarlierFailure("gh -R org/repo pr checks 7 | grep fail")).toBeNull();
+    expect(hiddenEarlierFailure("git -C ../other show HEAD:test.log | grep FAIL")).toBeNull();
+    // ...but a git or gh sub-command that acts still hides its failure.
+    expect(hiddenEarlierFailure("git push origin main 2>&1 | tail -3")?.by).toBe("pipe");
+    expect(hiddenEarlierFailure("gh pr merge 7 --squash | cat")?.by).toBe("pipe");
   });
 
   it("reads `|` and `;` inside quotes as text, not structure", () => {

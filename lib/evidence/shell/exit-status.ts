@@ -5,7 +5,7 @@
  * earlier command, an exit 0 says only that the last one succeeded (docs/formats.md, "Outcomes").
  *
  * Commands that cannot fail in a way that matters (echo, printf, true, set...) hide nothing, nor do
- * readers whose output is data (cat, grep, jq...), nor the condition of an `if`/`while` (its
+ * readers whose output is data (cat, grep, jq, git show, gh run view...), nor the condition of an `if`/`while` (its
  * failure is the test, not an error).
  */
 import { Text } from "../atoms/text";
@@ -30,6 +30,24 @@ const CANNOT_FAIL = new Set(["echo", "printf", "true", ":", "set", "export", "un
 const DATA_READERS = new Set(
   "cat head tail grep egrep fgrep rg ag jq yq sort uniq wc cut tr column nl tac less more ls tree find stat du df".split(" "),
 );
+/**
+ * Sub-commands that print what is already recorded (`git show`, `gh run view --log-failed`): their
+ * output is data too, often a log full of someone else's FAIL lines.
+ */
+const DATA_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
+  git: new Set(["show", "log", "diff", "blame", "status", "cat-file", "ls-files", "grep", "shortlog"]),
+  gh: new Set(["view", "list", "diff", "status", "checks"]),
+};
+
+/** `git -C dir show x` -> show; `gh run view 12 --log-failed` -> view (gh's noun is skipped). */
+function readsData(name: string, args: readonly string[]): boolean {
+  if (DATA_READERS.has(name)) return true;
+  const subcommands = DATA_SUBCOMMANDS[name];
+  if (!subcommands) return false;
+  const words = args.filter((w, i) => !w.startsWith("-") && !["-C", "-c", "-R", "--repo"].includes(args[i - 1] ?? ""));
+  return subcommands.has(words[0] ?? "") || (name === "gh" && subcommands.has(words[1] ?? ""));
+}
+
 /** Reserved words that open a command's text without being the command. */
 const LEADING_KEYWORDS = new Set(["then", "else", "do", "{", "time"]);
 /** Commands whose status is a test (if, while, until, `!`), and the heads of loops and cases. */
@@ -70,7 +88,7 @@ export function hiddenEarlierFailure(
       continue;
     }
     if (i === commands.length - 1) break;
-    if (CANNOT_FAIL.has(name) || DATA_READERS.has(name) || CONDITIONS.has(name) || words.length === 0) continue;
+    if (CANNOT_FAIL.has(name) || readsData(name, words.slice(1)) || CONDITIONS.has(name) || words.length === 0) continue;
     const how = HOW[c.endedBy ?? ""];
     if (how === null) continue;
     if (how === "errexit" && errexit) continue;
