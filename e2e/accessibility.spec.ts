@@ -2,6 +2,9 @@ import { expect, test } from "@playwright/test";
 import { everyWidthAndScheme, firstSession, PAGES } from "./support/pages";
 import { signIn } from "./support/sign-in";
 
+// Read-only checks of pages: the two workers share this file, the longest of the suite.
+test.describe.configure({ mode: "parallel" });
+
 // One test per page: loaded once, checked at both widths in both colour schemes (everyWidthAndScheme
 // says why one load stands for four).
 for (const { name, signedIn, path } of PAGES) {
