@@ -50,8 +50,10 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
 
 /**
  * axe finds nothing on the page as it stands (call it after whatever the test did to reach a state),
- * the page is no wider than the screen (wide tables scroll inside their own box), and its screenshot
- * is kept as an artifact.
+ * and the page is no wider than the screen (wide tables scroll inside their own box). With
+ * E2E_SCREENSHOTS set, its full-page screenshot is kept in e2e/artifacts for a person to look at;
+ * the suite leaves them out (they assert nothing, and four full-page screenshots a page are slow); a
+ * failing test keeps its screenshot anyway.
  */
 export async function expectAccessible(page: Page, name: string, width: number, scheme: "light" | "dark" = "light") {
   const results = await new AxeBuilder({ page }).analyze();
@@ -59,6 +61,7 @@ export async function expectAccessible(page: Page, name: string, width: number, 
     [],
   );
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  if (!process.env.E2E_SCREENSHOTS) return;
   const suffix = scheme === "dark" ? "-dark" : "";
   await page.screenshot({ path: `e2e/artifacts/page-${name.replaceAll(" ", "-")}-${width}${suffix}.png`, fullPage: true });
 }
