@@ -20,7 +20,7 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { countChecked, findGaps } from "./spans";
 import { judgeUnchecked, uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
-import { candidateAtomsQuery, judgeCandidates } from "./candidate-spans";
+import { candidateSources, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
@@ -220,7 +220,10 @@ export async function evidenceQueriesToExplain(
   );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
-    ...predicates.map((p, i) => ({ label: `candidate atoms, predicate ${i + 1}`, sql: candidateAtomsQuery(p, scope) })),
+    ...candidateSources(predicates, scope).map((sql, i) => ({
+      label: i < predicates.length ? `candidate atoms, predicate ${i + 1}` : "calls of tools whose effects are not known",
+      sql,
+    })),
     ...(counted ? [{ label: "unchecked spans that block, counted per session", sql: counted }] : []),
     ...(rows ? [{ label: "unchecked spans that block, the first of each session", sql: rows }] : []),
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },

@@ -3,16 +3,9 @@
  * indexes, narrowed by the literals a command pattern requires, then judged with their facts.
  */
 import { Prisma } from "@/lib/db/generated/client";
-import {
-  type CompiledPredicate,
-  isUnknownToolAtom,
-  judgeSpan,
-  matchAtom,
-  spanQualifies,
-  unknownToolsCanBlock,
-} from "@/lib/evidence/questions";
+import { type CompiledPredicate, judgeSpan, matchAtom, spanQualifies } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { atomCondition, regexNarrowing } from "./candidates";
+import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import {
   ATOM_FIELDS,
   atomsBySpan,
@@ -87,6 +80,22 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
     ) a`;
 }
 
+/**
+ * For EXPLAIN and for finding candidates: the atoms in scope of calls of tools whose effects are
+ * not known, which may block a side-effect question. One statement serves every predicate they
+ * could block; the engine judges their spans with every predicate.
+ */
+export function unknownToolAtomsQuery(scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}`;
+}
+
+/** What each candidate statement reads: every predicate's candidates, then unknown tools' calls if they matter. */
+export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql[] {
+  const sources = predicates.map((p) => candidateAtomsQuery(p, scope));
+  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(scope));
+  return sources;
+}
+
 /** Spans judged at a time: their candidate atoms, facts and original bytes are all the memory a batch takes. */
 export const BATCH_SPANS = 500;
 
@@ -105,8 +114,7 @@ type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
 
 type Batch = Array<Array<CandidateRow[] | undefined>>;
 
-const ordered = (p: CompiledPredicate, scope: Scope) =>
-  Prisma.sql`${candidateAtomsQuery(p, scope)} order by a.session_id, a.span_id, a.ordinal`;
+const ordered = (source: Prisma.Sql) => Prisma.sql`${source} order by a.session_id, a.span_id, a.ordinal`;
 
 /**
  * Checkable spans with an atom some predicate could match, which the engine judges for citations.
@@ -142,7 +150,8 @@ export async function judgeCandidates(
   };
   const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
-  const firsts = await Promise.all(predicates.map((p) => pooled<CandidateRow>(Prisma.sql`${ordered(p, scope)}${limit}`)));
+  const sources = candidateSources(predicates, scope);
+  const firsts = await Promise.all(sources.map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)));
   if (firsts.every((rows) => rows.length <= atOnce)) {
     const running = new Set<Promise<void>>();
     await mergeBySpan(
@@ -161,8 +170,8 @@ export async function judgeCandidates(
   await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
-    for (const p of predicates) {
-      const cursor = await open<CandidateRow>(ordered(p, scope));
+    for (const source of sources) {
+      const cursor = await open<CandidateRow>(ordered(source));
       streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
     }
     await mergeBySpan(streams, batchSpans, (batch) => judge(query, batch));
@@ -216,7 +225,10 @@ async function mergeBySpan(
   if (batch.length > 0) await onBatch(batch);
 }
 
-/** One batch of candidate spans (per span, each predicate's candidate rows of it), judged. */
+/**
+ * One batch of candidate spans (per span, each source's candidate rows of it: every predicate's,
+ * then unknown tools' calls), judged.
+ */
 async function judgeBatch(
   query: RunQuery,
   predicates: CompiledPredicate[],
@@ -237,14 +249,18 @@ async function judgeBatch(
       else for (const [ordinal, row] of own) all.set(ordinal, row);
     }
   };
-  const hits = new Map<string, { session_id: string; id: string }>();
+  const hits = new Map<string, { session_id: string; id: string; may_cite: boolean }>();
+  const hit = (key: string, sessionId: string, spanId: string, mayCite: boolean) => {
+    const known = hits.get(key);
+    if (known) known.may_cite ||= mayCite;
+    else hits.set(key, { session_id: sessionId, id: spanId, may_cite: mayCite });
+  };
   await Promise.all(
     predicates.map(async (p, i) => {
       const all = batch.flatMap((spans) => spans[i] ?? []);
       if (all.length === 0) return;
       // A call of the tool asked about is cited whole: the engine needs only its facts.
-      for (const row of all)
-        if (row.whole_call) hits.set(keyOf(row.session_id, row.span_id), { session_id: row.session_id, id: row.span_id });
+      for (const row of all) if (row.whole_call) hit(keyOf(row.session_id, row.span_id), row.session_id, row.span_id, true);
       const rows = all.filter((row) => !row.whole_call);
       if (rows.length === 0) return;
       const own = atomsBySpan(rows);
@@ -262,13 +278,23 @@ async function judgeBatch(
         const qualifies =
           spanQualifies(withoutOutcomes, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
           list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH");
-        // An unknown tool's call, which the engine may find blocking (questions/unknown-effects.ts).
-        if (qualifies || (unknownToolsCanBlock(p) && list.some(isUnknownToolAtom))) {
-          hits.set(key, { session_id: sessionId, id: spanId });
-        }
+        if (qualifies) hit(key, sessionId, spanId, true);
       }
     }),
   );
+  // Calls of tools whose effects are not known, which the engine may find blocking
+  // (questions/unknown-effects.ts): judged with the rest, but only a span some predicate could
+  // cite needs its original's bytes.
+  const unknown = batch.flatMap((spans) => spans[predicates.length] ?? []);
+  if (unknown.length > 0) {
+    const own = atomsBySpan(unknown);
+    merge(own);
+    // Every row of this source is such a call's atom (unknownToolCondition).
+    for (const key of own.keys()) {
+      const [sessionId, spanId] = key.split("/") as [string, string];
+      hit(key, sessionId, spanId, false);
+    }
+  }
   if (hits.size === 0) return;
   for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now))) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
@@ -328,15 +354,17 @@ async function fetchSpanLevel(
 type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null };
 
 /**
- * Checkable spans' facts, each with its original's bytes when they still hash to the span's
- * sha256: the engine cuts the cited bytes from them. Raw queries cannot return bytea here: the
- * bytes travel as base64.
+ * Checkable spans' facts, and for those that may cite (`may_cite`) their original's bytes when
+ * they still hash to the span's sha256: the engine cuts the cited bytes from them. A span that can
+ * only block (an unknown tool's call) is judged on its facts alone. Raw queries cannot return
+ * bytea here: the bytes travel as base64.
  */
-function factsQuery(spans: Array<{ session_id: string; id: string }>, scope: Scope, now: Date): Prisma.Sql {
+function factsQuery(spans: Array<{ session_id: string; id: string; may_cite: boolean }>, scope: Scope, now: Date): Prisma.Sql {
+  const keys = Prisma.sql`unnest(${spans.map((k) => k.session_id)}::uuid[], ${spans.map((k) => k.id)}::uuid[], ${spans.map((k) => k.may_cite)}::boolean[]) as k(session_id, span_id, may_cite)`;
   return Prisma.sql`
     select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
-      from ${spanKeys(spans)} join span s on s.session_id = k.session_id and s.id = k.span_id
-      left join span_original o on o.session_id = s.session_id and o.span_id = s.id
+      from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id
+      left join span_original o on k.may_cite and o.session_id = s.session_id and o.span_id = s.id
       cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
      where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
        and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;

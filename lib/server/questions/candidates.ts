@@ -215,11 +215,21 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
     parts.push(Prisma.sql`exists (select 1 from evidence_atom c
                                    where c.session_id = ${a("session_id")} and c.span_id = ${a("span_id")} and c.kind = 'COMMAND' and ${commandNarrowing})`);
   }
-  const condition = parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
-  // A call of a tool whose effects are not known blocks a side-effect question: the engine needs it.
-  if (!options.asClaim && unknownToolsCanBlock(p))
-    return Prisma.sql`((${condition}) or (${a("effect")} = 'UNKNOWN_TOOL' and not ${a("negated")}))`;
-  return condition;
+  return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+}
+
+/**
+ * The atoms of `alias` that say their call is of a tool whose effects are not known: such a call
+ * blocks a side-effect question (unknownToolsCanBlock), so the engine needs them. They are read
+ * once for a question, not once for each predicate they could block.
+ */
+export function unknownToolCondition(alias: string): Prisma.Sql {
+  return Prisma.raw(`(${alias}.effect = 'UNKNOWN_TOOL' and not ${alias}.negated)`);
+}
+
+/** Some predicate of the question is one an unknown tool's call can block. */
+export function unknownToolsMatter(predicates: readonly CompiledPredicate[]): boolean {
+  return predicates.some(unknownToolsCanBlock);
 }
 
 /** Predicates that look at a span's tool name or its commands, not only at the matching atom. */
