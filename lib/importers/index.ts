@@ -1,6 +1,6 @@
 /**
  * Transcript importers: one module per runtime's format, each mapping a file's bytes into the
- * same normalised sessions and spans (see ./types). Pure functions of the bytes: no I/O.
+ * same normalised sessions and spans (see ./shared/types). Pure functions of the bytes: no I/O.
  */
 import { aiderImporter } from "./aider";
 import { claudeCodeImporter } from "./claude-code";

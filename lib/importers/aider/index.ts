@@ -1,6 +1,6 @@
 /**
  * Aider chat histories (`.aider.chat.history.md`, appended to by every run of Aider in a repo).
- * Records are the blocks ./aider-records defines (header, user input, reply, tool message or
+ * Records are the blocks ./records defines (header, user input, reply, tool message or
  * prompt with its answer); each is used, ignored (AIDER_IGNORED_RECORDS) or skipped.
  *
  * Mapping:

@@ -1,7 +1,7 @@
 /**
  * The tool messages of an Aider history that record what was done: prompts with their answers,
- * `Running` lines, edits, commits and errors (see ./aider for the mapping). The session and turn
- * logic that drives it is AiderReader in ./aider.
+ * `Running` lines, edits, commits and errors (see ./index for the mapping). The session and turn
+ * logic that drives it is AiderReader in ./index.
  */
 import { type DraftSpan, ImportCollector, type SessionDraft } from "../shared/builder";
 import { type AiderRecord, PROMPT } from "./records";

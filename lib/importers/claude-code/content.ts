@@ -1,5 +1,5 @@
 /**
- * Claude Code message content (see ./claude-code): each content block of a user or assistant
+ * Claude Code message content (see ./index): each content block of a user or assistant
  * message as its span (text, thinking, tool_use, tool_result), tool results paired with their
  * calls by tool_use id, and the session's title from its first real prompt.
  */

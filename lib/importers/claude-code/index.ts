@@ -21,7 +21,7 @@
  *   so importing both files never mixes seqs; a sidechain record whose message the same file holds
  *   as progress is not added twice. Version 1.0 wrote a subagent's records into the parent's file
  *   instead (`isSidechain` without `agentId`): they stay in its session, as the subagent's
- *   (./claude-code-sidechains).
+ *   (./sidechains).
  * - Compaction: a `system` compact_boundary ends the window; the next user record with
  *   `isCompactSummary` is a SUMMARY replacing the window's spans present in the file, except the
  *   messages a partial compaction kept (the boundary's `compactMetadata.preservedMessages` /

@@ -5,7 +5,7 @@
  * still becomes a TOOL_CALL; the stand-in is dropped when the call item turns up.
  *
  * Records pair within a turn: the runtime writes a call, its events and its output in the turn that
- * made it. At each turn's end (see settleTurn) the turn's calls are settled (./codex-outcomes) and
+ * made it. At each turn's end (see settleTurn) the turn's calls are settled (./outcomes) and
  * forgotten, except a call still open (see isOpen): one with no record of it yet, or one that
  * started a process left running. An open call waits for its records up to OPEN_TURNS more turns
  * (one cut short by an interrupted turn, none), then is settled as it stands; a record arriving

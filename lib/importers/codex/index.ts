@@ -10,7 +10,7 @@
  * - `response_item` messages are MESSAGEs (role as recorded, injected context included); readable
  *   reasoning is a MESSAGE with role "reasoning". Calls (`function_call`, `custom_tool_call`,
  *   `local_shell_call`, `web_search_call`, `image_generation_call`, `tool_search_call`) are
- *   TOOL_CALLs; their outputs TOOL_RESULTs paired by `call_id` (see ./codex-calls).
+ *   TOOL_CALLs; their outputs TOOL_RESULTs paired by `call_id` (see ./calls).
  * - Event messages (`user_message`, `agent_message`, reasoning, completed turn items, a turn's last
  *   message, review requests and results) are MESSAGEs unless a response item (or an earlier event)
  *   of the same role already holds their text: a prompt recorded both ways is one span, and one
@@ -20,15 +20,15 @@
  *   completed turn items (`item_completed`: CommandExecution, FileChange, McpToolCall, ...) instead
  *   of the legacy events; they are read the same way, keyed by the call id.
  * - Calls carry their `namespace` in the tool name (`mcp__docs__` + `search`).
- * - `undo_completed` (`/undo` restoring a ghost snapshot) is a TOOL_CALL with its result (./codex-undo).
+ * - `undo_completed` (`/undo` restoring a ghost snapshot) is a TOOL_CALL with its result (./undo).
  * - `compacted` is a SUMMARY (body = `message`) replacing the spans since the last compaction that
  *   are in the file, except messages its `replacement_history` keeps verbatim.
  * - Records pair within a turn (from `task_started` to `task_complete` or `turn_aborted`), as the
- *   runtime writes them; only a call still open waits longer (./codex-calls). So the reader hands
+ *   runtime writes them; only a call still open waits longer (./calls). So the reader hands
  *   its spans over between turns, in windows (see CodexReader.windows); a rollout without turn
  *   events (older runtimes) is one window.
- * Every line is used, ignored (./codex-lists) or skipped with its reason; a file that lacks either end
- * of its session says so (./codex-ends).
+ * Every line is used, ignored (./lists) or skipped with its reason; a file that lacks either end
+ * of its session says so (./ends).
  */
 import { Clock, ImportCollector, type DraftSpan, type SessionDraft } from "../shared/builder";
 import { CodexCalls } from "./calls";
@@ -71,7 +71,7 @@ class CodexReader {
 
   /**
    * Reads the rollout a turn at a time: at each turn's end (see TURN_ENDS) the turn's duplicate
-   * messages are dropped and its calls settled, and once no call is left open (./codex-calls) and at
+   * messages are dropped and its calls settled, and once no call is left open (./calls) and at
    * least `windowSpans` spans wait, they are handed over as a window. What pairs across records
    * pairs within a turn, so the result does not depend on the window size.
    */
@@ -248,11 +248,11 @@ class CodexReader {
       case "item_completed":
         return this.turnItem(line, p.item);
       case "sub_agent_activity":
-        // A subagent interrupted is an agent stopped: evidence, kept whole (./codex-lists for the rest).
+        // A subagent interrupted is an agent stopped: evidence, kept whole (./lists for the rest).
         if (p.kind === "interrupted") return this.rawMessage(line, "system", ["payload"]);
         break;
       case "undo_completed":
-        // A workspace restore: it can rewrite and delete files (./codex-undo).
+        // A workspace restore: it can rewrite and delete files (./undo).
         return addUndo(this.session(), line, p, this.at(line), this.turnCwd ?? this.draft?.cwd);
       case "thread_settings_applied": {
         // The settings a turn runs with; its cwd is where later commands run.

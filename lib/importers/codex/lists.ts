@@ -4,7 +4,7 @@
  * protocol/src/models.rs `ResponseItem`, the rollout recorder's persistence policy in
  * rollout/src/policy.rs): none of them carries a message, a tool call, a tool result or a summary,
  * nor reports a change to the world (a file written or deleted, a commit, a process or agent
- * stopped, a workspace restored). Those that can are read: `undo_completed` (./codex-undo), an
+ * stopped, a workspace restored). Those that can are read: `undo_completed` (./undo), an
  * interrupted `sub_agent_activity`. Everything else is either read or reported as skipped.
  */
 

@@ -7,7 +7,7 @@ import { effectOn, expectWellFormed, fixture, kinds, only, text, verdictOf } fro
 import { utf8 } from "../shared/text";
 import type { ImportedSpan } from "../shared/types";
 
-// Hand-written samples shaped exactly as Gemini CLI's recorder writes them (see gemini-cli.ts).
+// Hand-written samples shaped exactly as Gemini CLI's recorder writes them (see ./index.ts).
 const documentFile = fixture("gemini-cli/handwritten-session.json");
 const linesFile = fixture("gemini-cli/handwritten-session.jsonl");
 // A real session file (see fixtures/gemini-cli/SOURCES.md).

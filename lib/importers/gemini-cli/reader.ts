@@ -1,5 +1,5 @@
 /**
- * Gemini CLI session reading shared by both file shapes (see ./gemini-cli): message versions by
+ * Gemini CLI session reading shared by both file shapes (see ./index): message versions by
  * id, the message list as `$set`, `$rewindTo` and compressions leave it, and the spans each final
  * message gives (text, thoughts, tool calls paired with their own function response, notices).
  */

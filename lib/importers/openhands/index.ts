@@ -1,9 +1,9 @@
 /**
  * OpenHands transcripts, in the three shapes OpenHands writes:
- * 1. The classic event stream (see ./openhands-classic): a JSON array of events (a saved or
+ * 1. The classic event stream (see ./classic): a JSON array of events (a saved or
  *    downloaded trajectory), an object holding one (`trajectory` from the API, `history` or
  *    `events`), or JSON Lines of events (the event store writes one event per file).
- * 2. Agent-SDK events (see ./openhands-sdk): events with a `kind`, one per file in a conversation's
+ * 2. Agent-SDK events (see ./sdk): events with a `kind`, one per file in a conversation's
  *    `events/` folder, as JSON Lines, or in an array.
  * 3. Evaluation output (`output.jsonl`): one benchmark instance per line, with `instance_id`,
  *    `instruction`, `history` (the instance's events, classic or SDK; older releases wrote

@@ -1,5 +1,5 @@
 /**
- * One conversation of an OTLP export (see ./otel-genai): its spans, in time order, as messages,
+ * One conversation of an OTLP export (see ./index): its spans, in time order, as messages,
  * tool calls with their results and outcomes, and compaction summaries.
  */
 import type { DraftSpan, ImportCollector, SessionDraft } from "../shared/builder";
@@ -164,7 +164,7 @@ export class ConversationMapper {
     });
   }
 
-  /** A file-system change instrumentation-fs recorded (./otel-fs); without its path, which file is unknown. */
+  /** A file-system change instrumentation-fs recorded (./fs); without its path, which file is unknown. */
   private fsCall(s: OtlpSpan, toolName: string, path: string | undefined): void {
     const input = path !== undefined ? { path } : {};
     this.push(s, s.start, {

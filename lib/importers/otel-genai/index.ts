@@ -23,7 +23,7 @@
  *   = `gen_ai.tool.call.arguments`, or Google ADK's `gcp.vertex.agent.tool_call_args`) and, when
  *   the span says how it ended, a TOOL_RESULT (end; `gen_ai.tool.call.result` or ADK's
  *   `gcp.vertex.agent.tool_response`); OpenLLMetry's LangChain payloads are unwrapped to the
- *   tool's input, call id and ToolMessage (see ./otel-tool-span). Outcome (toolOutcome): status
+ *   tool's input, call id and ToolMessage (see ./tool-span). Outcome (toolOutcome): status
  *   ERROR or `error.type`, a non-zero `process.exit.code`, or a LangChain ToolMessage of status
  *   "error", FAILED; exit code 0, a result, or status OK on an ended span, SUCCEEDED; no end or
  *   nothing to go on, UNKNOWN. Tool calls and responses inside messages become spans only when
@@ -68,7 +68,7 @@ export { COMPACTION_EVENT, COMPACTION_REPLACED, COMPACTION_SUMMARY, toolOutcome 
  * by the type reported in `ignoredByType`. Never a span carrying a message, a tool call or result.
  * Checked against what the OpenTelemetry semantic conventions define these spans to be (GenAI
  * operations, HTTP/RPC/database/messaging client spans, span kinds) and, for INTERNAL spans,
- * against @opentelemetry/instrumentation-fs, whose file-system changes are read (./otel-fs).
+ * against @opentelemetry/instrumentation-fs, whose file-system changes are read (./fs).
  */
 export const OTEL_IGNORED: Readonly<Record<string, string>> = {
   "gen_ai:embeddings": "vectors computed from text, no action",

@@ -1,7 +1,7 @@
 /**
  * Jaeger JSON key/value lists (a span's `tags`, a log's `fields`, a process's `tags`): entries of
  * `{key, type, value}` whose type is one of Jaeger's value types (string, bool, int64, float64,
- * binary), decoded to the plain values OTLP attributes decode to (see ./otel-values).
+ * binary), decoded to the plain values OTLP attributes decode to (see ./values).
  */
 import { isRecord } from "../shared/text";
 

@@ -1,5 +1,5 @@
 /**
- * What an OTLP span is to the GenAI mapping (see ./otel-genai): its operation, whether it is a
+ * What an OTLP span is to the GenAI mapping (see ./index): its operation, whether it is a
  * model call or carries messages, what an outgoing request asked of the world and how it went, the
  * tree of spans around it, and the conversation it belongs to.
  */
@@ -40,7 +40,7 @@ export const ADK_TOOL_ARGS = "gcp.vertex.agent.tool_call_args";
 export const ADK_TOOL_RESPONSE = "gcp.vertex.agent.tool_response";
 export const ADK_LLM_CONTENT = ["gcp.vertex.agent.llm_request", "gcp.vertex.agent.llm_response"];
 
-/** What a span inherits from its ancestors, resolved once per span (see ./parent-chain). */
+/** What a span inherits from its ancestors, resolved once per span (see ../shared/parent-chain). */
 interface Inherited {
   /** Its own gen_ai.conversation.id, else its nearest ancestor's. */
   conversationId: string | undefined;

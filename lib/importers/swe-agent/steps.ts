@@ -1,6 +1,6 @@
 /**
  * SWE-agent's steps as spans: what a trajectory step or a history entry becomes, the tool name
- * and arguments of an action, and the outcome its observation implies. See ./swe-agent for the
+ * and arguments of an action, and the outcome its observation implies. See ./index for the
  * file layout and how steps and history entries are merged.
  */
 import type { ToolOutcome } from "@/lib/evidence/outcomes";

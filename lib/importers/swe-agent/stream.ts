@@ -1,5 +1,5 @@
 /**
- * SWE-agent trajectory streams (see ./swe-agent): a stream's steps (`trajectory`) and history
+ * SWE-agent trajectory streams (see ./index): a stream's steps (`trajectory`) and history
  * entries (`history`) merged into one session's spans, never counted twice, with the `info`
  * record as a system message.
  */
