@@ -1,5 +1,5 @@
 /** The OpenAPI document's OTLP/HTTP receiver path (POST /api/otlp/v1/traces), with its limits. */
-import { OTLP_SPAN_LIMITS } from "@/lib/importers/otlp-limits";
+import { OTLP_SPAN_LIMITS } from "@/lib/importers/otel-genai/otlp-limits";
 import { MAX_BODY_BYTES } from "./body";
 import { errors } from "./openapi-parts";
 

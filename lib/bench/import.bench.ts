@@ -40,7 +40,7 @@ import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { analyzeSpan } from "@/lib/evidence/analyze";
 import { importTranscript } from "@/lib/importers";
-import type { ImportFormat } from "@/lib/importers/types";
+import type { ImportFormat } from "@/lib/importers/shared/types";
 import { createProject } from "@/lib/server/admin";
 import { fileSource, importTranscriptFile } from "@/lib/server/imports";
 import { runMain } from "@/lib/runner/run-main";

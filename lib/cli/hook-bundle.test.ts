@@ -61,16 +61,16 @@ describe("the hook bundle", () => {
 
   it("compiles only what a hook runs: its runtime's importer, and zod (English only) for Claude Code alone", () => {
     const entry = [...loaded(bundle)].map((f) => readFileSync(f, "utf8")).join("\n");
-    expect(entry).not.toMatch(/\/\/ lib\/importers\/(claude-code|codex)\.ts/);
+    expect(entry).not.toMatch(/\/\/ lib\/importers\/(claude-code|codex)\//);
     expect(entry).not.toContain("// lib/cli/hook-install.ts");
     expect(entry).not.toContain("// node_modules/zod/");
     const claudeCode = compiledFor("claude-code");
-    expect(claudeCode).toContain("// lib/importers/claude-code.ts");
-    expect(claudeCode).not.toContain("// lib/importers/codex.ts");
+    expect(claudeCode).toContain("// lib/importers/claude-code/index.ts");
+    expect(claudeCode).not.toContain("// lib/importers/codex/");
     expect([...claudeCode.matchAll(/\/\/ node_modules\/zod\/v4\/locales\/(\S+)/g)].map((m) => m[1])).toEqual(["en.js"]);
     const codex = compiledFor("codex");
-    expect(codex).toContain("// lib/importers/codex.ts");
-    expect(codex).not.toContain("// lib/importers/claude-code.ts");
+    expect(codex).toContain("// lib/importers/codex/index.ts");
+    expect(codex).not.toContain("// lib/importers/claude-code/");
     expect(codex).not.toContain("// node_modules/zod/");
   });
 

@@ -4,7 +4,7 @@
  * Claude Code's records are checked with), were most of a hook's start-up. The bundle keeps each
  * importer in a chunk of its own (./hook-build.ts), loaded by these imports.
  */
-import type { ImportFormat, TranscriptImporter } from "@/lib/importers/types";
+import type { ImportFormat, TranscriptImporter } from "@/lib/importers/shared/types";
 
 export type HookFormat = Extract<ImportFormat, "claude-code" | "codex">;
 

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { Readable } from "node:stream";
 import { AppError } from "@/lib/core/errors";
-import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/types";
+import { IMPORT_FORMATS, type ImportFormat } from "@/lib/importers/shared/types";
 import { fileSource, importTranscriptFile, type ImportOutcome } from "@/lib/server/imports";
 import { findProjectBySlug } from "@/lib/server/admin";
 import { progressBar } from "./progress";

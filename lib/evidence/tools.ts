@@ -106,10 +106,10 @@ def("write_stdin", { kind: "process", family: "codex", stdinArgs: ["chars"] });
 def("apply_patch", { kind: "patch", family: "codex", patchArgs: ["input", "patch"] });
 def("update_plan", { kind: "internal", family: "codex" });
 def("list_dir grep_files view_image", { kind: "read", family: "codex", pathArgs: ["path", "dir_path"] });
-// `/undo` restoring a ghost snapshot (lib/importers/codex-undo.ts): workspace rewritten, new files removed.
+// `/undo` restoring a ghost snapshot (lib/importers/codex/undo.ts): workspace rewritten, new files removed.
 def("restore_ghost_snapshot", { kind: "write", family: "codex", pathArgs: ["workspace"], deleteArgs: ["new_files_under"] });
 
-// Node's fs calls as @opentelemetry/instrumentation-fs records them (lib/importers/otel-fs.ts).
+// Node's fs calls as @opentelemetry/instrumentation-fs records them (lib/importers/otel-genai/fs.ts).
 for (const [kind, fns] of Object.entries(NODE_FS_MUTATIONS))
   for (const fn of fns) def(`fs.${fn} fs.${fn}Sync`, { kind: kind as ToolKind, family: "node-fs", pathArgs: ["path"] });
 

@@ -7,7 +7,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
-import { OTLP_SPAN_LIMITS } from "@/lib/importers/otlp-limits";
+import { OTLP_SPAN_LIMITS } from "@/lib/importers/otel-genai/otlp-limits";
 import type { Rng } from "./hostile";
 
 export interface HostileBody {

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions";
-import { answerOverImport } from "./answer-testkit";
+import { answerOverImport } from "./shared/answer-testkit";
 import { importTranscript } from "./index";
-import { fixture } from "./testkit";
+import { fixture } from "./shared/testkit";
 
 const REAL = [
   "claude-code/spotter-subagent-progress.jsonl",

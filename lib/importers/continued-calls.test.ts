@@ -6,10 +6,10 @@
  * left running) gives the exit -1 observation's metadata as the runtime writes it.
  */
 import { describe, expect, it } from "vitest";
-import { answerOverImport } from "./answer-testkit";
+import { answerOverImport } from "./shared/answer-testkit";
 import { IMPORTERS, importTranscript } from "./index";
-import { fixture, parseBothWays } from "./testkit";
-import { utf8 } from "./text";
+import { fixture, parseBothWays } from "./shared/testkit";
+import { utf8 } from "./shared/text";
 
 const WAITING =
   "\n[The command has no new output after 30 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, send keys to interrupt/kill the command, or use the timeout parameter in execute_bash for future commands.]";

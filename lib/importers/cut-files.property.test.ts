@@ -21,10 +21,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions";
-import { answerOverImport } from "./answer-testkit";
+import { answerOverImport } from "./shared/answer-testkit";
 import { importTranscript } from "./index";
-import { fixture } from "./testkit";
-import type { ImportFormat, ImportResult } from "./types";
+import { fixture } from "./shared/testkit";
+import type { ImportFormat, ImportResult } from "./shared/types";
 
 /** The real fixtures with a session or more, each small enough to import a few dozen times a second. */
 const REAL: Array<[string, ImportFormat, { starts?: boolean; linked?: boolean; ends?: boolean }]> = [

@@ -2,9 +2,9 @@ import { readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectFormat, IMPORTERS, importTranscript, TranscriptImportError } from "./index";
-import { expectWellFormed, fixture } from "./testkit";
-import { IMPORT_FORMATS, type ImportFormat } from "./types";
-import { utf8 } from "./text";
+import { expectWellFormed, fixture } from "./shared/testkit";
+import { IMPORT_FORMATS, type ImportFormat } from "./shared/types";
+import { utf8 } from "./shared/text";
 
 /** Every real file (see each format's fixtures/<format>/SOURCES.md) and the format it is in. */
 const REAL: Array<[string, ImportFormat]> = [

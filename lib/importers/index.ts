@@ -1,17 +1,17 @@
 /**
  * Transcript importers: one module per runtime's format, each mapping a file's bytes into the
- * same normalised sessions and spans (see ./types). Pure functions of the bytes: no I/O.
+ * same normalised sessions and spans (see ./shared/types). Pure functions of the bytes: no I/O.
  */
 import { aiderImporter } from "./aider";
 import { claudeCodeImporter } from "./claude-code";
 import { codexImporter } from "./codex";
-import { DETECT_HEAD_BYTES, describeHead, detectWith } from "./detect";
+import { DETECT_HEAD_BYTES, describeHead, detectWith } from "./shared/detect";
 import { geminiCliImporter } from "./gemini-cli";
 import { openHandsImporter } from "./openhands";
 import { otelGenAiImporter } from "./otel-genai";
-import { headBytes, type TranscriptBytes, wholeBytes } from "./source";
+import { headBytes, type TranscriptBytes, wholeBytes } from "./shared/source";
 import { sweAgentImporter } from "./swe-agent";
-import { asOneWindow } from "./windows";
+import { asOneWindow } from "./shared/windows";
 import {
   IMPORT_FORMATS,
   type ImportFormat,
@@ -19,7 +19,7 @@ import {
   type ImportResult,
   type ImportWindows,
   type TranscriptImporter,
-} from "./types";
+} from "./shared/types";
 
 export const IMPORTERS: Readonly<Record<ImportFormat, TranscriptImporter>> = {
   aider: aiderImporter,
@@ -98,8 +98,8 @@ function chooseImporter(bytes: Uint8Array, format: ImportFormat | undefined): Tr
   return IMPORTERS[chosen];
 }
 
-export { IMPORT_FORMATS } from "./types";
-export type { TranscriptBytes, TranscriptSource } from "./source";
+export { IMPORT_FORMATS } from "./shared/types";
+export type { TranscriptBytes, TranscriptSource } from "./shared/source";
 export type {
   ImportEnd,
   ImportFormat,
@@ -114,4 +114,4 @@ export type {
   SessionHeader,
   SessionPart,
   TranscriptImporter,
-} from "./types";
+} from "./shared/types";

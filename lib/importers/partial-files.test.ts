@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CANNED_QUESTIONS } from "@/lib/evidence/questions";
-import { answerOverImport } from "./answer-testkit";
+import { answerOverImport } from "./shared/answer-testkit";
 import { importTranscript } from "./index";
-import { expectWellFormed, fixture, only } from "./testkit";
+import { expectWellFormed, fixture, only } from "./shared/testkit";
 
 const lines = new TextDecoder().decode(fixture("claude-code/spotter-tool-heavy.jsonl")).split("\n");
 const cannedAnswers = (bytes: Uint8Array) =>

@@ -6,7 +6,7 @@ import { GET as importJobRoute } from "@/app/api/v1/imports/[id]/route";
 import { LIMITS } from "@/lib/api/schemas";
 import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
-import type { ImportFormat } from "@/lib/importers/types";
+import type { ImportFormat } from "@/lib/importers/shared/types";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { askEvidenceQuestion } from "@/lib/server/questions/ask";

@@ -5,7 +5,7 @@ import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import type { TranscriptBytes } from "@/lib/importers";
-import type { ImportFormat } from "@/lib/importers/types";
+import type { ImportFormat } from "@/lib/importers/shared/types";
 import { fileSource } from "./file-source";
 import { importTranscriptFile } from "./import-file";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import type { ImportedCompaction } from "@/lib/importers/types";
+import type { ImportedCompaction } from "@/lib/importers/shared/types";
 import { reclaim } from "@/lib/server/gate";
 
 /** A compaction of the file, with its summary's text (the one body kept past its window: the gate needs it). */

@@ -1,5 +1,12 @@
 import type pg from "pg";
-import type { ImportEnd, ImportIssue, ImportWindow, ImportWindows, ImportedSpan, SessionPart } from "@/lib/importers/types";
+import type {
+  ImportEnd,
+  ImportIssue,
+  ImportWindow,
+  ImportWindows,
+  ImportedSpan,
+  SessionPart,
+} from "@/lib/importers/shared/types";
 import { unstorableFields, upsertSession } from "@/lib/server/ingest";
 import type { KeptCompaction } from "./record-compactions";
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
-import { endsBeforeSession } from "@/lib/importers/partial-end";
+import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { importTranscriptFile } from "@/lib/server/imports/import-file";
 import { syncHookTranscript } from "@/lib/server/integrations";

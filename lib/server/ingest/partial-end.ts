@@ -1,6 +1,6 @@
 /**
  * A file that ended before its session ended is marked incomplete one past its last record (see
- * ENDS_BEFORE_SESSION in lib/importers/partial-end.ts). A session read while it runs always ends
+ * ENDS_BEFORE_SESSION in lib/importers/shared/partial-end.ts). A session read while it runs always ends
  * so: the hooks sync a live transcript again and again, and an operator may import a file that is
  * still growing. Once a later read of the same session reaches the mark's line, the file went on
  * past where it ended, and the mark no longer says anything true: it is removed, before that read
@@ -10,7 +10,7 @@
  */
 import type pg from "pg";
 import { rawQuery } from "@/lib/db/client";
-import { ENDS_BEFORE_SESSION } from "@/lib/importers/partial-end";
+import { ENDS_BEFORE_SESSION } from "@/lib/importers/shared/partial-end";
 
 /** What runs one statement: the pool, or a connection inside a transaction. */
 type Queryable = Pick<pg.PoolClient, "query">;

@@ -4,7 +4,7 @@
  * pointer rather than lost. A compaction already linked is left alone, so this is idempotent.
  */
 import { db } from "@/lib/db/client";
-import type { ImportedCompaction } from "@/lib/importers/types";
+import type { ImportedCompaction } from "@/lib/importers/shared/types";
 import { reclaim } from "@/lib/server/gate";
 
 export interface StoredSpanRef {

@@ -7,8 +7,8 @@
 import { db } from "@/lib/db/client";
 import { statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
-import type { ImportedCompaction } from "@/lib/importers/types";
-import { endsBeforeSession } from "@/lib/importers/partial-end";
+import type { ImportedCompaction } from "@/lib/importers/shared/types";
+import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
 import { appendSpans, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
 import { linkCompactions, type StoredSpanRef } from "./compactions";

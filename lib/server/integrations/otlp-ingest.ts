@@ -16,9 +16,9 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { sha256Hex } from "@/lib/core/hash";
 import { parseOtlpRequest } from "@/lib/importers/otel-genai";
-import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otlp-limits";
-import { resolveAlongParents } from "@/lib/importers/parent-chain";
-import type { ImportedSession, ImportedSpan } from "@/lib/importers/types";
+import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otel-genai/otlp-limits";
+import { resolveAlongParents } from "@/lib/importers/shared/parent-chain";
+import type { ImportedSession, ImportedSpan } from "@/lib/importers/shared/types";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { CANNED_QUESTION_IDS, CANNED_QUESTIONS } from "@/lib/evidence/questions";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { importTranscriptFile } from "@/lib/server/imports";
-import { answerOverImport } from "@/lib/importers/answer-testkit";
+import { answerOverImport } from "@/lib/importers/shared/answer-testkit";
 import { importTranscript } from "@/lib/importers";
 import { askEvidenceQuestion } from "./ask";
 

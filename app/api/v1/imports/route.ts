@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { apiRoute } from "@/lib/api/route";
 import { LIMITS } from "@/lib/api/schemas";
-import { IMPORT_FORMATS } from "@/lib/importers/types";
+import { IMPORT_FORMATS } from "@/lib/importers/shared/types";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { queuePosition, receiveFile, startImportJob } from "@/lib/server/imports";
 import { otherMethods } from "@/lib/api/respond";

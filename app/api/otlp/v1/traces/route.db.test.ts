@@ -12,7 +12,7 @@ import { GET as listSessions } from "@/app/api/v1/sessions/route";
 import { GET as listSpans } from "@/app/api/v1/sessions/[id]/spans/route";
 import { MAX_BODY_BYTES } from "@/lib/api/body";
 import { env } from "@/lib/core/env";
-import { OTLP_SPAN_LIMITS } from "@/lib/importers/otlp-limits";
+import { OTLP_SPAN_LIMITS } from "@/lib/importers/otel-genai/otlp-limits";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
