@@ -364,7 +364,10 @@ function factsQuery(spans: Array<{ session_id: string; id: string; may_cite: boo
   return Prisma.sql`
     select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
       from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id
-      left join span_original o on k.may_cite and o.session_id = s.session_id and o.span_id = s.id
+      -- "offset 0" keeps the subquery whole, so may_cite gates the read (a one-time filter) instead
+      -- of filtering rows after the original was read.
+      left join lateral (select o.bytes from span_original o
+                          where k.may_cite and o.session_id = s.session_id and o.span_id = s.id offset 0) o on true
       cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
      where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
        and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
