@@ -27,3 +27,23 @@ export function bodyOverLimit(bytes: number): string {
 export function recordOverLimit(bytes: number): string {
   return `${OVER_LIMIT}: a record of ${bytes} bytes exceeds the ${MAX_RECORD_BYTES}-byte limit on one record; skipped unread`;
 }
+
+/**
+ * The most of an original one read shows at once: the span page's excerpt and one page of the MCP
+ * tool `get_original`. The rest is a link (the page) or the next page (MCP) away.
+ */
+export const ORIGINAL_PAGE_BYTES = 64 * 1024;
+
+/**
+ * Where a cut of UTF-8 bytes should end so that it does not split a character: `bytes.length`, or
+ * the start of a character the cut would leave incomplete (at most 3 bytes back).
+ */
+export function utf8CutEnd(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needs > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}

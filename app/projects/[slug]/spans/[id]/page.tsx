@@ -3,6 +3,7 @@ import { Code } from "@/components/Code";
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
 import { humanize } from "@/components/format";
+import { ExcerptNote } from "@/components/ExcerptNote";
 import { SpanBody } from "@/components/SpanBody";
 import { AgentName, CallOutcome } from "@/components/CallOutcome";
 import { Time } from "@/components/Time";
@@ -37,12 +38,12 @@ export default async function SpanPage({
   const { slug, id } = await params;
   const { project, role } = await requireMember(slug);
   const query = await searchParams;
-  const detail = await orNotFound(getSpanDetail(project.id, id));
-  const now = new Date();
-  const { span } = detail;
   const from = intParam(query.from);
   const to = intParam(query.to);
   const cited = from !== undefined && to !== undefined && to > from ? { byteStart: from, byteEnd: to } : undefined;
+  const now = new Date();
+  const detail = await orNotFound(getSpanDetail(project.id, id, now, cited));
+  const { span } = detail;
 
   return (
     <>
@@ -93,8 +94,11 @@ export default async function SpanPage({
       </section>
 
       <h2>Verbatim body</h2>
-      {detail.bytes ? (
-        <SpanBody bytes={detail.bytes} atoms={detail.atoms} cited={cited} />
+      {detail.excerpt ? (
+        <>
+          <ExcerptNote excerpt={detail.excerpt} href={projectHref(project.slug, `/spans/${span.id}/original`)} />
+          <SpanBody bytes={detail.excerpt.bytes} base={detail.excerpt.start} atoms={detail.atoms} cited={cited} />
+        </>
       ) : (
         <div className="panel empty-state">
           The original is gone
@@ -151,7 +155,7 @@ export default async function SpanPage({
           </dl>
         </section>
         <section aria-label="Classification">
-          {detail.bytes ? (
+          {detail.excerpt ? (
             <RetentionControls
               spanId={span.id}
               pinned={detail.pinned}
