@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_RECORD_BYTES, MAX_SPAN_BODY_BYTES, OVER_LIMIT } from "@/lib/core/limits";
 import { claudeCodeImporter } from "./claude-code";
 import { importTranscript } from "./index";
+import { parseOtlpRequest } from "./otel-genai";
 import { chunked, effectOn, expectAccounted, fixture, verdictOf } from "./testkit";
 import { utf8 } from "./text";
 import type { ImportResult } from "./types";
@@ -132,5 +133,39 @@ describe("the same cap in a format read as one document", () => {
     expect(result.sessions[0]!.skipped.map((k) => k.message)).toEqual([expect.stringMatching(`^${OVER_LIMIT}`)]);
     expectAccounted(result);
     expect(result.records.skipped).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the same cap on spans received over OTLP", () => {
+  it("a tool span whose result is over the cap keeps its call, skips its result, and names why", () => {
+    const attrs = (result: string) =>
+      [
+        ["gen_ai.operation.name", "execute_tool"],
+        ["gen_ai.conversation.id", "conv-large"],
+        ["gen_ai.tool.name", "run_shell"],
+        ["gen_ai.tool.call.arguments", '{"command":"cat /var/log/huge.log"}'],
+        ["gen_ai.tool.call.result", result],
+      ].map(([key, value]) => ({ key, value: { stringValue: value } }));
+    const span = { traceId: "t1", spanId: "s1", name: "x", startTimeUnixNano: "1760000000000000000" };
+    const request = {
+      resourceSpans: [
+        {
+          resource: { attributes: [] },
+          scopeSpans: [
+            {
+              spans: [
+                { ...span, endTimeUnixNano: "1760000001000000000", attributes: attrs("y".repeat(MAX_SPAN_BODY_BYTES + 1)) },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const result = parseOtlpRequest(request);
+    const spans = result.sessions.flatMap((s) => s.spans);
+    expect(spans.map((s) => s.kind)).toEqual(["TOOL_CALL"]);
+    expect(overLimitIssues(result)).toEqual([{ line: 1, message: expect.stringContaining(`${MAX_SPAN_BODY_BYTES + 1} bytes`) }]);
+    expect(result.sessions[0]!.skipped).toHaveLength(1);
+    expectAccounted(result);
   });
 });
