@@ -6,18 +6,23 @@ import { signIn } from "./support/sign-in";
 const MARK = "rm -rf /etc/app/conf.yaml";
 const MARK_AT = 900 * 1024;
 const LENGTH = 1024 * 1024;
-const body = `${"x".repeat(MARK_AT - 1)} ${MARK} ${"x".repeat(LENGTH - MARK_AT - MARK.length - 1)}`;
+/** 600 paths first: more atoms than the page lists. */
+const PATHS = Array.from({ length: 600 }, (_, i) => `/srv/data/f${i} `).join("");
+const body = `${PATHS}${"x".repeat(MARK_AT - 1 - PATHS.length)} ${MARK} ${"x".repeat(LENGTH - MARK_AT - MARK.length - 1)}`;
 
 test("a large original's page shows a bounded excerpt, says what it leaves out, and links to all of it", async ({ page }) => {
   const seeded = await seedSession("large-original", [{ kind: "TOOL_RESULT", toolName: "Bash", body }]);
   await signIn(page, "viewer");
   const spanPage = `/projects/${seeded.projectSlug}/spans/${seeded.spanIds[0]}`;
   const response = await page.goto(spanPage);
-  // The page carries the excerpt, not the megabyte.
-  expect((await response!.body()).byteLength).toBeLessThan(LENGTH / 4);
+  // The page carries the excerpt and a bounded list of atoms, not the megabyte (rendered whole, over 2 MiB).
+  expect((await response!.body()).byteLength).toBeLessThan(LENGTH / 2);
   const shown = page.getByTestId("span-body");
   expect(((await shown.textContent()) ?? "").length).toBe(64 * 1024);
   await expect(shown).not.toContainText(MARK);
+  // The atoms table lists a bounded number of rows, and says so.
+  await expect(page.getByRole("table", { name: "Atoms" }).locator("tbody tr")).toHaveCount(100);
+  await expect(page.getByTestId("atoms-note")).toBeVisible();
   const note = page.getByTestId("excerpt-note");
   await expect(note).toContainText("Showing bytes 0–65,536 of 1,048,576");
   await expect(note).toContainText("983,040 bytes are not shown here");

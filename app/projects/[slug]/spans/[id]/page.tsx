@@ -18,6 +18,9 @@ import { pinAction, setExpiryAction, unpinAction } from "./actions";
 export const metadata = { title: "Span" };
 
 const DAY_MS = 86_400_000;
+/** Rows of the atoms table, and characters of each value shown: a large body's atoms stay a bounded page. */
+const ATOMS_LISTED = 100;
+const ATOM_VALUE_CHARS = 300;
 
 function daysFrom(now: Date, when: Date): string {
   const days = Math.round((when.getTime() - now.getTime()) / DAY_MS);
@@ -186,6 +189,11 @@ export default async function SpanPage({
             ))}
           </ul>
           <h2>Atoms ({detail.atoms.length})</h2>
+          {detail.atoms.length > ATOMS_LISTED ? (
+            <p className="subtitle" data-testid="atoms-note">
+              The first {ATOMS_LISTED} are listed; every atom is highlighted where the body is shown.
+            </p>
+          ) : null}
           <table className="data" aria-label="Atoms">
             <thead>
               <tr>
@@ -196,13 +204,15 @@ export default async function SpanPage({
               </tr>
             </thead>
             <tbody>
-              {detail.atoms.map((atom) => (
+              {detail.atoms.slice(0, ATOMS_LISTED).map((atom) => (
                 <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
                   <td>
                     <Code value={atom.kind} />
                   </td>
                   <td className="mono">
-                    {atom.normalized}
+                    {atom.normalized.length > ATOM_VALUE_CHARS
+                      ? `${atom.normalized.slice(0, ATOM_VALUE_CHARS)}…`
+                      : atom.normalized}
                     {atom.negated ? " (negated)" : ""}
                   </td>
                   <td className="mono">
