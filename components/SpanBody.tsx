@@ -3,22 +3,32 @@ import type { Atom } from "@/lib/evidence/types";
 
 /**
  * The verbatim body, escaped (React renders text, never HTML), with atoms highlighted by byte
- * range and the cited range, if any, marked for the eye and for scrolling.
+ * range and the cited range, if any, marked for the eye and for scrolling. `bytes` may be an
+ * excerpt of the original starting at byte `base`: ranges are the original's, shown as such.
  */
 export function SpanBody({
   bytes,
+  base = 0,
   atoms,
   cited,
 }: {
   bytes: Uint8Array;
+  base?: number;
   atoms: readonly Atom[];
   cited?: { byteStart: number; byteEnd: number };
 }) {
+  const end = base + bytes.byteLength;
   const segments = bodySegments(
     bytes,
-    atoms.map((a) => ({ byteStart: a.byteStart, byteEnd: a.byteEnd, label: a.kind.toLowerCase().replace("_", " ") })),
-    cited,
-  );
+    atoms
+      .filter((a) => a.byteEnd > base && a.byteStart < end)
+      .map((a) => ({
+        byteStart: a.byteStart - base,
+        byteEnd: a.byteEnd - base,
+        label: a.kind.toLowerCase().replace("_", " "),
+      })),
+    cited ? { byteStart: cited.byteStart - base, byteEnd: cited.byteEnd - base } : undefined,
+  ).map((segment) => ({ ...segment, byteStart: segment.byteStart + base, byteEnd: segment.byteEnd + base }));
   let citedAnchorPlaced = false;
   return (
     <pre className="body-view" data-testid="span-body">

@@ -57,6 +57,7 @@ export const ERROR_TEXT: Record<number, string> = {
   404: "Unknown resource, or one of another project (NOT_FOUND)",
   409: "Conflicts with what is stored; nothing was written (CONFLICT)",
   410: "The original is gone, with the reason (GONE)",
+  416: "The byte range starts past the original's end; Content-Range names its length (RANGE_NOT_SATISFIABLE)",
   413: `Body over ${MAX_BODY_BYTES} bytes, or a span over ${LIMITS.maxSpanBytes} bytes (PAYLOAD_TOO_LARGE)`,
   422: "The body does not match the schema; fields name the paths at fault (VALIDATION_FAILED)",
   429: "Too many requests for this key; see Retry-After (RATE_LIMITED)",

@@ -315,7 +315,13 @@ export function openApiDocument() {
       "/api/v1/spans/{id}/original": {
         get: {
           summary: "The verbatim bytes of a span's original",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          description:
+            "Streamed as the client reads them. A Range header with one range (bytes=first-last, bytes=first- or " +
+            "bytes=-suffix) gets those bytes (206, Content-Range); another unit or several ranges get the whole original.",
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+            { name: "Range", in: "header", required: false, schema: { type: "string", examples: ["bytes=0-65535"] } },
+          ],
           responses: {
             "200": {
               description: "The bytes; X-Custodian-Sha256 and Repr-Digest carry their sha256",
@@ -323,7 +329,13 @@ export function openApiDocument() {
                 "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
               },
             },
-            ...errors(401, 403, 404, 410, 429),
+            "206": {
+              description: "The range asked for; Content-Range places it, X-Custodian-Sha256 is the whole original's sha256",
+              content: {
+                "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+              },
+            },
+            ...errors(401, 403, 404, 410, 416, 429),
           },
         },
       },

@@ -1,3 +1,4 @@
+import { MAX_SPAN_BODY_BYTES } from "@/lib/core/limits";
 import { text } from "@/lib/core/validation";
 /**
  * The public API's shapes, shared by route handlers, server actions and the OpenAPI document.
@@ -20,8 +21,8 @@ export const LIMITS = {
   listMax: 1000,
   /** Spans in one POST /sessions/{id}/spans. */
   maxSpansPerBatch: 1000,
-  /** Bytes of one span's body after decoding. */
-  maxSpanBytes: 8 * 1024 * 1024,
+  /** Bytes of one span's body after decoding: the one cap on a span, whatever its path (lib/core/limits). */
+  maxSpanBytes: MAX_SPAN_BODY_BYTES,
   /** Spans in one gate evaluation or reclamation. */
   maxSpansPerGateCall: 10_000,
   /** Bytes of one transcript file sent to POST /imports. */

@@ -18,6 +18,8 @@ import { POST as importFile } from "@/app/api/v1/imports/route";
 import { POST as mcp } from "@/app/api/v1/mcp/route";
 import { POST as receiveTraces } from "@/app/api/otlp/v1/traces/route";
 import { POST as hookSync } from "@/app/api/v1/hooks/sync/route";
+import { GET as original } from "@/app/api/v1/spans/[id]/original/route";
+import { OVER_LIMIT } from "@/lib/core/limits";
 import { runHook } from "./hook";
 import { importTranscript } from "@/lib/importers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -130,6 +132,36 @@ describe("the first command's embedded database", () => {
     }
     expect(polled.json.status).toBe("DONE");
     expect(polled.json.outcome.spans).toBeGreaterThan(0);
+  });
+
+  it("skips a record over the body cap, named, and serves originals streamed and by range", async () => {
+    const record = (uuid: string, text: string) =>
+      `{"type":"user","sessionId":"embedded-cap","uuid":"${uuid}","timestamp":"2026-11-30T10:00:00.000Z","message":{"role":"user","content":"${text}"}}\n`;
+    const file = `${record("small", "rm -rf /etc/app")}${record("large", "x".repeat(8 * 1024 * 1024 + 1))}`;
+    process.env.CUSTODIAN_SYNC_IMPORT_BYTES = String(64 * 1024 * 1024);
+    let imported: Awaited<ReturnType<typeof callRoute>>;
+    try {
+      imported = await callRoute(importFile, { key: operator, raw: file, path: "/api/v1/imports?format=claude-code" });
+    } finally {
+      delete process.env.CUSTODIAN_SYNC_IMPORT_BYTES;
+    }
+    expect(imported.status).toBe(200);
+    expect(imported.json.records).toMatchObject({ read: 2, used: 1, skipped: 1 });
+    expect(imported.json.issues).toEqual([{ line: 2, message: expect.stringMatching(`^${OVER_LIMIT}`) }]);
+    const span = await db().span.findFirstOrThrow({ where: { sessionId: imported.json.sessions[0].id } });
+    const whole = await callRoute(original, { key: viewer, method: "GET", params: { id: span.id } });
+    expect(whole.status).toBe(200);
+    expect(whole.text).toContain("rm -rf /etc/app");
+    expect(whole.headers.get("x-custodian-sha256")).toBe(span.sha256);
+    const part = await callRoute(original, {
+      key: viewer,
+      method: "GET",
+      params: { id: span.id },
+      headers: { range: "bytes=0-5" },
+    });
+    expect(part.status).toBe(206);
+    expect(part.text).toBe(whole.text.slice(0, 6));
+    await expectHealthy();
   });
 
   it("imports a session through the pre-compact hook", async () => {

@@ -54,6 +54,28 @@ export interface SyncAnswer {
 export class HookFailure extends Error {}
 
 const BATCH = 1000;
+/**
+ * Characters of base64 bodies one request carries at most: with a batch's other fields, well under
+ * the server's 32 MiB request limit, and above one span at the body cap (8 MiB is about 11 MiB as
+ * base64), so spans near the cap go a few to a request instead of failing the hook every time.
+ */
+const BATCH_BODY_CHARS = 24 * 1024 * 1024;
+
+/** Spans in batches of at most BATCH spans and BATCH_BODY_CHARS of bodies (always at least one batch). */
+function batchesOf<T extends { body: string }>(spans: T[]): T[][] {
+  const batches: T[][] = [[]];
+  let chars = 0;
+  for (const span of spans) {
+    const current = batches.at(-1)!;
+    if (current.length > 0 && (current.length >= BATCH || chars + span.body.length > BATCH_BODY_CHARS)) {
+      batches.push([]);
+      chars = 0;
+    }
+    batches.at(-1)!.push(span);
+    chars += span.body.length;
+  }
+  return batches;
+}
 
 function cursorFile(config: ConnectionConfig, format: ImportFormat, sessionId: string): string {
   return join(config.stateDir, `${format}-${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
@@ -302,13 +324,14 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
     }
   }
   let answer: SyncAnswer | undefined;
-  for (let i = 0; i === 0 || i < spans.length; i += BATCH) {
-    const last = i + BATCH >= spans.length;
+  const batches = batchesOf(spans);
+  for (let i = 0; i < batches.length; i++) {
+    const last = i === batches.length - 1;
     answer = await post(
       config,
       {
         session,
-        spans: spans.slice(i, i + BATCH),
+        spans: batches[i]!,
         skipped: i === 0 ? skipped.slice(0, 1000) : [],
         ...(i === 0 && linesRead !== undefined ? { linesRead } : {}),
         compactions: last ? compactions : [],

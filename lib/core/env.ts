@@ -85,6 +85,8 @@ const EnvSchema = z.object({
   BENCH_EMBEDDED_SPANS: z.coerce.number().int().min(0).optional(),
   /** `npm run bench:import`: each generated transcript's size in MB (default 50). */
   BENCH_IMPORT_MB: positiveInt(10_000).optional(),
+  /** `bench:bodies`: MiB of the one large record imported while health is polled (default 200). */
+  BENCH_BODIES_MIB: positiveInt(255).optional(),
 });
 
 export type Env = z.output<typeof EnvSchema>;

@@ -7,6 +7,7 @@ import { stringBytes } from "@/lib/api/span-body";
 import type { FuzzFixture } from "./fixture";
 import { hostileValue, mutate, type Rng } from "./hostile";
 import { hostileOtlpBody } from "./hostile-otlp";
+import { hostileRange, overCapSpanBatch, overCapTranscript } from "./hostile-sizes";
 import type { FuzzRoute, METHODS } from "./routes";
 
 /** One request as generated: what is sent, and the route it is counted under. */
@@ -171,6 +172,14 @@ function makeBody(
 ): { body?: BodyInit; note: string; contentType?: string; headers?: Record<string, string> } {
   const roll = rng.next();
   if (pattern.includes("/otlp/") && roll >= 0.5 && roll < 0.6) return hostileOtlpBody(rng);
+  if (pattern.endsWith("/imports") && roll >= 0.5 && roll < 0.53) {
+    const bytes = overCapTranscript();
+    return { body: bytes, note: `transcript with a record over the span cap, ${bytes.byteLength} bytes` };
+  }
+  if (pattern.endsWith("/spans") && roll >= 0.55 && roll < 0.58) {
+    const text = overCapSpanBatch();
+    return { body: text, note: `a span body over the cap (${text.length} chars)` };
+  }
   if (pattern.endsWith("/imports") || pattern.includes("/otlp/")) {
     if (roll < 0.5) {
       const file = rng.pick(fx.transcripts);
@@ -267,6 +276,7 @@ export function makeRequest(routes: FuzzRoute[], fx: FuzzFixture, rng: Rng): Fuz
     headers: bodyHeaders,
   } = method === "GET" || method === "HEAD" ? { note: "no body" } : makeBody(route.pattern, fx, rng);
   Object.assign(headers, bodyHeaders);
+  if (method === "GET" && rng.chance(0.2)) headers.range = hostileRange(rng);
   headers["content-type"] =
     contentType ??
     (rng.chance(0.7)

@@ -19,6 +19,7 @@ import type {
   SessionHeader,
   SessionPart,
 } from "./types";
+import { dropOverLimit } from "./body-limit";
 import { readCallOutputs } from "./output-outcomes";
 import { RecordLedger } from "./record-ledger";
 import { parseTimestamp } from "./text";
@@ -141,6 +142,11 @@ export class SessionDraft {
    * outcomes and the compactions they summarise, then releases their bodies.
    */
   take(runtime: ImportFormat): SessionPart {
+    // A body over the one cap on spans is not kept, whichever format built it: the record is skipped.
+    dropOverLimit(this.pending, {
+      overLimit: (line, message, whole) =>
+        this.collector ? this.collector.skip(line, message, this, whole) : this.skipped.push({ line, message }),
+    });
     const kept = this.pending.filter((s) => !s.dropped);
     // The output can contradict what the runtime said of a call: read it before anything shares the outcome.
     readCallOutputs(kept, (line, message) => this.collector?.issue(line, message));
@@ -258,10 +264,12 @@ export class ImportCollector implements RecordSink {
    * The record (or a part of it) could not be used. It makes `draft` incomplete, or every session
    * of the file when it cannot be tied to one.
    */
-  skip(line: number, reason: string, draft?: SessionDraft): void {
+  skip(line: number, reason: string, draft?: SessionDraft, wholeRecord = false): void {
     const issue = { line, message: reason };
     this.issues.push(issue);
-    this.records.skip(line);
+    // A record whose only span was over the size limit gave nothing after all: skipped, though used.
+    if (wholeRecord) this.records.unuse(line);
+    else this.records.skip(line);
     (draft ? draft.skipped : this.fileSkips).push(issue);
   }
 

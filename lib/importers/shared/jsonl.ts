@@ -3,6 +3,7 @@
  * own, and a line that cannot be (invalid UTF-8, bad JSON, a final line cut off mid-write, a
  * value that is not an object) becomes an issue with its 1-based line number.
  */
+import { MAX_RECORD_BYTES, recordOverLimit } from "@/lib/core/limits";
 import type { RecordSink } from "./builder";
 import { chunksOf, concat, type TranscriptBytes } from "./source";
 import { bomLength, decodeUtf8, isRecord } from "./text";
@@ -22,12 +23,18 @@ export interface JsonLine {
  * line is reported to `sink` as read, and as skipped when it cannot be parsed. Lines are decoded
  * and parsed one at a time, as the caller takes them: a reader that handles each line and keeps
  * only what it made of it holds one line's parsed JSON at a time, not the whole file's.
+ *
+ * A line longer than `maxRecordBytes` is skipped unread (see MAX_RECORD_BYTES): its bytes are
+ * counted as they pass and never put together, decoded or parsed, so a file with one huge record
+ * costs a scan of it, not a string and a JSON value of its size.
  */
-export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink): Generator<JsonLine> {
+export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink, maxRecordBytes = MAX_RECORD_BYTES): Generator<JsonLine> {
   // Bytes in memory are one chunk. A line within a chunk is a view of it; a line across chunks
   // (a file read in chunks) is put together, so memory holds a chunk and the line being read.
   let carry: Uint8Array[] = [];
   let carried = 0;
+  /** The line being read is past the limit: its bytes are only counted from now on. */
+  let overlong = false;
   let offset = 0; // of the current chunk in the file
   let line = 1;
   for (const chunk of chunksOf(input)) {
@@ -36,24 +43,31 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink): Generat
       const lf = chunk.indexOf(0x0a, start);
       if (lf < 0) break;
       let raw = chunk.subarray(start, lf);
-      if (carried > 0) {
-        raw = concat([...carry, raw], carried + raw.byteLength);
-        carry = [];
-        carried = 0;
-      }
+      const length = carried + raw.byteLength;
+      if (overlong || length > maxRecordBytes) {
+        skipOverlong(line, length, sink);
+        overlong = false;
+        raw = EMPTY;
+      } else if (carried > 0) raw = concat([...carry, raw], length);
+      carry = [];
+      carried = 0;
       if (raw.length > 0 && raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
-      const parsed = parseLine(raw, line, false, sink, offset + lf + 1);
+      const parsed = raw === EMPTY ? undefined : parseLine(raw, line, false, sink, offset + lf + 1);
       if (parsed) yield parsed;
       start = lf + 1;
       line++;
     }
     if (start < chunk.length) {
-      carry.push(chunk.subarray(start));
       carried += chunk.length - start;
+      if (carried > maxRecordBytes) {
+        overlong = true;
+        carry = [];
+      } else carry.push(chunk.subarray(start));
     }
     offset += chunk.length;
   }
   if (carried === 0) return;
+  if (overlong) return skipOverlong(line, carried, sink);
   let raw = concat(carry, carried);
   if (raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
   const parsed = parseLine(raw, line, true, sink, offset);
@@ -63,6 +77,13 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink): Generat
 /** Every line at once, for readers that look ahead or go over the lines more than once. */
 export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
   return [...eachJsonLine(bytes, sink)];
+}
+
+const EMPTY = new Uint8Array(0);
+
+function skipOverlong(line: number, bytes: number, sink: RecordSink): void {
+  sink.read(line);
+  sink.skip(line, recordOverLimit(bytes));
 }
 
 /** For a first look over the lines that reports nothing (the pass that reports comes after). */

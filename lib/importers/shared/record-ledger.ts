@@ -49,6 +49,11 @@ export class RecordLedger {
     if (this.state(line) !== USED) this.set(line, SKIPPED);
   }
 
+  /** Skipped even when used: nothing the record gave was kept. */
+  unuse(line: number): void {
+    this.set(line, SKIPPED);
+  }
+
   /** Lines read and never accounted for, in order. */
   *unaccounted(): Generator<number> {
     for (let line = 0; line <= this.last; line++) if (this.states[line] === READ) yield line;

@@ -5,24 +5,31 @@ import { computeLineage, LineageError, type Lineage, type LineageGraph, type Lin
 import type { StatusLink } from "@/lib/evidence/span-statuses";
 import { horizonFor } from "@/lib/evidence/policy";
 import type { ClassReason } from "@/lib/evidence/types";
-import { sha256Hex } from "@/lib/core/hash";
 import { loadOriginalFacts } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import { loadAtoms } from "@/lib/server/gate";
 import { lineageStatuses } from "@/lib/server/provenance";
+import { readSpanExcerpt } from "./span-excerpt";
 
 /**
  * Everything the span page shows (a span of the project): the verbatim bytes with their atoms, why the span has its class,
- * a live hash check, retention dates, the gate's decisions and, for summaries, their lineage.
+ * a live hash check, retention dates, the gate's decisions and, for summaries, their lineage. Of the bytes, an
+ * excerpt (see ./span-excerpt): from the start, or around `cited` when the page opens a citation.
  */
-export async function getSpanDetail(projectId: string, spanId: string, now = new Date()) {
+export async function getSpanDetail(
+  projectId: string,
+  spanId: string,
+  now = new Date(),
+  cited?: { byteStart: number; byteEnd: number },
+) {
   if (!isUuid(spanId)) throw new AppError("NOT_FOUND", "Span not found");
   // A span of another project is not found, exactly as one that does not exist.
   const span = await db().span.findFirst({
     where: { id: spanId, session: { projectId } },
     include: {
       session: { include: { project: { select: { id: true, slug: true } } } },
-      original: true,
+      // The facts of the original, never its bytes: the excerpt is read on its own.
+      original: { select: { expiresAt: true, pinned: true, deletedAt: true } },
       gateDecisions: { orderBy: { decidedAt: "desc" }, take: 50 },
       replaces: { select: { replacedSpanId: true, pointerSha256: true, dropped: true } },
       replacedBy: { select: { summarySpanId: true, pointerSha256: true, dropped: true } },
@@ -34,8 +41,7 @@ export async function getSpanDetail(projectId: string, spanId: string, now = new
   // The span's status and, for a summary, the links below it that its lineage is computed over.
   const below = await lineageStatuses(db(), span.sessionId, [span.id], policy, now);
   const provenance = below.statuses.get(span.id) ?? "NONE";
-  const bytes = span.original?.bytes ? new Uint8Array(span.original.bytes) : null;
-  const liveSha256 = bytes ? sha256Hex(bytes) : null;
+  const { excerpt, liveSha256 } = await readSpanExcerpt(span.sessionId, span.id, cited);
 
   return {
     span,
@@ -43,8 +49,8 @@ export async function getSpanDetail(projectId: string, spanId: string, now = new
     provenance,
     classReasons: (Array.isArray(span.classReasons) ? span.classReasons : []) as unknown as ClassReason[],
     atoms,
-    bytes,
-    hashCheck: bytes === null ? "missing" : liveSha256 === span.sha256 ? "verified" : "mismatch",
+    excerpt,
+    hashCheck: excerpt === null ? "missing" : liveSha256 === span.sha256 ? "verified" : "mismatch",
     liveSha256,
     expiresAt: span.original?.expiresAt ?? null,
     pinned: span.original?.pinned ?? false,
@@ -94,14 +100,20 @@ async function summaryLineage(
     graph.set(link.summaryId, list);
   }
   const ids = [...new Set(links.flatMap((l) => [l.summaryId, l.replacedId]))];
-  const [spans, atoms, originals] = await Promise.all([
+  const [spans, atoms, originals, summaries] = await Promise.all([
     db().span.findMany({
       where: { sessionId, id: { in: ids } },
-      select: { id: true, class: true, occurredAt: true, kind: true, original: { select: { bytes: true } } },
+      select: { id: true, class: true, occurredAt: true, kind: true },
     }),
     loadAtoms(db(), sessionId, ids),
     loadOriginalFacts(db(), sessionId, ids),
+    // Only the summaries' texts are read: the originals they replaced are known by their atoms.
+    db().spanOriginal.findMany({
+      where: { sessionId, spanId: { in: ids }, span: { kind: "SUMMARY" } },
+      select: { spanId: true, bytes: true },
+    }),
   ]);
+  const texts = new Map(summaries.flatMap((o) => (o.bytes ? [[o.spanId, new TextDecoder().decode(o.bytes)] as const] : [])));
   const facts = new Map<string, LineageSpanFacts>(
     spans.map((s) => [
       s.id,
@@ -110,7 +122,7 @@ async function summaryLineage(
         atoms: atoms.get(s.id) ?? [],
         original: originals.get(s.id) ?? null,
         occurredAt: s.occurredAt,
-        ...(s.kind === "SUMMARY" && s.original?.bytes ? { text: new TextDecoder().decode(s.original.bytes) } : {}),
+        ...(texts.has(s.id) ? { text: texts.get(s.id)! } : {}),
       },
     ]),
   );

@@ -1,4 +1,5 @@
 import { AppError, type FieldError } from "@/lib/core/errors";
+import { MAX_SPAN_BODY_BYTES } from "@/lib/core/limits";
 import type pg from "pg";
 import { databaseMode, db, rawTransaction } from "@/lib/db/client";
 import type { EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
@@ -50,6 +51,7 @@ export async function appendSpans(
   spans: SpanSubmission[],
   options: AppendOptions = {},
 ): Promise<IngestedSpan[]> {
+  rejectOverLimit(spans);
   rejectUnstorableText(
     spans.flatMap((span, i) => unstorableFields(span).map((field): [string, unknown] => [`spans.${i}.${field}`, span[field]])),
   );
@@ -64,6 +66,23 @@ export async function appendSpans(
       return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, options.ahead);
     throw error;
   }
+}
+
+/**
+ * The one cap on a span's body, held here too so that no path (the API, an import, a hook, OTLP)
+ * can store a larger one: the edges check it first and skip or refuse with their own reasons.
+ */
+function rejectOverLimit(spans: readonly SpanSubmission[]): void {
+  const fields: FieldError[] = [];
+  spans.forEach((span, i) => {
+    if (span.body.byteLength > MAX_SPAN_BODY_BYTES)
+      fields.push({ path: `spans.${i}.body`, message: `${span.body.byteLength} bytes; the limit is ${MAX_SPAN_BODY_BYTES}` });
+  });
+  if (fields.length > 0)
+    throw new AppError("PAYLOAD_TOO_LARGE", `A span body exceeds ${MAX_SPAN_BODY_BYTES} bytes`, {
+      fields,
+      details: { maxSpanBytes: MAX_SPAN_BODY_BYTES },
+    });
 }
 
 /** The time TTLs count from, or null when they count from each span's occurrence. */

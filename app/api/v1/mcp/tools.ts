@@ -3,17 +3,15 @@
  * operators. Served over streamable HTTP by ./route.ts (and over stdio by `custodian mcp`, which
  * relays to that route). Errors are tool errors carrying the API's codes.
  */
-import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { afterResponse } from "@/app/after-response";
 import { EvidenceQuestionSchema, EvidenceScopeSchema } from "@/lib/api/evidence-schemas";
 import { SummarySchema } from "@/lib/api/schemas";
-import { AppError } from "@/lib/core/errors";
 import { decisionJson } from "@/lib/server/gate";
 import { gateCheck, LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT, ledgerText, sideEffectLedger } from "@/lib/server/integrations";
-import { readOriginal } from "@/lib/server/provenance";
 import { answerOrQueue, readQuestionJob } from "@/lib/server/questions";
+import { getOriginalTool } from "./get-original";
 import { type CustodianTool, defineTool, serveTools, toolResult as result } from "./tool-calls";
 
 export interface McpCaller {
@@ -42,7 +40,7 @@ export function custodianMcpServer(caller: McpCaller): McpServer {
   serveTools(server, [
     evidenceQuery(caller),
     evidenceJob(caller),
-    getOriginal(caller),
+    getOriginalTool(caller),
     sideEffectLedgerTool(caller),
     gateCheckTool(caller),
   ] as CustodianTool[]);
@@ -84,51 +82,6 @@ const evidenceJob = (caller: McpCaller) =>
     annotations: { title: "Evidence question job", ...READ_ONLY },
     input: z.object({ id: z.uuid() }),
     call: async ({ id }) => result({ ...(await readQuestionJob(caller.projectId, id)) }),
-  });
-
-const getOriginal = (caller: McpCaller) =>
-  defineTool({
-    name: "get_original",
-    title: "Fetch a span's original",
-    description:
-      "The verbatim bytes Custodian holds for a span (all, or byteStart..byteEnd, end exclusive), with the sha256 " +
-      "of the whole original and of the range. Text when the bytes are UTF-8, else base64.",
-    annotations: { title: "Original bytes", ...READ_ONLY },
-    input: z.object({
-      spanId: z.uuid(),
-      byteStart: z.number().int().min(0).optional(),
-      byteEnd: z.number().int().min(0).optional(),
-    }),
-    call: async ({ spanId, byteStart, byteEnd }) => {
-      const original = await readOriginal(caller.projectId, spanId);
-      const start = byteStart ?? 0;
-      const end = Math.min(byteEnd ?? original.bytes.byteLength, original.bytes.byteLength);
-      if (start > end)
-        throw new AppError("VALIDATION_FAILED", "byteStart is past byteEnd or the end of the original", {
-          fields: [{ path: "byteStart", message: `the original has ${original.bytes.byteLength} bytes` }],
-        });
-      const bytes = original.bytes.subarray(start, end);
-      let text: string | undefined;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      } catch {
-        text = undefined;
-      }
-      const structured = {
-        spanId: original.spanId,
-        sessionId: original.sessionId,
-        sha256: original.sha256,
-        byteLength: original.bytes.byteLength,
-        byteStart: start,
-        byteEnd: end,
-        rangeSha256: createHash("sha256").update(bytes).digest("hex"),
-        encoding: text === undefined ? "base64" : "utf-8",
-        ...(text === undefined ? { base64: Buffer.from(bytes).toString("base64") } : { text }),
-        pinned: original.pinned,
-        expiresAt: original.expiresAt?.toISOString() ?? null,
-      };
-      return result(structured, text ?? Buffer.from(bytes).toString("base64"));
-    },
   });
 
 const sideEffectLedgerTool = (caller: McpCaller) =>

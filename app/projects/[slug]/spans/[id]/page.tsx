@@ -3,6 +3,7 @@ import { Code } from "@/components/Code";
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
 import { humanize } from "@/components/format";
+import { ExcerptNote } from "@/components/ExcerptNote";
 import { SpanBody } from "@/components/SpanBody";
 import { AgentName, CallOutcome } from "@/components/CallOutcome";
 import { Time } from "@/components/Time";
@@ -17,6 +18,9 @@ import { pinAction, setExpiryAction, unpinAction } from "./actions";
 export const metadata = { title: "Span" };
 
 const DAY_MS = 86_400_000;
+/** Rows of the atoms table, and characters of each value shown: a large body's atoms stay a bounded page. */
+const ATOMS_LISTED = 100;
+const ATOM_VALUE_CHARS = 300;
 
 function daysFrom(now: Date, when: Date): string {
   const days = Math.round((when.getTime() - now.getTime()) / DAY_MS);
@@ -37,12 +41,12 @@ export default async function SpanPage({
   const { slug, id } = await params;
   const { project, role } = await requireMember(slug);
   const query = await searchParams;
-  const detail = await orNotFound(getSpanDetail(project.id, id));
-  const now = new Date();
-  const { span } = detail;
   const from = intParam(query.from);
   const to = intParam(query.to);
   const cited = from !== undefined && to !== undefined && to > from ? { byteStart: from, byteEnd: to } : undefined;
+  const now = new Date();
+  const detail = await orNotFound(getSpanDetail(project.id, id, now, cited));
+  const { span } = detail;
 
   return (
     <>
@@ -93,8 +97,11 @@ export default async function SpanPage({
       </section>
 
       <h2>Verbatim body</h2>
-      {detail.bytes ? (
-        <SpanBody bytes={detail.bytes} atoms={detail.atoms} cited={cited} />
+      {detail.excerpt ? (
+        <>
+          <ExcerptNote excerpt={detail.excerpt} href={projectHref(project.slug, `/spans/${span.id}/original`)} />
+          <SpanBody bytes={detail.excerpt.bytes} base={detail.excerpt.start} atoms={detail.atoms} cited={cited} />
+        </>
       ) : (
         <div className="panel empty-state">
           The original is gone
@@ -151,7 +158,7 @@ export default async function SpanPage({
           </dl>
         </section>
         <section aria-label="Classification">
-          {detail.bytes ? (
+          {detail.excerpt ? (
             <RetentionControls
               spanId={span.id}
               pinned={detail.pinned}
@@ -182,6 +189,11 @@ export default async function SpanPage({
             ))}
           </ul>
           <h2>Atoms ({detail.atoms.length})</h2>
+          {detail.atoms.length > ATOMS_LISTED ? (
+            <p className="subtitle" data-testid="atoms-note">
+              The first {ATOMS_LISTED} are listed; every atom is highlighted where the body is shown.
+            </p>
+          ) : null}
           <table className="data" aria-label="Atoms">
             <thead>
               <tr>
@@ -192,13 +204,15 @@ export default async function SpanPage({
               </tr>
             </thead>
             <tbody>
-              {detail.atoms.map((atom) => (
+              {detail.atoms.slice(0, ATOMS_LISTED).map((atom) => (
                 <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
                   <td>
                     <Code value={atom.kind} />
                   </td>
                   <td className="mono">
-                    {atom.normalized}
+                    {atom.normalized.length > ATOM_VALUE_CHARS
+                      ? `${atom.normalized.slice(0, ATOM_VALUE_CHARS)}…`
+                      : atom.normalized}
                     {atom.negated ? " (negated)" : ""}
                   </td>
                   <td className="mono">

@@ -1,27 +1,19 @@
-import { apiRoute, IdParams } from "@/lib/api/route";
-import { readOriginal } from "@/lib/server/provenance";
+import { originalResponse } from "@/lib/api/original-response";
 import { otherMethods } from "@/lib/api/respond";
+import { apiRoute, IdParams } from "@/lib/api/route";
+import { heldOriginal } from "@/lib/server/provenance";
 
 export const dynamic = "force-dynamic";
 
-/** The verbatim bytes, with their sha256 in headers; 410 with the reason once expired or lost. */
+/**
+ * The verbatim bytes, streamed (one byte range when `Range` asks for it, 206), with their sha256 in
+ * headers; 410 with the reason once expired or lost.
+ */
 export const GET = apiRoute({
   permission: "read",
   params: IdParams,
-  handler: async ({ caller, params }) => {
-    const original = await readOriginal(caller.projectId, params.id);
-    return new Response(Buffer.from(original.bytes), {
-      headers: {
-        "Content-Type": "application/octet-stream",
-        "Content-Length": String(original.bytes.byteLength),
-        "X-Custodian-Sha256": original.sha256,
-        "Repr-Digest": `sha-256=:${Buffer.from(original.sha256, "hex").toString("base64")}:`,
-        ...(original.expiresAt ? { "X-Custodian-Expires-At": original.expiresAt.toISOString() } : {}),
-        "X-Custodian-Pinned": String(original.pinned),
-        "Cache-Control": "private, no-store",
-      },
-    });
-  },
+  handler: async ({ caller, params, request }) =>
+    originalResponse(await heldOriginal(caller.projectId, params.id), request.headers.get("range")),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
