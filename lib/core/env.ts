@@ -74,6 +74,13 @@ const EnvSchema = z.object({
         ctx.addIssue({ code: "custom", message: (error as Error).message });
       }
     }),
+  /**
+   * Background imports allowed to wait in one server's queue, per project and in all (each holds
+   * its file, up to 256 MiB, in a temporary file while it waits); past either, an import is refused
+   * with 429 IMPORT_QUEUE_FULL before its file is read.
+   */
+  CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT: positiveInt(10_000).default(4),
+  CUSTODIAN_IMPORT_QUEUE_LIMIT: positiveInt(10_000).default(16),
   /** Imports larger than this run in the background (202 with a job). */
   CUSTODIAN_SYNC_IMPORT_BYTES: positiveInt().optional(),
   /** Signs session cookies; required to share sign-ins across servers. */

@@ -9,6 +9,7 @@ import { POST as askQuestion } from "@/app/api/v1/evidence/query/route";
 import { callRoute } from "./call";
 import { formatReport, loadRoutes, makeFixture, routeFiles, runFuzz, seededRng } from "./fuzz";
 import { probeForgedAddresses } from "./forged-addresses";
+import { probeFullImportQueue } from "./import-queue-probe";
 import { FUZZ_TRUSTED_PROXY } from "./request-generators";
 
 // The run's connections come from plain clients and from one proxy the server trusts.
@@ -48,6 +49,12 @@ describe("fuzzing every route", () => {
 
   it("floods with forged forwarding headers are counted against their connection; clients behind a trusted proxy apart", async () => {
     const probe = await probeForgedAddresses(await loadRoutes(), seededRng(Number(process.env.CUSTODIAN_FUZZ_SEED ?? 1)));
+    expect(probe.findings).toEqual([]);
+    expect(probe.serverErrors).toBe(0);
+  }, 120_000);
+
+  it("imports into a full queue: 429 IMPORT_QUEUE_FULL with Retry-After, nothing written", async () => {
+    const probe = await probeFullImportQueue(await loadRoutes(), await makeFixture("queue"), seededRng(3));
     expect(probe.findings).toEqual([]);
     expect(probe.serverErrors).toBe(0);
   }, 120_000);

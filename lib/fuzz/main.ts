@@ -16,6 +16,7 @@ import { callRoute, type RouteHandler } from "./call";
 import { formatActionReport, loadActions, makeActionFixture, runActionFuzz } from "./action-fuzz";
 import { formatReport, loadRoutes, makeFixture, runFuzz, seededRng } from "./fuzz";
 import { probeForgedAddresses } from "./forged-addresses";
+import { probeFullImportQueue } from "./import-queue-probe";
 import { FUZZ_TRUSTED_PROXY } from "./request-generators";
 
 function option(name: string, fallback: number): number {
@@ -59,6 +60,10 @@ runMain(async () => {
     console.log(
       `\nforged client addresses: ${forged.requests} requests, ${forged.serverErrors} responses 5xx; ${forged.findings.length === 0 ? "every flood throttled by its connection, clients behind the trusted proxy apart" : forged.findings.join("\n  ")}`,
     );
+    const queue = await probeFullImportQueue(routes, fixture, seededRng(seed));
+    console.log(
+      `full import queue: ${queue.requests} imports, ${queue.serverErrors} responses 5xx; ${queue.findings.length === 0 ? "every one refused with 429 IMPORT_QUEUE_FULL, nothing written" : queue.findings.join("\n  ")}`,
+    );
     const health = routes.find((r) => r.pattern === "/api/v1/health")?.handlers.GET as RouteHandler;
     const alive = (await callRoute(health, { method: "GET" })).status;
     console.log(`\nafter the run: health answers ${alive}; ${Math.round((Date.now() - started) / 1000)} s in all`);
@@ -86,6 +91,8 @@ runMain(async () => {
     failed =
       report.serverErrors > 0 ||
       forged.findings.length > 0 ||
+      queue.findings.length > 0 ||
+      queue.serverErrors > 0 ||
       forged.serverErrors > 0 ||
       alive !== 200 ||
       aliveAfterActions !== 200 ||

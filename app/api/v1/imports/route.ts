@@ -6,7 +6,7 @@ import { apiRoute } from "@/lib/api/route";
 import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS } from "@/lib/importers/types";
 import { importTranscriptFile } from "@/lib/server/imports";
-import { queuePosition, receiveFile, startImportJob } from "@/lib/server/imports";
+import { type ImportSlot, queuePosition, receiveFile, reserveImportSlot, startImportJob } from "@/lib/server/imports";
 import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
@@ -23,19 +23,25 @@ export const POST = apiRoute({
     // Overridable so that tests can exercise the background path with a small file.
     const syncLimit = env().CUSTODIAN_SYNC_IMPORT_BYTES ?? LIMITS.syncImportBytes;
     const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+    const length = Number.isFinite(declared) ? declared : undefined;
+    // A file that may go to the background queue takes its place there before it is read: a full
+    // queue refuses it (429) without writing it to disk; an accepted one keeps its place.
+    const slot: ImportSlot | null = length !== undefined && length <= syncLimit ? null : reserveImportSlot(caller.projectId);
     // Read once: a small file into memory, a larger one to a temporary file as it arrives.
-    const received = await receiveFile(
-      request.body,
-      Number.isFinite(declared) ? declared : undefined,
-      LIMITS.maxImportBytes,
-      syncLimit,
-    );
+    let received: Awaited<ReturnType<typeof receiveFile>>;
+    try {
+      received = await receiveFile(request.body, length, LIMITS.maxImportBytes, syncLimit);
+    } catch (error) {
+      slot?.release();
+      throw error;
+    }
+    if (received.kind === "memory") slot?.release();
     if (received.kind === "memory" && received.bytes.byteLength === 0)
       throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
         fields: [{ path: "(body)", message: "empty" }],
       });
     if (received.kind === "spooled") {
-      const job = await startImportJob(caller.projectId, received, format, caller.label, ttlFrom);
+      const job = await startImportJob(caller.projectId, received, format, caller.label, ttlFrom, slot ?? undefined);
       const position = queuePosition(job.id);
       return NextResponse.json(
         {
