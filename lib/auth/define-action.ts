@@ -92,7 +92,7 @@ function projectPath(slug: string, path: string): string {
 }
 
 /** Fields never sent back to the form (a typed password stays typed only in the browser). */
-const NEVER_ECHOED = new Set(["password"]);
+const NEVER_ECHOED = new Set(["password", "currentPassword", "newPassword"]);
 
 /**
  * A server action is a public endpoint: anyone can POST to it. It refuses a request whose Origin
@@ -246,6 +246,29 @@ export function defineInstanceAction<I, T = undefined>(
       const user = await environment.currentUser();
       if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
       requireInstanceRole(user);
+      const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
+      const outcome = await definition.run({ input, user, actor: actorOf(user) });
+      for (const path of definition.revalidate ?? []) environment.revalidate(path);
+      return success(outcome);
+    } catch (error) {
+      return failure(error, sent);
+    }
+  };
+}
+
+/**
+ * An act of the signed-in person on their own account (password, sessions): same-origin check,
+ * sign-in, then as defineAction, with no project and no role asked for.
+ */
+export function defineAccountAction<I, T = undefined>(
+  definition: InstanceActionDefinition<I, T>,
+  environment: ActionEnvironment = NEXT_ENVIRONMENT,
+): FormAction<T> {
+  return async (_previous, sent) => {
+    try {
+      requireSameOrigin(await environment.headers());
+      const user = await environment.currentUser();
+      if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
       const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
       const outcome = await definition.run({ input, user, actor: actorOf(user) });
       for (const path of definition.revalidate ?? []) environment.revalidate(path);

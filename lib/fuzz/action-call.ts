@@ -44,7 +44,7 @@ export function malformedArguments(kind: ActionKind, slug: string): unknown[][] 
   const junk: unknown[][] = [[], [null], [undefined, undefined], [{}, []], [null, null, null], [0, "x", 5], [null, {}]];
   if (kind === "project")
     return [...junk, [slug], [slug, null], [slug, null, null], [slug, null, "email=x"], [slug, null, { get: 1 }], [slug, {}, []]];
-  if (kind === "instance") return [...junk, [null, "name=x"], [null, { entries: [] }]];
+  if (kind === "instance" || kind === "account") return [...junk, [null, "name=x"], [null, { entries: [] }]];
   return junk;
 }
 
@@ -150,6 +150,7 @@ export function expectedRefusal(call: ActionCall, fx: ActionFixture): ErrorCode 
   if (call.origin !== "same") return "FORBIDDEN";
   if (!call.caller) return "UNAUTHENTICATED";
   if (call.kind === "instance") return call.caller.instanceRole === "ADMIN" ? null : "FORBIDDEN";
+  if (call.kind === "account") return null;
   const named = namedProject(call);
   const member =
     (named === fx.project.slug && call.caller.roles.project !== undefined) ||

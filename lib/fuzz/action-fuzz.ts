@@ -38,7 +38,8 @@ function callerOf(fx: ActionFixture, kind: ActionKind, standing: Standing) {
 /** Who may do the act, so that a probe value reaches the use case: the project's admin, or the instance admin. */
 function probeCalls(action: FuzzAction, fx: ActionFixture, rng: Rng): ActionCall[] {
   const kind = ACTION_FORMS[action.id]!.kind;
-  const standing: Standing = kind === "instance" ? "instance-admin" : kind === "project" ? "admin" : "signed-out";
+  const standing: Standing =
+    kind === "instance" ? "instance-admin" : kind === "project" ? "admin" : kind === "account" ? "operator" : "signed-out";
   const caller = callerOf(fx, kind, standing);
   return probeForms(action.id, { fx, caller, rng }).map((form) => ({
     action,
