@@ -36,7 +36,8 @@ export function forgedForwarding(rng: Rng): Record<string, string> {
   return rng.pick<Record<string, string>>([
     { "x-forwarded-for": address() },
     { "x-forwarded-for": `${address()}, ${address()}` },
-    { "x-forwarded-for": rng.pick(["", ",", "unknown", "::ffff:", "1.2.3.4.5", "\u0000", `${"9.".repeat(5000)}9`]) },
+    // No NUL: HTTP cannot carry one in a header (Node.js refuses the request before any handler).
+    { "x-forwarded-for": rng.pick(["", ",", "unknown", "::ffff:", "1.2.3.4.5", "%00", "\\x00", `${"9.".repeat(5000)}9`]) },
     { "x-real-ip": address() },
     { "x-custodian-client-address": address() },
     { "x-custodian-client-address": "", "x-forwarded-for": address() },

@@ -1,3 +1,4 @@
+export { type AcceptedImport, acceptImport } from "./accept";
 export { fileSource } from "./file-source";
 export { type ImportOutcome, importTranscriptFile } from "./import-file";
 export {

@@ -1,12 +1,9 @@
-import { env } from "@/lib/core/env";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { AppError } from "@/lib/core/errors";
 import { apiRoute } from "@/lib/api/route";
-import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS } from "@/lib/importers/types";
-import { importTranscriptFile } from "@/lib/server/imports";
-import { type ImportSlot, queuePosition, receiveFile, reserveImportSlot, startImportJob } from "@/lib/server/imports";
+import { acceptImport } from "@/lib/server/imports";
+import { importLimits } from "@/lib/api/import-limits";
 import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
@@ -19,50 +16,20 @@ export const POST = apiRoute({
     ttlFrom: z.enum(["received", "occurred"], { error: "received (default) or occurred" }).optional(),
   }),
   handler: async ({ caller, request, query }) => {
-    const { format, ttlFrom } = query;
-    // Overridable so that tests can exercise the background path with a small file.
-    const syncLimit = env().CUSTODIAN_SYNC_IMPORT_BYTES ?? LIMITS.syncImportBytes;
     const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-    const length = Number.isFinite(declared) ? declared : undefined;
-    // A file that may go to the background queue takes its place there before it is read: a full
-    // queue refuses it (429) without writing it to disk; an accepted one keeps its place.
-    const slot: ImportSlot | null = length !== undefined && length <= syncLimit ? null : reserveImportSlot(caller.projectId);
-    // Read once: a small file into memory, a larger one to a temporary file as it arrives.
-    let received: Awaited<ReturnType<typeof receiveFile>>;
-    try {
-      received = await receiveFile(request.body, length, LIMITS.maxImportBytes, syncLimit);
-    } catch (error) {
-      slot?.release();
-      throw error;
-    }
-    if (received.kind === "memory") slot?.release();
-    if (received.kind === "memory" && received.bytes.byteLength === 0)
-      throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
-        fields: [{ path: "(body)", message: "empty" }],
-      });
-    if (received.kind === "spooled") {
-      const job = await startImportJob(caller.projectId, received, format, caller.label, ttlFrom, slot ?? undefined);
-      const position = queuePosition(job.id);
-      return NextResponse.json(
-        {
-          job: {
-            id: job.id,
-            status: position === null ? job.status : "QUEUED",
-            byteLength: job.byteLength,
-            queuePosition: position,
-          },
-        },
-        { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
-      );
-    }
-    const bytes = received.bytes;
-    return NextResponse.json(
-      await importTranscriptFile(caller.projectId, bytes, {
-        format,
+    const accepted = await acceptImport(
+      caller.projectId,
+      request.body,
+      Number.isFinite(declared) ? declared : undefined,
+      importLimits(),
+      {
+        format: query.format,
+        ttlFrom: query.ttlFrom,
         requester: caller.label,
-        ttlFrom,
-      }),
+      },
     );
+    if (accepted.kind === "imported") return NextResponse.json(accepted.outcome);
+    return NextResponse.json({ job: accepted.job }, { status: 202, headers: { Location: `/api/v1/imports/${accepted.job.id}` } });
   },
 });
 
