@@ -24,6 +24,9 @@ export default async function Home() {
           </>
         ) : null}
       </p>
+      <p>
+        <Link href="/account">Your account</Link>
+      </p>
       <form action={signOutAction}>
         <button type="submit" className="link-button">
           Sign out

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineInstanceAction } from "@/lib/auth/define-action";
 import { ROLES } from "@/lib/core/permissions";
-import { addMember, createProject, findProjectBySlug, setUserRole } from "@/lib/server/admin";
+import { addMember, createProject, findProjectBySlug, setPasswordOf, setUserRole } from "@/lib/server/admin";
 
 const ADMIN = ["/admin"];
 
@@ -38,5 +38,15 @@ export const setInstanceRoleAction = defineInstanceAction({
   run: async ({ input, actor }) => {
     await setUserRole(input.userId, input.role, actor);
     return `Instance role changed to ${input.role.toLowerCase()}.`;
+  },
+});
+
+/** Sets another person's password (audited) and signs them out of every session. */
+export const setPasswordAction = defineInstanceAction({
+  input: z.object({ userId: z.uuid(), newPassword: z.string().max(256) }),
+  revalidate: ADMIN,
+  run: async ({ input, actor }) => {
+    const { email, sessionsEnded } = await setPasswordOf(input.userId, input.newPassword, actor);
+    return `Password of ${email} set; ${sessionsEnded} session${sessionsEnded === 1 ? "" : "s"} of theirs ended. Give them the new password.`;
   },
 });

@@ -3,9 +3,9 @@ import { ActionForm } from "@/components/ActionForm";
 import { projectHref } from "@/components/project-href";
 import { Time } from "@/components/Time";
 import { requireInstanceAdmin } from "@/lib/auth/project-access";
-import { listProjects, listUsers } from "@/lib/server/admin";
+import { listProjects, listUsers, MIN_PASSWORD_LENGTH } from "@/lib/server/admin";
 import { PersonRole, RoleSelect } from "@/components/RoleSelect";
-import { addToProjectAction, createProjectAction, setInstanceRoleAction } from "./actions";
+import { addToProjectAction, createProjectAction, setInstanceRoleAction, setPasswordAction } from "./actions";
 
 export const metadata = { title: "Instance admin" };
 
@@ -23,7 +23,8 @@ export default async function AdminPage() {
       </p>
       <h1>Instance admin</h1>
       <p className="subtitle">
-        Projects and people. What someone sees inside a project is their role there, set on its Settings page.
+        Projects and people. What someone sees inside a project is their role there, set on its Settings page. Setting someone's
+        password signs them out everywhere.
       </p>
       <section className="panel" aria-label="Projects" style={{ marginBottom: 16 }}>
         <h2 style={{ marginTop: 0 }}>Projects</h2>
@@ -102,6 +103,7 @@ export default async function AdminPage() {
               <th>Name</th>
               <th>Instance role</th>
               <th>Since</th>
+              <th>Password</th>
             </tr>
           </thead>
           <tbody>
@@ -119,6 +121,31 @@ export default async function AdminPage() {
                 </td>
                 <td>
                   <Time value={u.createdAt} />
+                </td>
+                <td>
+                  {u.id === user.id ? (
+                    <Link href="/account">Change yours</Link>
+                  ) : (
+                    <ActionForm action={setPasswordAction} label={`Set the password of ${u.email}`}>
+                      <input type="hidden" name="userId" value={u.id} />
+                      <label>
+                        New password
+                        <br />
+                        <input
+                          name="newPassword"
+                          type="password"
+                          autoComplete="new-password"
+                          required
+                          minLength={MIN_PASSWORD_LENGTH}
+                          maxLength={256}
+                          aria-label={`New password for ${u.email}`}
+                        />
+                      </label>
+                      <button type="submit" className="button">
+                        Set password
+                      </button>
+                    </ActionForm>
+                  )}
                 </td>
               </tr>
             ))}

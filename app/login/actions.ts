@@ -29,6 +29,8 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
     if (error instanceof AppError) return { error: error.message };
     throw error;
   }
+  // The arguments are whatever the request body decodes to: anything but a form is no sign-in.
+  if (!(form instanceof FormData)) return { error: "Enter your email and password." };
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
   if (!email || !password) return { error: "Enter your email and password." };

@@ -45,6 +45,7 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
   { name: "imports", signedIn: true, path: async () => `${P}/imports` },
   { name: "settings", signedIn: true, path: async () => `${P}/settings` },
   { name: "instance admin", signedIn: true, path: async () => "/admin" },
+  { name: "your account", signedIn: true, path: async () => "/account" },
   { name: "not found", signedIn: true, path: async () => `${P}/no-such-page` },
 ];
 

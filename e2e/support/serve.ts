@@ -4,17 +4,17 @@
  * gate, then the build served on it as the application's role (as every other server runs: INSERT and
  * SELECT only on the audit log), not as the owner.
  */
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import pg from "pg";
 import { applyMigrations } from "@/lib/db/migrations";
 import { disconnectDb } from "@/lib/db/client";
 import { loadDemoIfEmpty } from "@/lib/demo/load";
 import { databaseUrlFor } from "@/lib/db/pg-pool";
 import { ensureBuilt } from "@/lib/runner/build";
+import { spawnServer } from "@/lib/runner/server-process";
 import { ensureRole, grantAppRole } from "@/lib/db/roles";
 import { TEST_APP_ROLE } from "@/lib/db/test-database";
 import { e2eDatabase } from "./e2e-database";
+import { E2E_TRUSTED_PROXY } from "./addresses";
 
 async function main() {
   // `next start` serves whatever .next holds: a stale build would test yesterday's pages.
@@ -35,15 +35,17 @@ async function main() {
   await loadDemoIfEmpty();
   await disconnectDb();
 
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", process.env.E2E_PORT!, "-H", "127.0.0.1"], {
-    stdio: "inherit",
-    env: {
-      ...process.env,
+  // The server `npm start` runs, with one trusted proxy: requests sent from that loopback address
+  // stand for a proxy's (e2e/client-address.spec.ts).
+  const child = spawnServer({
+    dev: false,
+    port: process.env.E2E_PORT!,
+    host: "127.0.0.1",
+    environment: {
+      CUSTODIAN_TRUSTED_PROXIES: E2E_TRUSTED_PROXY,
       DATABASE_URL: appUrl,
       MIGRATION_DATABASE_URL: url,
       CUSTODIAN_DATABASE_MODE: "postgres",
-      NEXT_TELEMETRY_DISABLED: "1",
       BETTER_AUTH_SECRET: "e2e-only-secret-0123456789abcdef0123456789",
       BETTER_AUTH_URL: `http://127.0.0.1:${process.env.E2E_PORT}`,
     },

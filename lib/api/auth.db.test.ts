@@ -6,10 +6,11 @@ import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { authenticate } from "./auth";
 import { unknownKeyLimit } from "./rate-limit";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 function request(key: string, address: string) {
   return new Request("http://custodian.test/api/v1/sessions", {
-    headers: { authorization: `Bearer ${key}`, "x-forwarded-for": address },
+    headers: { authorization: `Bearer ${key}`, [CLIENT_ADDRESS_HEADER]: address },
   });
 }
 

@@ -177,7 +177,12 @@ export function openApiDocument() {
                 },
               },
             ),
-            ...errors(401, 403, 413, 422, 429),
+            ...errors(401, 403, 413, 422),
+            "429": {
+              description:
+                "Too many requests for this key (RATE_LIMITED), or the import queue is full for this project or this server (IMPORT_QUEUE_FULL, before the file is read); see Retry-After",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+            },
           },
         },
       },

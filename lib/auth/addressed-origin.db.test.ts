@@ -4,6 +4,7 @@ import { createUser } from "@/lib/server/admin";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { addressedOrigins } from "./addressed-origin";
 import { getAuth } from "./server";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 const PASSWORD = "correct horse battery";
 
@@ -13,7 +14,7 @@ function signInRequest(email: string, headers: Record<string, string>) {
   return new Request("http://localhost:3100/api/auth/sign-in/email", {
     method: "POST",
     // A browser that already holds a cookie for the site: the library checks the Origin of such requests.
-    headers: { "content-type": "application/json", "x-forwarded-for": address, cookie: "theme=dark", ...headers },
+    headers: { "content-type": "application/json", [CLIENT_ADDRESS_HEADER]: address, cookie: "theme=dark", ...headers },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
 }

@@ -92,7 +92,7 @@ function projectPath(slug: string, path: string): string {
 }
 
 /** Fields never sent back to the form (a typed password stays typed only in the browser). */
-const NEVER_ECHOED = new Set(["password"]);
+const NEVER_ECHOED = new Set(["password", "currentPassword", "newPassword"]);
 
 /**
  * A server action is a public endpoint: anyone can POST to it. It refuses a request whose Origin
@@ -132,9 +132,10 @@ export function formInput(form: FormData, lists: readonly string[] = []): Record
   return input;
 }
 
-/** What was typed, to fill the form again after an error (passwords left out). */
-export function formValues(form: FormData): FormValues {
+/** What was typed, to fill the form again after an error (passwords left out; nothing when no form came). */
+export function formValues(form: unknown): FormValues {
   const values: FormValues = {};
+  if (!(form instanceof FormData)) return values;
   for (const [name, value] of form.entries()) {
     if (typeof value !== "string" || name.startsWith("$ACTION") || NEVER_ECHOED.has(name)) continue;
     const previous = values[name];
@@ -167,8 +168,19 @@ function parseForm<I>(schema: z.ZodType<I>, value: Record<string, string | strin
   throw new AppError("VALIDATION_FAILED", `Check the form (${message})`, { fields });
 }
 
+/**
+ * A server action's arguments come from the request body, decoded by the framework: anyone can send
+ * `[]` or `[null, 5]` in place of a form. Such a call is a bad request, not a TypeError (a 500).
+ */
+export function requireForm(form: unknown): FormData {
+  if (form instanceof FormData) return form;
+  throw new AppError("VALIDATION_FAILED", "The request carries no form: submit the page's form", {
+    fields: [{ path: "(form)", message: "not a form" }],
+  });
+}
+
 /** An action's answer to a failure: the error's code and message, and what was typed. */
-function failure<T>(error: unknown, form: FormData): ActionResult<T> {
+function failure<T>(error: unknown, form: unknown): ActionResult<T> {
   const appError = toAppError(error);
   if (appError.code === "INTERNAL") console.error("Server action failed", error);
   return {
@@ -198,11 +210,12 @@ export function defineAction<I, T = undefined>(
   definition: ActionDefinition<I, T>,
   environment: ActionEnvironment = NEXT_ENVIRONMENT,
 ): ProjectAction<T> {
-  return async (bound, _previous, form) => {
+  return async (bound, _previous, sent) => {
     try {
       requireSameOrigin(await environment.headers());
       const user = await environment.currentUser();
       if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
+      const form = requireForm(sent);
       const named = typeof bound === "string" ? bound : form.get(PROJECT_FIELD);
       if (typeof named !== "string" || named === "") throw new AppError("NOT_FOUND", "No such project");
       const permission = typeof definition.permission === "function" ? definition.permission(form) : definition.permission;
@@ -214,7 +227,7 @@ export function defineAction<I, T = undefined>(
       for (const path of paths) environment.revalidate(projectPath(project.slug, path));
       return success(outcome);
     } catch (error) {
-      return failure(error, form);
+      return failure(error, sent);
     }
   };
 }
@@ -227,18 +240,41 @@ export function defineInstanceAction<I, T = undefined>(
   definition: InstanceActionDefinition<I, T>,
   environment: ActionEnvironment = NEXT_ENVIRONMENT,
 ): FormAction<T> {
-  return async (_previous, form) => {
+  return async (_previous, sent) => {
     try {
       requireSameOrigin(await environment.headers());
       const user = await environment.currentUser();
       if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
       requireInstanceRole(user);
-      const input = parseForm(definition.input, formInput(form, definition.lists));
+      const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
       const outcome = await definition.run({ input, user, actor: actorOf(user) });
       for (const path of definition.revalidate ?? []) environment.revalidate(path);
       return success(outcome);
     } catch (error) {
-      return failure(error, form);
+      return failure(error, sent);
+    }
+  };
+}
+
+/**
+ * An act of the signed-in person on their own account (password, sessions): same-origin check,
+ * sign-in, then as defineAction, with no project and no role asked for.
+ */
+export function defineAccountAction<I, T = undefined>(
+  definition: InstanceActionDefinition<I, T>,
+  environment: ActionEnvironment = NEXT_ENVIRONMENT,
+): FormAction<T> {
+  return async (_previous, sent) => {
+    try {
+      requireSameOrigin(await environment.headers());
+      const user = await environment.currentUser();
+      if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
+      const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
+      const outcome = await definition.run({ input, user, actor: actorOf(user) });
+      for (const path of definition.revalidate ?? []) environment.revalidate(path);
+      return success(outcome);
+    } catch (error) {
+      return failure(error, sent);
     }
   };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 import { db } from "@/lib/db/client";
 import { addressedOrigins } from "./addressed-origin";
 import { authSecret } from "./secret";
@@ -30,7 +31,13 @@ function createAuth() {
     verification: { modelName: "authVerification" },
     // The origin check stays on under test too (the library's default there is off), so the tests
     // see what a served dashboard does.
-    advanced: { database: { generateId: () => randomUUID() }, disableOriginCheck: false },
+    // The library's own limiter and its session records read the address the server resolved from
+    // the connection and the trusted proxies, not X-Forwarded-For, which any client can write.
+    advanced: {
+      database: { generateId: () => randomUUID() },
+      disableOriginCheck: false,
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
     // Counted in Postgres, so every server process enforces the same limits; on in every
     // environment (the library's default is production only). Password guesses are also counted per
     // account and per address by the hooks.

@@ -9,6 +9,8 @@ export interface SignedInUser {
   name: string;
   /** The instance role: ADMIN manages projects and people. Inside a project only the membership's role counts. */
   role: RoleName;
+  /** The session the request is signed in with (kept when the person ends their other sessions). */
+  sessionId?: string;
 }
 
 /** The signed-in person, or null. The role is read from the database on every request. */
@@ -21,6 +23,7 @@ export async function currentUser(): Promise<SignedInUser | null> {
     email: session.user.email,
     name: session.user.name,
     role: (ROLES as readonly string[]).includes(role ?? "") ? (role as RoleName) : "VIEWER",
+    sessionId: session.session.id,
   };
 }
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createUser } from "@/lib/server/admin";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { signInWithPassword, WRONG_CREDENTIALS } from "./sign-in";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 const VARIABLES = [
   "CUSTODIAN_SIGN_IN_ACCOUNT_LIMIT",
@@ -19,7 +20,7 @@ afterEach(() => {
 });
 
 function from(address: string) {
-  return new Headers({ "x-forwarded-for": address, origin: "http://custodian.test", host: "custodian.test" });
+  return new Headers({ [CLIENT_ADDRESS_HEADER]: address, origin: "http://custodian.test", host: "custodian.test" });
 }
 const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
 const TOO_MANY = /Too many sign-in attempts\. Try again in (a minute|\d+ minutes)\./;

@@ -5,6 +5,7 @@ import { createUser, throttleKey } from "@/lib/server/admin";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { signInWithPassword, WRONG_CREDENTIALS } from "./sign-in";
 import { signInLimits } from "./sign-in-throttle";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 const PASSWORD = "correct horse battery";
 
@@ -16,7 +17,7 @@ async function person() {
 
 /** A request from its own address, so tests do not share the per-address count. */
 function from(address = `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`) {
-  return new Headers({ "x-forwarded-for": address, origin: "http://custodian.test", host: "custodian.test" });
+  return new Headers({ [CLIENT_ADDRESS_HEADER]: address, origin: "http://custodian.test", host: "custodian.test" });
 }
 
 const TOO_MANY = /Too many sign-in attempts\. Try again in/;

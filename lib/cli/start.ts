@@ -3,11 +3,10 @@
  * demo data, builds the app if its build is missing or stale, and serves it.
  */
 import { env } from "@/lib/core/env";
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { ensureBuilt } from "@/lib/runner/build";
 import { assertPortFree } from "@/lib/runner/port";
 import { runMain } from "@/lib/runner/run-main";
+import { spawnServer } from "@/lib/runner/server-process";
 import { disconnectDb } from "@/lib/db/client";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/demo/load";
 import { prepareFirstRun } from "./first-run";
@@ -23,11 +22,7 @@ async function main() {
   await disconnectDb();
 
   if (!dev) await ensureBuilt();
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const server = spawnServer({ dev, port, host });
   // Said last, once the server answers, so the address and the sign-in are the lines left on screen.
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
   void answering(`${url}/api/v1/health`).then((up) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./client-address";
 
 /**
  * Every environment variable Custodian reads, validated in one place. A value that does not fit
@@ -57,6 +58,29 @@ const EnvSchema = z.object({
   /** Requests with an unknown API key allowed per address (1 to 1,000,000) within a window of these seconds (1 to 86,400). */
   CUSTODIAN_UNKNOWN_KEY_LIMIT: positiveInt(1_000_000).default(30),
   CUSTODIAN_UNKNOWN_KEY_WINDOW_SECONDS: positiveInt(86_400).default(60),
+  /**
+   * The proxies in front of the server, comma-separated addresses or CIDR ranges (e.g.
+   * "10.0.0.0/8, ::1"). X-Forwarded-For is believed only on connections from one of them; unset
+   * (the default), a request's address is always its connection's own.
+   */
+  CUSTODIAN_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        parseTrustedProxies(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
+  /**
+   * Background imports allowed to wait in one server's queue, per project and in all (each holds
+   * its file, up to 256 MiB, in a temporary file while it waits); past either, an import is refused
+   * with 429 IMPORT_QUEUE_FULL before its file is read.
+   */
+  CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT: positiveInt(10_000).default(4),
+  CUSTODIAN_IMPORT_QUEUE_LIMIT: positiveInt(10_000).default(16),
   /** Imports larger than this run in the background (202 with a job). */
   CUSTODIAN_SYNC_IMPORT_BYTES: positiveInt().optional(),
   /** Signs session cookies; required to share sign-ins across servers. */

@@ -1,4 +1,5 @@
 import { signal } from "./test-signal";
+import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { db, disconnectDb, rawQuery, rawTransaction } from "./client";
@@ -29,6 +30,28 @@ describe("disconnectDb", () => {
     }
     // The transaction left running still ends cleanly on its connection.
     await transaction;
+  });
+});
+
+describe("a connection killed while a flow holds it", () => {
+  it("fails that flow's next query instead of crashing the process with an unhandled 'error' event", async () => {
+    const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await killer.connect();
+    try {
+      const flow = rawTransaction(async (client) => {
+        const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows as [{ pid: number }];
+        const ended = new Promise((resolve) => client.once("end", resolve));
+        // Killed between two statements: no query is waiting for the error, so the client emits it.
+        await killer.query("select pg_terminate_backend($1)", [pid]);
+        await ended;
+        await client.query("select 1");
+      });
+      await expect(flow).rejects.toThrow();
+      // The pool hands out working connections afterwards.
+      expect(await rawQuery<{ one: number }>("select 1 as one", [])).toEqual([{ one: 1 }]);
+    } finally {
+      await killer.end();
+    }
   });
 });
 

@@ -88,8 +88,14 @@ export function createPool(fields: PgConnectionFields, options: PoolOptions = {}
       : {}),
     ...(options.noJit ? { options: "-c jit=off" } : {}),
   });
-  // A dropped connection (server restart, forced database drop) must not crash the process.
+  // A dropped connection (server restart, forced database drop, a killed backend) must not crash the
+  // process. The pool listens for errors of idle connections only; one killed while checked out
+  // between two statements emits 'error' on the client itself, with no listener, which Node throws.
+  // That client's next query fails instead, and its flow answers as for any failed query.
   pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   if (options.forSchemaEngine) {
     patchQuery(pool as unknown as { query: (...args: never[]) => unknown });
     pool.on("connect", (client) => patchQuery(client as unknown as { query: (...args: never[]) => unknown }));

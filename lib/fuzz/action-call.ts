@@ -10,6 +10,7 @@ import { ACTION_HOST, ACTION_ORIGIN, type ActionFixture, type FuzzPerson, type S
 import type { ActionKind } from "./action-forms";
 import type { FuzzAction } from "./actions";
 import { inRequestScope } from "./request-scope";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 export const ORIGINS = {
   same: ACTION_ORIGIN,
@@ -31,6 +32,20 @@ export interface ActionCall {
   form: FormData;
   /** The address the request comes from (sign-in is throttled per address). */
   address: string;
+  /**
+   * Arguments sent instead of the form (and the bound slug): what a request body decodes to when
+   * it was not sent by the page (`[]`, `[null, 5]`). Such a call must be refused, never a 500.
+   */
+  args?: unknown[];
+}
+
+/** Argument lists no page sends, for each kind of action (sign-out reads none). */
+export function malformedArguments(kind: ActionKind, slug: string): unknown[][] {
+  const junk: unknown[][] = [[], [null], [undefined, undefined], [{}, []], [null, null, null], [0, "x", 5], [null, {}]];
+  if (kind === "project")
+    return [...junk, [slug], [slug, null], [slug, null, null], [slug, null, "email=x"], [slug, null, { get: 1 }], [slug, {}, []]];
+  if (kind === "instance" || kind === "account") return [...junk, [null, "name=x"], [null, { entries: [] }]];
+  return junk;
 }
 
 export interface ActionCallResult {
@@ -82,13 +97,14 @@ function sorted(kind: ActionKind, value: unknown): ActionCallResult {
 }
 
 export async function callAction(call: ActionCall): Promise<ActionCallResult> {
-  const headers = new Headers({ host: ACTION_HOST, "next-action": call.action.id, "x-forwarded-for": call.address });
+  const headers = new Headers({ host: ACTION_HOST, "next-action": call.action.id, [CLIENT_ADDRESS_HEADER]: call.address });
   const origin = ORIGINS[call.origin];
   if (origin !== null) headers.set("origin", origin);
   if (call.caller) headers.set("cookie", call.caller.cookie);
   const request = new Request(`${ACTION_ORIGIN}/fuzz`, { method: "POST", headers });
   try {
     const value = await inRequestScope(request, "/fuzz", () => {
+      if (call.args) return call.action.fn(...call.args);
       switch (call.kind) {
         case "project":
           return call.action.fn(call.bound, null, call.form);
@@ -117,6 +133,7 @@ export function namedProject(call: ActionCall): unknown {
  * or an instance admin's act (which may add anyone to any project). Anything else leaves it as it was.
  */
 export function mayChange(call: ActionCall, fx: ActionFixture, slug: string): boolean {
+  if (call.args) return false;
   if (call.kind === "instance") return expectedRefusal(call, fx) === null;
   return call.kind === "project" && namedProject(call) === slug && expectedRefusal(call, fx) === null;
 }
@@ -128,10 +145,12 @@ export function mayChange(call: ActionCall, fx: ActionFixture, slug: string): bo
  * instance admin's act is FORBIDDEN. Signing in and out from another site is refused alike.
  */
 export function expectedRefusal(call: ActionCall, fx: ActionFixture): ErrorCode | "refused" | null {
+  if (call.args) return "refused";
   if (call.kind === "sign-in" || call.kind === "sign-out") return call.origin === "same" ? null : "refused";
   if (call.origin !== "same") return "FORBIDDEN";
   if (!call.caller) return "UNAUTHENTICATED";
   if (call.kind === "instance") return call.caller.instanceRole === "ADMIN" ? null : "FORBIDDEN";
+  if (call.kind === "account") return null;
   const named = namedProject(call);
   const member =
     (named === fx.project.slug && call.caller.roles.project !== undefined) ||

@@ -26,7 +26,7 @@ function call(
   name: string,
   standing: Standing,
   entries: Array<[string, string]>,
-  options: { origin?: OriginCase; bound?: string | null } = {},
+  options: { origin?: OriginCase; bound?: string | null; args?: unknown[] } = {},
 ): Promise<ActionCallResult> {
   const action = actions.find((a) => a.id.endsWith(`#${name}`))!;
   const kind = ACTION_FORMS[action.id]!.kind;
@@ -42,6 +42,7 @@ function call(
     bound: kind === "project" ? (options.bound === undefined ? fx.project.slug : options.bound) : null,
     form,
     address: "10.75.0.1",
+    ...(options.args ? { args: options.args } : {}),
   };
   return callAction(request);
 }
@@ -51,6 +52,21 @@ async function auditCount(): Promise<bigint> {
 }
 
 describe("server actions, as the fuzz run found them", () => {
+  it("arguments no page sends ([], [null, ...]) are a refusal with a code, not a TypeError in the error path", async () => {
+    const before = await fingerprint(fx);
+    for (const args of [[], [null], [null, null, null], [fx.project.slug, null, "x"], [null, {}]]) {
+      const pin = await call("pinAction", "admin", [], { args });
+      expect(pin, JSON.stringify(args)).toMatchObject({ refused: true, serverError: false });
+      const admin = await call("createProjectAction", "instance-admin", [], { args });
+      expect(admin, JSON.stringify(args)).toMatchObject({ refused: true, serverError: false });
+      const signIn = await call("signInAction", "signed-out", [], { args });
+      expect(signIn, JSON.stringify(args)).toMatchObject({ status: "refused", serverError: false });
+    }
+    const pin = await call("pinAction", "admin", [], { args: [fx.project.slug, null, null] });
+    expect(pin.detail).toContain("VALIDATION_FAILED");
+    expect(await fingerprint(fx)).toEqual(before);
+  });
+
   it("signing out from another site, or naming none, signs nobody out and is no 500", async () => {
     for (const origin of ["foreign", "missing", "opaque"] as const) {
       const refused = await call("signOutAction", "operator", [], { origin });

@@ -10,6 +10,7 @@ import { db } from "@/lib/db/client";
 import { getAuth } from "@/lib/auth/server";
 import { addMember, createApiKey, createProject, createUser } from "@/lib/server/admin";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/core/client-address";
 
 /** Where the in-process requests are addressed: a same-origin form posts with this Origin. */
 export const ACTION_ORIGIN = "http://custodian.test";
@@ -94,7 +95,7 @@ export async function signIn(email: string, password: string): Promise<string> {
   const response = await getAuth().handler(
     new Request(`${ACTION_ORIGIN}/api/auth/sign-in/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: ACTION_ORIGIN, host: ACTION_HOST, "x-forwarded-for": address },
+      headers: { "content-type": "application/json", origin: ACTION_ORIGIN, host: ACTION_HOST, [CLIENT_ADDRESS_HEADER]: address },
       body: JSON.stringify({ email, password }),
     }),
   );

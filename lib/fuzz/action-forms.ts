@@ -10,8 +10,11 @@ import fc from "fast-check";
 import type { ActionFixture, FuzzPerson } from "./action-fixture";
 import { hostileValue, type Rng } from "./hostile";
 
-/** How an action is called: inside a project (the slug bound first), an instance admin's act, or signing in or out. */
-export type ActionKind = "project" | "instance" | "sign-in" | "sign-out";
+/**
+ * How an action is called: inside a project (the slug bound first), an instance admin's act, an act
+ * of the signed-in person on their own account, or signing in or out.
+ */
+export type ActionKind = "project" | "instance" | "account" | "sign-in" | "sign-out";
 
 export type FormEntries = Array<[string, string | Blob]>;
 
@@ -102,6 +105,24 @@ export const ACTION_FORMS: Record<string, ActionForm> = {
       ["role", pools.role(c)],
     ],
   },
+  "app/admin/actions.ts#setPasswordAction": {
+    kind: "instance",
+    // The run's password stays every person's password (callers are signed in again with it); a
+    // bystander's sessions end, never a caller's (that would sign callers out mid-run).
+    template: (c) => [
+      ["userId", c.rng.pick([...c.fx.bystanders.map((p) => p.id), c.caller?.id ?? randomUUID(), randomUUID()])],
+      ["newPassword", c.rng.chance(0.8) ? c.fx.password : c.rng.pick(["short", "", "p".repeat(300)])],
+    ],
+  },
+  "app/account/actions.ts#changePasswordAction": {
+    kind: "account",
+    // Changed to the same password: the run's callers keep signing in with it.
+    template: ({ fx, rng }) => [
+      ["currentPassword", rng.chance(0.6) ? fx.password : rng.pick(["wrong-password", "", "p".repeat(300)])],
+      ["newPassword", rng.chance(0.8) ? fx.password : rng.pick(["short", "", "p".repeat(300)])],
+    ],
+  },
+  "app/account/actions.ts#signOutEverywhereAction": { kind: "account", template: () => [] },
   "app/login/actions.ts#signInAction": {
     kind: "sign-in",
     template: ({ fx, rng }) => [

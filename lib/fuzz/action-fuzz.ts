@@ -11,6 +11,7 @@ import {
   type ActionCallResult,
   callAction,
   expectedRefusal,
+  malformedArguments,
   mayChange,
   ORIGINS,
   type OriginCase,
@@ -37,7 +38,8 @@ function callerOf(fx: ActionFixture, kind: ActionKind, standing: Standing) {
 /** Who may do the act, so that a probe value reaches the use case: the project's admin, or the instance admin. */
 function probeCalls(action: FuzzAction, fx: ActionFixture, rng: Rng): ActionCall[] {
   const kind = ACTION_FORMS[action.id]!.kind;
-  const standing: Standing = kind === "instance" ? "instance-admin" : kind === "project" ? "admin" : "signed-out";
+  const standing: Standing =
+    kind === "instance" ? "instance-admin" : kind === "project" ? "admin" : kind === "account" ? "operator" : "signed-out";
   const caller = callerOf(fx, kind, standing);
   return probeForms(action.id, { fx, caller, rng }).map((form) => ({
     action,
@@ -67,6 +69,19 @@ function makeCall(action: FuzzAction, fx: ActionFixture, rng: Rng, standing: Sta
   return { action, kind, standing, caller, origin, bound, form, address };
 }
 
+/** A call whose arguments are not what any page sends (sign-out reads none, so it has none to get wrong). */
+function malformedCall(
+  action: FuzzAction,
+  fx: ActionFixture,
+  rng: Rng,
+  standing: Standing,
+  origin: OriginCase,
+): ActionCall | null {
+  const call = makeCall(action, fx, rng, standing, origin);
+  if (call.kind === "sign-out") return null;
+  return { ...call, args: rng.pick(malformedArguments(call.kind, fx.project.slug)) };
+}
+
 /** Callers as often as their acts are worth trying: those who may act most, so that acts reach the use cases. */
 const WEIGHTED_STANDINGS: readonly Standing[] = [
   ...STANDINGS,
@@ -80,7 +95,10 @@ const WEIGHTED_STANDINGS: readonly Standing[] = [
 
 function randomCall(actions: FuzzAction[], fx: ActionFixture, rng: Rng): ActionCall {
   const origin = rng.chance(0.8) ? "same" : rng.pick(ORIGIN_CASES);
-  return makeCall(rng.pick(actions), fx, rng, rng.pick(WEIGHTED_STANDINGS), origin);
+  const action = rng.pick(actions);
+  const standing = rng.pick(WEIGHTED_STANDINGS);
+  if (rng.chance(0.05)) return malformedCall(action, fx, rng, standing, origin) ?? makeCall(action, fx, rng, standing, origin);
+  return makeCall(action, fx, rng, standing, origin);
 }
 
 function describeCall(call: ActionCall): string {
@@ -90,7 +108,12 @@ function describeCall(call: ActionCall): string {
         `${k}=${typeof v === "string" ? JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v) : "<file>"}`,
     )
     .join("&");
+  if (call.args) return `${call.standing} origin=${call.origin} arguments ${describeArguments(call.args)}`;
   return `${call.standing} origin=${call.origin} bound=${JSON.stringify(call.bound)} ${fields.slice(0, 600)}`;
+}
+
+function describeArguments(args: unknown[]): string {
+  return `[${args.map((a) => (a === undefined ? "undefined" : JSON.stringify(a))).join(", ")}]`;
 }
 
 /** Whether the call's outcome is the refusal it had to get (or any outcome, when none was required). */
@@ -125,6 +148,10 @@ export async function runActionFuzz(options: {
     ...STANDINGS.map((standing) => makeCall(action, fx, rng, standing, "same")),
     ...ORIGIN_CASES.filter((o) => o !== "same").map((origin) => makeCall(action, fx, rng, rng.pick(STANDINGS), origin)),
     ...probeCalls(action, fx, rng),
+    // Every action once with arguments no page sends, by a caller who may act.
+    ...[malformedCall(action, fx, rng, "admin", "same"), malformedCall(action, fx, rng, "instance-admin", "same")].filter(
+      (call): call is ActionCall => call !== null,
+    ),
   ]);
   while (report.calls < options.calls || first.length > 0) {
     const batch: ActionCall[] = [];

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/v1/health/route";
 import { POST as askQuestion } from "@/app/api/v1/evidence/query/route";
 import { callRoute } from "./call";
-import { formatReport, loadRoutes, makeFixture, routeFiles, runFuzz } from "./fuzz";
+import { formatReport, loadRoutes, makeFixture, routeFiles, runFuzz, seededRng } from "./fuzz";
+import { probeForgedAddresses } from "./forged-addresses";
+import { probeFullImportQueue } from "./import-queue-probe";
+import { FUZZ_TRUSTED_PROXY } from "./request-generators";
+
+// The run's connections come from plain clients and from one proxy the server trusts.
+process.env.CUSTODIAN_TRUSTED_PROXIES = FUZZ_TRUSTED_PROXY;
 
 describe("fuzzing every route", () => {
   it("finds every route file under app/", () => {
@@ -40,4 +46,16 @@ describe("fuzzing every route", () => {
     });
     expect(answer.status).toBe(200);
   }, 600_000);
+
+  it("floods with forged forwarding headers are counted against their connection; clients behind a trusted proxy apart", async () => {
+    const probe = await probeForgedAddresses(await loadRoutes(), seededRng(Number(process.env.CUSTODIAN_FUZZ_SEED ?? 1)));
+    expect(probe.findings).toEqual([]);
+    expect(probe.serverErrors).toBe(0);
+  }, 120_000);
+
+  it("imports into a full queue: 429 IMPORT_QUEUE_FULL with Retry-After, nothing written", async () => {
+    const probe = await probeFullImportQueue(await loadRoutes(), await makeFixture("queue"), seededRng(3));
+    expect(probe.findings).toEqual([]);
+    expect(probe.serverErrors).toBe(0);
+  }, 120_000);
 });

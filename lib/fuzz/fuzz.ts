@@ -27,6 +27,7 @@ async function send(request: FuzzRequest): Promise<CallResult> {
       params: request.params,
       headers: { ...rest, ...(contentType ? { "content-type": contentType } : {}) },
       raw: request.body ?? undefined,
+      peer: request.peer,
     });
   } catch (error) {
     // A handler that throws instead of answering: what Next.js would answer 500 for.

@@ -14,7 +14,10 @@ import { createTestDatabase } from "@/lib/db/test-database";
 import { runMain } from "@/lib/runner/run-main";
 import { callRoute, type RouteHandler } from "./call";
 import { formatActionReport, loadActions, makeActionFixture, runActionFuzz } from "./action-fuzz";
-import { formatReport, loadRoutes, makeFixture, runFuzz } from "./fuzz";
+import { formatReport, loadRoutes, makeFixture, runFuzz, seededRng } from "./fuzz";
+import { probeForgedAddresses } from "./forged-addresses";
+import { probeFullImportQueue } from "./import-queue-probe";
+import { FUZZ_TRUSTED_PROXY } from "./request-generators";
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -31,6 +34,8 @@ runMain(async () => {
   const database = await createTestDatabase("fuzz");
   process.env.DATABASE_URL = database.url;
   process.env.CUSTODIAN_DATABASE_MODE = "postgres";
+  // Connections come from plain clients and from one proxy the server trusts (request-generators.ts).
+  process.env.CUSTODIAN_TRUSTED_PROXIES = FUZZ_TRUSTED_PROXY;
   let failed = false;
   try {
     const routes = await loadRoutes();
@@ -51,6 +56,14 @@ runMain(async () => {
       },
     });
     console.log(formatReport(report));
+    const forged = await probeForgedAddresses(routes, seededRng(seed));
+    console.log(
+      `\nforged client addresses: ${forged.requests} requests, ${forged.serverErrors} responses 5xx; ${forged.findings.length === 0 ? "every flood throttled by its connection, clients behind the trusted proxy apart" : forged.findings.join("\n  ")}`,
+    );
+    const queue = await probeFullImportQueue(routes, fixture, seededRng(seed));
+    console.log(
+      `full import queue: ${queue.requests} imports, ${queue.serverErrors} responses 5xx; ${queue.findings.length === 0 ? "every one refused with 429 IMPORT_QUEUE_FULL, nothing written" : queue.findings.join("\n  ")}`,
+    );
     const health = routes.find((r) => r.pattern === "/api/v1/health")?.handlers.GET as RouteHandler;
     const alive = (await callRoute(health, { method: "GET" })).status;
     console.log(`\nafter the run: health answers ${alive}; ${Math.round((Date.now() - started) / 1000)} s in all`);
@@ -77,6 +90,10 @@ runMain(async () => {
     );
     failed =
       report.serverErrors > 0 ||
+      forged.findings.length > 0 ||
+      queue.findings.length > 0 ||
+      queue.serverErrors > 0 ||
+      forged.serverErrors > 0 ||
       alive !== 200 ||
       aliveAfterActions !== 200 ||
       actionReport.serverErrors > 0 ||

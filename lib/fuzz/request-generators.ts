@@ -20,6 +20,30 @@ export interface FuzzRequest {
   body?: BodyInit;
   /** A short description of the body for a finding's report. */
   bodyNote: string;
+  /** The connection's own address (the server stamps the client's address from it). */
+  peer: string;
+}
+
+/**
+ * Where the fuzz run's connections come from: plain clients, and FUZZ_TRUSTED_PROXY, which the run
+ * trusts as a proxy, so both ways of reading an address are exercised.
+ */
+export const FUZZ_PEERS = ["10.66.0.1", "10.66.0.2", "::ffff:10.66.0.3", "::1"] as const;
+export const FUZZ_TRUSTED_PROXY = "10.66.0.254";
+
+/** What a forger writes to pass for someone else: rotating, malformed and oversized forwarding headers. */
+export function forgedForwarding(rng: Rng): Record<string, string> {
+  const address = () => `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`;
+  return rng.pick<Record<string, string>>([
+    { "x-forwarded-for": address() },
+    { "x-forwarded-for": `${address()}, ${address()}` },
+    // No NUL: HTTP cannot carry one in a header (Node.js refuses the request before any handler).
+    { "x-forwarded-for": rng.pick(["", ",", "unknown", "::ffff:", "1.2.3.4.5", "%00", "\\x00", `${"9.".repeat(5000)}9`]) },
+    { "x-real-ip": address() },
+    { "x-custodian-client-address": address() },
+    { "x-custodian-client-address": "", "x-forwarded-for": address() },
+    { forwarded: `for=${address()};proto=https` },
+  ]);
 }
 
 /** Valid bodies per route, from which hostile ones are mutated. */
@@ -293,5 +317,7 @@ export function makeRequest(routes: FuzzRoute[], fx: FuzzFixture, rng: Rng): Fuz
   if (rng.chance(0.05)) headers["content-length"] = rng.pick(["0", "-1", "99999999999", "abc"]);
   if (rng.chance(route.pattern.includes("/auth/") ? 0.7 : 0.05))
     headers.origin = rng.pick(["https://evil.example", "null", "http://custodian.test"]);
-  return { route, method, params, path: `${urlPath}${queryString(rng)}`, headers, body, bodyNote: note };
+  if (rng.chance(0.2)) Object.assign(headers, forgedForwarding(rng));
+  const peer = rng.chance(0.2) ? FUZZ_TRUSTED_PROXY : rng.pick(FUZZ_PEERS);
+  return { route, method, params, path: `${urlPath}${queryString(rng)}`, headers, body, bodyNote: note, peer };
 }

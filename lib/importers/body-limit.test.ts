@@ -9,9 +9,9 @@ import { MAX_RECORD_BYTES, MAX_SPAN_BODY_BYTES, OVER_LIMIT } from "@/lib/core/li
 import { claudeCodeImporter } from "./claude-code";
 import { importTranscript } from "./index";
 import { parseOtlpRequest } from "./otel-genai";
-import { chunked, effectOn, expectAccounted, fixture, verdictOf } from "./testkit";
-import { utf8 } from "./text";
-import type { ImportResult } from "./types";
+import { chunked, effectOn, expectAccounted, fixture, verdictOf } from "./shared/testkit";
+import { utf8 } from "./shared/text";
+import type { ImportResult } from "./shared/types";
 
 const SESSION = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
 /** A real session whose file ends with a whole line. */

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Code } from "@/components/Code";
 import { ProjectSwitcher } from "@/components/ProjectSwitcher";
@@ -26,6 +27,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
           <div className="role">
             <Code value={role} /> in {project.name}
           </div>
+          <Link href="/account">Your account</Link>
           <form action={signOutAction}>
             <button type="submit" className="link-button">
               Sign out

@@ -67,15 +67,7 @@ async function forgetExpired(): Promise<void> {
 }
 
 /**
- * The address a request comes from: the last entry of X-Forwarded-For (the one the nearest proxy,
- * or Next.js itself, appended), else X-Real-IP. Behind a proxy, make it set X-Forwarded-For.
+ * The address a request comes from, as the server resolved it from the connection and the trusted
+ * proxies (lib/core/client-address.ts): never a header the client wrote itself.
  */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded
-    ?.split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .pop();
-  return (last ?? headers.get("x-real-ip")?.trim() ?? "unknown").slice(0, 100) || "unknown";
-}
+export { clientAddress } from "@/lib/core/client-address";

@@ -20,6 +20,8 @@ const ACT_WORDS: Record<AuditAct, string> & Record<string, string> = {
   "api_key.revoke": "Revoked API key",
   "user.invite": "Invited person",
   "user.role": "Changed person's role",
+  "user.password": "Changed person's password",
+  "user.sessions_end": "Signed out everywhere else",
   "project.create": "Created project",
   "member.add": "Added member",
   "member.role": "Changed member's role",

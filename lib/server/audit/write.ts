@@ -97,6 +97,20 @@ export type AuditEvent =
       after: { role: RoleName };
     }
   | {
+      /** A person's password changed, by themself or by an instance admin; the password is never recorded. */
+      act: "user.password";
+      targetType: "user";
+      before?: undefined;
+      after: { by: "self" | "admin"; sessionsEnded: number };
+    }
+  | {
+      /** A person signed out every session but the one they asked from. */
+      act: "user.sessions_end";
+      targetType: "user";
+      before?: undefined;
+      after: { sessionsEnded: number };
+    }
+  | {
       /** A project created by an instance admin (or the CLI). */
       act: "project.create";
       targetType: "project";

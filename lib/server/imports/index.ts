@@ -1,4 +1,14 @@
+export { type AcceptedImport, acceptImport } from "./accept";
 export { fileSource } from "./file-source";
 export { type ImportOutcome, importTranscriptFile } from "./import-file";
-export { failInterruptedImports, getImportJob, MAX_RUNNING_IMPORTS, queuePosition, startImportJob } from "./jobs";
+export {
+  failInterruptedImports,
+  getImportJob,
+  type ImportSlot,
+  MAX_RUNNING_IMPORTS,
+  QUEUE_FULL_RETRY_SECONDS,
+  queuePosition,
+  reserveImportSlot,
+  startImportJob,
+} from "./jobs";
 export { type ReceivedFile, receiveFile } from "./spool";

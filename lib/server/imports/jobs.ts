@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
+import { env } from "@/lib/core/env";
 import { AppError, toAppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
@@ -17,12 +18,69 @@ export const MAX_RUNNING_IMPORTS = 2;
 
 interface Waiting {
   id: string;
+  projectId: string;
   run: () => Promise<void>;
 }
 
-/** This process's imports: how many run, and those waiting, first first. */
-const queue = globalThis as unknown as { custodianImports?: { running: number; waiting: Waiting[] } };
-const imports = () => (queue.custodianImports ??= { running: 0, waiting: [] });
+/**
+ * This process's imports: how many run, those waiting (first first), and the places reserved for
+ * uploads still arriving (a file being received already takes room on disk).
+ */
+interface ImportQueue {
+  running: number;
+  waiting: Waiting[];
+  reserved: Map<string, number>;
+}
+const queue = globalThis as unknown as { custodianImports?: ImportQueue };
+const imports = (): ImportQueue => {
+  queue.custodianImports ??= { running: 0, waiting: [], reserved: new Map() };
+  // A queue made by an earlier version of this module (development reloads) has no reservations.
+  queue.custodianImports.reserved ??= new Map();
+  return queue.custodianImports;
+};
+
+/** How long a refused upload is told to wait: imports of the largest files take minutes. */
+export const QUEUE_FULL_RETRY_SECONDS = 60;
+
+/** A place in the queue, held from before the upload is read until its job waits (or it is given back). */
+export interface ImportSlot {
+  projectId: string;
+  release(): void;
+}
+
+/**
+ * Reserves a place in this server's import queue for a project, or refuses with 429
+ * IMPORT_QUEUE_FULL (and Retry-After) when the project's waiting imports, or all of them, are at
+ * their limit (CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT, CUSTODIAN_IMPORT_QUEUE_LIMIT). Taken before
+ * the file is read, so a refused upload writes nothing, and checked and taken in one step, so
+ * concurrent uploads cannot all pass a count read before any of them was counted.
+ */
+export function reserveImportSlot(projectId: string): ImportSlot {
+  const state = imports();
+  const { CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT: perProject, CUSTODIAN_IMPORT_QUEUE_LIMIT: overall } = env();
+  const reservedAll = [...state.reserved.values()].reduce((a, b) => a + b, 0);
+  const project = state.waiting.filter((w) => w.projectId === projectId).length + (state.reserved.get(projectId) ?? 0);
+  const all = state.waiting.length + reservedAll;
+  if (project >= perProject || all >= overall) {
+    const which = project >= perProject ? `this project's ${perProject}` : `this server's ${overall}`;
+    throw new AppError("IMPORT_QUEUE_FULL", `The import queue is full (${which} waiting imports): try again later`, {
+      headers: { "Retry-After": String(QUEUE_FULL_RETRY_SECONDS) },
+      details: { waitingInProject: project, waiting: all, projectLimit: perProject, limit: overall },
+    });
+  }
+  state.reserved.set(projectId, (state.reserved.get(projectId) ?? 0) + 1);
+  let held = true;
+  return {
+    projectId,
+    release() {
+      if (!held) return;
+      held = false;
+      const left = (state.reserved.get(projectId) ?? 1) - 1;
+      if (left > 0) state.reserved.set(projectId, left);
+      else state.reserved.delete(projectId);
+    },
+  };
+}
 
 function startNext() {
   const state = imports();
@@ -47,7 +105,8 @@ const QUEUED_HEARTBEAT_MS = 60_000;
 
 /**
  * Starts an import in the background of this server process and returns its job id at once: at
- * most MAX_RUNNING_IMPORTS run at a time, the others wait in order. The file is read from its
+ * most MAX_RUNNING_IMPORTS run at a time, the others wait in order, up to the queue's limits (a
+ * slot reserved before the upload was read, or one reserved here; see reserveImportSlot). The file is read from its
  * temporary file only when its turn comes, a chunk at a time, and removed when the job ends. The job row
  * carries progress, then the outcome or the error.
  */
@@ -57,19 +116,30 @@ export async function startImportJob(
   format: ImportFormat | undefined,
   requester: string,
   ttlFrom?: "received" | "occurred",
+  reserved?: ImportSlot,
 ) {
+  const slot = reserved ?? reserveImportSlot(projectId);
   const byteLength = file instanceof Uint8Array ? file.byteLength : file.byteLength;
-  const job = await db().importJob.create({
-    data: { id: randomUUID(), projectId, format: format ?? null, byteLength, requester },
-  });
+  let job: Awaited<ReturnType<ReturnType<typeof db>["importJob"]["create"]>>;
+  try {
+    job = await db().importJob.create({
+      data: { id: randomUUID(), projectId, format: format ?? null, byteLength, requester },
+    });
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
   const heartbeat = setInterval(() => {
     void db()
       .importJob.update({ where: { id: job.id }, data: { updatedAt: new Date() } })
       .catch(() => {});
   }, QUEUED_HEARTBEAT_MS);
   heartbeat.unref?.();
+  // The reservation becomes the waiting job, in one step: the count never drops in between.
+  slot.release();
   imports().waiting.push({
     id: job.id,
+    projectId,
     run: async () => {
       clearInterval(heartbeat);
       try {

@@ -1,12 +1,9 @@
-import { env } from "@/lib/core/env";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { AppError } from "@/lib/core/errors";
 import { apiRoute } from "@/lib/api/route";
-import { LIMITS } from "@/lib/api/schemas";
 import { IMPORT_FORMATS } from "@/lib/importers/shared/types";
-import { importTranscriptFile } from "@/lib/server/imports";
-import { queuePosition, receiveFile, startImportJob } from "@/lib/server/imports";
+import { acceptImport } from "@/lib/server/imports";
+import { importLimits } from "@/lib/api/import-limits";
 import { otherMethods } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
@@ -19,44 +16,20 @@ export const POST = apiRoute({
     ttlFrom: z.enum(["received", "occurred"], { error: "received (default) or occurred" }).optional(),
   }),
   handler: async ({ caller, request, query }) => {
-    const { format, ttlFrom } = query;
-    // Overridable so that tests can exercise the background path with a small file.
-    const syncLimit = env().CUSTODIAN_SYNC_IMPORT_BYTES ?? LIMITS.syncImportBytes;
     const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-    // Read once: a small file into memory, a larger one to a temporary file as it arrives.
-    const received = await receiveFile(
+    const accepted = await acceptImport(
+      caller.projectId,
       request.body,
       Number.isFinite(declared) ? declared : undefined,
-      LIMITS.maxImportBytes,
-      syncLimit,
-    );
-    if (received.kind === "memory" && received.bytes.byteLength === 0)
-      throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
-        fields: [{ path: "(body)", message: "empty" }],
-      });
-    if (received.kind === "spooled") {
-      const job = await startImportJob(caller.projectId, received, format, caller.label, ttlFrom);
-      const position = queuePosition(job.id);
-      return NextResponse.json(
-        {
-          job: {
-            id: job.id,
-            status: position === null ? job.status : "QUEUED",
-            byteLength: job.byteLength,
-            queuePosition: position,
-          },
-        },
-        { status: 202, headers: { Location: `/api/v1/imports/${job.id}` } },
-      );
-    }
-    const bytes = received.bytes;
-    return NextResponse.json(
-      await importTranscriptFile(caller.projectId, bytes, {
-        format,
+      importLimits(),
+      {
+        format: query.format,
+        ttlFrom: query.ttlFrom,
         requester: caller.label,
-        ttlFrom,
-      }),
+      },
     );
+    if (accepted.kind === "imported") return NextResponse.json(accepted.outcome);
+    return NextResponse.json({ job: accepted.job }, { status: 202, headers: { Location: `/api/v1/imports/${accepted.job.id}` } });
   },
 });
 

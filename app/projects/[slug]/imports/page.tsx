@@ -1,5 +1,7 @@
 import { ImportFilters } from "@/components/ImportFilters";
 import { ImportList } from "@/components/ImportList";
+import { ImportUpload } from "@/components/ImportUpload";
+import { can } from "@/lib/core/permissions";
 import { ListQueryError } from "@/components/ListQueryError";
 import { projectHref } from "@/components/project-href";
 import { requireMember } from "@/lib/auth/project-access";
@@ -23,7 +25,7 @@ export default async function ImportsPage({
   params: Promise<{ slug: string }>;
   searchParams: Promise<RawSearchParams>;
 }) {
-  const { project } = await requireMember((await params).slug);
+  const { project, role } = await requireMember((await params).slug);
   const path = projectHref(project.slug, "/imports");
   let list: ImportListPage;
   try {
@@ -38,6 +40,11 @@ export default async function ImportsPage({
       <p className="subtitle">
         Transcript files imported into {project.name} in the background: what each read, used and skipped.
       </p>
+      {can(role, "imports:write") ? (
+        <section className="panel" aria-label="Import" style={{ marginBottom: 16 }}>
+          <ImportUpload slug={project.slug} />
+        </section>
+      ) : null}
       <ImportFilters action={path} query={list.query} />
       <ImportList
         rows={list.rows}
