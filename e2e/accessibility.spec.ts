@@ -1,16 +1,28 @@
-import { expect, test } from "@playwright/test";
+import { type Cookie, expect, test } from "@playwright/test";
 import { everyWidthAndScheme, firstSession, PAGES } from "./support/pages";
 import { signIn } from "./support/sign-in";
 
 // Read-only checks of pages: the two workers share this file, the longest of the suite.
 test.describe.configure({ mode: "parallel" });
 
+// The admin's session, signed in once per worker through the sign-in form and handed to each page
+// test as its cookie: what is checked here is the pages, and a sign-in per page was a tenth of the
+// file's time (the sign-in page is among those checked, and
+// signing in is tested in roles.spec.ts and lib/auth/sign-in.db.test.ts).
+let admin: Cookie[] = [];
+test.beforeAll(async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  await signIn(await context.newPage(), "admin");
+  admin = (await context.storageState()).cookies;
+  await context.close();
+});
+
 // One test per page: loaded once, checked at both widths in both colour schemes (everyWidthAndScheme
 // says why one load stands for four).
 for (const { name, signedIn, path } of PAGES) {
   test(`${name}: axe finds nothing and nothing scrolls sideways, at 390 and 1280 px, light and dark`, async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 900 });
-    if (signedIn) await signIn(page, "admin");
+    if (signedIn) await page.context().addCookies(admin);
     await page.goto(await path(page));
     await expect(page.locator("main h1").first()).toBeVisible();
     await everyWidthAndScheme(page, name);

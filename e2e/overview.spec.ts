@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { e2eDatabase } from "./support/e2e-database";
+import { axe } from "./support/pages";
 import { PASSWORD, USERS } from "./support/sign-in";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -140,7 +140,7 @@ test("the overview has no serious accessibility violations at phone and desktop 
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/projects/${seeded.slug}`);
     await expect(page.getByRole("region", { name: "Refusals per day" }).getByRole("img")).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axe(page).analyze();
     const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${width}px: ${v.id} (${v.nodes.length})`)).toEqual([]);
     // Nothing wider than the screen: the charts and tables fit or scroll in their own box.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe } from "./support/pages";
 import { seedSession, seedSkippedRecords } from "./support/seed";
 import { signIn } from "./support/sign-in";
 
@@ -85,7 +85,7 @@ test.beforeAll(async () => {
 });
 
 async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${page.url()}: ${v.id} (${v.nodes.length})`)).toEqual([]);
 }

@@ -57,7 +57,7 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
  * failing test keeps its screenshot anyway.
  */
 export async function expectAccessible(page: Page, name: string, width: number, scheme: "light" | "dark" = "light") {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   expect(results.violations.map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes.length}) ${v.nodes[0]?.target ?? ""}`)).toEqual(
     [],
   );
@@ -65,6 +65,18 @@ export async function expectAccessible(page: Page, name: string, width: number, 
   if (!process.env.E2E_SCREENSHOTS) return;
   const suffix = scheme === "dark" ? "-dark" : "";
   await page.screenshot({ path: `e2e/artifacts/page-${name.replaceAll(" ", "-")}-${width}${suffix}.png`, fullPage: true });
+}
+
+/**
+ * axe over the page, every rule it runs by default, reporting violations only. Legacy mode runs axe in
+ * the page itself: the default mode finishes each run in a fresh blank page (for cross-origin
+ * frames, which these pages have none of), which cost more than the rules themselves. Passes and
+ * inapplicable rules are not collected (`resultTypes`): the check reads violations only, which axe
+ * still reports in full. Together about a third of the time per check, measured on the overview and
+ * the audit log (2.3-3.5 s down to 0.5-1.6 s).
+ */
+export function axe(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] });
 }
 
 /**

@@ -55,7 +55,7 @@ describe("hostile input", () => {
   });
 
   describe("user patterns (finding 2)", () => {
-    it("a catastrophic pattern over a long value answers quickly", async () => {
+    it("a catastrophic pattern over a long value answers", async () => {
       const long = `/tmp/${"a".repeat(50_000)}!`;
       const id = await newSession("redos");
       expect(
@@ -67,10 +67,11 @@ describe("hostile input", () => {
         { commandPattern: "^(a|aa)+$" },
         { valuePattern: "(\\w+\\s?)*$" },
       ]) {
-        const started = performance.now();
+        // That it answers at all is the proof: a backtracking matcher would take about 2^50,000 steps
+        // over this value, far past the test's limit. (A fixed budget of seconds here failed only
+        // when the machine was busy; the matcher's linear time is measured in patterns.test.ts.)
         const answer = await ask({ question: { predicate }, scope: { sessionIds: [id] } });
         expect(answer.status, JSON.stringify(predicate)).toBe(200);
-        expect(performance.now() - started).toBeLessThan(2_000);
       }
     });
 
@@ -243,12 +244,16 @@ describe("hostile input", () => {
       const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
       const deep = nested(1_000_000);
       const body = `{"spans":[{"seq":9,"kind":"TOOL_CALL","occurredAt":"${at}","body":"x","toolInput":${deep}}]}`;
-      const started = performance.now();
+      let started = performance.now();
       const refused = await callRoute(appendSpans, { key, params: { id: sessionId }, raw: body });
+      const refusing = performance.now() - started;
       expect([refused.status, refused.json.error.fields[0].path]).toEqual([422, "(body)"]);
-      expect(performance.now() - started).toBeLessThan(500);
       const quoted = `{"spans":[{"seq":9,"kind":"TOOL_CALL","occurredAt":"${at}","body":"${deep}"}]}`;
+      started = performance.now();
       expect((await callRoute(appendSpans, { key, params: { id: sessionId }, raw: quoted })).status).toBe(200);
+      // Refused before it is parsed: in less time than the same two megabytes taken as a body
+      // (parsed, hashed, stored), measured side by side so that a busy machine slows both alike.
+      expect(refusing).toBeLessThan(performance.now() - started);
       const tool = `{"spans":[{"seq":10,"kind":"TOOL_CALL","occurredAt":"${at}","body":"x","toolInput":${nested(LIMITS.maxToolInputDepth + 1)}}]}`;
       const toolRefused = await callRoute(appendSpans, { key, params: { id: sessionId }, raw: tool });
       expect([toolRefused.status, toolRefused.json.error.fields[0].path]).toEqual([422, "spans.0.toolInput"]);
