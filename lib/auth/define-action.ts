@@ -240,20 +240,7 @@ export function defineInstanceAction<I, T = undefined>(
   definition: InstanceActionDefinition<I, T>,
   environment: ActionEnvironment = NEXT_ENVIRONMENT,
 ): FormAction<T> {
-  return async (_previous, sent) => {
-    try {
-      requireSameOrigin(await environment.headers());
-      const user = await environment.currentUser();
-      if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
-      requireInstanceRole(user);
-      const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
-      const outcome = await definition.run({ input, user, actor: actorOf(user) });
-      for (const path of definition.revalidate ?? []) environment.revalidate(path);
-      return success(outcome);
-    } catch (error) {
-      return failure(error, sent);
-    }
-  };
+  return signedInAction(definition, environment, requireInstanceRole);
 }
 
 /**
@@ -264,11 +251,21 @@ export function defineAccountAction<I, T = undefined>(
   definition: InstanceActionDefinition<I, T>,
   environment: ActionEnvironment = NEXT_ENVIRONMENT,
 ): FormAction<T> {
+  return signedInAction(definition, environment, () => {});
+}
+
+/** An action outside any project: same-origin check, sign-in, `authorise`, then the act. */
+function signedInAction<I, T>(
+  definition: InstanceActionDefinition<I, T>,
+  environment: ActionEnvironment,
+  authorise: (user: SignedInUser) => void,
+): FormAction<T> {
   return async (_previous, sent) => {
     try {
       requireSameOrigin(await environment.headers());
       const user = await environment.currentUser();
       if (!user) throw new AppError("UNAUTHENTICATED", "Sign in first");
+      authorise(user);
       const input = parseForm(definition.input, formInput(requireForm(sent), definition.lists));
       const outcome = await definition.run({ input, user, actor: actorOf(user) });
       for (const path of definition.revalidate ?? []) environment.revalidate(path);
