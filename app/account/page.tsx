@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/ActionForm";
+import { NewPasswordField } from "@/components/NewPasswordField";
 import { requireUser } from "@/lib/auth/session";
 import { countSessions, MIN_PASSWORD_LENGTH } from "@/lib/server/admin";
 import { changePasswordAction, signOutEverywhereAction } from "./actions";
@@ -28,18 +29,7 @@ export default async function AccountPage() {
             <br />
             <input name="currentPassword" type="password" autoComplete="current-password" required maxLength={256} />
           </label>
-          <label>
-            New password
-            <br />
-            <input
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              maxLength={256}
-            />
-          </label>
+          <NewPasswordField minLength={MIN_PASSWORD_LENGTH} />
           <button type="submit" className="button">
             Change password
           </button>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ActionForm } from "@/components/ActionForm";
+import { NewPasswordField } from "@/components/NewPasswordField";
 import { projectHref } from "@/components/project-href";
 import { Time } from "@/components/Time";
 import { requireInstanceAdmin } from "@/lib/auth/project-access";
@@ -128,19 +129,7 @@ export default async function AdminPage() {
                   ) : (
                     <ActionForm action={setPasswordAction} label={`Set the password of ${u.email}`}>
                       <input type="hidden" name="userId" value={u.id} />
-                      <label>
-                        New password
-                        <br />
-                        <input
-                          name="newPassword"
-                          type="password"
-                          autoComplete="new-password"
-                          required
-                          minLength={MIN_PASSWORD_LENGTH}
-                          maxLength={256}
-                          aria-label={`New password for ${u.email}`}
-                        />
-                      </label>
+                      <NewPasswordField minLength={MIN_PASSWORD_LENGTH} ariaLabel={`New password for ${u.email}`} />
                       <button type="submit" className="button">
                         Set password
                       </button>
