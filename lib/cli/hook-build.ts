@@ -1,13 +1,15 @@
 /**
  * `npm run build:hook` (also run by postinstall and before `npm run build`): bundles the hooks'
  * entry (./hook-main.ts) with its imports into plain ES modules, so a runtime starts a hook as plain
- * JavaScript. Started through tsx, a hook spent about 2.4 s compiling TypeScript before doing any
+ * JavaScript; and, sharing its chunks, the import parser's worker thread, which the built server
+ * starts for every large import (lib/server/imports/parse-off-thread.ts). Started through tsx, a hook spent about 2.4 s compiling TypeScript before doing any
  * work, a cost paid at every compaction. The entry is hook.mjs; what only some hooks load (each
  * runtime's importer, the installer) sits in chunks beside it, so a hook compiles only the code it runs.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Plugin } from "esbuild";
+import { BUNDLE_SOURCES } from "@/lib/core/project-root";
 import { hookBundlePath, projectRoot } from "./hook-paths";
 
 /** Where the chunks go, beside the entry: emptied at each build, so none of an older build stays. */
@@ -27,7 +29,7 @@ const withoutZodLocales: Plugin = {
   },
 };
 
-/** Writes the bundle; returns the entry's path. */
+/** Writes the bundle; returns the hook entry's path. */
 export async function buildHookBundle(outfile = hookBundlePath()): Promise<string> {
   const { build } = await import("esbuild");
   const root = projectRoot();
@@ -35,7 +37,10 @@ export async function buildHookBundle(outfile = hookBundlePath()): Promise<strin
   rmSync(join(outdir, HOOK_CHUNKS), { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: { [basename(outfile).replace(/\.mjs$/, "")]: join(root, "lib/cli/hook-main.ts") },
+    entryPoints: {
+      [basename(outfile).replace(/\.mjs$/, "")]: join(root, BUNDLE_SOURCES.hook),
+      "import-worker": join(root, BUNDLE_SOURCES["import-worker"]),
+    },
     outdir,
     outExtension: { ".js": ".mjs" },
     chunkNames: `${HOOK_CHUNKS}/[name]-[hash]`,

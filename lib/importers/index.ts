@@ -99,6 +99,7 @@ function chooseImporter(bytes: Uint8Array, format: ImportFormat | undefined): Tr
 }
 
 export { IMPORT_FORMATS } from "./shared/types";
+export { wholeBytes } from "./shared/source";
 export type { TranscriptBytes, TranscriptSource } from "./shared/source";
 export type {
   ImportEnd,

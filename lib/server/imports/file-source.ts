@@ -3,13 +3,19 @@
  * the start, so an import holds a chunk of the file rather than all of it.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import type { TranscriptSource } from "@/lib/importers";
+import type { TranscriptBytes, TranscriptSource } from "@/lib/importers";
 
 const CHUNK_BYTES = 1 << 20;
 
-export function fileSource(file: string, byteLength: number, chunkBytes = CHUNK_BYTES): TranscriptSource {
+/** A source that is a file, which a worker thread can open itself rather than be sent its bytes. */
+export interface FileSource extends TranscriptSource {
+  readonly spooled: { file: string; byteLength: number };
+}
+
+export function fileSource(file: string, byteLength: number, chunkBytes = CHUNK_BYTES): FileSource {
   return {
     byteLength,
+    spooled: { file, byteLength },
     *chunks() {
       const fd = openSync(file, "r");
       try {
@@ -26,4 +32,8 @@ export function fileSource(file: string, byteLength: number, chunkBytes = CHUNK_
       }
     },
   };
+}
+
+export function isFileSource(input: TranscriptBytes): input is FileSource {
+  return !(input instanceof Uint8Array) && "spooled" in input;
 }

@@ -2,11 +2,12 @@ import { env } from "@/lib/core/env";
 import type pg from "pg";
 import { db, rawTransaction } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
-import { importWindows, type TranscriptBytes, TranscriptImportError } from "@/lib/importers";
-import type { ImportFormat, ImportIssue, ImportRecords, ImportWindows } from "@/lib/importers/shared/types";
+import { type TranscriptBytes, TranscriptImportError } from "@/lib/importers";
+import type { ImportFormat, ImportIssue, ImportRecords } from "@/lib/importers/shared/types";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
 import { appendSpans, ingestPolicy, rowsAhead, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
+import { type AsyncImportWindows, importWindowsOffThread } from "./parse-off-thread";
 import { recordCompactions } from "./record-compactions";
 import { type Batch, type Target, WindowBatches } from "./window-batches";
 
@@ -133,7 +134,7 @@ export async function importTranscriptFile(
       }
       return current.value;
     } finally {
-      reading.close();
+      await reading.close();
     }
   });
   outcome.format = end.format;
@@ -216,10 +217,10 @@ async function retentionOf(sessionIds: string[], ttlFrom: "received" | "occurred
   return retention;
 }
 
-/** The importer's windows, its errors as the API's. */
-function* windowsOf(bytes: TranscriptBytes, format: ImportFormat | undefined): ImportWindows {
+/** The importer's windows (read off the event loop), its errors as the API's. */
+async function* windowsOf(bytes: TranscriptBytes, format: ImportFormat | undefined): AsyncImportWindows {
   try {
-    return yield* importWindows(bytes, format, WINDOW_SPANS);
+    return yield* importWindowsOffThread(bytes, format, WINDOW_SPANS);
   } catch (error) {
     if (!(error instanceof TranscriptImportError)) throw error;
     if (error.code === "UNKNOWN_TRANSCRIPT_FORMAT") {

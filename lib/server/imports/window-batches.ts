@@ -1,13 +1,7 @@
 import type pg from "pg";
-import type {
-  ImportEnd,
-  ImportIssue,
-  ImportWindow,
-  ImportWindows,
-  ImportedSpan,
-  SessionPart,
-} from "@/lib/importers/shared/types";
+import type { ImportEnd, ImportIssue, ImportWindow, ImportedSpan, SessionPart } from "@/lib/importers/shared/types";
 import { unstorableFields, upsertSession } from "@/lib/server/ingest";
+import type { AsyncImportWindows } from "./parse-off-thread";
 import type { KeptCompaction } from "./record-compactions";
 
 /** Spans per ingest batch: big enough to be fast, small enough to report progress. */
@@ -43,7 +37,7 @@ export class WindowBatches {
   private spansSeen = 0;
 
   constructor(
-    private readonly windows: ImportWindows,
+    private readonly windows: AsyncImportWindows,
     private readonly targets: Map<string, Target>,
     /** Where the spans whose fields could not be stored are reported. */
     private readonly issues: ImportIssue[],
@@ -53,7 +47,7 @@ export class WindowBatches {
 
   async next(): Promise<IteratorResult<Batch, ImportEnd>> {
     while (this.queue.length === 0) {
-      const step = this.windows.next();
+      const step = await this.windows.next();
       if (step.done) return step;
       await this.take(step.value);
     }
@@ -62,10 +56,10 @@ export class WindowBatches {
 
   /**
    * Ends the reading where it stands (a no-op once the file is read): an import that fails midway
-   * closes the file the importer was reading from.
+   * closes the file the importer was reading from, and stops its parser thread.
    */
-  close(): void {
-    this.windows.return(undefined as never);
+  async close(): Promise<void> {
+    await this.windows.return(undefined as never);
   }
 
   /** The file's spans, estimated from those read so far and the share of the file they came from. */

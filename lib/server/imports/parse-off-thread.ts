@@ -1,0 +1,114 @@
+/**
+ * The importers' windows, read on a worker thread for any file larger than a small request: the
+ * importers are synchronous (a whole-document format parses its file in one call), so reading a
+ * large file on the server's event loop would stall every other request until it finished.
+ * The worker also bounds the memory one file may take: a file that needs more fails alone, with a
+ * clear error, rather than taking the server down.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { AppError } from "@/lib/core/errors";
+import { BUNDLE_SOURCES, bundlePath, projectRoot } from "@/lib/core/project-root";
+import {
+  type ImportEnd,
+  type ImportFormat,
+  type ImportWindow,
+  importWindows,
+  type TranscriptBytes,
+  TranscriptImportError,
+  wholeBytes,
+} from "@/lib/importers";
+import { isFileSource } from "./file-source";
+import { MORE, type ParseFailure, type ParseJob, type ParseReply } from "./parse-protocol";
+
+/**
+ * Files up to this size are read in the request's own thread: a few milliseconds of parsing, less
+ * than starting a worker. Documented in docs/operations.md ("Limits").
+ */
+export const IN_THREAD_PARSE_BYTES = 256 * 1024;
+
+/**
+ * The heap one import's parser may take (a whole-document file of the import limit, 256 MiB, needs
+ * about 2 GiB as parsed JSON). Past it the import fails with 413 and the server goes on.
+ */
+export const PARSER_HEAP_MIB = 3072;
+
+export type AsyncImportWindows = AsyncGenerator<ImportWindow, ImportEnd, undefined>;
+
+/** importWindows (lib/importers), off the event loop for a file over IN_THREAD_PARSE_BYTES. */
+export async function* importWindowsOffThread(
+  input: TranscriptBytes,
+  format: ImportFormat | undefined,
+  windowSpans: number,
+  heapMiB = PARSER_HEAP_MIB,
+): AsyncImportWindows {
+  if (input.byteLength <= IN_THREAD_PARSE_BYTES) return yield* importWindows(input, format, windowSpans);
+  const job: ParseJob = { input: isFileSource(input) ? input.spooled : { bytes: wholeBytes(input) }, format, windowSpans };
+  const worker = startParser(job, heapMiB);
+  const nextReply = repliesOf(worker);
+  try {
+    for (;;) {
+      const reply = await nextReply();
+      if (reply.type === "end") return reply.end;
+      if (reply.type === "error") throw revive(reply.error, heapMiB);
+      worker.postMessage(MORE);
+      yield reply.window;
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/**
+ * The built server runs the worker's bundle (plain JavaScript, built with the hooks'); anything
+ * started through tsx (tests, the CLI, `npm run dev`) runs its TypeScript source, so it is never
+ * an older build of the importers.
+ */
+function startParser(job: ParseJob, heapMiB: number): Worker {
+  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: heapMiB } };
+  const bundle = bundlePath("import-worker");
+  if (process.env.NODE_ENV === "production" && existsSync(bundle)) return new Worker(bundle, options);
+  const source = pathToFileURL(join(projectRoot(), BUNDLE_SOURCES["import-worker"])).href;
+  return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, {
+    ...options,
+    eval: true,
+  });
+}
+
+/** The worker's replies in order; its crash or early exit is a reply too, so no read waits forever. */
+function repliesOf(worker: Worker): () => Promise<ParseReply> {
+  const ready: ParseReply[] = [];
+  let waiting: ((reply: ParseReply) => void) | null = null;
+  const deliver = (reply: ParseReply) => {
+    const take = waiting;
+    waiting = null;
+    if (take) take(reply);
+    else ready.push(reply);
+  };
+  worker.on("message", deliver);
+  worker.on("error", (error: Error & { code?: string }) =>
+    deliver({ type: "error", error: { name: error.name, message: error.message, code: error.code } }),
+  );
+  worker.on("exit", (code) =>
+    deliver({ type: "error", error: { name: "Error", message: `the import parser stopped early (exit code ${code})` } }),
+  );
+  return () => {
+    const reply = ready.shift();
+    return reply ? Promise.resolve(reply) : new Promise((resolve) => (waiting = resolve));
+  };
+}
+
+/** The error the importer threw, as its own class again (the caller maps importer codes to the API's). */
+function revive(failure: ParseFailure, heapMiB: number): Error {
+  if (failure.name === "TranscriptImportError")
+    return new TranscriptImportError(failure.code as TranscriptImportError["code"], failure.message);
+  if (failure.code === "ERR_WORKER_OUT_OF_MEMORY")
+    return new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `Reading this file needs more than ${heapMiB} MiB of memory; split it or import it in parts`,
+      { details: { parserHeapMiB: heapMiB } },
+    );
+  return Object.assign(new Error(`Import parser: ${failure.message}`), { name: failure.name });
+}
