@@ -2,7 +2,7 @@ import { type Cookie, expect, test } from "@playwright/test";
 import { everyWidthAndScheme, firstSession, PAGES } from "./support/pages";
 import { signIn } from "./support/sign-in";
 
-// Read-only checks of pages: the two workers share this file, the longest of the suite.
+// Read-only checks of pages: the workers share this file, the longest of the suite.
 test.describe.configure({ mode: "parallel" });
 
 // The admin's session, signed in once per worker through the sign-in form and handed to each page

@@ -3,14 +3,16 @@
  * Migrates a throwaway database with the committed migrations, compares the files with it
  * (lib/db/sql-sources.ts), and writes prisma/migrations/<timestamp>_<name>/migration.sql holding each
  * changed or new file as it is, and a DROP for each function or trigger whose file was removed.
- * Prints what it wrote; writes nothing when the files and the migrations already agree, and fails
+ * The files generated from TypeScript (custodian_grid_code.sql, from the provenance status rule) are
+ * written first, so an edit of the rule lands in its file and then in the migration. Prints what it wrote; writes nothing when the files and the migrations already agree, and fails
  * when one object is defined by two files. Needs the test server (TEST_DATABASE_URL, by default the
  * local PostgreSQL).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { compareWithDatabase, readSqlSources, type SourcesDrift } from "@/lib/db/sql-sources";
+import { compareWithDatabase, readSqlSources, SQL_SOURCES_DIR, type SourcesDrift } from "@/lib/db/sql-sources";
+import { gridCodeFunction } from "@/lib/server/provenance";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { runMain } from "@/lib/runner/run-main";
 
@@ -42,6 +44,7 @@ function migrationText(drift: SourcesDrift, texts: Map<string, string>): string 
 async function main(): Promise<void> {
   const name = process.argv[2];
   if (!name || !/^[a-z0-9_]+$/i.test(name)) throw new Error(USAGE);
+  writeFileSync(path.join(SQL_SOURCES_DIR, "custodian_grid_code.sql"), gridCodeFunction());
   const sources = readSqlSources();
   const database = await createTestDatabase("sqlmigration");
   const client = new pg.Client({ connectionString: database.ownerUrl });

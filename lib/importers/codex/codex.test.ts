@@ -4,6 +4,7 @@ import { codexImporter } from "./index";
 import { CODEX_IGNORED_EVENT_TYPES } from "./lists";
 import { detectFormat, importTranscript, type ImportedSpan } from "../index";
 import {
+  analyzeImportedSpan,
   checkedAgainstWindows,
   effectOn,
   expectAccounted,
@@ -844,15 +845,31 @@ describe("Codex importer: damaged records of the real interactive rollout never 
   ] as const)(
     "%s",
     (_name, predicate) => {
-      expect(verdictOf(parseCodex(realTui), predicate)).toBe("YES");
+      const whole = parseCodex(realTui);
+      expect(verdictOf(whole, predicate)).toBe("YES");
       const lines = new TextDecoder().decode(realTui).split("\n");
       const n = lines.filter((l) => l.trim()).length;
+      // Half the edits land on the records the YES rests on or next to them (a call's result and
+      // approval follow it): an edit elsewhere in a file of 700 KB rarely touches what decides the
+      // answer, so a run aimed there buys what several blind ones did.
+      const cited = whole.sessions.flatMap((s) =>
+        s.spans.filter((x) => predicate(x, analyzeImportedSpan(x, s))).map((x) => x.sourceLine),
+      );
+      const near = [...new Set(cited.flatMap((l) => [l - 1, l, l + 1, l + 2, l + 3]))].filter((l) => l >= 1 && l <= n);
+      expect(near.length).toBeGreaterThan(0);
       fc.assert(
         fc.property(
-          fc.array(fc.tuple(fc.integer({ min: 1, max: n }), fc.integer({ min: 0, max: 4 }), fc.nat()), {
-            minLength: 1,
-            maxLength: 3,
-          }),
+          fc.array(
+            fc.tuple(
+              fc.oneof(fc.integer({ min: 1, max: n }), fc.constantFrom(...near)),
+              fc.integer({ min: 0, max: 4 }),
+              fc.nat(),
+            ),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
           (edits) => {
             const copy = [...lines];
             for (const [l, how, seed] of edits) {
@@ -874,7 +891,7 @@ describe("Codex importer: damaged records of the real interactive rollout never 
             expect(verdictOf(result, predicate)).not.toBe("NO");
           },
         ),
-        { numRuns: 60 },
+        { numRuns: 30 },
       );
     },
     120_000,

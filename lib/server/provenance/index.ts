@@ -13,11 +13,14 @@ export {
   timelineTotal,
 } from "./timeline";
 export {
+  GRID_CODES,
+  gridCodeFunction,
   goneWhateverTheClock,
   heldPastTtl,
   originalFromSpan,
   retrievableWithPointer,
   STATUS_CODES,
   sqlTime,
+  STATUS_RULE,
   statusConditions,
 } from "./status-sql";

@@ -12,7 +12,14 @@ import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
-import { heldPastTtl, originalFromSpan, sqlDays, STATUS_CODES, type OriginalStateValue, type StatusParams } from "./status-sql";
+import {
+  GRID_CODES,
+  heldPastTtl,
+  originalFromSpan,
+  STATUS_CODES,
+  type OriginalStateValue,
+  type StatusParams,
+} from "./status-sql";
 
 export interface SpanStatus {
   id: string;
@@ -52,9 +59,7 @@ interface GroupRow {
 
 /** Spans no summary replaced are counted under the nil uuid in span_grid_count. */
 const NOT_REPLACED = "00000000-0000-0000-0000-000000000000";
-/** span_grid_count's code for DURABLE whatever the clock says (pinned, or without TTL). */
-const DURABLE_ALWAYS = 4;
-const LOST_CODE = STATUS_CODES.indexOf("LOST");
+const LOST_CODE = GRID_CODES.LOST;
 
 /**
  * The grid's queries: the session's counters of spans (not summaries) per class, replacing summary
@@ -70,7 +75,8 @@ export function gridQueries(sessionId: string, params: StatusParams) {
        where session_id = ${sessionId}::uuid and n <> 0`,
     expired: Prisma.sql`
       select class::text as class, replacing_summary_id::text as replacing,
-             (case when original_expires_at < occurred_at + ${sqlDays(params.horizonDays)} then 2 else 3 end) as code, count(*)::int as n
+             custodian_grid_code(has_pointer, original_state, original_expires_at, occurred_at, ${params.horizonDays}::int)::int as code,
+             count(*)::int as n
         from span
        where session_id = ${sessionId}::uuid and kind <> 'SUMMARY' and ${heldPastTtl("", params.now)}
        group by 1, 2, 3`,
@@ -95,7 +101,7 @@ function groupsAtClock(counts: readonly GroupRow[], expired: readonly GroupRow[]
     if (known) known.n += n;
     else groups.set(k, { ...g, n });
   };
-  for (const c of counts) add({ ...c, code: c.code === DURABLE_ALWAYS ? STATUS_CODES.indexOf("DURABLE") : c.code }, c.n);
+  for (const c of counts) add({ ...c, code: c.code === GRID_CODES.DURABLE_ALWAYS ? GRID_CODES.DURABLE : c.code }, c.n);
   for (const e of expired) {
     add(e, -e.n);
     add({ ...e, code: LOST_CODE }, e.n);

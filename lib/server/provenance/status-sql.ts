@@ -32,8 +32,79 @@ export interface StatusParams {
   horizonDays: number;
 }
 
-function col(alias: string, name: string): Prisma.Sql {
-  return Prisma.raw(alias ? `${alias}.${name}` : name);
+/** The span's original facts as SQL expressions: columns of a row, or a function's arguments. */
+export interface StatusFacts {
+  hasPointer: string;
+  state: string;
+  expires: string;
+  /** When the span's evidence horizon ends. */
+  horizon: string;
+}
+
+/**
+ * The clock-free clauses of the provenance status rule, each spelled once. The SQL function
+ * custodian_grid_code (prisma/sql/custodian_grid_code.sql, written from gridCodeFunction below and
+ * held equal to it by status-sql.test.ts) and the conditions the queries filter on (statusConditions,
+ * goneWhateverTheClock, heldPastTtl, retrievableWithPointer) are both built from them; the clock only
+ * adds "the TTL has passed" (expires <= now). A pair such as held / notHeld is one clause and its
+ * complement, kept side by side.
+ */
+export const STATUS_RULE = {
+  noPointer: (f: StatusFacts) => `not ${f.hasPointer}`,
+  held: (f: StatusFacts) => `${f.state} = 'HELD'`,
+  notHeld: (f: StatusFacts) => `${f.state} <> 'HELD'`,
+  noTtl: (f: StatusFacts) => `${f.expires} is null`,
+  beforeHorizon: (f: StatusFacts) => `${f.expires} < ${f.horizon}`,
+  reachesHorizon: (f: StatusFacts) => `${f.expires} >= ${f.horizon}`,
+} as const;
+
+/** The grid's clock-free codes (span_grid_count.code): STATUS_CODES' indexes, and 4 for "durable whatever the clock". */
+export const GRID_CODES = { NONE: 0, LOST: 1, EXPIRING: 2, DURABLE: 3, DURABLE_ALWAYS: 4 } as const;
+
+/**
+ * custodian_grid_code's file, generated from STATUS_RULE: the code of a span's cell before the clock
+ * is read (EXPIRING and DURABLE become LOST once the TTL passes; the grid moves those at read time).
+ * `npm run sql:migration` writes it before comparing the files with the migrations.
+ */
+export function gridCodeFunction(): string {
+  const f: StatusFacts = {
+    hasPointer: "has_pointer",
+    state: "state",
+    expires: "expires",
+    horizon: "occurred + make_interval(days => horizon_days)",
+  };
+  const r = STATUS_RULE;
+  return `-- custodian_grid_code: its current definition (how to change it: prisma/sql/README.md).
+-- Written from STATUS_RULE in lib/server/provenance/status-sql.ts: edit the rule there, not here.
+
+CREATE OR REPLACE FUNCTION public.custodian_grid_code(has_pointer boolean, state "OriginalState", expires timestamp without time zone, occurred timestamp without time zone, horizon_days integer)
+ RETURNS smallint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT (CASE WHEN ${r.noPointer(f)} THEN ${GRID_CODES.NONE}
+               WHEN ${r.notHeld(f)} THEN ${GRID_CODES.LOST}
+               WHEN ${r.noTtl(f)} THEN ${GRID_CODES.DURABLE_ALWAYS}
+               WHEN ${r.beforeHorizon(f)} THEN ${GRID_CODES.EXPIRING}
+               ELSE ${GRID_CODES.DURABLE} END)::smallint
+$function$;
+`;
+}
+
+/** The facts of span row `alias` (no alias: the row's own columns), with the horizon `horizonDays` after it occurred. */
+function rowFacts(alias: string, horizonDays = 0): StatusFacts {
+  const col = (name: string) => (alias ? `${alias}.${name}` : name);
+  return {
+    hasPointer: col("has_pointer"),
+    state: col("original_state"),
+    expires: col("original_expires_at"),
+    horizon: `${col("occurred_at")} + ${sqlDays(horizonDays).sql}`,
+  };
+}
+
+/** The clock's one clause: the TTL has passed. */
+function pastTtl(f: StatusFacts, now: Date): string {
+  return `${f.expires} <= ${sqlTime(now).sql}`;
 }
 
 /**
@@ -45,11 +116,13 @@ function col(alias: string, name: string): Prisma.Sql {
  *   deletes the bytes).
  */
 export function goneWhateverTheClock(alias: string): Prisma.Sql {
-  return Prisma.sql`(not ${col(alias, "has_pointer")} or ${col(alias, "original_state")} <> 'HELD')`;
+  const f = rowFacts(alias);
+  return Prisma.raw(`(${STATUS_RULE.noPointer(f)} or ${STATUS_RULE.notHeld(f)})`);
 }
 
 export function heldPastTtl(alias: string, now: Date): Prisma.Sql {
-  return Prisma.sql`(${col(alias, "has_pointer")} and ${col(alias, "original_state")} = 'HELD' and ${col(alias, "original_expires_at")} <= ${sqlTime(now)})`;
+  const f = rowFacts(alias);
+  return Prisma.raw(`(${f.hasPointer} and ${STATUS_RULE.held(f)} and ${pastTtl(f, now)})`);
 }
 
 /**
@@ -58,17 +131,14 @@ export function heldPastTtl(alias: string, now: Date): Prisma.Sql {
  * for a WHERE clause).
  */
 export function statusConditions(alias: string, p: StatusParams) {
-  const hasPointer = col(alias, "has_pointer");
-  const state = col(alias, "original_state");
-  const expires = col(alias, "original_expires_at");
-  const occurred = col(alias, "occurred_at");
-  const now = sqlTime(p.now);
-  const horizon = Prisma.sql`${occurred} + ${sqlDays(p.horizonDays)}`;
+  const f = rowFacts(alias, p.horizonDays);
+  const r = STATUS_RULE;
+  const current = `${f.expires} > ${sqlTime(p.now).sql}`;
   return {
-    none: Prisma.sql`(not ${hasPointer})`,
-    lost: Prisma.sql`(${hasPointer} and (${state} <> 'HELD' or ${expires} <= ${now}))`,
-    expiring: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and ${expires} > ${now} and ${expires} < ${horizon})`,
-    durable: Prisma.sql`(${hasPointer} and ${state} = 'HELD' and (${expires} is null or (${expires} > ${now} and ${expires} >= ${horizon})))`,
+    none: Prisma.raw(`(${r.noPointer(f)})`),
+    lost: Prisma.raw(`(${f.hasPointer} and (${r.notHeld(f)} or ${pastTtl(f, p.now)}))`),
+    expiring: Prisma.raw(`(${f.hasPointer} and ${r.held(f)} and ${current} and ${r.beforeHorizon(f)})`),
+    durable: Prisma.raw(`(${f.hasPointer} and ${r.held(f)} and (${r.noTtl(f)} or (${current} and ${r.reachesHorizon(f)})))`),
   };
 }
 
@@ -86,8 +156,10 @@ export function statusExpression(alias: string, p: StatusParams): Prisma.Sql {
  * and not past its TTL (isCheckable in lib/evidence/questions/answer.ts, for replaced spans).
  */
 export function retrievableWithPointer(alias: string, now: Date): Prisma.Sql {
-  const expires = col(alias, "original_expires_at");
-  return Prisma.sql`(${col(alias, "has_pointer")} and ${col(alias, "original_state")} = 'HELD' and (${expires} is null or ${expires} > ${sqlTime(now)}))`;
+  const f = rowFacts(alias);
+  return Prisma.raw(
+    `(${f.hasPointer} and ${STATUS_RULE.held(f)} and (${STATUS_RULE.noTtl(f)} or ${f.expires} > ${sqlTime(now).sql}))`,
+  );
 }
 
 export type OriginalStateValue = "ABSENT" | "DELETED" | "HASH_MISMATCH" | "HELD";

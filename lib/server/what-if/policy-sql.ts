@@ -4,6 +4,7 @@
  */
 import { Prisma } from "@/lib/db/generated/client";
 import type { RetentionPolicy } from "@/lib/evidence/types";
+import { GRID_CODES } from "@/lib/server/provenance";
 
 /**
  * When the held, unpinned original of span `s` expires under `policy`, given that its stored
@@ -16,15 +17,11 @@ export function expiryUnder(policy: RetentionPolicy, current: RetentionPolicy): 
       when 'STRUCTURED' then ${d("STRUCTURED")}::int else ${d("SIDE_EFFECTING")}::int end)))`;
 }
 
-/** The span's evidence horizon under `policy`. */
-export function horizonUnder(policy: RetentionPolicy): Prisma.Sql {
-  return Prisma.sql`(s.occurred_at + make_interval(days => ${policy.evidenceHorizonDays}::int))`;
-}
-
 /**
  * The verdict the gate would give recorded decision `d` (on span `s`) under `policy`: the cell's
  * class as recorded; its provenance judged again where it rests on the original's expiry (DURABLE
- * or EXPIRING, the original still held); LOST and NONE cells stay as they were. A refusing cell
+ * or EXPIRING, the original still held, by the grid's rule: custodian_grid_code, written from
+ * STATUS_RULE in lib/server/provenance); LOST and NONE cells stay as they were. A refusing cell
  * keeps an honest reclamation honest; a reclamation made in a durable cell is refused in an
  * expiring one, since whether its summary could name its omissions was never asked. `s` is
  * joined only where the original is held (null otherwise), so that it reads span_held_idx alone.
@@ -33,9 +30,9 @@ export function replayedVerdict(policy: RetentionPolicy, current: RetentionPolic
   const provenance = Prisma.sql`(case
       when d.cell_provenance in ('LOST', 'NONE') then d.cell_provenance::text
       when s.id is null then d.cell_provenance::text
-      when s.original_expires_at is null then 'DURABLE'
-      when ${expiryUnder(policy, current)} >= ${horizonUnder(policy)} then 'DURABLE'
-      else 'EXPIRING' end)`;
+      when custodian_grid_code(true, 'HELD', ${expiryUnder(policy, current)}, s.occurred_at, ${policy.evidenceHorizonDays}::int) = ${GRID_CODES.EXPIRING}
+        then 'EXPIRING'
+      else 'DURABLE' end)`;
   return Prisma.sql`(case
       when d.cell_class = 'NARRATIVE' then 'RECLAIM'
       when ${provenance} = 'DURABLE' then 'RECLAIM'
