@@ -9,7 +9,8 @@ import { db } from "@/lib/db/client";
 import { askEvidenceQuestion, type EvidenceQueryInput } from "@/lib/server/questions";
 import type { BenchReport } from "./bench-report";
 import { forgetter, type RunOptions } from "./questions-cases";
-import { type ScaleTargets, measure } from "./measure";
+import { type ScaleTargets, measure, type Timing } from "./measure";
+import { CpuMeter } from "./cpu";
 
 interface Point {
   label: string;
@@ -18,6 +19,7 @@ interface Point {
   blockers: number;
   p50: number;
   p95: number;
+  cpu: Timing["cpu"];
 }
 
 export async function growthCurve(report: BenchReport, phase: string, targets: ScaleTargets, options: RunOptions) {
@@ -64,8 +66,16 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
       });
       blockers = result.blockerCount;
     };
-    const timing = await report.phase(phase, () => measure(c.label, ask, { ...options, before: forget }));
-    if (timing) points.push({ label: c.label, spans: c.spans, candidates, blockers, p50: timing.p50, p95: timing.p95 });
+    const timing = await report.phase(phase, () =>
+      measure(c.label, ask, {
+        iterations: options.iterations,
+        warmup: options.warmup,
+        before: forget,
+        cpu: new CpuMeter(options.cpuClient),
+      }),
+    );
+    if (timing)
+      points.push({ label: c.label, spans: c.spans, candidates, blockers, p50: timing.p50, p95: timing.p95, cpu: timing.cpu });
   }
   if (points.length === 0) return;
   const lines = [`Growth of a question judged afresh (${phase}; p50 of ${options.iterations} runs each):`];
@@ -74,7 +84,10 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
     lines.push(
       `  ${p.label.padEnd(width)}  ${(p.spans / 1e6).toFixed(3)}M spans  ${p.candidates.toLocaleString("en").padStart(7)} candidate spans  ` +
         `${p.blockers.toLocaleString("en").padStart(7)} blockers  p50 ${p.p50.toFixed(0).padStart(5)} ms  p95 ${p.p95.toFixed(0).padStart(5)} ms  ` +
-        `= ${(p.p50 / (p.spans / 1e6)).toFixed(0)} ms per 1M spans, ${(p.p50 / Math.max(1, p.candidates / 1000)).toFixed(0)} ms per 1k candidates`,
+        `= ${(p.p50 / (p.spans / 1e6)).toFixed(0)} ms per 1M spans, ${(p.p50 / Math.max(1, p.candidates / 1000)).toFixed(0)} ms per 1k candidates` +
+        (p.cpu
+          ? `; cpu/run server ${p.cpu.server.toFixed(0)} ms, database ${p.cpu.db === null ? "n/a" : `${p.cpu.db.toFixed(0)} ms`}`
+          : ""),
     );
   }
   const fit = leastSquares(
