@@ -19,7 +19,9 @@ import {
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { countChecked, findGaps } from "./spans";
-import { judgeUnchecked, uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
+import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
+import { judgeCountedBlockers } from "./blocking";
+import { countedBlockersQuery, type UnknownOnly } from "./unknown-blockers";
 import { candidateSources, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
@@ -210,7 +212,7 @@ export async function evidenceQueriesToExplain(
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
-  const counted = uncheckedCountQuery(predicates, scope, now);
+  const uncheckedCounted = uncheckedCountQuery(predicates, scope, now);
   // The rows read are those of the first sessions, up to the window: all of them, as an upper bound.
   const rows = uncheckedRowsQuery(
     predicates,
@@ -218,14 +220,31 @@ export async function evidenceQueriesToExplain(
     now,
     sessions.map((s) => ({ sessionId: s.id, limit: ANSWER_WINDOW })),
   );
+  const counted = countedBlockersQuery(
+    predicates,
+    scope,
+    now,
+    sessions.map((s) => s.id),
+    ANSWER_WINDOW,
+    null,
+  );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...candidateSources(predicates, scope).map((sql, i) => ({
       label: i < predicates.length ? `candidate atoms, predicate ${i + 1}` : "calls of tools whose effects are not known",
       sql,
     })),
-    ...(counted ? [{ label: "unchecked spans that block, counted per session", sql: counted }] : []),
+    ...(uncheckedCounted ? [{ label: "unchecked spans that block, counted per session", sql: uncheckedCounted }] : []),
     ...(rows ? [{ label: "unchecked spans that block, the first of each session", sql: rows }] : []),
+    ...(counted
+      ? [
+          {
+            label:
+              "counted blockers: unchecked spans and calls of tools whose effects are not known (found here, as when candidates are read through cursors), per session",
+            sql: counted,
+          },
+        ]
+      : []),
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
   ];
 }
@@ -292,21 +311,27 @@ async function answerSessions(
     offered.set(session, (offered.get(session) ?? 0) + 1);
     blockers.offer({ session, seq: b.seq, rank: 0, occurredAt: 0, id: b.spanId, index: 0, value: b });
   };
+  // The candidates tell which unknown tools' calls only block; the count of them waits for that.
+  let toldUnknownOnly: (spans: UnknownOnly) => void = () => {};
+  const unknownOnly = new Promise<UnknownOnly>((resolve) => {
+    toldUnknownOnly = resolve;
+  });
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => rawQuery<R & object>(sql.text, sql.values) as Promise<R[]>;
   const [gaps, checked, blocking, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(pooled, predicates, sessions, scope, now, options.window, cwdOf, unchecked),
+    judgeCountedBlockers(pooled, predicates, sessions, scope, policy, now, options.window, unknownOnly, cwdOf, unchecked),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
       ...(options.rowsAtOnce !== undefined ? { rowsAtOnce: options.rowsAtOnce } : {}),
       onProgress: progress,
+      onUnknownOnly: toldUnknownOnly,
     }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
   for (const j of summaries) judged(j);
-  // Unchecked blockers past the window were counted, not read.
+  // Counted blockers past the window were counted, not read.
   for (const [id, n] of blocking) {
     const session = sessionIndex.get(id)!;
     blockers.countUnoffered(session, n - (offered.get(session) ?? 0));

@@ -9,6 +9,7 @@ import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter
 import {
   ATOM_FIELDS,
   atomsBySpan,
+  checkableNow,
   inSessions,
   inTime,
   keyOf,
@@ -22,8 +23,8 @@ import {
   type Scope,
   type SpanFactsRow,
 } from "./scope";
-import { retrievableWithPointer } from "@/lib/server/provenance";
 import { rawQuery } from "@/lib/db/client";
+import { candidateSpanSql, type SpanKey, type UnknownOnly } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /**
@@ -82,17 +83,26 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
 
 /**
  * For EXPLAIN and for finding candidates: the atoms in scope of calls of tools whose effects are
- * not known, which may block a side-effect question. One statement serves every predicate they
- * could block; the engine judges their spans with every predicate.
+ * not known, which may block a side-effect question. One statement serves every predicate. The
+ * engine judges, with every predicate, those of spans some predicate's candidates hold too; the
+ * others only ever block, and the database counts them (unknown-blockers.ts). With
+ * `onlyCandidates`, the statement itself keeps those some predicate could match (candidateSpanSql).
  */
-export function unknownToolAtomsQuery(scope: Scope): Prisma.Sql {
-  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}`;
+export function unknownToolAtomsQuery(
+  predicates: readonly CompiledPredicate[],
+  scope: Scope,
+  onlyCandidates = false,
+): Prisma.Sql {
+  const overlap = onlyCandidates
+    ? Prisma.sql` and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`
+    : Prisma.empty;
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}${overlap}`;
 }
 
 /** What each candidate statement reads: every predicate's candidates, then unknown tools' calls if they matter. */
-export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql[] {
+export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope, onlyCandidates = false): Prisma.Sql[] {
   const sources = predicates.map((p) => candidateAtomsQuery(p, scope));
-  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(scope));
+  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(predicates, scope, onlyCandidates));
   return sources;
 }
 
@@ -137,7 +147,13 @@ export async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
-  options: { batchSpans?: number; rowsAtOnce?: number; onProgress?: (spans: number) => void } = {},
+  options: {
+    batchSpans?: number;
+    rowsAtOnce?: number;
+    onProgress?: (spans: number) => void;
+    /** Told, once and before any batch is judged, the unknown tools' calls no predicate's candidates hold. */
+    onUnknownOnly?: (spans: UnknownOnly) => void;
+  } = {},
 ): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
   const atOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
@@ -151,8 +167,30 @@ export async function judgeCandidates(
   const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
   const sources = candidateSources(predicates, scope);
-  const firsts = await Promise.all(sources.map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)));
+  let firsts: CandidateRow[][];
+  try {
+    firsts = await Promise.all(sources.map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)));
+  } catch (error) {
+    options.onUnknownOnly?.(null);
+    throw error;
+  }
   if (firsts.every((rows) => rows.length <= atOnce)) {
+    if (unknownToolsMatter(predicates)) {
+      // Every candidate is read: an unknown tool's call that no predicate's candidates hold is left
+      // to be counted, not judged here.
+      const unknown = firsts.pop()!;
+      const held = new Set(firsts.flatMap((rows) => rows.map((row) => keyOf(row.session_id, row.span_id))));
+      const only = new Map<string, SpanKey>();
+      firsts.push(
+        unknown.filter((row) => {
+          const key = keyOf(row.session_id, row.span_id);
+          if (held.has(key)) return true;
+          only.set(key, { session_id: row.session_id, id: row.span_id });
+          return false;
+        }),
+      );
+      options.onUnknownOnly?.([...only.values()]);
+    } else options.onUnknownOnly?.([]);
     const running = new Set<Promise<void>>();
     await mergeBySpan(
       firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
@@ -167,10 +205,12 @@ export async function judgeCandidates(
     return { damaged };
   }
   firsts.length = 0; // let them go: the cursors read them again
+  // Too many to hold: the unknown tools' calls read here are those some predicate could match.
+  options.onUnknownOnly?.(null);
   await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
-    for (const source of sources) {
+    for (const source of candidateSources(predicates, scope, true)) {
       const cursor = await open<CandidateRow>(ordered(source));
       streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
     }
@@ -369,6 +409,5 @@ function factsQuery(spans: Array<{ session_id: string; id: string; may_cite: boo
       left join lateral (select o.bytes from span_original o
                           where k.may_cite and o.session_id = s.session_id and o.span_id = s.id offset 0) o on true
       cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
-     where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
-       and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
+     where ${checkableNow("s", now)} and ${inTime("s", scope)}`;
 }
