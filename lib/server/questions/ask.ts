@@ -21,8 +21,8 @@ import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { countChecked, findGaps } from "./spans";
 import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
 import { judgeCountedBlockers } from "./blocking";
-import { countedBlockersQuery, type UnknownOnly } from "./unknown-blockers";
-import { candidateSources, judgeCandidates } from "./candidate-spans";
+import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers";
+import { CANDIDATE_ROWS_AT_ONCE, candidateSources, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
@@ -226,12 +226,15 @@ export async function evidenceQueriesToExplain(
     now,
     sessions.map((s) => s.id),
     ANSWER_WINDOW,
-    null,
+    CANDIDATE_ROWS_AT_ONCE,
   );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...candidateSources(predicates, scope).map((sql, i) => ({
-      label: i < predicates.length ? `candidate atoms, predicate ${i + 1}` : "calls of tools whose effects are not known",
+      label:
+        i < predicates.length
+          ? `candidate atoms, predicate ${i + 1}`
+          : "calls of tools whose effects are not known that a predicate could match (through cursors)",
       sql,
     })),
     ...(uncheckedCounted ? [{ label: "unchecked spans that block, counted per session", sql: uncheckedCounted }] : []),
@@ -240,7 +243,7 @@ export async function evidenceQueriesToExplain(
       ? [
           {
             label:
-              "counted blockers: unchecked spans and calls of tools whose effects are not known (found here, as when candidates are read through cursors), per session",
+              "counted blockers: unchecked spans and calls of tools whose effects are not known, per session, with the calls a predicate could match",
             sql: counted,
           },
         ]
@@ -311,22 +314,42 @@ async function answerSessions(
     offered.set(session, (offered.get(session) ?? 0) + 1);
     blockers.offer({ session, seq: b.seq, rank: 0, occurredAt: 0, id: b.spanId, index: 0, value: b });
   };
-  // The candidates tell which unknown tools' calls only block; the count of them waits for that.
-  let toldUnknownOnly: (spans: UnknownOnly) => void = () => {};
-  const unknownOnly = new Promise<UnknownOnly>((resolve) => {
-    toldUnknownOnly = resolve;
+  // The counted blockers' statement finds the unknown tools' calls some predicate could match, which
+  // the candidates judge; an error there fails the question, and the candidates with it.
+  let tellCandidates: (candidates: UnknownCandidates) => void = () => {};
+  let failCandidates: (error: unknown) => void = () => {};
+  const unknownCandidates = new Promise<UnknownCandidates>((resolve, reject) => {
+    tellCandidates = resolve;
+    failCandidates = reject;
   });
+  unknownCandidates.catch(() => {}); // handled where it is awaited
+  const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => rawQuery<R & object>(sql.text, sql.values) as Promise<R[]>;
   const [gaps, checked, blocking, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeCountedBlockers(pooled, predicates, sessions, scope, policy, now, options.window, unknownOnly, cwdOf, unchecked),
+    judgeCountedBlockers(
+      pooled,
+      predicates,
+      sessions,
+      scope,
+      policy,
+      now,
+      options.window,
+      rowsAtOnce,
+      tellCandidates,
+      cwdOf,
+      unchecked,
+    ).catch((error: unknown) => {
+      failCandidates(error);
+      throw error;
+    }),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
-      ...(options.rowsAtOnce !== undefined ? { rowsAtOnce: options.rowsAtOnce } : {}),
+      rowsAtOnce,
       onProgress: progress,
-      onUnknownOnly: toldUnknownOnly,
+      unknownCandidates,
     }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);

@@ -1,7 +1,7 @@
 /**
  * The spans that block a question and are decided by counting, not one by one: unchecked replaced
  * spans (unchecked.ts) and calls of tools whose effects are not known that no predicate could cite
- * (unknown-blockers.ts; `unknownOnly` says which they are, once the candidates are read). Each kind is counted per session in SQL; only the rows an answer's window
+ * (unknown-blockers.ts, which also finds the calls some predicate could match, for the candidates). Each kind is counted per session in SQL; only the rows an answer's window
  * can hold are read and judged by the engine.
  */
 import type { Blocker, CompiledPredicate } from "@/lib/evidence/questions";
@@ -9,7 +9,7 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { Scope, ScopeSessionRow } from "./scope";
 import type { RunQuery } from "./stream";
 import { countUnchecked, readUnchecked } from "./unchecked";
-import { readCountedBlockers, type UnknownOnly } from "./unknown-blockers";
+import { readCountedBlockers, type UnknownCandidates } from "./unknown-blockers";
 import { unknownToolsMatter } from "./candidates";
 
 /**
@@ -26,15 +26,17 @@ export async function judgeCountedBlockers(
   policy: RetentionPolicy,
   now: Date,
   window: number,
-  unknownOnly: Promise<UnknownOnly>,
+  atOnce: number,
+  tellCandidates: (candidates: UnknownCandidates) => void,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
 ): Promise<Map<string, number>> {
   // Both counted in one statement, which reads the unknown tools' calls the window holds; or,
   // when no such call can block, the unchecked spans alone.
   const counted = unknownToolsMatter(predicates)
-    ? await readCountedBlockers(query, predicates, sessions, scope, policy, now, window, await unknownOnly, cwdOf, emit)
+    ? await readCountedBlockers(query, predicates, sessions, scope, policy, now, window, atOnce, cwdOf, emit)
     : null;
+  if (counted) tellCandidates(counted.candidates);
   const unchecked = counted?.unchecked ?? (await countUnchecked(query, predicates, scope, now));
   const unknown = counted?.unknown ?? new Map<string, number>();
   const wantedUnchecked: Array<{ sessionId: string; limit: number }> = [];

@@ -24,7 +24,7 @@ import {
   type SpanFactsRow,
 } from "./scope";
 import { rawQuery } from "@/lib/db/client";
-import { candidateSpanSql, type SpanKey, type UnknownOnly } from "./unknown-blockers";
+import { candidateSpanSql, type UnknownCandidates } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /**
@@ -82,27 +82,20 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
 }
 
 /**
- * For EXPLAIN and for finding candidates: the atoms in scope of calls of tools whose effects are
- * not known, which may block a side-effect question. One statement serves every predicate. The
- * engine judges, with every predicate, those of spans some predicate's candidates hold too; the
- * others only ever block, and the database counts them (unknown-blockers.ts). With
- * `onlyCandidates`, the statement itself keeps those some predicate could match (candidateSpanSql).
+ * For EXPLAIN and for finding candidates through cursors: the atoms in scope of calls of tools
+ * whose effects are not known, of spans some predicate could also match (candidateSpanSql), which
+ * the engine judges with every predicate. The others only ever block, and the database counts them
+ * (unknown-blockers.ts, which also finds these when they are few enough to read at once).
  */
-export function unknownToolAtomsQuery(
-  predicates: readonly CompiledPredicate[],
-  scope: Scope,
-  onlyCandidates = false,
-): Prisma.Sql {
-  const overlap = onlyCandidates
-    ? Prisma.sql` and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`
-    : Prisma.empty;
-  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}${overlap}`;
+export function unknownToolAtomsQuery(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+    and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`;
 }
 
 /** What each candidate statement reads: every predicate's candidates, then unknown tools' calls if they matter. */
-export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope, onlyCandidates = false): Prisma.Sql[] {
+export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql[] {
   const sources = predicates.map((p) => candidateAtomsQuery(p, scope));
-  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(predicates, scope, onlyCandidates));
+  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(predicates, scope));
   return sources;
 }
 
@@ -151,8 +144,11 @@ export async function judgeCandidates(
     batchSpans?: number;
     rowsAtOnce?: number;
     onProgress?: (spans: number) => void;
-    /** Told, once and before any batch is judged, the unknown tools' calls no predicate's candidates hold. */
-    onUnknownOnly?: (spans: UnknownOnly) => void;
+    /**
+     * The atoms of the unknown tools' calls some predicate could match (when such calls matter),
+     * found with the counted blockers (unknown-blockers.ts).
+     */
+    unknownCandidates?: Promise<UnknownCandidates>;
   } = {},
 ): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
@@ -167,30 +163,14 @@ export async function judgeCandidates(
   const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
   const sources = candidateSources(predicates, scope);
-  let firsts: CandidateRow[][];
-  try {
-    firsts = await Promise.all(sources.map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)));
-  } catch (error) {
-    options.onUnknownOnly?.(null);
-    throw error;
-  }
-  if (firsts.every((rows) => rows.length <= atOnce)) {
-    if (unknownToolsMatter(predicates)) {
-      // Every candidate is read: an unknown tool's call that no predicate's candidates hold is left
-      // to be counted, not judged here.
-      const unknown = firsts.pop()!;
-      const held = new Set(firsts.flatMap((rows) => rows.map((row) => keyOf(row.session_id, row.span_id))));
-      const only = new Map<string, SpanKey>();
-      firsts.push(
-        unknown.filter((row) => {
-          const key = keyOf(row.session_id, row.span_id);
-          if (held.has(key)) return true;
-          only.set(key, { session_id: row.session_id, id: row.span_id });
-          return false;
-        }),
-      );
-      options.onUnknownOnly?.([...only.values()]);
-    } else options.onUnknownOnly?.([]);
+  const unknownMatters = sources.length > predicates.length;
+  const firsts = await Promise.all(
+    sources.slice(0, predicates.length).map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)),
+  );
+  // The unknown tools' calls some predicate could match come with the counted blockers.
+  const unknown = unknownMatters ? ((await options.unknownCandidates) ?? null) : [];
+  if (unknown !== null && firsts.every((rows) => rows.length <= atOnce)) {
+    if (unknownMatters) firsts.push(unknown);
     const running = new Set<Promise<void>>();
     await mergeBySpan(
       firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
@@ -205,12 +185,10 @@ export async function judgeCandidates(
     return { damaged };
   }
   firsts.length = 0; // let them go: the cursors read them again
-  // Too many to hold: the unknown tools' calls read here are those some predicate could match.
-  options.onUnknownOnly?.(null);
   await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
-    for (const source of candidateSources(predicates, scope, true)) {
+    for (const source of sources) {
       const cursor = await open<CandidateRow>(ordered(source));
       streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
     }

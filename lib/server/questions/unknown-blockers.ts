@@ -31,18 +31,12 @@ import {
 import { uncheckedCountQuery } from "./unchecked";
 import type { RunQuery } from "./stream";
 
-/** A span by its keys. */
-export interface SpanKey {
-  session_id: string;
-  id: string;
-}
-
 /**
- * Calls of tools whose effects are not known in scope that no predicate's candidates hold (they
- * only ever block: the database counts them), or null where they were not told apart (the
- * candidates were read through cursors): the count then finds them itself (candidateSpanSql).
+ * The atoms of the unknown tools' calls that some predicate could also match (those the engine
+ * judges whole with the candidates), in the candidates' order (session, span, ordinal); null when
+ * there are more than a statement may bring at once: the candidates then read them themselves.
  */
-export type UnknownOnly = SpanKey[] | null;
+export type UnknownCandidates = AtomRow[] | null;
 
 /**
  * unknownToolBlocks in SQL, for a span `s` holding an unknown tool's call: some predicate it can
@@ -83,36 +77,44 @@ export function candidateSpanSql(
 }
 
 /**
- * The unknown tools' calls in scope that block and that no predicate could cite, as rows of span
- * `s`: of those no predicate's candidates hold (`only`), or, where they were not told apart, of
- * every such call with no atom some predicate could match.
+ * The spans in scope some predicate could match, for a hash join with the unknown tools' calls
+ * (`u`): of a predicate on effects, its atoms found by the effect indexes (as many as its candidate
+ * statement reads); of another, a test of each call's own atoms (as many as there are calls); and
+ * the calls of tools asked about.
  */
-function decidedSpans(
-  predicates: readonly CompiledPredicate[],
-  scope: Scope,
-  now: Date,
-  blocks: Prisma.Sql,
-  only: UnknownOnly,
-): Prisma.Sql {
-  const calls = only
-    ? Prisma.sql`unnest(${only.map((k) => k.session_id)}::uuid[], ${only.map((k) => k.id)}::uuid[]) as u(session_id, span_id)`
-    : Prisma.sql`(select distinct a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}) u`;
-  const candidate = only
-    ? Prisma.sql`true`
-    : Prisma.sql`not ${candidateSpanSql(predicates, { sessionId: "s.session_id", spanId: "s.id", span: () => "n" })}`;
-  return Prisma.sql`${calls} join span s on s.session_id = u.session_id and s.id = u.span_id
-   where ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks} and ${candidate}`;
+function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope): { indexed: Prisma.Sql; probed: Prisma.Sql[] } {
+  const indexed = predicates
+    .filter((p) => p.effects)
+    .map(
+      (p) =>
+        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`,
+    );
+  const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
+  if (names.length > 0)
+    indexed.push(Prisma.sql`select n.session_id, n.id from span n
+       where ${inSessions("n", scope)} and n.kind = 'TOOL_CALL' and lower(n.tool_name collate "C") = any(${names}::text[])`);
+  const probed = predicates
+    .filter((p) => !p.effects)
+    .map(
+      (p) =>
+        Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = u.session_id and c.span_id = u.span_id and ${atomCondition("c", p)})`,
+    );
+  return {
+    indexed: indexed.length > 0 ? Prisma.join(indexed, " union all ") : Prisma.sql`select null::uuid, null::uuid where false`,
+    probed,
+  };
 }
 
 const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
 
 /**
  * For EXPLAIN and for reading: one statement that counts both kinds of counted blockers per session
- * (unchecked spans, uncheckedCountQuery; and those calls) and reads the facts of the first of those
- * calls by seq of each session, as many as the window (`window`) can hold after the counted
- * blockers of the sessions before it (in the order of `sessionIds`). The calls are found once;
- * the counts come as JSON, the facts as one JSON object a span with its unknown tools' atoms.
- * Null when no predicate can be blocked by such a call.
+ * (unchecked spans, uncheckedCountQuery; and the unknown tools' calls no predicate could match),
+ * reads the facts of the first of those calls by seq of each session, as many as the window
+ * (`window`) can hold after the counted blockers of the sessions before it (in the order of
+ * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
+ * (up to `atOnce` of them, and how many there are). The calls are found once; everything comes
+ * as JSON. Null when no predicate can be blocked by such a call.
  */
 export function countedBlockersQuery(
   predicates: readonly CompiledPredicate[],
@@ -120,23 +122,40 @@ export function countedBlockersQuery(
   now: Date,
   sessionIds: string[],
   window: number,
-  only: UnknownOnly,
+  atOnce: number,
 ): Prisma.Sql | null {
   const blocks = unknownBlocksSql(predicates);
   if (!blocks) return null;
-  const atom = Prisma.sql`json_build_object('session_id', a.session_id, 'span_id', a.span_id, 'ordinal', a.ordinal, 'kind', a.kind,
-    'text', a.text, 'normalized', a.normalized, 'byte_start', a.byte_start, 'byte_end', a.byte_end, 'effect', a.effect,
-    'negated', a.negated, 'arg_name', a.arg_name)`;
+  const atom = (a: string) =>
+    Prisma.raw(`json_build_object('session_id', ${a}.session_id, 'span_id', ${a}.span_id, 'ordinal', ${a}.ordinal, 'kind', ${a}.kind,
+    'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
+    'negated', ${a}.negated, 'arg_name', ${a}.arg_name)`);
   // Times as the driver reads a timestamp column (text, parsed in readCountedBlockers).
   const facts = Prisma.sql`json_build_object('session_id', s.session_id, 'id', s.id, 'seq', s.seq, 'kind', s.kind, 'class', s.class,
     'transcript_state', s.transcript_state, 'occurred_at', s.occurred_at::text, 'has_pointer', s.has_pointer,
     'original_state', s.original_state, 'original_expires_at', s.original_expires_at::text, 'sha256', s.sha256,
     'tool_name', s.tool_name, 'outcome', s.outcome, 'exit_code', s.exit_code, 'byte_length', s.byte_length,
-    'atoms', (select json_agg(${atom} order by a.ordinal) from evidence_atom a
+    'atoms', (select json_agg(${atom("a")} order by a.ordinal) from evidence_atom a
                where a.session_id = s.session_id and a.span_id = s.id and ${unknownToolCondition("a")}))`;
+  const { indexed, probed } = candidateSpans(predicates, scope);
+  const matched = Prisma.join(
+    [Prisma.sql`exists (select 1 from candidate c where c.session_id = u.session_id and c.span_id = u.span_id)`, ...probed],
+    " or ",
+  );
   return Prisma.sql`
     with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
-    decided as materialized (select s.session_id, s.id, s.seq from ${decidedSpans(predicates, scope, now, blocks, only)}),
+    calls as materialized (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+        from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+    ),
+    candidate as materialized (select distinct x.session_id, x.span_id from (${indexed}) as x(session_id, span_id)),
+    judged as materialized (
+      select u.session_id, u.span_id, ${matched} as matched from (select distinct session_id, span_id from calls) u
+    ),
+    decided as materialized (
+      select s.session_id, s.id, s.seq from judged u join span s on s.session_id = u.session_id and s.id = u.span_id
+       where not u.matched and ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks}
+    ),
     known as (select d.session_id, count(*)::int as n from decided d group by d.session_id),
     ordered as (
       select k.ord, k.session_id, coalesce(kn.n, 0) as n, coalesce(u.n, 0) as u
@@ -148,15 +167,19 @@ export function countedBlockersQuery(
       select o.session_id, ${window}::int - coalesce(sum(o.n + o.u) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
         from ordered o
     ),
-    chosen as (
+    chosen as materialized (
       select d.session_id, d.id
         from (select d.*, row_number() over (partition by d.session_id order by d.seq) as place from decided d) d
         join room r on r.session_id = d.session_id
        where d.place <= r.room
-    )
+    ),
+    overlap as (select c.* from calls c join judged j on j.session_id = c.session_id and j.span_id = c.span_id where j.matched)
     select (select coalesce(json_agg(json_build_array(u.session_id, u.n)), '[]') from unchecked u) as unchecked,
            (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
-           (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans`;
+           (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
+           (select count(*)::int from overlap) as overlap_count,
+           (select coalesce(json_agg(${atom("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
+              from (select * from overlap limit ${atOnce + 1}) o) as overlap`;
 }
 
 type FactsJson = Omit<SpanFactsRow, "occurred_at" | "original_expires_at"> & {
@@ -170,8 +193,9 @@ const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, "text
 
 /**
  * Counts the counted blockers of both kinds per session (unchecked spans, and calls of tools whose
- * effects are not known that no predicate could cite), and hands the blocker of each of those calls
- * that the window can hold to `emit`. Null when no predicate can be blocked by such a call.
+ * effects are not known that no predicate could match), hands the blocker of each of those calls
+ * that the window can hold to `emit`, and returns the atoms of the other calls for the candidates
+ * (null: more than `atOnce`). Null when no predicate can be blocked by such a call.
  */
 export async function readCountedBlockers(
   query: RunQuery,
@@ -181,20 +205,26 @@ export async function readCountedBlockers(
   policy: RetentionPolicy,
   now: Date,
   window: number,
-  only: UnknownOnly,
+  atOnce: number,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
-): Promise<{ unchecked: Map<string, number>; unknown: Map<string, number> } | null> {
+): Promise<{ unchecked: Map<string, number>; unknown: Map<string, number>; candidates: UnknownCandidates } | null> {
   const sql = countedBlockersQuery(
     predicates,
     scope,
     now,
     sessions.map((s) => s.id),
     window,
-    only,
+    atOnce,
   );
   if (!sql) return null;
-  const [row] = await query<{ unchecked: Array<[string, number]>; unknown: Array<[string, number]>; spans: FactsJson[] }>(sql);
+  const [row] = await query<{
+    unchecked: Array<[string, number]>;
+    unknown: Array<[string, number]>;
+    spans: FactsJson[];
+    overlap_count: number;
+    overlap: AtomRow[];
+  }>(sql);
   for (const facts of row!.spans) {
     const spanRow: SpanFactsRow = {
       ...facts,
@@ -210,5 +240,9 @@ export async function readCountedBlockers(
       throw new Error(`The engine judges unknown tool call ${facts.id} otherwise than the count query does`);
     emit(verdict.blocker);
   }
-  return { unchecked: new Map(row!.unchecked), unknown: new Map(row!.unknown) };
+  return {
+    unchecked: new Map(row!.unchecked),
+    unknown: new Map(row!.unknown),
+    candidates: row!.overlap_count > atOnce ? null : row!.overlap,
+  };
 }
