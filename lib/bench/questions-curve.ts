@@ -90,29 +90,47 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
           : ""),
     );
   }
-  const fit = leastSquares(
-    points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]),
-    points.map((p) => p.p50),
-  );
-  if (fit) {
-    const [a, b, c] = fit as [number, number, number];
+  const whole = points.find((p) => p.label === scopes[scopes.length - 1]!.label);
+  lines.push(...fitLines("p50 (wall)", points, (p) => p.p50, whole));
+  // CPU per run is disturbed far less by others' load than wall time: its fit is the steadier one.
+  if (points.every((p) => p.cpu))
     lines.push(
-      `  fit: p50 = ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans`,
+      ...fitLines(
+        points.every((p) => p.cpu!.db !== null) ? "CPU (server + database)" : "CPU (server, the database inside it)",
+        points,
+        (p) => p.cpu!.server + (p.cpu!.db ?? 0),
+        whole,
+      ),
     );
-    const whole = points.find((p) => p.label === scopes[scopes.length - 1]!.label);
-    if (whole) {
-      const perMillion = whole.candidates / (whole.spans / 1e6);
-      for (const millions of [10, 100]) {
-        const k = (perMillion * millions) / 1000;
-        lines.push(
-          `  predicted at ${millions}M spans (system config, ${Math.round(perMillion * millions).toLocaleString("en")} candidate spans at this project's rate): ` +
-            `${(a + b * millions + c * k).toFixed(0)} ms`,
-        );
-      }
-    }
-  } else lines.push("  (too few points for a fit)");
   report.note(lines.join("\n"));
   console.log(lines.join("\n"));
+}
+
+/**
+ * A least-squares fit of y = a + b * (millions of spans) + c * (thousands of candidate spans), and
+ * from it y at 10M and 100M spans for a question finding candidates at the whole project's rate.
+ */
+function fitLines(what: string, points: Point[], y: (p: Point) => number, whole: Point | undefined): string[] {
+  const fit = leastSquares(
+    points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]),
+    points.map(y),
+  );
+  if (!fit) return [`  ${what}: too few points for a fit`];
+  const [a, b, c] = fit as [number, number, number];
+  const lines = [
+    `  fit of ${what}: ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans`,
+  ];
+  if (whole) {
+    const perMillion = whole.candidates / (whole.spans / 1e6);
+    for (const millions of [10, 100]) {
+      const k = (perMillion * millions) / 1000;
+      lines.push(
+        `    predicted ${what} at ${millions}M spans (system config, ${Math.round(perMillion * millions).toLocaleString("en")} candidate spans at this project's rate): ` +
+          `${(a + b * millions + c * k).toFixed(0)} ms`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** The coefficients minimising the squared error of rows * x = y (normal equations), or null. */
