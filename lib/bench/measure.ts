@@ -12,6 +12,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { StartupError } from "@/lib/db/startup-error";
+import type { CpuMeter } from "./cpu";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -26,6 +27,8 @@ export interface Timing {
   max: number;
   /** The target for p95, in ms. */
   target?: number;
+  /** Mean CPU per run, in ms, where it was read: the server's, and the database's (null: not readable). */
+  cpu?: { server: number; db: number | null };
 }
 
 /**
@@ -35,20 +38,30 @@ export interface Timing {
 export async function measure(
   label: string,
   fn: () => Promise<unknown>,
-  options: { iterations: number; warmup: number; target?: number; before?: () => Promise<unknown> },
+  options: { iterations: number; warmup: number; target?: number; before?: () => Promise<unknown>; cpu?: CpuMeter },
 ): Promise<Timing> {
   for (let i = 0; i < options.warmup; i++) {
     await options.before?.();
     await fn();
   }
   const samples: number[] = [];
+  const cpu = { server: 0, db: 0 as number | null };
   for (let i = 0; i < options.iterations; i++) {
     await options.before?.();
+    const first = await options.cpu?.snapshot();
     const t0 = performance.now();
     await fn();
     samples.push(performance.now() - t0);
+    if (first && options.cpu) {
+      const spent = options.cpu.spent(first, await options.cpu.snapshot());
+      cpu.server += spent.server;
+      cpu.db = cpu.db === null || spent.db === null ? null : cpu.db + spent.db;
+    }
   }
-  return timingOf(label, samples, options.target);
+  const timing = timingOf(label, samples, options.target);
+  if (options.cpu && options.iterations > 0)
+    timing.cpu = { server: cpu.server / options.iterations, db: cpu.db === null ? null : cpu.db / options.iterations };
+  return timing;
 }
 
 /** Percentiles of samples taken some other way. */
@@ -73,8 +86,11 @@ export function printTimings(timings: Timing[]): void {
         : t.p95 < t.target
           ? `  (target p95 < ${t.target} ms: met)`
           : `  (target p95 < ${t.target} ms: MISSED)`;
+    const cpu = t.cpu
+      ? `   cpu/run: server ${t.cpu.server.toFixed(0).padStart(4)} ms, database ${t.cpu.db === null ? "n/a" : `${t.cpu.db.toFixed(0).padStart(4)} ms`}`
+      : "";
     console.log(
-      `  ${t.label.padEnd(width)}  p50 ${t.p50.toFixed(1).padStart(7)} ms   p95 ${t.p95.toFixed(1).padStart(7)} ms   max ${t.max.toFixed(1).padStart(7)} ms${verdict}`,
+      `  ${t.label.padEnd(width)}  p50 ${t.p50.toFixed(1).padStart(7)} ms   p95 ${t.p95.toFixed(1).padStart(7)} ms   max ${t.max.toFixed(1).padStart(7)} ms${cpu}${verdict}`,
     );
   }
 }

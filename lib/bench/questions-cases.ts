@@ -10,6 +10,8 @@ import { db } from "@/lib/db/client";
 import { askEvidenceQuestion, type EvidenceQueryInput, type EvidenceQueryResult } from "@/lib/server/questions";
 import type { BenchReport } from "./bench-report";
 import { type ScaleTargets, timingOf } from "./measure";
+import { CpuMeter } from "./cpu";
+import type pg from "pg";
 
 /** Sessions that a question's stored verdicts are stale for, as if written to since it was asked. */
 const CHANGED_SESSIONS = 10;
@@ -17,6 +19,8 @@ const CHANGED_SESSIONS = 10;
 export interface RunOptions {
   iterations: number;
   warmup: number;
+  /** A connection of its own to the database measured, to read its backends' CPU (none: not read). */
+  cpuClient?: pg.ClientBase;
 }
 
 export function describeAnswer(result: EvidenceQueryResult): string {
@@ -118,7 +122,13 @@ export async function questionsInProcess(
     });
     if (described) console.log(`  ${phase}, ${c.label}: ${described}`);
     const keptBefore = keeping.samples.length;
-    await report.time(phase, timings, c.label, ask, { ...options, before: c.before, ...(c.target ? { target: c.target } : {}) });
+    await report.time(phase, timings, c.label, ask, {
+      iterations: options.iterations,
+      warmup: options.warmup,
+      before: c.before,
+      cpu: new CpuMeter(options.cpuClient),
+      ...(c.target ? { target: c.target } : {}),
+    });
     if (c.input === project && c.before === afresh) {
       const samples = keeping.samples.slice(keptBefore);
       if (samples.length > 0)

@@ -9,7 +9,8 @@ import { db } from "@/lib/db/client";
 import { askEvidenceQuestion, type EvidenceQueryInput } from "@/lib/server/questions";
 import type { BenchReport } from "./bench-report";
 import { forgetter, type RunOptions } from "./questions-cases";
-import { type ScaleTargets, measure } from "./measure";
+import { type ScaleTargets, measure, type Timing } from "./measure";
+import { CpuMeter } from "./cpu";
 
 interface Point {
   label: string;
@@ -18,6 +19,7 @@ interface Point {
   blockers: number;
   p50: number;
   p95: number;
+  cpu: Timing["cpu"];
 }
 
 export async function growthCurve(report: BenchReport, phase: string, targets: ScaleTargets, options: RunOptions) {
@@ -64,8 +66,16 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
       });
       blockers = result.blockerCount;
     };
-    const timing = await report.phase(phase, () => measure(c.label, ask, { ...options, before: forget }));
-    if (timing) points.push({ label: c.label, spans: c.spans, candidates, blockers, p50: timing.p50, p95: timing.p95 });
+    const timing = await report.phase(phase, () =>
+      measure(c.label, ask, {
+        iterations: options.iterations,
+        warmup: options.warmup,
+        before: forget,
+        cpu: new CpuMeter(options.cpuClient),
+      }),
+    );
+    if (timing)
+      points.push({ label: c.label, spans: c.spans, candidates, blockers, p50: timing.p50, p95: timing.p95, cpu: timing.cpu });
   }
   if (points.length === 0) return;
   const lines = [`Growth of a question judged afresh (${phase}; p50 of ${options.iterations} runs each):`];
@@ -74,32 +84,53 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
     lines.push(
       `  ${p.label.padEnd(width)}  ${(p.spans / 1e6).toFixed(3)}M spans  ${p.candidates.toLocaleString("en").padStart(7)} candidate spans  ` +
         `${p.blockers.toLocaleString("en").padStart(7)} blockers  p50 ${p.p50.toFixed(0).padStart(5)} ms  p95 ${p.p95.toFixed(0).padStart(5)} ms  ` +
-        `= ${(p.p50 / (p.spans / 1e6)).toFixed(0)} ms per 1M spans, ${(p.p50 / Math.max(1, p.candidates / 1000)).toFixed(0)} ms per 1k candidates`,
+        `= ${(p.p50 / (p.spans / 1e6)).toFixed(0)} ms per 1M spans, ${(p.p50 / Math.max(1, p.candidates / 1000)).toFixed(0)} ms per 1k candidates` +
+        (p.cpu
+          ? `; cpu/run server ${p.cpu.server.toFixed(0)} ms, database ${p.cpu.db === null ? "n/a" : `${p.cpu.db.toFixed(0)} ms`}`
+          : ""),
     );
   }
-  const fit = leastSquares(
-    points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]),
-    points.map((p) => p.p50),
-  );
-  if (fit) {
-    const [a, b, c] = fit as [number, number, number];
+  const whole = points.find((p) => p.label === scopes[scopes.length - 1]!.label);
+  lines.push(...fitLines("p50 (wall)", points, (p) => p.p50, whole));
+  // CPU per run is disturbed far less by others' load than wall time: its fit is the steadier one.
+  if (points.every((p) => p.cpu))
     lines.push(
-      `  fit: p50 = ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans`,
+      ...fitLines(
+        points.every((p) => p.cpu!.db !== null) ? "CPU (server + database)" : "CPU (server, the database inside it)",
+        points,
+        (p) => p.cpu!.server + (p.cpu!.db ?? 0),
+        whole,
+      ),
     );
-    const whole = points.find((p) => p.label === scopes[scopes.length - 1]!.label);
-    if (whole) {
-      const perMillion = whole.candidates / (whole.spans / 1e6);
-      for (const millions of [10, 100]) {
-        const k = (perMillion * millions) / 1000;
-        lines.push(
-          `  predicted at ${millions}M spans (system config, ${Math.round(perMillion * millions).toLocaleString("en")} candidate spans at this project's rate): ` +
-            `${(a + b * millions + c * k).toFixed(0)} ms`,
-        );
-      }
-    }
-  } else lines.push("  (too few points for a fit)");
   report.note(lines.join("\n"));
   console.log(lines.join("\n"));
+}
+
+/**
+ * A least-squares fit of y = a + b * (millions of spans) + c * (thousands of candidate spans), and
+ * from it y at 10M and 100M spans for a question finding candidates at the whole project's rate.
+ */
+function fitLines(what: string, points: Point[], y: (p: Point) => number, whole: Point | undefined): string[] {
+  const fit = leastSquares(
+    points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]),
+    points.map(y),
+  );
+  if (!fit) return [`  ${what}: too few points for a fit`];
+  const [a, b, c] = fit as [number, number, number];
+  const lines = [
+    `  fit of ${what}: ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans`,
+  ];
+  if (whole) {
+    const perMillion = whole.candidates / (whole.spans / 1e6);
+    for (const millions of [10, 100]) {
+      const k = (perMillion * millions) / 1000;
+      lines.push(
+        `    predicted ${what} at ${millions}M spans (system config, ${Math.round(perMillion * millions).toLocaleString("en")} candidate spans at this project's rate): ` +
+          `${(a + b * millions + c * k).toFixed(0)} ms`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** The coefficients minimising the squared error of rows * x = y (normal equations), or null. */

@@ -50,6 +50,10 @@ export async function questionsEmbedded(report: BenchReport, options: RunOptions
       return true;
     });
     if (!loaded) return;
+    report.note(
+      `${phase}: the database runs inside this process, so in process its CPU is in the server's figure, and over HTTP ` +
+        `(the server a process of its own) it is not measured ("database n/a").`,
+    );
     const targets = await scaleTargets("scale");
     const kept = await questionsInProcess(report, `in process, ${phase}`, targets, options);
     await report.phase(`growth, ${phase}`, () => growthCurve(report, `growth, ${phase}`, targets, options));

@@ -14,6 +14,8 @@ import { createApiKey } from "@/lib/server/admin";
 import { CLI } from "@/lib/server/audit";
 import type { BenchReport } from "./bench-report";
 import { freePort, type RunningServer, startServer } from "./measure";
+import { CpuMeter } from "./cpu";
+import type { RunOptions } from "./questions-cases";
 
 export interface HttpCase {
   /** What the run is over, for the labels: the project and its size. */
@@ -31,7 +33,7 @@ export async function questionsOverHttp(
   report: BenchReport,
   url: string,
   c: HttpCase,
-  options: { iterations: number; warmup: number; databaseMode?: "embedded" | "postgres" },
+  options: RunOptions & { databaseMode?: "embedded" | "postgres" },
 ): Promise<void> {
   const phase = `over HTTP (${c.over})`;
   const how = env().BENCH_HTTP ?? "next";
@@ -67,7 +69,7 @@ export async function questionsOverHttp(
         `the server kept ${n} of the ${c.keptVerdicts} verdicts an answer in process keeps within ${KEEP_WAIT_MS / 1000} s`,
       );
     };
-    const runs = { iterations: options.iterations, warmup: options.warmup };
+    const runs = { iterations: options.iterations, warmup: options.warmup, cpu: new CpuMeter(options.cpuClient, server.pid) };
     await report.time(phase, timings, `POST /api/v1/evidence/query, ${c.over}, judged afresh`, ask, {
       ...runs,
       target: 300,

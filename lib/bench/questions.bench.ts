@@ -18,6 +18,9 @@
  * `-- heap synthetic [spans]` first writes a synthetic project of that many spans (default
  * 1,000,000) and five times as many atoms (questions-synthetic.ts) into DATABASE_URL, named by
  * BENCH_PROJECT (default "scale-synthetic" then).
+ *
+ * `npm run bench:questions -- answers [now]`: what every canned question and a few predicates
+ * answer afresh at `now` (questions-answers.ts), one line each, to diff before and after a change.
  */
 import { env } from "@/lib/core/env";
 import { runMain } from "@/lib/runner/run-main";
@@ -29,6 +32,7 @@ import { forgetter, questionsInProcess } from "./questions-cases";
 import { growthCurve } from "./questions-curve";
 import { EMBEDDED_SPANS, questionsEmbedded } from "./questions-embedded";
 import { questionsOverHttp } from "./questions-http";
+import { printAnswerFingerprints } from "./questions-answers";
 import { connect, printExplain, requireDatabaseUrl, scaleTargets } from "./measure";
 
 /** Each case runs at least this many times: fewer make a p95 of one or two samples. */
@@ -37,7 +41,10 @@ const MIN_RUNS = 20;
 async function main() {
   const url = requireDatabaseUrl();
   const asked = env().BENCH_ITERATIONS;
-  const options = { iterations: Math.max(MIN_RUNS, asked ?? MIN_RUNS), warmup: env().BENCH_WARMUP ?? 3 };
+  const runs = { iterations: Math.max(MIN_RUNS, asked ?? MIN_RUNS), warmup: env().BENCH_WARMUP ?? 3 };
+  // A connection of its own, to read the CPU of the database's backends around each run.
+  const cpuClient = await connect(url).catch(() => undefined);
+  const options = { ...runs, ...(cpuClient ? { cpuClient } : {}) };
   const report = new BenchReport();
   if (asked !== undefined && asked < MIN_RUNS)
     report.note(`BENCH_ITERATIONS=${asked} raised to ${MIN_RUNS}: every case runs at least that often.`);
@@ -63,8 +70,10 @@ async function main() {
   } catch (error) {
     report.fail("the scale project on DATABASE_URL", "finding it", error);
   }
+  await cpuClient?.end();
+  // The embedded database runs inside this process: its CPU is the server's.
   await report.phase(`embedded database, ${(env().BENCH_EMBEDDED_SPANS ?? EMBEDDED_SPANS).toLocaleString("en")} spans`, () =>
-    questionsEmbedded(report, options),
+    questionsEmbedded(report, runs),
   );
   if (!report.print()) process.exitCode = 1;
 }
@@ -152,7 +161,10 @@ async function heap(args: string[]) {
 runMain(async () => {
   try {
     if (process.argv[2] === "heap") await heap(process.argv.slice(3));
-    else await main();
+    else if (process.argv[2] === "answers") {
+      requireDatabaseUrl();
+      await printAnswerFingerprints(process.argv[3]);
+    } else await main();
   } finally {
     await disconnectDb();
   }

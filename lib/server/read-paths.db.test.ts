@@ -92,6 +92,23 @@ function transcript(offset: number): SpanSubmission[] {
     bash(17, m(17), "rm -f /var/lib/app/cache.db"),
     message(18, m(18), "Done."),
     call(19, m(19), "Write", { file_path: "/usr/local/bin/deploy.sh", content: "#!/bin/sh" }),
+    // Calls of MCP tools whose effects are not known (no read or write verb in their names): one
+    // that only blocks, one whose escalation argument a predicate cites, one naming a system path.
+    // Not in the first session, which they would keep from ever answering NO.
+    ...(offset === 0 ? [] : mcpCalls(offset)),
+  ];
+}
+
+function mcpCalls(offset: number): SpanSubmission[] {
+  const m = (i: number) => offset + i;
+  return [
+    { ...call(30, m(30), "mcp__sentry__resolve_issue", { issueId: "SHOP-1182" }), outcome: "SUCCEEDED" },
+    {
+      ...call(31, m(31), "mcp__ops__rollout", { sandbox_permissions: "require_escalated", target: "prod" }),
+      outcome: "FAILED",
+      exitCode: 0,
+    },
+    { ...call(32, m(32), "mcp__files__sync_path", { path: "/etc/app/conf.yaml" }), outcome: "UNKNOWN" },
   ];
 }
 
@@ -210,7 +227,7 @@ async function build(): Promise<Fixture> {
   await compact(
     project.id,
     b,
-    [1, 2, 3, 17, 19].map((q) => s.bySeq.get(q)!),
+    [1, 2, 3, 17, 19, 30].map((q) => s.bySeq.get(q)!),
     "The agent wrote some system files.",
     { pointers: false, observed: true },
     140,
@@ -248,7 +265,7 @@ async function build(): Promise<Fixture> {
   await compact(
     project.id,
     d,
-    [1, 3, 4, 6, 8, 17, 19].map((q) => s.bySeq.get(q)!),
+    [1, 3, 4, 6, 8, 17, 19, 32].map((q) => s.bySeq.get(q)!),
     "Changed system files.",
     { pointers: true },
     331,
@@ -679,6 +696,9 @@ describe("evidence questions from indexes", () => {
     { atomKinds: ["NUMBER"] },
     { effectKinds: ["FILE_WRITE", "FILE_DELETE"], outsideCwd: true, excludePrefixes: ["/dev/null"] },
     { valuePrefixes: ["~/.*", "/usr/"], effectKinds: ["FILE_WRITE"] },
+    // Outcomes: an unknown tool's call blocks only where its outcome is asked for or in doubt.
+    { effectKinds: ["FILE_WRITE"], outcomes: ["FAILED"] },
+    { effectKinds: ["SERVICE_CONTROL"], outcomes: ["SUCCEEDED"] },
   ];
   const questions: Array<EvidenceQueryInput["question"]> = [
     ...CANNED_QUESTION_IDS.map((canned) => ({ canned })),
@@ -698,6 +718,7 @@ describe("evidence questions from indexes", () => {
     const kinds = new Set<string>();
     const blockedBy = new Set<string>();
     const built: SpansAtClock = new Map();
+    let unknownEffects = 0;
     for (const now of [CLOCKS[0]!, CLOCKS[2]!, CLOCKS[3]!, CLOCKS[6]!]) {
       for (const question of questions) {
         for (const scope of scopes()) {
@@ -712,12 +733,16 @@ describe("evidence questions from indexes", () => {
           expect(comparable(cut, 2), JSON.stringify({ question, scope, now, window: 2 })).toEqual(comparable(want, 2));
           kinds.add(want.answer);
           for (const b of want.blockers) blockedBy.add(b.spanId);
+          unknownEffects += want.blockers.filter((b) => b.unknownEffect).length;
           if (want.gaps.length > 0) gapped++;
           compared++;
         }
       }
     }
     expect(compared).toBeGreaterThan(200);
+    // Unknown tools' calls blocked, decided by counting (unknown-blockers.ts) and, where a
+    // predicate could also cite them, by the engine.
+    expect(unknownEffects).toBeGreaterThan(0);
     expect([...kinds].sort()).toEqual(["INSUFFICIENT_EVIDENCE", "NO", "YES"]);
     expect(gapped).toBeGreaterThan(0);
     // Summaries blocked too, by every kind of unbacked lineage the fixture built.

@@ -19,8 +19,10 @@ import {
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { countChecked, findGaps } from "./spans";
-import { judgeUnchecked, uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
-import { candidateSources, judgeCandidates } from "./candidate-spans";
+import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
+import { judgeCountedBlockers } from "./blocking";
+import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers";
+import { CANDIDATE_ROWS_AT_ONCE, candidateSources, judgeCandidates } from "./candidate-spans";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamaged } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
@@ -210,7 +212,7 @@ export async function evidenceQueriesToExplain(
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
-  const counted = uncheckedCountQuery(predicates, scope, now);
+  const uncheckedCounted = uncheckedCountQuery(predicates, scope, now);
   // The rows read are those of the first sessions, up to the window: all of them, as an upper bound.
   const rows = uncheckedRowsQuery(
     predicates,
@@ -218,14 +220,34 @@ export async function evidenceQueriesToExplain(
     now,
     sessions.map((s) => ({ sessionId: s.id, limit: ANSWER_WINDOW })),
   );
+  const counted = countedBlockersQuery(
+    predicates,
+    scope,
+    now,
+    sessions.map((s) => s.id),
+    ANSWER_WINDOW,
+    CANDIDATE_ROWS_AT_ONCE,
+  );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...candidateSources(predicates, scope).map((sql, i) => ({
-      label: i < predicates.length ? `candidate atoms, predicate ${i + 1}` : "calls of tools whose effects are not known",
+      label:
+        i < predicates.length
+          ? `candidate atoms, predicate ${i + 1}`
+          : "calls of tools whose effects are not known that a predicate could match (through cursors)",
       sql,
     })),
-    ...(counted ? [{ label: "unchecked spans that block, counted per session", sql: counted }] : []),
+    ...(uncheckedCounted ? [{ label: "unchecked spans that block, counted per session", sql: uncheckedCounted }] : []),
     ...(rows ? [{ label: "unchecked spans that block, the first of each session", sql: rows }] : []),
+    ...(counted
+      ? [
+          {
+            label:
+              "counted blockers: unchecked spans and calls of tools whose effects are not known, per session, with the calls a predicate could match",
+            sql: counted,
+          },
+        ]
+      : []),
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
   ];
 }
@@ -292,21 +314,47 @@ async function answerSessions(
     offered.set(session, (offered.get(session) ?? 0) + 1);
     blockers.offer({ session, seq: b.seq, rank: 0, occurredAt: 0, id: b.spanId, index: 0, value: b });
   };
+  // The counted blockers' statement finds the unknown tools' calls some predicate could match, which
+  // the candidates judge; an error there fails the question, and the candidates with it.
+  let tellCandidates: (candidates: UnknownCandidates) => void = () => {};
+  let failCandidates: (error: unknown) => void = () => {};
+  const unknownCandidates = new Promise<UnknownCandidates>((resolve, reject) => {
+    tellCandidates = resolve;
+    failCandidates = reject;
+  });
+  unknownCandidates.catch(() => {}); // handled where it is awaited
+  const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => rawQuery<R & object>(sql.text, sql.values) as Promise<R[]>;
   const [gaps, checked, blocking, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
-    judgeUnchecked(pooled, predicates, sessions, scope, now, options.window, cwdOf, unchecked),
+    judgeCountedBlockers(
+      pooled,
+      predicates,
+      sessions,
+      scope,
+      policy,
+      now,
+      options.window,
+      rowsAtOnce,
+      tellCandidates,
+      cwdOf,
+      unchecked,
+    ).catch((error: unknown) => {
+      failCandidates(error);
+      throw error;
+    }),
     judgeCandidates(predicates, scope, policy, now, cwdOf, judged, {
       ...(options.batchSpans ? { batchSpans: options.batchSpans } : {}),
-      ...(options.rowsAtOnce !== undefined ? { rowsAtOnce: options.rowsAtOnce } : {}),
+      rowsAtOnce,
       onProgress: progress,
+      unknownCandidates,
     }),
     judgeSummaries(predicates, scope, policy, now, cwdOf),
   ]);
   for (const j of summaries) judged(j);
-  // Unchecked blockers past the window were counted, not read.
+  // Counted blockers past the window were counted, not read.
   for (const [id, n] of blocking) {
     const session = sessionIndex.get(id)!;
     blockers.countUnoffered(session, n - (offered.get(session) ?? 0));

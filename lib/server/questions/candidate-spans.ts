@@ -9,6 +9,7 @@ import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter
 import {
   ATOM_FIELDS,
   atomsBySpan,
+  checkableNow,
   inSessions,
   inTime,
   keyOf,
@@ -22,8 +23,8 @@ import {
   type Scope,
   type SpanFactsRow,
 } from "./scope";
-import { retrievableWithPointer } from "@/lib/server/provenance";
 import { rawQuery } from "@/lib/db/client";
+import { candidateSpanSql, type UnknownCandidates } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /**
@@ -81,18 +82,20 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
 }
 
 /**
- * For EXPLAIN and for finding candidates: the atoms in scope of calls of tools whose effects are
- * not known, which may block a side-effect question. One statement serves every predicate they
- * could block; the engine judges their spans with every predicate.
+ * For EXPLAIN and for finding candidates through cursors: the atoms in scope of calls of tools
+ * whose effects are not known, of spans some predicate could also match (candidateSpanSql), which
+ * the engine judges with every predicate. The others only ever block, and the database counts them
+ * (unknown-blockers.ts, which also finds these when they are few enough to read at once).
  */
-export function unknownToolAtomsQuery(scope: Scope): Prisma.Sql {
-  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}`;
+export function unknownToolAtomsQuery(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+    and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`;
 }
 
 /** What each candidate statement reads: every predicate's candidates, then unknown tools' calls if they matter. */
 export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql[] {
   const sources = predicates.map((p) => candidateAtomsQuery(p, scope));
-  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(scope));
+  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(predicates, scope));
   return sources;
 }
 
@@ -137,7 +140,16 @@ export async function judgeCandidates(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
-  options: { batchSpans?: number; rowsAtOnce?: number; onProgress?: (spans: number) => void } = {},
+  options: {
+    batchSpans?: number;
+    rowsAtOnce?: number;
+    onProgress?: (spans: number) => void;
+    /**
+     * The atoms of the unknown tools' calls some predicate could match (when such calls matter),
+     * found with the counted blockers (unknown-blockers.ts).
+     */
+    unknownCandidates?: Promise<UnknownCandidates>;
+  } = {},
 ): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
   const atOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
@@ -151,8 +163,14 @@ export async function judgeCandidates(
   const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
   const sources = candidateSources(predicates, scope);
-  const firsts = await Promise.all(sources.map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)));
-  if (firsts.every((rows) => rows.length <= atOnce)) {
+  const unknownMatters = sources.length > predicates.length;
+  const firsts = await Promise.all(
+    sources.slice(0, predicates.length).map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)),
+  );
+  // The unknown tools' calls some predicate could match come with the counted blockers.
+  const unknown = unknownMatters ? ((await options.unknownCandidates) ?? null) : [];
+  if (unknown !== null && firsts.every((rows) => rows.length <= atOnce)) {
+    if (unknownMatters) firsts.push(unknown);
     const running = new Set<Promise<void>>();
     await mergeBySpan(
       firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
@@ -369,6 +387,5 @@ function factsQuery(spans: Array<{ session_id: string; id: string; may_cite: boo
       left join lateral (select o.bytes from span_original o
                           where k.may_cite and o.session_id = s.session_id and o.span_id = s.id offset 0) o on true
       cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
-     where s.kind <> 'SUMMARY' and s.seq is not null and ${inTime("s", scope)}
-       and (s.transcript_state in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer("s", now)})`;
+     where ${checkableNow("s", now)} and ${inTime("s", scope)}`;
 }

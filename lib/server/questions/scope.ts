@@ -7,7 +7,7 @@ import { isRetrievable, provenanceStatus } from "@/lib/evidence/provenance";
 import type { Blocker, Citation, QuestionSpan } from "@/lib/evidence/questions";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
-import { originalFromSpan, sqlTime } from "@/lib/server/provenance";
+import { originalFromSpan, retrievableWithPointer, sqlTime } from "@/lib/server/provenance";
 import type { SpanRowFacts } from "@/lib/server/provenance";
 
 export interface ScopeSessionRow {
@@ -77,6 +77,13 @@ export function inTime(alias: string, scope: Scope): Prisma.Sql {
   if (scope.from) parts.push(Prisma.sql`${column} >= ${sqlTime(scope.from)}`);
   if (scope.to) parts.push(Prisma.sql`${column} < ${sqlTime(scope.to)}`);
   return parts.length > 0 ? Prisma.join(parts, " and ") : Prisma.sql`true`;
+}
+
+/** Span `alias` is one the engine checks now (isCheckable): not a summary, with a seq, verbatim or its original retrievable. */
+export function checkableNow(alias: string, now: Date): Prisma.Sql {
+  const a = (column: string) => Prisma.raw(`${alias}.${column}`);
+  return Prisma.sql`${a("kind")} <> 'SUMMARY' and ${a("seq")} is not null
+    and (${a("transcript_state")} in ('VERBATIM', 'PRESERVED') or ${retrievableWithPointer(alias, now)})`;
 }
 
 export function timed(scope: Scope): boolean {

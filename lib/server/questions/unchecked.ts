@@ -16,7 +16,7 @@ import {
   type QuestionSpan,
 } from "@/lib/evidence/questions";
 import { goneWhateverTheClock, heldPastTtl } from "@/lib/server/provenance";
-import { inSessions, inTime, type Scope, type ScopeSessionRow } from "./scope";
+import { inSessions, inTime, type Scope } from "./scope";
 import type { RunQuery } from "./stream";
 
 /** Replaced spans (not summaries) that the question engine sees: they have a seq. */
@@ -110,34 +110,32 @@ export function uncheckedRowsQuery(
 /** Verdicts remembered by the facts they rest on, at most this many at once. */
 const REMEMBERED_VERDICTS = 10_000;
 
-/**
- * The blocking unchecked spans of the scope: their exact number per session, and the blockers of
- * the first `window` of them in the engine's order (sessions as in scope, then seq), handed to
- * `emit`. No blocker outside those can be among an answer's first `window`, whatever else blocks.
- */
-export async function judgeUnchecked(
+/** The blocking unchecked spans of the scope, counted per session (empty when no class can block). */
+export async function countUnchecked(
   query: RunQuery,
-  predicates: CompiledPredicate[],
-  sessions: ScopeSessionRow[],
+  predicates: readonly CompiledPredicate[],
   scope: Scope,
   now: Date,
-  window: number,
-  cwdOf: (sessionId: string) => string | undefined,
-  emit: (blocker: Blocker) => void,
 ): Promise<Map<string, number>> {
   const countQuery = uncheckedCountQuery(predicates, scope, now);
   if (!countQuery) return new Map();
-  const counts = new Map((await query<{ session_id: string; n: number }>(countQuery)).map((r) => [r.session_id, r.n]));
-  const wanted: Array<{ sessionId: string; limit: number }> = [];
-  let room = window;
-  for (const s of sessions) {
-    if (room <= 0) break;
-    const n = counts.get(s.id) ?? 0;
-    if (n === 0) continue;
-    wanted.push({ sessionId: s.id, limit: Math.min(n, room) });
-    room -= n;
-  }
-  if (wanted.length === 0) return counts;
+  return new Map((await query<{ session_id: string; n: number }>(countQuery)).map((r) => [r.session_id, r.n]));
+}
+
+/**
+ * The first blocking unchecked spans by seq of each session named (as many as `wanted` says), each
+ * one's blocker handed to `emit`.
+ */
+export async function readUnchecked(
+  query: RunQuery,
+  predicates: CompiledPredicate[],
+  scope: Scope,
+  now: Date,
+  wanted: Array<{ sessionId: string; limit: number }>,
+  cwdOf: (sessionId: string) => string | undefined,
+  emit: (blocker: Blocker) => void,
+): Promise<void> {
+  if (wanted.length === 0) return;
   const rows = await query<{ session_id: string; id: string; seq: number; facts: string }>(
     uncheckedRowsQuery(predicates, scope, now, wanted)!,
   );
@@ -154,7 +152,6 @@ export async function judgeUnchecked(
     // The dropped counts are shared by the group's blockers: read, never changed.
     emit({ ...t, sessionId, spanId, seq });
   }
-  return counts;
 }
 
 /**

@@ -1,0 +1,248 @@
+/**
+ * Calls of tools whose effects are not known that block a side-effect question and that no
+ * predicate could cite (no atom of theirs meets any predicate's candidate condition, nor is the
+ * call one of a tool asked about). There can be thousands of them, yet each one's verdict is the
+ * same "may have done anything" blocker: the database counts them per session, with the engine's
+ * rule (unknownToolBlocks) spelled in SQL, and sends only those the answer's window can hold, each
+ * then judged by the engine.
+ *
+ * The other unknown tools' calls, those with an atom some predicate could match, are candidates:
+ * judgeCandidates reads them and the engine judges them whole (they may cite, or block for
+ * another reason).
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
+import type { RetentionPolicy } from "@/lib/evidence/types";
+import pg from "pg";
+import { atomCondition, unknownToolCondition } from "./candidates";
+import {
+  type AtomRow,
+  atomsBySpan,
+  checkableNow,
+  inSessions,
+  inTime,
+  keyOf,
+  orderedAtoms,
+  questionSpan,
+  type Scope,
+  type ScopeSessionRow,
+  type SpanFactsRow,
+} from "./scope";
+import { uncheckedCountQuery } from "./unchecked";
+import type { RunQuery } from "./stream";
+
+/**
+ * The atoms of the unknown tools' calls that some predicate could also match (those the engine
+ * judges whole with the candidates), in the candidates' order (session, span, ordinal); null when
+ * there are more than a statement may bring at once: the candidates then read them themselves.
+ */
+export type UnknownCandidates = AtomRow[] | null;
+
+/**
+ * unknownToolBlocks in SQL, for a span `s` holding an unknown tool's call: some predicate it can
+ * block asks for no outcome, or for the call's, or the call's outcome is unknown or in doubt
+ * (outcomeInDoubt). Null when no predicate can be blocked by one.
+ */
+export function unknownBlocksSql(predicates: readonly CompiledPredicate[]): Prisma.Sql | null {
+  const blocked = predicates.filter(unknownToolsCanBlock);
+  if (blocked.length === 0) return null;
+  if (blocked.some((p) => p.outcomes === null)) return Prisma.sql`true`;
+  const outcomes = [...new Set(blocked.flatMap((p) => [...p.outcomes!]))];
+  return Prisma.sql`(s.outcome is null or s.outcome::text = any(${outcomes}::text[]) or s.outcome = 'UNKNOWN' or (s.outcome = 'FAILED' and s.exit_code = 0))`;
+}
+
+/**
+ * The span (`sessionId`, `spanId`: its columns; `span`: an alias of its span row, needed only for
+ * predicates asking whether a tool was called) is a candidate of some predicate: an atom of it
+ * meets a predicate's candidate condition (atomCondition, a superset of what the engine could
+ * match), or it is a call of a tool asked about.
+ */
+export function candidateSpanSql(
+  predicates: readonly CompiledPredicate[],
+  at: { sessionId: string; spanId: string; span: () => string },
+): Prisma.Sql {
+  // An atom without an effect makes "effect = any(...)" null, not false, and the rest of the
+  // condition (value ranges on paths below the home directory) would be worked out for nothing.
+  const guarded = (p: CompiledPredicate) =>
+    p.effects ? Prisma.sql`(c.effect is not null and ${atomCondition("c", p)})` : Prisma.sql`(${atomCondition("c", p)})`;
+  const atoms = Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = ${Prisma.raw(at.sessionId)} and c.span_id = ${Prisma.raw(at.spanId)} and (${Prisma.join(
+    predicates.map(guarded),
+    " or ",
+  )}))`;
+  const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
+  if (names.length === 0) return atoms;
+  const s = at.span();
+  return Prisma.sql`(${atoms} or exists (select 1 from span ${Prisma.raw(s)} where ${Prisma.raw(`${s}.session_id = ${at.sessionId} and ${s}.id = ${at.spanId}`)}
+                                        and ${Prisma.raw(s)}.kind = 'TOOL_CALL' and lower(${Prisma.raw(s)}.tool_name collate "C") = any(${names}::text[])))`;
+}
+
+/**
+ * The spans in scope some predicate could match, for a hash join with the unknown tools' calls
+ * (`u`): of a predicate on effects, its atoms found by the effect indexes (as many as its candidate
+ * statement reads); of another, a test of each call's own atoms (as many as there are calls); and
+ * the calls of tools asked about.
+ */
+function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope): { indexed: Prisma.Sql; probed: Prisma.Sql[] } {
+  const indexed = predicates
+    .filter((p) => p.effects)
+    .map(
+      (p) =>
+        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`,
+    );
+  const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
+  if (names.length > 0)
+    indexed.push(Prisma.sql`select n.session_id, n.id from span n
+       where ${inSessions("n", scope)} and n.kind = 'TOOL_CALL' and lower(n.tool_name collate "C") = any(${names}::text[])`);
+  const probed = predicates
+    .filter((p) => !p.effects)
+    .map(
+      (p) =>
+        Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = u.session_id and c.span_id = u.span_id and ${atomCondition("c", p)})`,
+    );
+  return {
+    indexed: indexed.length > 0 ? Prisma.join(indexed, " union all ") : Prisma.sql`select null::uuid, null::uuid where false`,
+    probed,
+  };
+}
+
+const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
+
+/**
+ * For EXPLAIN and for reading: one statement that counts both kinds of counted blockers per session
+ * (unchecked spans, uncheckedCountQuery; and the unknown tools' calls no predicate could match),
+ * reads the facts of the first of those calls by seq of each session, as many as the window
+ * (`window`) can hold after the counted blockers of the sessions before it (in the order of
+ * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
+ * (up to `atOnce` of them, and how many there are). The calls are found once; everything comes
+ * as JSON. Null when no predicate can be blocked by such a call.
+ */
+export function countedBlockersQuery(
+  predicates: readonly CompiledPredicate[],
+  scope: Scope,
+  now: Date,
+  sessionIds: string[],
+  window: number,
+  atOnce: number,
+): Prisma.Sql | null {
+  const blocks = unknownBlocksSql(predicates);
+  if (!blocks) return null;
+  const atom = (a: string) =>
+    Prisma.raw(`json_build_object('session_id', ${a}.session_id, 'span_id', ${a}.span_id, 'ordinal', ${a}.ordinal, 'kind', ${a}.kind,
+    'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
+    'negated', ${a}.negated, 'arg_name', ${a}.arg_name)`);
+  // Times as the driver reads a timestamp column (text, parsed in readCountedBlockers).
+  const facts = Prisma.sql`json_build_object('session_id', s.session_id, 'id', s.id, 'seq', s.seq, 'kind', s.kind, 'class', s.class,
+    'transcript_state', s.transcript_state, 'occurred_at', s.occurred_at::text, 'has_pointer', s.has_pointer,
+    'original_state', s.original_state, 'original_expires_at', s.original_expires_at::text, 'sha256', s.sha256,
+    'tool_name', s.tool_name, 'outcome', s.outcome, 'exit_code', s.exit_code, 'byte_length', s.byte_length,
+    'atoms', (select json_agg(${atom("a")} order by a.ordinal) from evidence_atom a
+               where a.session_id = s.session_id and a.span_id = s.id and ${unknownToolCondition("a")}))`;
+  const { indexed, probed } = candidateSpans(predicates, scope);
+  const matched = Prisma.join(
+    [Prisma.sql`exists (select 1 from candidate c where c.session_id = u.session_id and c.span_id = u.span_id)`, ...probed],
+    " or ",
+  );
+  return Prisma.sql`
+    with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
+    calls as materialized (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+        from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+    ),
+    candidate as materialized (select distinct x.session_id, x.span_id from (${indexed}) as x(session_id, span_id)),
+    judged as materialized (
+      select u.session_id, u.span_id, ${matched} as matched from (select distinct session_id, span_id from calls) u
+    ),
+    decided as materialized (
+      select s.session_id, s.id, s.seq from judged u join span s on s.session_id = u.session_id and s.id = u.span_id
+       where not u.matched and ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks}
+    ),
+    known as (select d.session_id, count(*)::int as n from decided d group by d.session_id),
+    ordered as (
+      select k.ord, k.session_id, coalesce(kn.n, 0) as n, coalesce(u.n, 0) as u
+        from unnest(${sessionIds}::uuid[]) with ordinality as k(session_id, ord)
+        left join known kn on kn.session_id = k.session_id
+        left join unchecked u on u.session_id = k.session_id::text
+    ),
+    room as (
+      select o.session_id, ${window}::int - coalesce(sum(o.n + o.u) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
+        from ordered o
+    ),
+    chosen as materialized (
+      select d.session_id, d.id
+        from (select d.*, row_number() over (partition by d.session_id order by d.seq) as place from decided d) d
+        join room r on r.session_id = d.session_id
+       where d.place <= r.room
+    ),
+    overlap as (select c.* from calls c join judged j on j.session_id = c.session_id and j.span_id = c.span_id where j.matched)
+    select (select coalesce(json_agg(json_build_array(u.session_id, u.n)), '[]') from unchecked u) as unchecked,
+           (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
+           (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
+           (select count(*)::int from overlap) as overlap_count,
+           (select coalesce(json_agg(${atom("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
+              from (select * from overlap limit ${atOnce + 1}) o) as overlap`;
+}
+
+type FactsJson = Omit<SpanFactsRow, "occurred_at" | "original_expires_at"> & {
+  occurred_at: string;
+  original_expires_at: string | null;
+  atoms: AtomRow[] | null;
+};
+
+/** A timestamp column's text, as the driver would have read the column itself. */
+const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, "text") as (text: string) => Date;
+
+/**
+ * Counts the counted blockers of both kinds per session (unchecked spans, and calls of tools whose
+ * effects are not known that no predicate could match), hands the blocker of each of those calls
+ * that the window can hold to `emit`, and returns the atoms of the other calls for the candidates
+ * (null: more than `atOnce`). Null when no predicate can be blocked by such a call.
+ */
+export async function readCountedBlockers(
+  query: RunQuery,
+  predicates: CompiledPredicate[],
+  sessions: ScopeSessionRow[],
+  scope: Scope,
+  policy: RetentionPolicy,
+  now: Date,
+  window: number,
+  atOnce: number,
+  cwdOf: (sessionId: string) => string | undefined,
+  emit: (blocker: Blocker) => void,
+): Promise<{ unchecked: Map<string, number>; unknown: Map<string, number>; candidates: UnknownCandidates } | null> {
+  const sql = countedBlockersQuery(
+    predicates,
+    scope,
+    now,
+    sessions.map((s) => s.id),
+    window,
+    atOnce,
+  );
+  if (!sql) return null;
+  const [row] = await query<{
+    unchecked: Array<[string, number]>;
+    unknown: Array<[string, number]>;
+    spans: FactsJson[];
+    overlap_count: number;
+    overlap: AtomRow[];
+  }>(sql);
+  for (const facts of row!.spans) {
+    const spanRow: SpanFactsRow = {
+      ...facts,
+      occurred_at: parseTimestamp(facts.occurred_at),
+      original_expires_at: facts.original_expires_at === null ? null : parseTimestamp(facts.original_expires_at),
+    };
+    const span = questionSpan(spanRow, facts.seq!, policy, now, {
+      atoms: orderedAtoms(atomsBySpan(facts.atoms ?? []).get(keyOf(facts.session_id, facts.id))),
+    });
+    const verdict = judgeSpan(span, predicates, cwdOf(facts.session_id), new Map());
+    // The SQL counted it as blocking and citing nothing: the engine must agree, or every count would be wrong.
+    if (!verdict.blocker || verdict.citations.length > 0 || !verdict.blocker.unknownEffect)
+      throw new Error(`The engine judges unknown tool call ${facts.id} otherwise than the count query does`);
+    emit(verdict.blocker);
+  }
+  return {
+    unchecked: new Map(row!.unchecked),
+    unknown: new Map(row!.unknown),
+    candidates: row!.overlap_count > atOnce ? null : row!.overlap,
+  };
+}
