@@ -37,7 +37,7 @@ BEGIN
   EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
     NULL;
   END;
-  RETURN (SELECT coalesce(string_agg(chr(CASE WHEN b = 0 THEN 32 WHEN b >= 128 THEN 63360 + b ELSE b END), '' ORDER BY i), '')
+  RETURN (SELECT coalesce(string_agg(chr(CASE WHEN b = 0 THEN 32 WHEN b >= 128 THEN 63232 + b ELSE b END), '' ORDER BY i), '')
             FROM (SELECT i, get_byte(head, i) AS b FROM generate_series(0, octet_length(head) - 1) AS i) AS bytes);
 END;
 $function$;

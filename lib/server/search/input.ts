@@ -1,0 +1,49 @@
+/**
+ * What a search asks, as the API's query string, the dashboard's URL and the MCP tool carry it.
+ */
+import { z } from "zod";
+import { text } from "@/lib/core/validation";
+import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS } from "@/lib/evidence/types";
+
+export const SEARCH_PAGE_DEFAULT = 20;
+export const SEARCH_PAGE_MAX = 50;
+
+/** One value or several (a query string repeats the name, or lists them with commas). */
+const outcomes = z.union([z.enum(TOOL_OUTCOMES), z.array(z.enum(TOOL_OUTCOMES)).max(TOOL_OUTCOMES.length)]);
+
+export const SearchInputSchema = z
+  .object({
+    q: text()
+      .max(500)
+      .optional()
+      .describe(
+        'Terms, all of which must match: words found anywhere (`8443` finds `localhost:8443/health`), `word*` for a prefix, `"two words"` for a phrase.',
+      ),
+    regex: z
+      .string()
+      .max(500)
+      .optional()
+      .describe("An RE2 pattern the span's text must match, checked over the spans the terms and filters select."),
+    session: z.uuid().optional().describe("Only this session's spans."),
+    agent: z
+      .string()
+      .max(200)
+      .regex(/^(main|sub:[^\u0000]+)$/, "Expected main or sub:<agent id>")
+      .optional()
+      .describe("main, or sub:<agent id> for one subagent's spans."),
+    kind: z.enum(SPAN_KINDS).optional(),
+    class: z.enum(EVIDENTIAL_CLASSES).optional(),
+    provenance: z.enum(PROVENANCE_STATUSES).optional().describe("Provenance status now (spans other than summaries)."),
+    outcome: outcomes.optional().describe("Only calls (and their results) that ended so."),
+    from: z.iso.datetime({ offset: true }).optional().describe("Spans that occurred at or after (ISO 8601)."),
+    to: z.iso.datetime({ offset: true }).optional().describe("Spans that occurred before (ISO 8601, exclusive)."),
+    limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_MAX).default(SEARCH_PAGE_DEFAULT),
+    cursor: z.string().max(400).optional().describe("nextCursor of the page before."),
+  })
+  .refine((input) => (input.q ?? "").trim() !== "" || (input.regex ?? "") !== "", {
+    message: "Give search terms (q), a pattern (regex), or both",
+    path: ["q"],
+  });
+
+export type SearchInput = z.output<typeof SearchInputSchema>;
