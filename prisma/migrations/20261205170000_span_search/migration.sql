@@ -78,6 +78,8 @@ SELECT se.project_id, o.session_id, o.span_id, s.occurred_at, t.body, to_tsvecto
 CREATE INDEX "span_search_recent_idx" ON "span_search"("project_id", "occurred_at" DESC, "session_id", "span_id");
 CREATE INDEX "span_search_body_trgm_idx" ON "span_search" USING GIN ("body" gin_trgm_ops);
 CREATE INDEX "span_search_words_idx" ON "span_search" USING GIN ("words");
+-- Statistics now, or the planner would guess at the new table until autovacuum comes round.
+ANALYZE "span_search";
 
 -- From prisma/sql/span_search_from_original.sql
 CREATE OR REPLACE FUNCTION public.span_search_from_original()
