@@ -2,7 +2,7 @@
  * What a search asks, as the API's query string, the dashboard's URL and the MCP tool carry it.
  */
 import { z } from "zod";
-import { text } from "@/lib/core/validation";
+import { parseWith, text } from "@/lib/core/validation";
 import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS } from "@/lib/evidence/types";
 
@@ -47,3 +47,17 @@ export const SearchInputSchema = z
   });
 
 export type SearchInput = z.output<typeof SearchInputSchema>;
+
+/**
+ * A search as a page's URL carries it (Next's search params: a repeated key is a list). Empty
+ * values (a GET form's untouched fields) mean "no filter"; outcome keeps every value, the others
+ * their first. Anything that does not fit is a VALIDATION_FAILED naming its field.
+ */
+export function parseSearchParams(raw: Record<string, string | string[] | undefined>): SearchInput {
+  const values: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const all = [value ?? []].flat().filter((v) => v !== "");
+    if (all.length > 0) values[key] = key === "outcome" ? all : all[0]!;
+  }
+  return parseWith(SearchInputSchema, values, "The search");
+}
