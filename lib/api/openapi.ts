@@ -22,6 +22,7 @@ import {
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
 import { otlpPaths } from "./openapi-otlp";
+import { searchPaths } from "./openapi-search";
 import { evidenceQuestionPaths, savedQuestionPaths } from "./openapi-questions";
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
@@ -205,6 +206,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...searchPaths,
       ...evidenceQuestionPaths,
       ...savedQuestionPaths,
       "/api/v1/retention/policy": {

@@ -2,6 +2,7 @@ import { env } from "@/lib/core/env";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { StartupError } from "./startup-error";
 import { takeTurns } from "./embedded-turns";
@@ -85,7 +86,8 @@ export async function openEmbeddedDatabase(dataDir = DEFAULT_DATA_DIR, port = 0)
   mkdirSync(dataDir, { recursive: true });
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir });
+    // pg_trgm: search's substring index (migration 20261205170000_span_search creates the extension).
+    db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   } catch (error) {
     throw new StartupError(
       `The embedded database in ${dataDir} could not be opened (${describe(error)}). ` +

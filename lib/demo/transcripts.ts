@@ -93,6 +93,10 @@ const stagingConfig: DemoSession = {
     tool(10, "Bash", { command: "systemctl is-enabled app.service" }),
     result(10, "enabled\n", 0),
     assistant(11, "It is enabled, so it starts on boot."),
+    user(12, "Is it answering on the new port?"),
+    tool(13, "Bash", { command: "curl -fsS https://localhost:8443/health", description: "Ask the app's health endpoint" }),
+    result(13, '{"status":"ok","listen":"0.0.0.0:8443","version":"2.4.1"}\n', 0),
+    assistant(14, "Yes: localhost:8443/health answers ok."),
   ],
   compactions: [
     // The compactor's first try: fluent, pointerless, silent about what it dropped.

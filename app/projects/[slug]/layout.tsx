@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import { Code } from "@/components/Code";
 import { ProjectSwitcher } from "@/components/ProjectSwitcher";
 import { QueryProvider } from "@/components/QueryProvider";
+import { SearchBox } from "@/components/SearchBox";
+import { projectHref } from "@/components/project-href";
 import { SideNav } from "@/components/SideNav";
 import { requireMember } from "@/lib/auth/project-access";
 import { can } from "@/lib/core/permissions";
@@ -36,6 +38,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
         </div>
       </SideNav>
       <main className="content" id="main">
+        <SearchBox action={projectHref(project.slug, "/search")} />
         <QueryProvider>{children}</QueryProvider>
       </main>
     </div>

@@ -52,6 +52,7 @@ async function exercise(client: Client) {
     "evidence_query",
     "gate_check",
     "get_original",
+    "search_transcripts",
     "side_effect_ledger",
   ]);
   for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);

@@ -12,6 +12,7 @@ import { decisionJson } from "@/lib/server/gate";
 import { gateCheck, LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT, ledgerText, sideEffectLedger } from "@/lib/server/integrations";
 import { answerOrQueue, readQuestionJob } from "@/lib/server/questions";
 import { getOriginalTool } from "./get-original";
+import { searchTranscriptsTool } from "./search";
 import { type CustodianTool, defineTool, serveTools, toolResult as result } from "./tool-calls";
 
 export interface McpCaller {
@@ -43,6 +44,7 @@ export function custodianMcpServer(caller: McpCaller): McpServer {
     getOriginalTool(caller),
     sideEffectLedgerTool(caller),
     gateCheckTool(caller),
+    searchTranscriptsTool(caller),
   ] as CustodianTool[]);
   return server;
 }

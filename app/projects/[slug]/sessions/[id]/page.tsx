@@ -110,6 +110,20 @@ export default async function SessionPage({
         clearHref={listHref(1, false)}
         clearAllHref={`${path}#spans`}
       />
+      <form
+        method="get"
+        action={projectHref(project.slug, "/search")}
+        aria-label="Find in this transcript"
+        style={{ display: "flex", gap: 8, alignItems: "end", margin: "0 0 12px" }}
+      >
+        <input type="hidden" name="session" value={session.id} />
+        <label>
+          Find in this transcript
+          <br />
+          <input name="q" type="search" maxLength={500} placeholder="text, word*, &quot;a phrase&quot;" />
+        </label>
+        <button type="submit">Find</button>
+      </form>
       {cls && provenance && can(role, "originals:pin") ? (
         <CellBulkActions
           sessionId={session.id}

@@ -1,0 +1,94 @@
+/**
+ * A page of matching spans as hits: the span's facts, where it matched (byte range in the original
+ * and a snippet) and whether the original is longer than what search reads of it.
+ */
+import type { RE2JS } from "re2js";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { EvidentialClass, SpanKind, TranscriptState } from "@/lib/evidence/types";
+import { byteOffsetAt } from "./byte-offsets";
+import { byteRange, firstMatch, type Snippet, snippetAround } from "./locate";
+
+export interface SearchHit {
+  spanId: string;
+  sessionId: string;
+  sessionExternalId: string;
+  sessionTitle: string | null;
+  seq: number | null;
+  kind: SpanKind;
+  class: EvidentialClass;
+  toolName: string | null;
+  outcome: ToolOutcome | null;
+  /** Null for the session's main agent. */
+  agentId: string | null;
+  transcriptState: TranscriptState;
+  occurredAt: string;
+  /** The original's length in bytes. */
+  byteLength: number;
+  /** The match in the original's bytes (end exclusive); null when no term could be placed. */
+  byteStart: number | null;
+  byteEnd: number | null;
+  snippet: Snippet;
+  /** The original is longer than the 64 KiB search reads: a match past that is not found. */
+  partlyIndexed: boolean;
+}
+
+export interface HitRow {
+  session_id: string;
+  span_id: string;
+  occurred_at: Date;
+  body: string;
+  seq: number | null;
+  kind: SpanKind;
+  class: EvidentialClass;
+  tool_name: string | null;
+  outcome: ToolOutcome | null;
+  agent_id: string | null;
+  transcript_state: TranscriptState;
+  byte_length: number;
+  external_id: string;
+  title: string | null;
+}
+
+/** The page's rows with their text, in the order `keys` selects them (a subquery with its own order and limit). */
+export async function hitRows(keys: Prisma.Sql, order: Prisma.Sql): Promise<HitRow[]> {
+  return db().$queryRaw<HitRow[]>`
+    select p.session_id::text as session_id, p.span_id::text as span_id, x.occurred_at, x.body, s.seq, s.kind::text as kind,
+           s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
+           s.byte_length, se.external_id, se.title
+      from (${keys}) p
+      join span_search x on x.session_id = p.session_id and x.span_id = p.span_id
+      join span s on s.session_id = p.session_id and s.id = p.span_id
+      join session se on se.id = p.session_id
+     order by ${order}`;
+}
+
+/** A row as a hit, its match placed by the first of `patterns` lists that finds one. */
+export function toHit(row: HitRow, patterns: ReadonlyArray<readonly RE2JS[]>): SearchHit {
+  let range = null;
+  for (const list of patterns) {
+    range = firstMatch(row.body, list);
+    if (range) break;
+  }
+  const bytes = range ? byteRange(row.body, range) : null;
+  return {
+    spanId: row.span_id,
+    sessionId: row.session_id,
+    sessionExternalId: row.external_id,
+    sessionTitle: row.title,
+    seq: row.seq,
+    kind: row.kind,
+    class: row.class,
+    toolName: row.tool_name,
+    outcome: row.outcome,
+    agentId: row.agent_id,
+    transcriptState: row.transcript_state,
+    occurredAt: row.occurred_at.toISOString(),
+    byteLength: row.byte_length,
+    byteStart: bytes?.byteStart ?? null,
+    byteEnd: bytes?.byteEnd ?? null,
+    snippet: range ? snippetAround(row.body, range) : snippetAround(row.body, { start: 0, end: 0 }),
+    partlyIndexed: byteOffsetAt(row.body, row.body.length) < row.byte_length,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Search on the embedded database (PGlite with its pg_trgm extension), over the demo the first
+ * command loads: `8443` is found inside `localhost:8443/health`, and every hit's byte range is
+ * that text in the original's bytes.
+ */
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { SearchInputSchema } from "./input";
+import { searchSpans } from "./search";
+
+async function originalText(sessionId: string, spanId: string, start: number, end: number): Promise<string> {
+  const original = await db().spanOriginal.findUniqueOrThrow({ where: { sessionId_spanId: { sessionId, spanId } } });
+  return Buffer.from(original.bytes!.subarray(start, end)).toString("utf8");
+}
+
+describe("search on the embedded database", () => {
+  it("finds 8443 in the demo, with byte ranges the originals confirm", async () => {
+    const demo = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+    const page = await searchSpans(demo.id, SearchInputSchema.parse({ q: "8443" }));
+    expect(page.total.relation).toBe("eq");
+    expect(page.hits.length).toBeGreaterThanOrEqual(4);
+    expect(
+      page.hits.some((h) => `${h.snippet.before}${h.snippet.match}${h.snippet.after}`.includes("localhost:8443/health")),
+    ).toBe(true);
+    for (const hit of page.hits) expect(await originalText(hit.sessionId, hit.spanId, hit.byteStart!, hit.byteEnd!)).toBe("8443");
+  });
+
+  it("answers prefixes, phrases and patterns there too", async () => {
+    const demo = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+    const ask = async (q: Record<string, unknown>) => searchSpans(demo.id, SearchInputSchema.parse(q));
+    const prefix = await ask({ q: "/etc/app*" });
+    expect(prefix.hits.length).toBeGreaterThan(0);
+    for (const hit of prefix.hits)
+      expect(await originalText(hit.sessionId, hit.spanId, hit.byteStart!, hit.byteEnd!)).toBe("/etc/app");
+    const phrase = await ask({ q: '"answers ok"' });
+    expect(phrase.hits).toHaveLength(1);
+    const pattern = await ask({ regex: "localhost:\\d+/health" });
+    expect(pattern.hits.length).toBeGreaterThanOrEqual(2);
+    for (const hit of pattern.hits)
+      expect(await originalText(hit.sessionId, hit.spanId, hit.byteStart!, hit.byteEnd!)).toBe("localhost:8443/health");
+  });
+});

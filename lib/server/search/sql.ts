@@ -1,0 +1,84 @@
+/**
+ * The SQL of a search: which spans match (terms through span_search's indexes, filters on the
+ * span), how they rank, and where a page starts. `x` is span_search, `s` the span.
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import type { ToolOutcome } from "@/lib/evidence/outcomes";
+import type { EvidentialClass, ProvenanceStatus, SpanKind } from "@/lib/evidence/types";
+import { sqlTime, statusConditions } from "@/lib/server/provenance";
+import type { SearchCursor } from "./cursor";
+import type { SearchTerm } from "./query";
+
+export interface SearchFilter {
+  projectId: string;
+  sessionId?: string;
+  /** null: the main agent's spans; a string: one subagent's. */
+  agentId?: string | null;
+  kind?: SpanKind;
+  class?: EvidentialClass;
+  provenance?: ProvenanceStatus;
+  outcomes?: readonly ToolOutcome[];
+  from?: Date;
+  to?: Date;
+  now: Date;
+  horizonDays: number;
+}
+
+/** A LIKE pattern that finds text as it is (its own %, _ and \ escaped). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A tsquery for the words starting with text, as one quoted lexeme. */
+export function prefixQuery(text: string): string {
+  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "''")}':*`;
+}
+
+function termCondition(term: SearchTerm): Prisma.Sql {
+  if (term.kind === "substring") return Prisma.sql`x.body ilike ${containsPattern(term.text)}`;
+  if (term.kind === "prefix") return Prisma.sql`x.words @@ to_tsquery('simple'::regconfig, ${prefixQuery(term.text)})`;
+  return Prisma.sql`x.words @@ phraseto_tsquery('simple'::regconfig, ${term.text})`;
+}
+
+/** What ranks a match: its terms as words (a term found as a whole word counts, one found inside a word does not). */
+export function rankQuery(terms: readonly SearchTerm[]): Prisma.Sql {
+  if (terms.length === 0) return Prisma.sql`''::tsquery`;
+  const parts = terms.map((term) => {
+    if (term.kind === "substring") return Prisma.sql`plainto_tsquery('simple'::regconfig, ${term.text})`;
+    if (term.kind === "prefix") return Prisma.sql`to_tsquery('simple'::regconfig, ${prefixQuery(term.text)})`;
+    return Prisma.sql`phraseto_tsquery('simple'::regconfig, ${term.text})`;
+  });
+  return Prisma.sql`(${Prisma.join(parts, " || ")})`;
+}
+
+export function searchWhere(terms: readonly SearchTerm[], f: SearchFilter): Prisma.Sql {
+  const c: Prisma.Sql[] = [Prisma.sql`x.project_id = ${f.projectId}::uuid`];
+  for (const term of terms) c.push(termCondition(term));
+  if (f.sessionId) c.push(Prisma.sql`x.session_id = ${f.sessionId}::uuid`);
+  if (f.from) c.push(Prisma.sql`x.occurred_at >= ${sqlTime(f.from)}`);
+  if (f.to) c.push(Prisma.sql`x.occurred_at < ${sqlTime(f.to)}`);
+  if (f.kind) c.push(Prisma.sql`s.kind = ${f.kind}::"SpanKind"`);
+  if (f.class) c.push(Prisma.sql`s.class = ${f.class}::"EvidentialClass"`);
+  if (f.agentId === null) c.push(Prisma.sql`s.agent_id is null`);
+  else if (f.agentId !== undefined) c.push(Prisma.sql`s.agent_id = ${f.agentId}`);
+  if (f.outcomes && f.outcomes.length > 0) c.push(Prisma.sql`s.outcome = any(${[...f.outcomes]}::"ToolOutcome"[])`);
+  if (f.provenance) {
+    // A summary's status rests on the spans it replaced (lineage), not on its own row: the filter
+    // selects spans other than summaries.
+    const status = statusConditions("s", { now: f.now, horizonDays: f.horizonDays });
+    const key = f.provenance.toLowerCase() as keyof typeof status;
+    c.push(Prisma.sql`s.kind <> 'SUMMARY' and ${status[key]}`);
+  }
+  return Prisma.join(c, " and ");
+}
+
+export const FROM_SEARCH = Prisma.sql`span_search x join span s on s.session_id = x.session_id and s.id = x.span_id`;
+
+/** Newest first: the (project, occurred_at) index's order, the page after the cursor's hit. */
+export const NEWEST_ORDER = Prisma.sql`x.occurred_at desc, x.session_id, x.span_id`;
+
+export function afterCursor(cursor: SearchCursor | undefined): Prisma.Sql {
+  if (!cursor || cursor.order !== "newest") return Prisma.sql`true`;
+  const at = sqlTime(new Date(cursor.at));
+  return Prisma.sql`x.occurred_at <= ${at} and (x.occurred_at < ${at} or (x.session_id, x.span_id) > (${cursor.sessionId}::uuid, ${cursor.spanId}::uuid))`;
+}

@@ -1,0 +1,50 @@
+-- span_search_from_original: its current definition, with the triggers that fire it (how to change it: prisma/sql/README.md).
+
+CREATE OR REPLACE FUNCTION public.span_search_from_original()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- span_search holds what search reads of every original whose bytes are held: gone with the
+  -- bytes (the sweeper, a deleted span), written with them (ingest, imports, summaries).
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM span_search x USING old_rows o WHERE x.session_id = o.session_id AND x.span_id = o.span_id;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'UPDATE' THEN
+    DELETE FROM span_search x USING new_rows n
+     WHERE n.bytes IS NULL AND x.session_id = n.session_id AND x.span_id = n.span_id;
+  END IF;
+  -- Each original's span and session are looked up by key (a lateral with LIMIT 1, as
+  -- span_original_to_span does, so that a batch never hashes the span table). On UPDATE only the
+  -- originals whose bytes came back or changed length are written again: pins, extensions and
+  -- scrubs leave the bytes as they were and cost no projection.
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO span_search (project_id, session_id, span_id, occurred_at, body, words)
+    SELECT se.project_id, n.session_id, n.span_id, s.occurred_at, t.body, to_tsvector('simple'::regconfig, t.body)
+      FROM new_rows n
+     CROSS JOIN LATERAL (SELECT s.occurred_at FROM span s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT se.project_id FROM session se WHERE se.id = n.session_id LIMIT 1) se
+     CROSS JOIN LATERAL (SELECT custodian_search_text(n.bytes) AS body) t
+     WHERE n.bytes IS NOT NULL
+    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words;
+  ELSE
+    INSERT INTO span_search (project_id, session_id, span_id, occurred_at, body, words)
+    SELECT se.project_id, n.session_id, n.span_id, s.occurred_at, t.body, to_tsvector('simple'::regconfig, t.body)
+      FROM new_rows n
+      JOIN old_rows o ON o.session_id = n.session_id AND o.span_id = n.span_id
+     CROSS JOIN LATERAL (SELECT s.occurred_at FROM span s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT se.project_id FROM session se WHERE se.id = n.session_id LIMIT 1) se
+     CROSS JOIN LATERAL (SELECT custodian_search_text(n.bytes) AS body) t
+     WHERE n.bytes IS NOT NULL AND (o.bytes IS NULL OR octet_length(o.bytes) <> octet_length(n.bytes))
+    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words;
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE TRIGGER span_search_from_original_delete AFTER DELETE ON public.span_original REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION span_search_from_original();
+
+CREATE OR REPLACE TRIGGER span_search_from_original_insert AFTER INSERT ON public.span_original REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION span_search_from_original();
+
+CREATE OR REPLACE TRIGGER span_search_from_original_update AFTER UPDATE ON public.span_original REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION span_search_from_original();
