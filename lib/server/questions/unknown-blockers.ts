@@ -126,6 +126,8 @@ export function countedBlockersQuery(
 ): Prisma.Sql | null {
   const blocks = unknownBlocksSql(predicates);
   if (!blocks) return null;
+  // An export asks with no window (Infinity), which SQL's int cannot hold: the largest int can.
+  const room = Math.min(window, 2_147_483_647);
   const atom = (a: string) =>
     Prisma.raw(`json_build_object('session_id', ${a}.session_id, 'span_id', ${a}.span_id, 'ordinal', ${a}.ordinal, 'kind', ${a}.kind,
     'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
@@ -164,7 +166,7 @@ export function countedBlockersQuery(
         left join unchecked u on u.session_id = k.session_id::text
     ),
     room as (
-      select o.session_id, ${window}::int - coalesce(sum(o.n + o.u) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
+      select o.session_id, ${room}::int - coalesce(sum(o.n + o.u) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
         from ordered o
     ),
     chosen as materialized (

@@ -1,10 +1,12 @@
 /**
  * Search on the embedded database (PGlite with its pg_trgm extension), over the demo the first
  * command loads: `8443` is found inside `localhost:8443/health`, and every hit's byte range is
- * that text in the original's bytes.
+ * that text in the original's bytes. The demo is loaded afresh under a slug of its own: the
+ * embedded tests share one database, and another of them sweeps the first demo's originals away.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { loadDemo } from "@/lib/demo/load";
 import { SearchInputSchema } from "./input";
 import { searchSpans } from "./search";
 
@@ -14,8 +16,12 @@ async function originalText(sessionId: string, spanId: string, start: number, en
 }
 
 describe("search on the embedded database", () => {
+  beforeAll(async () => {
+    await loadDemo(new Date(), "search-demo");
+  }, 120_000);
+
   it("finds 8443 in the demo, with byte ranges the originals confirm", async () => {
-    const demo = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+    const demo = await db().project.findUniqueOrThrow({ where: { slug: "search-demo" } });
     const page = await searchSpans(demo.id, SearchInputSchema.parse({ q: "8443" }));
     expect(page.total.relation).toBe("eq");
     expect(page.hits.length).toBeGreaterThanOrEqual(4);
@@ -26,7 +32,7 @@ describe("search on the embedded database", () => {
   });
 
   it("answers prefixes, phrases and patterns there too", async () => {
-    const demo = await db().project.findUniqueOrThrow({ where: { slug: "demo" } });
+    const demo = await db().project.findUniqueOrThrow({ where: { slug: "search-demo" } });
     const ask = async (q: Record<string, unknown>) => searchSpans(demo.id, SearchInputSchema.parse(q));
     const prefix = await ask({ q: "/etc/app*" });
     expect(prefix.hits.length).toBeGreaterThan(0);
