@@ -11,6 +11,11 @@
  *    hold) is read back whole with GET /api/v1/spans/{id}/original, and one 64 KiB range of it, with
  *    the same health polling: time to the first byte, to the last, and the worst health latency.
  *
+ * 3. Hostile OTLP/HTTP bodies POSTed to /api/otlp/v1/traces, with the same polling: a trace of
+ *    BENCH_BODIES_CHAIN (default 10,000) chat spans each the parent of the next (4.4 MB), and a gzip
+ *    body of a few hundred KB inflating to 250 MB; then the same chain as a file through
+ *    /api/v1/imports.
+ *
  * The target is health within 1 s throughout; timing decides nothing in the tests (they assert the
  * structure: the record is never decoded or parsed, the original never read whole).
  */
@@ -24,6 +29,7 @@ import { ensureBuilt } from "@/lib/runner/build";
 import { runMain } from "@/lib/runner/run-main";
 import { createApiKey, createProject } from "@/lib/server/admin";
 import { CLI } from "@/lib/server/audit";
+import { chainedChatRequest, inflatingRequest } from "@/lib/fuzz/hostile-otlp";
 import { type RunningServer, startServer } from "./measure";
 
 const MIB = 1024 * 1024;
@@ -161,6 +167,77 @@ async function readBack(server: RunningServer, key: string, spanId: string, rang
   );
 }
 
+/** One POST of `body` with health polled throughout: status, time, worst health latency. */
+async function postWatched(
+  server: RunningServer,
+  key: string,
+  label: string,
+  path: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+) {
+  const health = pollHealth(server.base);
+  const started = performance.now();
+  const response = await fetch(`${server.base}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, ...headers },
+    body: body as unknown as BodyInit,
+  });
+  const text = await response.text();
+  const elapsed = performance.now() - started;
+  const { worstMs, requests } = await health.stop();
+  console.log(`${label}: HTTP ${response.status} in ${ms(elapsed)}; health worst ${ms(worstMs)} over ${requests} requests`);
+  if (response.status >= 400) console.log(`  ${text.slice(0, 200)}`);
+  return text;
+}
+
+async function hostileOtlp(server: RunningServer, key: string) {
+  const n = env().BENCH_BODIES_CHAIN ?? 10_000;
+  const chain = chainedChatRequest("bench0000000000000000000000000001", n);
+  const json = { "content-type": "application/json" };
+  await postWatched(
+    server,
+    key,
+    `OTLP chain of ${n.toLocaleString("en")} chat spans (${(chain.byteLength / MIB).toFixed(1)} MiB)`,
+    "/api/otlp/v1/traces",
+    chain,
+    json,
+  );
+  const bomb = inflatingRequest(250 * 1000 * 1000);
+  await postWatched(
+    server,
+    key,
+    `OTLP gzip body of ${Math.round(bomb.byteLength / 1024)} KiB inflating to 250 MB`,
+    "/api/otlp/v1/traces",
+    bomb,
+    {
+      ...json,
+      "content-encoding": "gzip",
+    },
+  );
+  const importChain = chainedChatRequest("bench0000000000000000000000000002", n);
+  const posted = await postWatched(
+    server,
+    key,
+    `the same chain imported as a file`,
+    "/api/v1/imports?format=otel-genai",
+    importChain,
+    json,
+  );
+  const job = (JSON.parse(posted) as { job?: { id: string } }).job;
+  if (!job) return;
+  const health = pollHealth(server.base);
+  const started = performance.now();
+  let status = "";
+  while (status !== "DONE" && status !== "FAILED") {
+    const polled = await fetch(`${server.base}/api/v1/imports/${job.id}`, { headers: { authorization: `Bearer ${key}` } });
+    status = ((await polled.json()) as { status: string }).status;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const { worstMs } = await health.stop();
+  console.log(`  its job: ${status} in ${ms(performance.now() - started)}; health worst ${ms(worstMs)}`);
+}
+
 async function main() {
   const mib = env().BENCH_BODIES_MIB ?? 200;
   await ensureBuilt();
@@ -174,6 +251,7 @@ async function main() {
     const file = join(dir, "large-record.jsonl");
     writeTranscript(file, mib);
     server = await startServer(database.url, { CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" });
+    await hostileOtlp(server, key);
     await importLargeRecord(server, key, file);
     const spanId = await legacyOriginal(project.id, mib);
     await readBack(server, key, spanId, "bytes=0-65535");

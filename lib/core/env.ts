@@ -111,6 +111,8 @@ const EnvSchema = z.object({
   BENCH_IMPORT_MB: positiveInt(10_000).optional(),
   /** `bench:bodies`: MiB of the one large record imported while health is polled (default 200). */
   BENCH_BODIES_MIB: positiveInt(255).optional(),
+  /** `bench:bodies`: chat spans in the hostile OTLP parent chain (default 10,000). */
+  BENCH_BODIES_CHAIN: positiveInt(100_000).optional(),
 });
 
 export type Env = z.output<typeof EnvSchema>;

@@ -38,16 +38,23 @@ function chatSpan(traceId: string, i: number, parent: string | undefined, extra:
 
 let bomb: Uint8Array<ArrayBuffer> | undefined;
 
-/** Whitespace inside an empty request, inflating just past the body limit, from a few KB. */
+/** Inflating just past the body limit, from a few KB. */
 function gzipBomb(): Uint8Array<ArrayBuffer> {
-  bomb ??= new Uint8Array(
-    Buffer.concat([
-      gzipSync('{"resourceSpans":['),
-      gzipSync(Buffer.alloc(MAX_BODY_BYTES + 1, 0x20), { level: 9 }),
-      gzipSync("]}"),
-    ]),
-  );
+  bomb ??= inflatingRequest(MAX_BODY_BYTES + 1);
   return bomb;
+}
+
+/** An OTLP/HTTP JSON request of `n` chat spans in one trace, each the parent of the next. */
+export function chainedChatRequest(traceId: string, n: number): Uint8Array<ArrayBuffer> {
+  const spans = Array.from({ length: n }, (_, i) => chatSpan(traceId, i, i > 0 ? `c${i - 1}` : undefined));
+  return utf8(JSON.stringify(request(spans)));
+}
+
+/** A gzip body of a few hundred KB whose JSON inflates to `bytes`: whitespace inside an empty request. */
+export function inflatingRequest(bytes: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(
+    Buffer.concat([gzipSync('{"resourceSpans":['), gzipSync(Buffer.alloc(bytes, 0x20), { level: 9 }), gzipSync("]}")]),
+  );
 }
 
 export function hostileOtlpBody(rng: Rng): HostileBody {
@@ -55,9 +62,8 @@ export function hostileOtlpBody(rng: Rng): HostileBody {
   switch (rng.int(0, 2)) {
     case 0: {
       const n = rng.int(100, 1500);
-      const spans = Array.from({ length: n }, (_, i) => chatSpan(traceId, i, i > 0 ? `c${i - 1}` : undefined));
       return {
-        body: utf8(JSON.stringify(request(spans))),
+        body: chainedChatRequest(traceId, n),
         note: `OTLP chain of ${n} chat spans`,
         contentType: "application/json",
       };
