@@ -14,7 +14,9 @@ import { importTranscript, TranscriptImportError } from "@/lib/importers";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { fileSource } from "./file-source";
 import { importTranscriptFile } from "./import-file";
-import { IN_THREAD_PARSE_BYTES, importWindowsOffThread } from "./parse-off-thread";
+import { chainedChatRequest } from "@/lib/fuzz/hostile-otlp";
+import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import { IN_THREAD_PARSE_BYTES, importWindowsOffThread, parseOtlpOffThread } from "./parse-off-thread";
 
 const dir = mkdtempSync(path.join(tmpdir(), "custodian-off-thread-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,5 +108,26 @@ describe("a large import is read off the event loop", () => {
     );
     const small = await collect(importWindowsOffThread(largeGeminiSession(IN_THREAD_PARSE_BYTES * 2), undefined, 2_000));
     expect(small.end.sessions).toHaveLength(1);
+  }, 120_000);
+});
+
+describe("a large OTLP conversation is mapped off the event loop", () => {
+  it("keeps the loop turning while 10,000 chained chat spans are mapped, and maps them as in the thread", async () => {
+    const request = JSON.parse(new TextDecoder().decode(chainedChatRequest("offthread00000000000000000000001", 10_000)));
+    const started = performance.now();
+    const inThread = parseOtlpRequest(request);
+    const parseMs = performance.now() - started;
+
+    const stop = watchTheLoop();
+    const offThread = await parseOtlpOffThread(request);
+    const longestPause = stop();
+
+    expect(offThread.sessions).toHaveLength(1);
+    expect(offThread.sessions[0]!.spans).toHaveLength(inThread.sessions[0]!.spans.length);
+    expect(offThread.sessions[0]!.spans.at(-1)).toEqual(inThread.sessions[0]!.spans.at(-1));
+    expect(offThread.issues).toEqual(inThread.issues);
+    expect(offThread.records).toEqual(inThread.records);
+    // Mapped in the request's thread, the loop stood still for at least the whole mapping.
+    expect(longestPause).toBeLessThan(parseMs / 2);
   }, 120_000);
 });

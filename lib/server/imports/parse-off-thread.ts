@@ -14,12 +14,14 @@ import { BUNDLE_SOURCES, bundlePath, projectRoot } from "@/lib/core/project-root
 import {
   type ImportEnd,
   type ImportFormat,
+  type ImportResult,
   type ImportWindow,
   importWindows,
   type TranscriptBytes,
   TranscriptImportError,
   wholeBytes,
 } from "@/lib/importers";
+import { parseOtlpRequest } from "@/lib/importers/otel-genai";
 import { isFileSource } from "./file-source";
 import { MORE, type ParseFailure, type ParseJob, type ParseReply } from "./parse-protocol";
 
@@ -45,7 +47,12 @@ export async function* importWindowsOffThread(
   heapMiB = PARSER_HEAP_MIB,
 ): AsyncImportWindows {
   if (input.byteLength <= IN_THREAD_PARSE_BYTES) return yield* importWindows(input, format, windowSpans);
-  const job: ParseJob = { input: isFileSource(input) ? input.spooled : { bytes: wholeBytes(input) }, format, windowSpans };
+  const job: ParseJob = {
+    kind: "file",
+    input: isFileSource(input) ? input.spooled : { bytes: wholeBytes(input) },
+    format,
+    windowSpans,
+  };
   const worker = startParser(job, heapMiB);
   const nextReply = repliesOf(worker);
   try {
@@ -53,9 +60,34 @@ export async function* importWindowsOffThread(
       const reply = await nextReply();
       if (reply.type === "end") return reply.end;
       if (reply.type === "error") throw revive(reply.error, heapMiB);
+      if (reply.type !== "window") throw new Error(`Import parser: unexpected ${reply.type} reply`);
       worker.postMessage(MORE);
       yield reply.window;
     }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/**
+ * OTLP conversations of more spans than this are mapped on the worker thread (a 10,000-span
+ * conversation takes the GenAI mapping about half a second); fewer, as most batches an exporter
+ * sends (512 spans by default), in the request's own thread, where they cost less than a worker's start.
+ */
+export const IN_THREAD_OTLP_SPANS = 1000;
+
+/** parseOtlpRequest (lib/importers/otel-genai), off the event loop for more than IN_THREAD_OTLP_SPANS spans. */
+export async function parseOtlpOffThread(
+  request: { resourceSpans: Array<{ scopeSpans: Array<{ spans: unknown[] }> }> },
+  heapMiB = PARSER_HEAP_MIB,
+): Promise<ImportResult> {
+  const spans = request.resourceSpans.reduce((n, r) => n + r.scopeSpans.reduce((m, s) => m + s.spans.length, 0), 0);
+  if (spans <= IN_THREAD_OTLP_SPANS) return parseOtlpRequest(request);
+  const worker = startParser({ kind: "otlp", request: new TextEncoder().encode(JSON.stringify(request)) }, heapMiB);
+  try {
+    const reply = await repliesOf(worker)();
+    if (reply.type === "otlp") return reply.result;
+    throw reply.type === "error" ? revive(reply.error, heapMiB) : new Error(`Import parser: unexpected ${reply.type} reply`);
   } finally {
     await worker.terminate();
   }

@@ -15,10 +15,10 @@ import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { sha256Hex } from "@/lib/core/hash";
-import { parseOtlpRequest } from "@/lib/importers/otel-genai";
 import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otel-genai/otlp-limits";
 import { resolveAlongParents } from "@/lib/importers/shared/parent-chain";
 import type { ImportedSession, ImportedSpan } from "@/lib/importers/shared/types";
+import { parseOtlpOffThread } from "@/lib/server/imports";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
 
@@ -255,7 +255,7 @@ async function mapTraces(
   const held = heldSpans(stored, options.now ?? new Date());
   const mapped = stored.filter((s) => !held.has(s));
   // One resourceSpans per span: the importer numbers spans 1, 2, 3... in this order.
-  const parsed = parseOtlpRequest({
+  const parsed = await parseOtlpOffThread({
     resourceSpans: mapped.map((s) => ({ resource: { attributes: s.resource }, scopeSpans: [{ spans: [s.span] }] })),
   });
   const ordinalOf = (position: number) =>
