@@ -38,6 +38,10 @@ export interface SyncRequest {
   transcriptPath: string | null;
   gate: boolean;
   ledgerLimit?: number;
+  /** A subagent's type, for its spans that carry its id but not its type. */
+  agentType?: string;
+  /** The runtime's own compaction summary, stored verbatim and linked to what it replaced. */
+  runtimeSummary?: string;
 }
 
 export interface SyncAnswer {
@@ -48,6 +52,7 @@ export interface SyncAnswer {
   gate?: { checked: number; refusedCount: number; refused: Array<{ spanId: string; seq: number | null; reason: string }> };
   ledger?: { externalId: string; total: number; entries: Array<Record<string, unknown>> };
   ledgerText?: string;
+  runtimeSummary?: { spanId: string; replaced: number; stored: boolean } | null;
 }
 
 /** A failure with the one line the hook prints. */
@@ -229,7 +234,7 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
  */
 const storable = <T>(value: T): T | undefined => (typeof value === "string" && textCannotHold(value) ? undefined : value);
 
-const wire = (span: ImportedSession["spans"][number]) => ({
+const wire = (span: ImportedSession["spans"][number], agentType?: string) => ({
   seq: span.seq,
   kind: span.kind,
   role: storable(span.role),
@@ -238,7 +243,7 @@ const wire = (span: ImportedSession["spans"][number]) => ({
   exitCode: span.exitCode,
   outcome: span.outcome,
   agentId: storable(span.agentId),
-  agentType: storable(span.agentType),
+  agentType: storable(span.agentType ?? (span.agentId ? agentType : undefined)),
   cwd: storable(span.cwd),
   occurredAt: span.occurredAt.toISOString(),
   body: Buffer.from(span.body).toString("base64"),
@@ -305,7 +310,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         session = found.session;
         linesRead = found.lines;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
-        spans = found.spans.filter((s) => s.seq >= from).map(wire);
+        spans = found.spans.filter((s) => s.seq >= from).map((s) => wire(s, request.agentType));
         skipped = found.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
           .map((s) => ({ line: s.line, reason: storableWords(s.message.slice(0, 2000)) }));
@@ -337,6 +342,16 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         compactions: last ? compactions : [],
         gate: last && request.gate,
         ...(last && request.ledgerLimit ? { ledgerLimit: request.ledgerLimit, serverUrl: config.url } : {}),
+        ...(last && request.runtimeSummary
+          ? {
+              runtimeSummary: {
+                text: request.runtimeSummary,
+                occurredAt: new Date().toISOString(),
+                // What the newest compaction in the transcript replaced, when this read found it.
+                ...(compactions.length > 0 ? { replacedSeqs: compactions.at(-1)!.replacedSeqs } : {}),
+              },
+            }
+          : {}),
       },
       signal,
     );

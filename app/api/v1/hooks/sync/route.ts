@@ -3,6 +3,7 @@ import { otherMethods } from "@/lib/api/respond";
 import { apiRoute } from "@/lib/api/route";
 import { LIMITS, SessionCreateSchema, SpanInputSchema } from "@/lib/api/schemas";
 import { decodeSpanBody } from "@/lib/api/span-body";
+import { MAX_SPAN_BODY_BYTES } from "@/lib/core/limits";
 import { syncHookTranscript } from "@/lib/server/integrations";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,14 @@ const HookSyncSchema = z
     gate: z.boolean().default(false),
     ledgerLimit: z.number().int().min(1).max(500).optional(),
     serverUrl: z.url().max(2000).optional(),
+    runtimeSummary: z
+      .object({
+        text: z.string().min(1).max(MAX_SPAN_BODY_BYTES),
+        occurredAt: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
+        replacedSeqs: z.array(z.number().int().min(0)).max(LIMITS.maxSpansPerGateCall).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -60,6 +69,7 @@ export const POST = apiRoute({
         gate: body.gate,
         ledgerLimit: body.ledgerLimit,
         serverUrl: body.serverUrl,
+        ...(body.runtimeSummary ? { runtimeSummary: body.runtimeSummary } : {}),
       },
       caller.label,
     ),
