@@ -113,15 +113,16 @@ export async function watchOnce(projectId: string, options: WatchOptions, quiet 
 /** Waits, or less when the signal stops the watcher. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // The listener goes with its wait, or a long-running watcher would pile them up.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
   });
 }
 

@@ -15,7 +15,7 @@ import type { ImportFormat } from "@/lib/importers/shared/types";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { transcriptsAtRisk } from "@/lib/server/capture";
 import { importTranscriptFile } from "@/lib/server/imports";
-import { type WatchOptions, watchOnce } from "./watch-command";
+import { runWatch, type WatchOptions, watchOnce } from "./watch-command";
 
 const FIXTURES = "lib/importers/fixtures";
 const PARENT = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
@@ -188,5 +188,37 @@ describe("custodian watch --once", () => {
     const risks = await transcriptsAtRisk(project.id, new Date());
     expect(risks.map((r) => [r.path, r.runtime, r.missingBytes])).toEqual([[partial, "claude-code", 40]]);
     expect(Math.abs(risks[0]!.deleteAt.getTime() - (old.getTime() + 10 * DAY))).toBeLessThan(1000);
+  }, 120_000);
+
+  it("custodian watch follows a file as the runtime appends to it, and stops when told", async () => {
+    const home = mkdtempSync(join(tmpdir(), "custodian-watch-follow-"));
+    const project = await makeTestProject("watch-follow");
+    const bytes = fixture("claude-code/spotter-subagent-progress.jsonl");
+    const path = join(home, ".claude", "projects", "-home-user-spotter", `${idOf(bytes, "claude-code")}.jsonl`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, head(bytes, 20));
+    const controller = new AbortController();
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const following = runWatch({
+      project: project.slug,
+      home,
+      once: false,
+      intervalMs: 100,
+      env: {} as NodeJS.ProcessEnv,
+      signal: controller.signal,
+    });
+    const count = () => db().span.count({ where: { session: { projectId: project.id } } });
+    const until = async (done: (n: number) => boolean) => {
+      for (let i = 0; i < 300 && !done(await count()); i++) await new Promise((r) => setTimeout(r, 100));
+      return count();
+    };
+    const before = await until((n) => n > 0);
+    appendFileSync(path, bytes.subarray(head(bytes, 20).byteLength));
+    const whole = importTranscript(bytes, "claude-code").sessions[0]!.spans.length;
+    expect(await until((n) => n === whole)).toBe(whole);
+    expect(before).toBeLessThan(whole);
+    controller.abort();
+    await following; // returns once aborted
   }, 120_000);
 });
