@@ -170,6 +170,14 @@ describe("hook install from the command line", () => {
         hooks: [expect.objectContaining({ command: expect.stringMatching(/ hook claude-code session-start$/) })],
       },
     ]);
+    expect(Object.keys(shown.hooks).sort()).toEqual([
+      "PostCompact",
+      "PreCompact",
+      "SessionEnd",
+      "SessionStart",
+      "Stop",
+      "SubagentStop",
+    ]);
     expect(readFileSync(settings, "utf8")).toBe(before);
 
     const real = install("claude-code");

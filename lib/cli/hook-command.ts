@@ -7,13 +7,13 @@ import { AppError } from "@/lib/core/errors";
 import { failureAnswer, HOOK_RUNTIMES, type HookAnswer, type HookRuntime, readStdin, runHook } from "./hook";
 import { loadConnectionConfig } from "./hook-config";
 
-export const HOOK_USAGE = `  hook claude-code pre-compact|session-start
-  hook codex pre-compact|post-compact|session-start
-                      Compaction hooks: read the runtime's hook JSON on stdin (CUSTODIAN_URL,
+export const HOOK_USAGE = `  hook claude-code pre-compact|post-compact|session-start|stop|subagent-stop|session-end
+  hook codex pre-compact|post-compact|session-start|stop
+                      Runtime hooks: read the runtime's hook JSON on stdin (CUSTODIAN_URL,
                       CUSTODIAN_KEY, CUSTODIAN_FAIL_CLOSED=1, CUSTODIAN_HOOK_TIMEOUT_MS,
                       CUSTODIAN_LEDGER_LIMIT, or ~/.config/custodian/config.json).
   hook install claude-code|codex [--user] [--dry-run]
-                      Merge the hooks into the project's (or with --user, your) runtime settings.
+                      Merge all of them into the project's (or with --user, your) runtime settings.
 `;
 
 /** Codex skips hooks it was not told to trust, silently: say so where they are installed. */

@@ -6,9 +6,11 @@
  */
 import type { ImportFormat, TranscriptImporter } from "@/lib/importers/shared/types";
 
-export type HookFormat = Extract<ImportFormat, "claude-code" | "codex">;
+/** The hooks' runtimes, and Gemini CLI, whose local sessions the watcher reads the same way. */
+export type HookFormat = Extract<ImportFormat, "claude-code" | "codex" | "gemini-cli">;
 
 export async function hookImporter(format: HookFormat): Promise<TranscriptImporter> {
   if (format === "claude-code") return (await import("@/lib/importers/claude-code")).claudeCodeImporter;
+  if (format === "gemini-cli") return (await import("@/lib/importers/gemini-cli")).geminiCliImporter;
   return (await import("@/lib/importers/codex")).codexImporter;
 }

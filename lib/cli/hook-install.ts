@@ -23,15 +23,24 @@ interface MatcherGroup {
 type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
 
 /** The runtime's events, the matcher each needs, and the hook that answers it. */
-const ENTRIES: Record<HookRuntime, Array<{ event: string; matcher: string; hook: string }>> = {
+/**
+ * Stop and SessionEnd take no matcher in either runtime (none is written); SubagentStop's matches
+ * the agent type ("" is every type); the compaction events' match the trigger ("" is both).
+ */
+const ENTRIES: Record<HookRuntime, Array<{ event: string; matcher?: string; hook: string }>> = {
   "claude-code": [
     { event: "PreCompact", matcher: "", hook: "pre-compact" },
+    { event: "PostCompact", matcher: "", hook: "post-compact" },
     { event: "SessionStart", matcher: "compact", hook: "session-start" },
+    { event: "Stop", hook: "stop" },
+    { event: "SubagentStop", matcher: "", hook: "subagent-stop" },
+    { event: "SessionEnd", hook: "session-end" },
   ],
   codex: [
     { event: "PreCompact", matcher: "", hook: "pre-compact" },
     { event: "PostCompact", matcher: "", hook: "post-compact" },
     { event: "SessionStart", matcher: "compact", hook: "session-start" },
+    { event: "Stop", hook: "stop" },
   ],
 };
 
@@ -78,7 +87,7 @@ export function mergeHooks(settings: Settings, runtime: HookRuntime, command: st
         typeof h.command === "string" && isOurs(h.command, runtime, entry.hook) ? ours : h,
       );
     } else {
-      groups.push({ matcher: entry.matcher, hooks: [ours] });
+      groups.push({ ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}), hooks: [ours] });
     }
     hooks[entry.event] = groups;
   }

@@ -38,6 +38,10 @@ export interface SyncRequest {
   transcriptPath: string | null;
   gate: boolean;
   ledgerLimit?: number;
+  /** A subagent's type, for its spans that carry its id but not its type. */
+  agentType?: string;
+  /** The runtime's own compaction summary, stored verbatim and linked to what it replaced. */
+  runtimeSummary?: string;
 }
 
 export interface SyncAnswer {
@@ -48,6 +52,7 @@ export interface SyncAnswer {
   gate?: { checked: number; refusedCount: number; refused: Array<{ spanId: string; seq: number | null; reason: string }> };
   ledger?: { externalId: string; total: number; entries: Array<Record<string, unknown>> };
   ledgerText?: string;
+  runtimeSummary?: { spanId: string; replaced: number; stored: boolean } | null;
 }
 
 /** A failure with the one line the hook prints. */
@@ -103,7 +108,7 @@ function writeCursor(config: ConnectionConfig, format: ImportFormat, sessionId: 
  * and the file's whole size: a long session's file is megabytes, and a hook reads only what it has
  * not parsed yet; the size tells a file cut shorter even when nothing lies past `from`.
  */
-function readFrom(path: string, from: number): { bytes: Uint8Array; size: number } {
+function readFrom(path: string, from: number, whole = false): { bytes: Uint8Array; size: number } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -114,6 +119,7 @@ function readFrom(path: string, from: number): { bytes: Uint8Array; size: number
       if (n === 0) break;
       read += n;
     }
+    if (whole) return { bytes: bytes.subarray(0, read), size };
     const end = bytes.subarray(0, read).lastIndexOf(0x0a);
     return { bytes: bytes.subarray(0, end + 1), size };
   } finally {
@@ -229,7 +235,7 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
  */
 const storable = <T>(value: T): T | undefined => (typeof value === "string" && textCannotHold(value) ? undefined : value);
 
-const wire = (span: ImportedSession["spans"][number]) => ({
+const wire = (span: ImportedSession["spans"][number], agentType?: string) => ({
   seq: span.seq,
   kind: span.kind,
   role: storable(span.role),
@@ -238,7 +244,7 @@ const wire = (span: ImportedSession["spans"][number]) => ({
   exitCode: span.exitCode,
   outcome: span.outcome,
   agentId: storable(span.agentId),
-  agentType: storable(span.agentType),
+  agentType: storable(span.agentType ?? (span.agentId ? agentType : undefined)),
   cwd: storable(span.cwd),
   occurredAt: span.occurredAt.toISOString(),
   body: Buffer.from(span.body).toString("base64"),
@@ -263,11 +269,40 @@ async function post(config: ConnectionConfig, body: unknown, signal: AbortSignal
   return json;
 }
 
-/** Sends what is new in the transcript; returns the server's answer to the last batch. */
-export async function syncTranscript(config: ConnectionConfig, request: SyncRequest, signal: AbortSignal): Promise<SyncAnswer> {
+/**
+ * Where a reader keeps its cursor and how it hands a batch over: the hooks keep a file per session
+ * and POST to the server; the watcher keeps the cursor in the database and calls the use case.
+ */
+export interface SyncIo {
+  readCursor(path: string): Cursor | Promise<Cursor>;
+  writeCursor(cursor: Cursor): void | Promise<void>;
+  send(body: unknown, signal: AbortSignal): Promise<SyncAnswer>;
+}
+
+function hookIo(config: ConnectionConfig, request: SyncRequest): SyncIo {
   if (!config.url || !config.key) throw new HookFailure("CUSTODIAN_URL and CUSTODIAN_KEY are not set (nor in the config file)");
+  return {
+    readCursor: (path) => readCursor(config, request.format, request.sessionId, path),
+    writeCursor: (cursor) => writeCursor(config, request.format, request.sessionId, cursor),
+    send: (body, signal) => post(config, body, signal),
+  };
+}
+
+/**
+ * The transcript as one document (a Gemini CLI `.json` session, rewritten whole at each change):
+ * read whole, never cut at its last line break.
+ */
+const isDocument = (request: SyncRequest, path: string) => request.format === "gemini-cli" && path.endsWith(".json");
+
+/** Sends what is new in the transcript; returns the server's answer to the last batch. */
+export async function syncTranscript(
+  config: ConnectionConfig,
+  request: SyncRequest,
+  signal: AbortSignal,
+  io: SyncIo = hookIo(config, request),
+): Promise<SyncAnswer> {
   const path = request.transcriptPath;
-  const cursor = path ? readCursor(config, request.format, request.sessionId, path) : undefined;
+  const cursor = path ? await io.readCursor(path) : undefined;
   let spans: ReturnType<typeof wire>[] = [];
   let skipped: Array<{ line: number; reason: string }> = [];
   let linesRead: number | undefined;
@@ -281,7 +316,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
     const importer = await hookImporter(request.format);
     const read = (from: number) => {
       try {
-        return readFrom(path, from);
+        return readFrom(path, from, isDocument(request, path));
       } catch (error) {
         throw new HookFailure(
           `cannot read the transcript ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -305,7 +340,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         session = found.session;
         linesRead = found.lines;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
-        spans = found.spans.filter((s) => s.seq >= from).map(wire);
+        spans = found.spans.filter((s) => s.seq >= from).map((s) => wire(s, request.agentType));
         skipped = found.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
           .map((s) => ({ line: s.line, reason: storableWords(s.message.slice(0, 2000)) }));
@@ -327,8 +362,7 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
   const batches = batchesOf(spans);
   for (let i = 0; i < batches.length; i++) {
     const last = i === batches.length - 1;
-    answer = await post(
-      config,
+    answer = await io.send(
       {
         session,
         spans: batches[i]!,
@@ -337,13 +371,23 @@ export async function syncTranscript(config: ConnectionConfig, request: SyncRequ
         compactions: last ? compactions : [],
         gate: last && request.gate,
         ...(last && request.ledgerLimit ? { ledgerLimit: request.ledgerLimit, serverUrl: config.url } : {}),
+        ...(last && request.runtimeSummary
+          ? {
+              runtimeSummary: {
+                text: request.runtimeSummary,
+                occurredAt: new Date().toISOString(),
+                // What the newest compaction in the transcript replaced, when this read found it.
+                ...(compactions.length > 0 ? { replacedSeqs: compactions.at(-1)!.replacedSeqs } : {}),
+              },
+            }
+          : {}),
       },
       signal,
     );
     // A long first import may outlast the hook's time limit: what was sent is kept, and the next
     // hook goes on from there (the old byte count makes it parse the file again).
-    if (next && cursor && !last) writeCursor(config, request.format, request.sessionId, { ...cursor, nextSeq: answer.nextSeq });
+    if (next && cursor && !last) await io.writeCursor({ ...cursor, nextSeq: answer.nextSeq });
   }
-  if (next && answer) writeCursor(config, request.format, request.sessionId, { ...next, nextSeq: answer.nextSeq });
+  if (next && answer) await io.writeCursor({ ...next, nextSeq: answer.nextSeq });
   return answer!;
 }

@@ -338,8 +338,8 @@ describe("claude-code hooks", () => {
       stderr: "custodian: the hook input on stdin is not JSON (compaction continues: fail-open)\n",
       exitCode: 0,
     });
-    expect((await runHook("claude-code", "post-compact", "{}", config)).stderr).toContain(
-      'unknown claude-code hook event "post-compact"',
+    expect((await runHook("claude-code", "pre-tool-use", "{}", config)).stderr).toContain(
+      'unknown claude-code hook event "pre-tool-use"',
     );
     const started = Date.now();
     const slow = await runHook("claude-code", "pre-compact", JSON.stringify({ session_id: "s", transcript_path: null }), {
@@ -455,6 +455,15 @@ describe("hook install", () => {
     expect(after.hooks.SessionStart).toEqual([
       { matcher: "compact", hooks: [{ type: "command", command: "custodian hook claude-code session-start", timeout: 15 }] },
     ]);
+    // Every session is captured: its end, each stop, each subagent's stop, and the runtime's summary.
+    const ours = (event: string) =>
+      after.hooks[event].flatMap((g: { hooks: Array<{ command: string }> }) => g.hooks.map((h) => h.command));
+    expect(ours("Stop")).toEqual(["custodian hook claude-code stop"]);
+    expect(ours("SessionEnd")).toEqual(["custodian hook claude-code session-end"]);
+    expect(ours("SubagentStop")).toEqual(["custodian hook claude-code subagent-stop"]);
+    expect(ours("PostCompact")).toEqual(["custodian hook claude-code post-compact"]);
+    expect(after.hooks.Stop[0].matcher).toBeUndefined(); // Stop takes no matcher
+    expect(JSON.parse(dry.after)).toEqual(after); // --dry-run shows exactly what it would write
     expect(installHooks("claude-code", { user: false, dryRun: false, cwd: dir, command: "custodian" }).written).toBe(false);
 
     const codex = installHooks("codex", { user: true, dryRun: false, cwd: dir, home: dir, command: "custodian" });
@@ -463,6 +472,7 @@ describe("hook install", () => {
       "PostCompact",
       "PreCompact",
       "SessionStart",
+      "Stop",
     ]);
     expect(existsSync(codex.path)).toBe(true);
   });

@@ -10,6 +10,23 @@
  * - post-compact (Codex): imports the summary and links the compaction; prints nothing.
  * - session-start with source "compact": the same, then prints the evidence ledger as the
  *   session's additional context. Other sources: imports, prints nothing.
+ * - stop and session-end: import the rest of the transcript (a session that never compacts is
+ *   captured whole); print nothing, so the runtime stops as it would have.
+ * - subagent-stop (Claude Code): imports the subagent's own transcript (`agent_transcript_path`)
+ *   as the session a file import gives it, `<session_id>/agent-<agent_id>`, every span carrying
+ *   the agent's id and its `agent_type` (which only the parent's Task call names, so the file alone
+ *   cannot tell it). Its seqs are the subagent file's own: kept apart, they never collide with the
+ *   parent's.
+ * - post-compact (Claude Code): imports the transcript, then stores the runtime's own summary
+ *   (`compact_summary`) verbatim as a summary span linked to the spans it replaced.
+ *
+ * Field names relied on, as the runtimes document them: every event's `session_id` and
+ * `transcript_path`; SessionStart's `source`; Claude Code's SubagentStop `agent_id`, `agent_type`
+ * and `agent_transcript_path`, and PostCompact's `compact_summary` (Claude Code 2.1.76 and later;
+ * its `trigger` is not needed). Codex's PostCompact input carries no summary (its schema,
+ * codex-rs/hooks/schema/generated/post-compact.command.input.schema.json, has `session_id`,
+ * `transcript_path`, `trigger`, `turn_id`, `cwd`, `model`): the summary is read from the rollout's
+ * `compacted` record instead; its Stop input (stop.command.input.schema.json) the same two ids.
  *
  * Fail-open is the default: any failure is one line on stderr and the runtime continues.
  * CUSTODIAN_FAIL_CLOSED=1 blocks instead (pre-compact only: after a compaction nothing is left
@@ -22,8 +39,8 @@ import { HookFailure, type SyncAnswer, syncTranscript } from "./hook-sync";
 export const HOOK_RUNTIMES = ["claude-code", "codex"] as const;
 export type HookRuntime = (typeof HOOK_RUNTIMES)[number];
 export const HOOK_EVENTS: Record<HookRuntime, readonly string[]> = {
-  "claude-code": ["pre-compact", "session-start"],
-  codex: ["pre-compact", "post-compact", "session-start"],
+  "claude-code": ["pre-compact", "post-compact", "session-start", "stop", "subagent-stop", "session-end"],
+  codex: ["pre-compact", "post-compact", "session-start", "stop"],
 };
 
 export interface HookAnswer {
@@ -36,6 +53,20 @@ interface Payload {
   sessionId: string;
   transcriptPath: string | null;
   source?: string;
+  /** SubagentStop: the subagent's own transcript, its id and its type. */
+  agentTranscriptPath?: string;
+  agentId?: string;
+  agentType?: string;
+  /** Claude Code's PostCompact: the summary the compaction wrote. */
+  compactSummary?: string;
+}
+
+/** An optional string field of the input: absent, null and "" are all "not given". */
+function optionalText(v: Record<string, unknown>, field: string): string | undefined {
+  const value = v[field];
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string") throw new HookFailure(`${field} is not a string`);
+  return value;
 }
 
 function parsePayload(stdin: string): Payload {
@@ -55,7 +86,21 @@ function parsePayload(stdin: string): Payload {
     sessionId: v.session_id,
     transcriptPath: typeof path === "string" && path !== "" ? path : null,
     ...(typeof v.source === "string" ? { source: v.source } : {}),
+    ...optionalFields(v),
   };
+}
+
+function optionalFields(v: Record<string, unknown>): Partial<Payload> {
+  const fields: Partial<Payload> = {};
+  const agentTranscriptPath = optionalText(v, "agent_transcript_path");
+  const agentId = optionalText(v, "agent_id");
+  const agentType = optionalText(v, "agent_type");
+  const compactSummary = optionalText(v, "compact_summary");
+  if (agentTranscriptPath) fields.agentTranscriptPath = agentTranscriptPath;
+  if (agentId) fields.agentId = agentId;
+  if (agentType) fields.agentType = agentType;
+  if (compactSummary) fields.compactSummary = compactSummary;
+  return fields;
 }
 
 const FORMAT: Record<HookRuntime, HookFormat> = { "claude-code": "claude-code", codex: "codex" };
@@ -90,6 +135,10 @@ async function handle(
   if (!HOOK_EVENTS[runtime].includes(event)) throw new HookFailure(`unknown ${runtime} hook event "${event}"`);
   const payload = parsePayload(stdin);
   const afterCompaction = event === "session-start" && payload.source === "compact";
+  if (event === "subagent-stop") {
+    await syncSubagent(runtime, payload, config, signal);
+    return { stdout: "", stderr: "", exitCode: 0 };
+  }
   const answer = await syncTranscript(
     config,
     {
@@ -98,6 +147,7 @@ async function handle(
       transcriptPath: payload.transcriptPath,
       gate: event === "pre-compact",
       ...(afterCompaction ? { ledgerLimit: config.ledgerLimit } : {}),
+      ...(event === "post-compact" && payload.compactSummary ? { runtimeSummary: payload.compactSummary } : {}),
     },
     signal,
   );
@@ -111,6 +161,25 @@ async function handle(
     return { stdout: `${JSON.stringify(output)}\n`, stderr: "", exitCode: 0 };
   }
   return { stdout: "", stderr: "", exitCode: 0 };
+}
+
+/**
+ * The subagent's own file, as the session a file import of it makes (`<session>/agent-<id>`), with
+ * the hook's agent type on every span of that agent. Without a transcript path there is nothing to read.
+ */
+async function syncSubagent(runtime: HookRuntime, payload: Payload, config: ConnectionConfig, signal: AbortSignal) {
+  if (!payload.agentTranscriptPath) return;
+  await syncTranscript(
+    config,
+    {
+      format: FORMAT[runtime],
+      sessionId: payload.agentId ? `${payload.sessionId}/agent-${payload.agentId}` : payload.sessionId,
+      transcriptPath: payload.agentTranscriptPath,
+      gate: false,
+      ...(payload.agentType ? { agentType: payload.agentType } : {}),
+    },
+    signal,
+  );
 }
 
 const knownRuntime = (runtime: string) =>

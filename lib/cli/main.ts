@@ -18,6 +18,7 @@ import { runMcpStdio } from "./mcp";
 import { HOOK_USAGE, runHookCommand } from "./hook-command";
 import { MEMBERS_USAGE, runMembersCommand } from "./members-command";
 import { runVerifyExport, VERIFY_EXPORT_USAGE } from "./verify-export";
+import { runWatchCommand, WATCH_USAGE } from "./watch-main";
 
 const USAGE = `Usage: npm run custodian -- <command> [options]
 
@@ -41,7 +42,7 @@ ${MEMBERS_USAGE}  projects create --slug <slug> [--name <name>]
   sweep               Delete originals whose TTL passed and that are not pinned.
   mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
                       with CUSTODIAN_KEY).
-${HOOK_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
+${HOOK_USAGE}${WATCH_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
 ${VERIFY_EXPORT_USAGE}`;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
@@ -66,6 +67,10 @@ async function main() {
   }
   if (group === "hook") {
     await runHookCommand([action ?? "", ...rest]);
+    return;
+  }
+  if (group === "watch") {
+    await runWatchCommand(action === undefined ? rest : [action, ...rest]);
     return;
   }
   const { values } = parseArgs({

@@ -12,6 +12,7 @@ import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
 import { appendSpans, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
+import { type RuntimeSummaryInput, type RuntimeSummaryResult, recordRuntimeSummary } from "./runtime-summary";
 import { type Ledger, ledgerText, sideEffectLedger } from "./ledger";
 
 type Submission = Parameters<typeof appendSpans>[2][number];
@@ -30,6 +31,8 @@ export interface HookSyncInput {
   ledgerLimit?: number;
   /** The server's address as the hook knows it, for the ledger's fetch hint. */
   serverUrl?: string;
+  /** The runtime's own compaction summary (a post-compaction hook): stored verbatim and linked. */
+  runtimeSummary?: RuntimeSummaryInput;
 }
 
 export interface HookRefusal {
@@ -49,6 +52,8 @@ export interface HookSyncResult {
   ledger?: Ledger;
   /** The ledger as the lines the agent reads. */
   ledgerText?: string;
+  /** The runtime's summary as stored; null when it had nothing left to replace. */
+  runtimeSummary?: RuntimeSummaryResult | null;
 }
 
 const CHUNK = 500;
@@ -79,6 +84,11 @@ export async function syncHookTranscript(
     const done = await appendSpans(projectId, session.id, input.spans.slice(i, i + CHUNK), { now });
     imported += done.filter((s) => s.created).length;
   }
+  // The runtime's own summary first: the transcript's record of the same compaction then finds its
+  // spans taken and is kept as a span, not linked a second time.
+  const runtimeSummary = input.runtimeSummary
+    ? await recordRuntimeSummary(projectId, session.id, input.runtimeSummary, requester)
+    : undefined;
   const linkedCompactions =
     input.compactions.length > 0 ? await linkHookCompactions(projectId, session.id, input.compactions, requester) : 0;
   const last = await db().span.findFirst({
@@ -87,6 +97,7 @@ export async function syncHookTranscript(
     select: { seq: true },
   });
   const result: HookSyncResult = { sessionId: session.id, nextSeq: (last?.seq ?? -1) + 1, imported, linkedCompactions };
+  if (runtimeSummary !== undefined) result.runtimeSummary = runtimeSummary;
   if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester, now);
   if (input.ledgerLimit) {
     result.ledger = await sideEffectLedger(projectId, session.id, input.ledgerLimit);

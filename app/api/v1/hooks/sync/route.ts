@@ -1,41 +1,9 @@
-import { z } from "zod";
 import { otherMethods } from "@/lib/api/respond";
 import { apiRoute } from "@/lib/api/route";
-import { LIMITS, SessionCreateSchema, SpanInputSchema } from "@/lib/api/schemas";
-import { decodeSpanBody } from "@/lib/api/span-body";
+import { HookSyncSchema, hookSyncInput } from "@/lib/api/hook-sync-schema";
 import { syncHookTranscript } from "@/lib/server/integrations";
 
 export const dynamic = "force-dynamic";
-
-const HookSyncSchema = z
-  .object({
-    session: SessionCreateSchema,
-    spans: z
-      .array(SpanInputSchema.extend({ sourceLine: z.number().int().min(0).optional() }))
-      .max(LIMITS.maxSpansPerBatch)
-      .default([]),
-    skipped: z
-      .array(z.object({ line: z.number().int().min(0), reason: z.string().min(1).max(2000) }).strict())
-      .max(LIMITS.maxSpansPerBatch)
-      .default([]),
-    linesRead: z.number().int().min(0).optional(),
-    compactions: z
-      .array(
-        z
-          .object({
-            summarySeq: z.number().int().min(0),
-            replacedSeqs: z.array(z.number().int().min(0)).max(LIMITS.maxSpansPerGateCall),
-            occurredAt: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
-          })
-          .strict(),
-      )
-      .max(1000)
-      .default([]),
-    gate: z.boolean().default(false),
-    ledgerLimit: z.number().int().min(1).max(500).optional(),
-    serverUrl: z.url().max(2000).optional(),
-  })
-  .strict();
 
 /**
  * A compaction hook's round trip: the transcript's spans it has not sent yet, the compactions it
@@ -45,24 +13,7 @@ const HookSyncSchema = z
 export const POST = apiRoute({
   permission: "spans:write",
   body: HookSyncSchema,
-  handler: async ({ caller, body }) =>
-    syncHookTranscript(
-      caller.projectId,
-      {
-        session: body.session,
-        spans: body.spans.map((span, index) => ({
-          ...span,
-          body: decodeSpanBody(span.body, span.bodyEncoding, `spans.${index}.body`),
-        })),
-        skipped: body.skipped,
-        ...(body.linesRead !== undefined ? { linesRead: body.linesRead } : {}),
-        compactions: body.compactions,
-        gate: body.gate,
-        ledgerLimit: body.ledgerLimit,
-        serverUrl: body.serverUrl,
-      },
-      caller.label,
-    ),
+  handler: async ({ caller, body }) => syncHookTranscript(caller.projectId, hookSyncInput(body), caller.label),
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

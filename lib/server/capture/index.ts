@@ -1,0 +1,7 @@
+export {
+  loadTranscriptCursors,
+  saveTranscriptCursor,
+  type TranscriptAtRisk,
+  type TranscriptCursorRow,
+  transcriptsAtRisk,
+} from "./cursors";
