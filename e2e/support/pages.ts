@@ -39,6 +39,7 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
     signedIn: true,
     path: (page) => firstLink(page, `${P}/evidence?q=modified-system-config`, 'a[href*="/evidence/export/print"]'),
   },
+  { name: "search results", signedIn: true, path: async () => `${P}/search?q=8443` },
   { name: "retention", signedIn: true, path: async () => `${P}/retention` },
   { name: "retention history", signedIn: true, path: async () => `${P}/retention/history` },
   { name: "audit log", signedIn: true, path: async () => `${P}/audit` },
