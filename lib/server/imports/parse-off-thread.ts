@@ -1,7 +1,8 @@
 /**
- * The importers' windows, read on a worker thread for any file larger than a small request: the
- * importers are synchronous (a whole-document format parses its file in one call), so reading a
- * large file on the server's event loop would stall every other request until it finished.
+ * The importers' windows, read on a worker thread for any file larger than a small request, and a
+ * large OTLP conversation's mapping likewise: the importers are synchronous (a whole-document format
+ * parses its file in one call), so reading a large file on the server's event loop would stall
+ * every other request until it finished.
  * The worker also bounds the memory one file may take: a file that needs more fails alone, with a
  * clear error, rather than taking the server down.
  */
