@@ -79,7 +79,11 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                       <ActionForm action={rollback} label={`Roll back to version ${v.version}`} inline follow={FOLLOW_PREVIEW}>
                         <input type="hidden" name="toVersion" value={v.version} />
                         <input type="hidden" name="version" value={current.version} />
-                        <input name="reason" placeholder="Reason" aria-label="Reason" maxLength={1000} />
+                        <label>
+                          Reason
+                          <br />
+                          <input name="reason" maxLength={1000} />
+                        </label>
                         <button className="button" type="submit">
                           Roll back to {v.version}
                         </button>
