@@ -35,6 +35,12 @@ export default function ErrorPage({
           Try again
         </button>
       </p>
+      <p data-testid="next-steps">
+        If it fails again: wait a minute and retry (the database may be restarting), or go back to{" "}
+        {/* A plain link: the app's router may be what failed. */}
+        <a href="/">your projects</a>. An operator finds what went wrong in the server's log under the reference above, and can
+        check <a href="/api/v1/health">the instance's health</a>.
+      </p>
     </main>
   );
 }

@@ -56,7 +56,9 @@ export function AtRiskTable({
       ) : null}
       {result ? (
         result.ok ? (
-          <p role="status">{result.message}</p>
+          <p role="status" className="act-outcome">
+            {result.message}
+          </p>
         ) : (
           <p role="alert" className="error-text">
             {result.error.message}

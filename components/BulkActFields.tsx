@@ -47,11 +47,6 @@ export function BulkActFields({
   return (
     <>
       <label>
-        Keep for (days from now)
-        <br />
-        <input name="days" type="number" min={1} max={36500} defaultValue={400} />
-      </label>
-      <label>
         Reason (required)
         <br />
         <input name="reason" required maxLength={1000} />
@@ -59,9 +54,17 @@ export function BulkActFields({
       <button className="button" type="button" onClick={() => ask("pin")} disabled={pending}>
         Pin {what}
       </button>
-      <button className="button secondary" type="button" onClick={() => ask("extend")} disabled={pending}>
-        Extend {what}
-      </button>
+      {/* The days belong to Extend alone: a pin keeps an original whatever its TTL. */}
+      <span className="act-group">
+        <label>
+          Keep for (days from now)
+          <br />
+          <input name="days" type="number" min={1} max={36500} defaultValue={400} />
+        </label>
+        <button className="button secondary" type="button" onClick={() => ask("extend")} disabled={pending}>
+          Extend {what}
+        </button>
+      </span>
       {problem ? (
         <p role="alert" className="error-text" style={{ flexBasis: "100%", margin: 0 }}>
           {problem}

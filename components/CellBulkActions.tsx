@@ -33,7 +33,15 @@ export function CellBulkActions({
   const [result, submit, pending] = useActionState(action, null);
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
-  if (held.count === 0) return null;
+  // The outcome outlives the form: after a pin the cell's originals move to another cell and this
+  // one empties, yet what was done stays on the page until the person goes elsewhere.
+  const outcome = result ? <ActOutcome result={result} /> : null;
+  if (held.count === 0)
+    return outcome ? (
+      <form className="panel" style={{ margin: "12px 0" }} aria-label={`Retention acts for ${label}`}>
+        {outcome}
+      </form>
+    ) : null;
   const taken = Math.min(held.count, limit);
   return (
     <form
@@ -55,15 +63,20 @@ export function CellBulkActions({
           held.count > taken ? `the first ${formatCount(taken)} of ${formatCount(held.count)}` : `all ${formatCount(held.count)}`
         }
       />
-      {result ? (
-        result.ok ? (
-          <span role="status">{result.message}</span>
-        ) : (
-          <span role="alert" className="error-text">
-            {result.error.message}
-          </span>
-        )
-      ) : null}
+      {outcome}
     </form>
+  );
+}
+
+/** What the last act did (or why it failed), on a line of its own. */
+function ActOutcome({ result }: { result: ActionResult }) {
+  return result.ok ? (
+    <p role="status" className="act-outcome" style={{ flexBasis: "100%", margin: 0 }}>
+      {result.message}
+    </p>
+  ) : (
+    <p role="alert" className="error-text" style={{ flexBasis: "100%", margin: 0 }}>
+      {result.error.message}
+    </p>
   );
 }

@@ -76,9 +76,9 @@ export function RetentionControls({ spanId, pinned, allowed, actions }: Props) {
             <input name="days" type="number" min={1} max={36500} defaultValue={400} required />
           </label>
           <label>
-            Reason{allowed.shorten ? " (required to shorten)" : ""}
+            Reason (required)
             <br />
-            <input name="reason" />
+            <input name="reason" required maxLength={1000} />
           </label>
           <button className="button secondary" type="submit" disabled={setting}>
             Set expiry

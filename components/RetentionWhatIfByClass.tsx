@@ -3,6 +3,7 @@ import type { Simulation } from "@/lib/server/what-if";
 import { prepareByClassTable } from "./charts/what-if-by-class";
 import { formatBytes } from "./charts/what-if-series";
 import { formatCount, humanize } from "./format";
+import { distinctSessions } from "./policy-labels";
 
 const HEADS = ["Bytes freed", "Spans lost", "Turned expiring", "Still expiring", "Bytes stored"] as const;
 
@@ -50,7 +51,7 @@ export function RetentionWhatIfByClass({
       </table>
       <details style={{ marginTop: 8 }}>
         <summary>
-          Sessions with spans the proposal turns EXPIRING or LOST ({formatCount(sessions.length)}
+          Sessions with spans the proposal turns expiring or lost ({formatCount(distinctSessions(sessions))}
           {sessionsTruncated ? ", the soonest only" : ""})
         </summary>
         <table aria-label="Sessions affected by day">

@@ -5,6 +5,7 @@ import type { ActionResult } from "@/lib/core/action-result";
 import type { Simulation } from "@/lib/server/what-if";
 import { useRefill } from "./ActionForm";
 import { PolicyFormInputs } from "./PolicyFormInputs";
+import { policyFieldLabel, policyValueLabel } from "./policy-labels";
 
 type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
 
@@ -37,12 +38,12 @@ export function RetentionWhatIfConfirm({
       <ul aria-label="Changes">
         {simulation.changes.map((c) => (
           <li key={c.field}>
-            <span className="mono">{c.field}</span>:{" "}
+            {policyFieldLabel(c.field)}:{" "}
             {c.field === "systemConfigPrefixes"
               ? `${c.added?.length ? `added ${c.added.join(", ")}` : ""}${c.added?.length && c.removed?.length ? "; " : ""}${
                   c.removed?.length ? `removed ${c.removed.join(", ")}` : ""
                 }`
-              : `${String(c.before)} → ${String(c.after)}`}
+              : `${policyValueLabel(c.field, c.before)} → ${policyValueLabel(c.field, c.after)}`}
             {c.narrowing ? <span className="badge risk"> gives up evidence</span> : null}
           </li>
         ))}

@@ -16,14 +16,20 @@ export interface RunGateData {
 }
 type Result = ActionResult<RunGateData>;
 
-/** Try a compaction of a seq range against the gate: a dry run unless "record it" is ticked. */
+/**
+ * Try a compaction of a seq range against the gate: a dry run unless "record it" is ticked. The
+ * range starts as `range`, the first run of spans not reclaimed yet (a range holding a reclaimed
+ * span is refused whole); with none left, the form says so instead.
+ */
 export function RunGateForm({
   sessionId,
   maxSeq,
+  range,
   action,
 }: {
   sessionId: string;
   maxSeq: number;
+  range: { fromSeq: number; toSeq: number } | null;
   action: (p: Result | null, f: FormData) => Promise<Result>;
 }) {
   const [result, submit, pending] = useActionState(action, null);
@@ -31,6 +37,12 @@ export function RunGateForm({
   const form = useRef<HTMLFormElement>(null);
   useRefill(form, result);
   const data = result?.ok ? result.data : undefined;
+  if (!range && !data)
+    return (
+      <p className="panel" style={{ marginTop: 16 }}>
+        Every span of this transcript is already reclaimed: there is nothing left to ask the gate about.
+      </p>
+    );
   return (
     <section className="panel" aria-label="Run gate" style={{ marginTop: 16 }}>
       <form ref={form} action={submit} style={{ display: "grid", gap: 8 }}>
@@ -39,12 +51,12 @@ export function RunGateForm({
           <label>
             From seq
             <br />
-            <input name="fromSeq" type="number" min={0} max={maxSeq} defaultValue={0} required />
+            <input name="fromSeq" type="number" min={0} max={maxSeq} defaultValue={range?.fromSeq ?? 0} required />
           </label>
           <label>
             To seq
             <br />
-            <input name="toSeq" type="number" min={0} max={maxSeq} defaultValue={maxSeq} required />
+            <input name="toSeq" type="number" min={0} max={maxSeq} defaultValue={range?.toSeq ?? maxSeq} required />
           </label>
           <label>
             <input type="checkbox" name="pointers" defaultChecked /> carry pointers to the originals
@@ -56,6 +68,12 @@ export function RunGateForm({
             <input type="checkbox" name="commit" /> record it (not a dry run)
           </label>
         </div>
+        {range && (range.fromSeq > 0 || range.toSeq < maxSeq) ? (
+          <p className="subtitle" style={{ margin: 0 }}>
+            Starts at seq {range.fromSeq}–{range.toSeq}, the first spans not reclaimed yet: a range holding a reclaimed span is
+            refused.
+          </p>
+        ) : null}
         <label>
           Candidate summary
           <textarea

@@ -4,6 +4,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { cellSafety } from "@/lib/evidence/safety";
 import { AgentName, CallOutcome } from "./CallOutcome";
 import { projectHref } from "./project-href";
+import { SpanSays, type SpanSaysFacts } from "./SpanSays";
 
 export interface TimelineSpan {
   id: string;
@@ -18,6 +19,8 @@ export interface TimelineSpan {
   exitCode?: number | null;
   agentId?: string | null;
   agentType?: string | null;
+  /** What the span says: prefixes of its original and of the summary that replaced it. */
+  says?: SpanSaysFacts;
 }
 
 const STATE_TONE: Record<TranscriptState, string> = {
@@ -28,8 +31,8 @@ const STATE_TONE: Record<TranscriptState, string> = {
 };
 
 /**
- * A page of the transcript, each span with its agent, call outcome, class, provenance and transcript
- * state, linked to its page in the project (`project`: its slug).
+ * A page of the transcript, each span with what it says (expandable in place), its agent, call
+ * outcome, class, provenance and transcript state, linked to its page in the project (`project`: its slug).
  */
 export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; project?: string }) {
   if (spans.length === 0) return <div className="panel empty-state">No spans match.</div>;
@@ -39,6 +42,7 @@ export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; projec
         <tr>
           <th className="num">Seq</th>
           <th>Kind</th>
+          <th className="span-says-col">What it says</th>
           <th>Agent</th>
           <th>Outcome</th>
           <th>Class</th>
@@ -48,32 +52,36 @@ export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; projec
         </tr>
       </thead>
       <tbody>
-        {spans.map((span) => (
-          <tr key={span.id} data-span-id={span.id}>
-            <td className="num">{span.seq ?? "—"}</td>
-            <td>
-              <Link href={project ? projectHref(project, `/spans/${span.id}`) : `/spans/${span.id}`}>
-                {span.kind.toLowerCase().replace("_", " ")}
-              </Link>
-            </td>
-            <td>
-              <AgentName agentId={span.agentId} agentType={span.agentType} />
-            </td>
-            <td>
-              <CallOutcome outcome={span.outcome} exitCode={span.exitCode} />
-            </td>
-            <td>{span.class.toLowerCase().replace("_", "-")}</td>
-            <td>
-              <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
-            </td>
-            <td>
-              <span className={`badge ${STATE_TONE[span.transcriptState]}`}>
-                {span.transcriptState.toLowerCase().replace("_", " ")}
-              </span>
-            </td>
-            <td>{span.occurredAt.toISOString().slice(0, 16).replace("T", " ")}</td>
-          </tr>
-        ))}
+        {spans.map((span) => {
+          const href = project ? projectHref(project, `/spans/${span.id}`) : `/spans/${span.id}`;
+          return (
+            <tr key={span.id} data-span-id={span.id}>
+              <td className="num">{span.seq ?? "—"}</td>
+              <td>
+                <Link href={href}>{span.kind.toLowerCase().replace("_", " ")}</Link>
+              </td>
+              <td className="span-says-col" data-testid="span-says">
+                <SpanSays facts={span.says} spanHref={href} />
+              </td>
+              <td>
+                <AgentName agentId={span.agentId} agentType={span.agentType} />
+              </td>
+              <td>
+                <CallOutcome outcome={span.outcome} exitCode={span.exitCode} />
+              </td>
+              <td>{span.class.toLowerCase().replace("_", "-")}</td>
+              <td>
+                <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
+              </td>
+              <td>
+                <span className={`badge ${STATE_TONE[span.transcriptState]}`}>
+                  {span.transcriptState.toLowerCase().replace("_", " ")}
+                </span>
+              </td>
+              <td className="when">{span.occurredAt.toISOString().slice(0, 16).replace("T", " ")}</td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

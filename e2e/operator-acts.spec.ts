@@ -18,6 +18,7 @@ test("an operator pins a span, extends another's TTL, and both acts are in the a
 
   await page.goto(`/projects/${seeded.projectSlug}/spans/${seeded.spanIds[1]}`);
   await page.getByLabel("Keep for (days from now)").fill("3000");
+  await page.getByLabel("Reason (required)").fill("kept for the yearly audit");
   await page.getByRole("button", { name: "Set expiry" }).click();
   await expect(page.getByRole("status")).toContainText("Extended");
 
@@ -36,6 +37,7 @@ test("an operator cannot shorten a TTL: that is an admin act", async ({ page }) 
   await signIn(page, "operator");
   await page.goto(`/projects/${seeded.projectSlug}/spans/${seeded.spanIds[0]}`);
   await page.getByLabel("Keep for (days from now)").fill("1");
+  await page.getByLabel("Reason (required)").fill("no longer needed");
   await page.getByRole("button", { name: "Set expiry" }).click();
   await expect(page.locator("p[role=alert]")).toContainText("admin");
 });
@@ -105,4 +107,36 @@ test("a bulk act over the at-risk table with nothing ticked says so plainly", as
   await expect(acts.getByRole("alertdialog", { name: "Confirm" })).toContainText("Pin 2 originals (");
   await acts.getByRole("button", { name: "Cancel" }).click();
   await expect(acts.getByRole("alertdialog")).toHaveCount(0);
+});
+
+test("after a bulk pin empties its cell, what the pin did stays on the page", async ({ page }) => {
+  const seeded = await seedSession("bulk-empties", [
+    { kind: "MESSAGE", body: "Let me check the release notes first." },
+    { kind: "MESSAGE", body: "That sounds good, thanks." },
+  ]);
+  await signIn(page, "operator");
+  await page.goto(`/projects/${seeded.projectSlug}/sessions/${seeded.sessionId}`);
+  const grid = page.getByRole("table", { name: "Spans by evidential class and provenance status" });
+  // Narrative originals expire before the horizon: a pin makes them durable, and the cell empties.
+  await grid.getByRole("link", { name: "2 narrative spans, expiring" }).click();
+  const acts = page.getByRole("form", { name: "Retention acts for narrative × expiring" });
+  await acts.getByLabel("Reason (required)").fill("kept for the incident review");
+  await acts.getByRole("button", { name: "Pin all 2" }).click();
+  await acts.getByRole("button", { name: "Confirm pin" }).click();
+  await expect(grid.getByRole("link", { name: "2 narrative spans, durable" })).toBeVisible();
+  await expect(grid.locator('td[data-cell="NARRATIVE:EXPIRING"]')).toHaveText("0");
+  await expect(acts.getByRole("status")).toHaveText("Pinned: 2 of 2.");
+  await expect(acts.getByRole("button")).toHaveCount(0);
+});
+
+test("the gate form as it opens asks about spans not reclaimed yet, and the gate answers", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/projects/demo/sessions");
+  // The staging session: its first spans were reclaimed by the demo's compactions.
+  await page.getByRole("link", { name: "Configure the app for staging" }).click();
+  const gate = page.getByRole("region", { name: "Run gate" });
+  await gate.getByRole("button", { name: "Run gate" }).click();
+  await expect(gate.getByRole("status")).toContainText("Dry run: nothing was recorded.");
+  await expect(gate.getByRole("alert")).toHaveCount(0);
+  await expect(gate.getByRole("table", { name: "Gate verdicts" }).locator("tbody tr").first()).toBeVisible();
 });

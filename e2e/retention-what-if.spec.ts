@@ -29,7 +29,7 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
 
   await simulation.getByRole("button", { name: "Save this policy" }).click();
   const confirm = page.getByRole("form", { name: "Confirm the policy change" });
-  await expect(confirm.getByRole("list", { name: "Changes" })).toContainText("ttlDays.SIDE_EFFECTING: 730 → 1");
+  await expect(confirm.getByRole("list", { name: "Changes" })).toContainText("Side-effecting TTL (days): 730 → 1");
   await confirm.getByRole("button", { name: "Confirm and save" }).click();
   await expect(confirm.getByRole("alert")).toContainText("needs a reason");
 
@@ -49,7 +49,7 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await page.goto(`${base}/retention/history`);
   const history = page.getByRole("table", { name: "Policy versions" });
   const saved = history.getByRole("row", { name: `Version ${version + 1}` });
-  await expect(saved).toContainText("ttlDays.SIDE_EFFECTING: 730 → 1");
+  await expect(saved).toContainText("Side-effecting TTL (days): 730 → 1");
   await expect(saved).toContainText("E2E: storage budget for side effects");
 
   const previous = history.getByRole("row", { name: `Version ${version}` });
@@ -58,5 +58,5 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await expect(page.getByRole("status").first()).toContainText(`saved as version ${version + 2}`);
   await page.reload();
   await expect(history.getByRole("row", { name: `Version ${version + 2}` })).toContainText(`rollback to ${version}`);
-  await expect(history.getByRole("row", { name: `Version ${version + 2}` })).toContainText("ttlDays.SIDE_EFFECTING: 1 → 730");
+  await expect(history.getByRole("row", { name: `Version ${version + 2}` })).toContainText("Side-effecting TTL (days): 1 → 730");
 });

@@ -7,6 +7,13 @@ const COLORS = ["#b4432f", "#d9822b", "#8c5fbf", "#3f7fbf", "#5b8c3a", "#a33b6b"
 
 /** Stacked refusals per day by cell. Draws what `prepareRefusalSeries` decided; decides nothing. */
 export function RefusalsChart({ series }: { series: RefusalSeries }) {
+  // Empty axes read as a chart that failed to load: say that there is nothing to draw.
+  if (series.keys.length === 0)
+    return (
+      <p className="empty-state" data-testid="refusals-chart-empty">
+        No refusals in this range: the gate refused nothing here.
+      </p>
+    );
   return (
     <div style={{ width: "100%", height: 240 }} aria-label="Refusals per day by cell" role="img">
       <ResponsiveContainer>

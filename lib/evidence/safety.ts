@@ -1,13 +1,16 @@
 import type { EvidentialClass, ProvenanceStatus } from "./types";
 
-export type Safety = "safe" | "risk" | "lost";
+export type Safety = "safe" | "neutral" | "risk" | "lost";
 
 /**
- * How a grid cell reads at a glance: safe where the gate would reclaim (narrative anywhere, or a
- * durable original), at risk where evidence is still retrievable but will not outlive its horizon,
- * lost where evidence-bearing spans can no longer be checked.
+ * How a grid cell reads at a glance: safe where the evidence is held (a durable original, or a
+ * narrative one still kept), at risk where evidence is still retrievable but will not outlive its
+ * horizon, lost where evidence-bearing spans can no longer be checked. Narrative spans whose original
+ * is gone are neutral: the gate lets them go and no question needs them, but nothing about them is
+ * kept, so they are not shown as safe either.
  */
 export function cellSafety(cls: EvidentialClass, provenance: ProvenanceStatus): Safety {
-  if (cls === "NARRATIVE" || provenance === "DURABLE") return "safe";
+  if (provenance === "DURABLE") return "safe";
+  if (cls === "NARRATIVE") return provenance === "EXPIRING" ? "safe" : "neutral";
   return provenance === "EXPIRING" ? "risk" : "lost";
 }

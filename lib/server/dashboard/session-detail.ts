@@ -6,6 +6,8 @@ import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } fro
 import { loadPolicy } from "@/lib/server/retention";
 import { nearerEnd } from "./list-query";
 import { pageBySeq } from "./span-page-by-seq";
+import { spanListExcerpts } from "./span-list-excerpts";
+import { unreclaimedRange } from "./gate-range";
 import {
   BULK_LIMIT,
   sessionGrid,
@@ -97,10 +99,11 @@ export async function getSessionOverview(
   const session = await db().session.findFirst({ where: { id: sessionId, projectId }, include: { project: true } });
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
   const policy = await loadPolicy(db(), session.projectId);
-  const [grid, agents, skipped] = await Promise.all([
+  const [grid, agents, skipped, gateRange] = await Promise.all([
     sessionGrid(db(), session.id, policy, now),
     sessionAgents(session.id),
     sessionSkippedRecords(session.id),
+    unreclaimedRange(session.id),
   ]);
   const outcomes = options.outcomes && options.outcomes.length > 0 ? [...options.outcomes] : undefined;
   const filter: TimelineFilter = {
@@ -141,10 +144,15 @@ export async function getSessionOverview(
       ? timelineHeld(db(), session.id, policy, now, grid, { class: filter.class, provenance: filter.provenance }, 0)
       : Promise.resolve({ count: 0, bytes: 0 }),
   ]);
+  // What each listed span says: a prefix of each original on the page, in one query.
+  const excerpts = await spanListExcerpts(
+    session.id,
+    spans.map((s) => s.id),
+  );
   return {
     session,
     grid: grid.grid,
-    spans: spans satisfies TimelineSpan[],
+    spans: spans.map((s) => ({ ...(s satisfies TimelineSpan), says: excerpts.get(s.id) })),
     total,
     page,
     pages,
@@ -152,6 +160,8 @@ export async function getSessionOverview(
     /** The held originals of the grid cell the list shows, and their bytes: what a bulk act takes. */
     cellHeld: { count: cell.count, bytes: cell.bytes },
     maxSeq: session.seqMax ?? 0,
+    /** The first run of seqs none of which is reclaimed: what the gate form starts with (null: none left). */
+    gateRange,
     agents,
     skipped,
   };

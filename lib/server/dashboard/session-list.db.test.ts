@@ -5,6 +5,10 @@ import { reclaim } from "@/lib/server/gate/reclaim";
 import { listSessionPage } from "./session-list";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { db } from "@/lib/db/client";
+import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { cellSafety } from "@/lib/evidence/safety";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
+import { getSessionOverview } from "./session-detail";
 
 describe("the sessions list", () => {
   it("searches, filters by runtime and state, sorts by refusals and pages", async () => {
@@ -82,5 +86,47 @@ describe("the sessions list", () => {
       await expect(refused).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
       await expect(refused).rejects.toMatchObject({ options: { fields: [{ path: Object.keys(raw)[0] }] } });
     }
+  });
+
+  it("counts at risk and lost as the session's grid colours them, no-pointer cells included", async () => {
+    // Structured originals kept 30 days against a 400-day horizon: at risk. A runtime that compacted
+    // without asking left the first spans with no pointer: the grid shows those red.
+    const project = await makeTestProject("list-grid", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 30 },
+    });
+    const { session } = await upsertSession(project.id, {
+      externalId: `grid-${randomBytes(3).toString("hex")}`,
+      runtime: "claude-code",
+    });
+    const body = (s: string) => new TextEncoder().encode(s);
+    await appendSpans(project.id, session.id, [
+      { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: new Date(), body: body('{"path":"/etc/a.conf"}') },
+      { seq: 1, kind: "TOOL_RESULT", occurredAt: new Date(), body: body("Wrote 12 bytes to /etc/a.conf") },
+      { seq: 2, kind: "MESSAGE", occurredAt: new Date(), body: body("Checked /var/log/app/2026-12-01.log at 09:14") },
+      { seq: 3, kind: "TOOL_RESULT", occurredAt: new Date(), body: body("listed /srv/app/releases/42") },
+      { seq: 4, kind: "MESSAGE", occurredAt: new Date(), body: body("Done.") },
+    ]);
+    await reclaim({
+      projectId: project.id,
+      sessionId: session.id,
+      selection: { fromSeq: 0, toSeq: 1 },
+      summary: { text: "Wrote a config.", pointers: [] },
+      dryRun: false,
+      requester: "runtime:test",
+      observed: true,
+    });
+    const { grid } = await getSessionOverview(project.id, session.id);
+    const tone = (t: string) =>
+      EVIDENTIAL_CLASSES.flatMap((c) => PROVENANCE_STATUSES.filter((p) => cellSafety(c, p) === t).map((p) => grid[c][p])).reduce(
+        (a, b) => a + b,
+        0,
+      );
+    expect(tone("lost")).toBeGreaterThan(0);
+    expect(tone("risk")).toBeGreaterThan(0);
+    const [row] = (await listSessionPage(project.id, {})).rows;
+    expect({ atRisk: row!.atRiskCount, lost: row!.lostCount }).toEqual({ atRisk: tone("risk"), lost: tone("lost") });
+    // The lost filter finds the session by the same red count.
+    expect((await listSessionPage(project.id, { state: "lost" })).rows.map((r) => r.id)).toEqual([session.id]);
   });
 });

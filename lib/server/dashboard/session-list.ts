@@ -2,11 +2,14 @@ import { z } from "zod";
 import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { cellSafety } from "@/lib/evidence/safety";
+import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 
-/** span_grid_count's code for spans LOST whatever the clock says. */
+/** span_grid_count's codes for the statuses the grid shows red on evidence-bearing rows: LOST and NONE. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
+const NONE_GRID_CODE = STATUS_CODES.indexOf("NONE");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete", "unasked"] as const;
@@ -31,7 +34,9 @@ export interface SessionListRow {
   lastActivityAt: Date;
   spanCount: number;
   refusalCount: number;
+  /** The session grid's amber cells (evidence-bearing spans expiring before their horizon). */
   atRiskCount: number;
+  /** The session grid's red cells (evidence-bearing spans lost, or with no pointer). */
   lostCount: number;
   /** Records its import skipped: while there are any, no evidence question answers NO over it. */
   skippedCount: number;
@@ -77,7 +82,7 @@ export async function listSessionPage(
     select: { runtime: true },
     orderBy: { runtime: "asc" },
   });
-  const lost = await lostAsTheGridShowsIt(rows);
+  const shown = await countsAsTheGridShowsThem(rows);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -88,8 +93,8 @@ export async function listSessionPage(
       lastActivityAt: r.last_activity_at,
       spanCount: r.spans,
       refusalCount: r.refusals,
-      atRiskCount: r.at_risk,
-      lostCount: lost.get(r.id) ?? r.lost,
+      atRiskCount: shown.get(r.id)?.atRisk ?? r.at_risk,
+      lostCount: shown.get(r.id)?.lost ?? r.lost,
       skippedCount: r.skipped,
       unaskedCompactionCount: r.unasked,
     })),
@@ -100,26 +105,31 @@ export async function listSessionPage(
 }
 
 /**
- * Evidence lost on a page's rows as each session's grid shows it. Without summaries the SQL count
- * is the grid's own (its LOST counters plus the spans past their TTL); a session with summaries
- * reads its grid (summaries take the weakest status of what they rest on), the page's grids at
- * once, so the list and the session page can never disagree. The filter on lost evidence uses the
- * SQL count of spans.
+ * The counts of a page's rows as each session's grid shows them, by the grid's own colouring
+ * (cellSafety): at risk is its amber cells, lost its red ones (evidence-bearing spans LOST or with no
+ * pointer). Each row reads its grid (kept counters, an index-only read), so the list and the session
+ * page can never disagree. The filters and the at-risk sort use the SQL counts.
  */
-async function lostAsTheGridShowsIt(
-  rows: Array<{ id: string; project_id: string; has_summaries: boolean }>,
-): Promise<Map<string, number>> {
+async function countsAsTheGridShowsThem(
+  rows: Array<{ id: string; project_id: string }>,
+): Promise<Map<string, { atRisk: number; lost: number }>> {
   const now = new Date();
-  const withSummaries = rows.filter((r) => r.has_summaries);
-  const projects = [...new Set(withSummaries.map((r) => r.project_id))];
+  const projects = [...new Set(rows.map((r) => r.project_id))];
   const policies = new Map(await Promise.all(projects.map(async (id) => [id, await loadPolicy(db(), id)] as const)));
-  const lost = await Promise.all(
-    withSummaries.map(async (row) => {
+  const counted = await Promise.all(
+    rows.map(async (row) => {
       const { grid } = await sessionGrid(db(), row.id, policies.get(row.project_id)!, now);
-      return [row.id, grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST] as const;
+      const shown = { atRisk: 0, lost: 0 };
+      for (const cls of EVIDENTIAL_CLASSES)
+        for (const status of PROVENANCE_STATUSES) {
+          const tone = cellSafety(cls, status);
+          if (tone === "risk") shown.atRisk += grid[cls][status];
+          if (tone === "lost") shown.lost += grid[cls][status];
+        }
+      return [row.id, shown] as const;
     }),
   );
-  return new Map(lost);
+  return new Map(counted);
 }
 
 /**
@@ -139,10 +149,13 @@ export function sessionListSql(
   query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">,
   now = new Date(),
 ): Prisma.Sql {
+  // What the grid shows red: evidence-bearing spans LOST or with no pointer, and those whose TTL
+  // has passed since their counter was kept.
   const lost = Prisma.sql`
-    (select coalesce(sum(g.n), 0) from span_grid_count g where g.session_id = se.id and g.code = ${LOST_GRID_CODE})
+    (select coalesce(sum(g.n), 0) from span_grid_count g
+      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code in (${LOST_GRID_CODE}, ${NONE_GRID_CODE}))
     + (select count(*) from span s
-        where s.session_id = se.id and s.kind <> 'SUMMARY' and ${heldPastTtl("s", now)})`;
+        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)})`;
   const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -15,7 +15,7 @@ const STATE_LABEL = {
   any: "Any",
   refused: "With refusals",
   "at-risk": "With spans at risk",
-  lost: "With evidence lost",
+  lost: "With evidence lost or no pointer",
   incomplete: "Incomplete (records skipped)",
   unasked: "Compacted without asking",
 } as const;
@@ -124,7 +124,9 @@ export default async function SessionsPage({
               <th className="num">
                 <Link href={href(project.slug, query, { sort: "at-risk", page: 1 })}>At risk</Link>
               </th>
-              <th className="num">Lost</th>
+              <th className="num" title="Evidence-bearing spans lost or with no pointer: the session grid's red cells">
+                Lost or no pointer
+              </th>
               <th className="num">Compacted without asking</th>
               <th>
                 <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity</Link>
@@ -155,8 +157,12 @@ export default async function SessionsPage({
                 <td>{s.runtime}</td>
                 <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
-                <td className="num">{s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}</td>
-                <td className="num">{s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}</td>
+                <td className="num" data-testid="at-risk">
+                  {s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}
+                </td>
+                <td className="num" data-testid="lost">
+                  {s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}
+                </td>
                 <td className="num">
                   <CompactionBadge count={s.unaskedCompactionCount} />
                 </td>

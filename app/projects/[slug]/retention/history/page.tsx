@@ -1,4 +1,5 @@
 import { ActionForm } from "@/components/ActionForm";
+import { policyFieldLabel, policyValueLabel } from "@/components/policy-labels";
 import { FOLLOW_PREVIEW } from "../preview-href";
 import Link from "next/link";
 import { Time } from "@/components/Time";
@@ -9,10 +10,6 @@ import { currentPolicy, listPolicyVersions } from "@/lib/server/retention";
 import { rollbackPolicyAction } from "../actions";
 
 export const metadata = { title: "Retention policy history" };
-
-function show(value: unknown): string {
-  return Array.isArray(value) ? `${value.length} prefixes` : String(value);
-}
 
 /**
  * Every saved version of the project's retention policy: who, when, why, and what changed. Rolling
@@ -61,7 +58,7 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                   <ul style={{ margin: 0, paddingLeft: 16 }}>
                     {v.changes.map((c) => (
                       <li key={c.field}>
-                        <span className="mono">{c.field}</span>:{" "}
+                        {policyFieldLabel(c.field)}:{" "}
                         {c.field === "systemConfigPrefixes"
                           ? [
                               c.added?.length ? `+ ${c.added.join(", ")}` : "",
@@ -69,7 +66,7 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                             ]
                               .filter(Boolean)
                               .join("; ")
-                          : `${show(c.before)} → ${show(c.after)}`}
+                          : `${policyValueLabel(c.field, c.before)} → ${policyValueLabel(c.field, c.after)}`}
                       </li>
                     ))}
                   </ul>
@@ -82,7 +79,11 @@ export default async function PolicyHistoryPage({ params }: { params: Promise<{ 
                       <ActionForm action={rollback} label={`Roll back to version ${v.version}`} inline follow={FOLLOW_PREVIEW}>
                         <input type="hidden" name="toVersion" value={v.version} />
                         <input type="hidden" name="version" value={current.version} />
-                        <input name="reason" placeholder="Reason" aria-label="Reason" maxLength={1000} />
+                        <label>
+                          Reason
+                          <br />
+                          <input name="reason" maxLength={1000} />
+                        </label>
                         <button className="button" type="submit">
                           Roll back to {v.version}
                         </button>

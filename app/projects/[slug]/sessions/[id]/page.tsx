@@ -60,7 +60,7 @@ export default async function SessionPage({
       page: query.page,
     }),
   );
-  const { session, spans, grid, total, page, pages, pageSize, cellHeld, maxSeq, agents, skipped } = overview;
+  const { session, spans, grid, total, page, pages, pageSize, cellHeld, maxSeq, gateRange, agents, skipped } = overview;
   const cls = query.class;
   const provenance = query.provenance;
   const listHref = (n: number, narrowed: boolean) =>
@@ -100,6 +100,12 @@ export default async function SessionPage({
         hrefFor={(c, p) => projectHref(project.slug, `/sessions/${session.id}?class=${c}&provenance=${p}#spans`)}
         current={{ class: cls, provenance }}
       />
+      {grid.NARRATIVE.NONE + grid.STRUCTURED.NONE + grid.SIDE_EFFECTING.NONE > 0 ? (
+        <p className="subtitle" data-testid="no-pointer-note" style={{ margin: "8px 0 0" }}>
+          No pointer: a summary replaced these spans without pointing to their originals (a compaction done without asking the
+          gate), so no answer can rest on them, and a pin cannot bring the pointer back.
+        </p>
+      ) : null}
       <h2 id="spans">{narrowing.length > 0 ? `Spans: ${narrowing.join("; ")}` : "Transcript"}</h2>
       <TranscriptFilters
         action={projectHref(project.slug, `/sessions/${session.id}`)}
@@ -156,7 +162,7 @@ export default async function SessionPage({
       {can(role, "gate:run") ? (
         <>
           <h2>Run the gate</h2>
-          <RunGateForm sessionId={session.id} maxSeq={maxSeq} action={runGateAction.bind(null, project.slug)} />
+          <RunGateForm sessionId={session.id} maxSeq={maxSeq} range={gateRange} action={runGateAction.bind(null, project.slug)} />
         </>
       ) : null}
     </>

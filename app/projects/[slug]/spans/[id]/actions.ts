@@ -7,7 +7,11 @@ import { DAY_MS } from "@/lib/evidence/policy";
 import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/provenance";
 
 const SpanForm = z.object({ spanId: z.uuid(), reason: z.string().max(1000).optional() });
-const ExpiryForm = SpanForm.extend({ days: z.coerce.number().int().min(1).max(36_500) });
+// Moving an expiry either way is written to the audit log with why, as the bulk extend is.
+const ExpiryForm = SpanForm.extend({
+  days: z.coerce.number().int().min(1).max(36_500),
+  reason: z.string().trim().min(1, "give a reason: the audit log records why").max(1000),
+});
 
 const spanPage = (input: { spanId: string }) => [`/spans/${input.spanId}`];
 

@@ -1,0 +1,36 @@
+/**
+ * Policy fields and evidential classes as people read them, for the what-if, its confirmation and
+ * the policy history: "Side-effecting TTL (days)", not "ttlDays.SIDE_EFFECTING". Pure and tested.
+ */
+import { humanize } from "./format";
+
+const FIELD_LABELS: Record<string, string> = {
+  evidenceHorizonDays: "Evidence horizon (days)",
+  evidenceWorkloads: "Evidence-demanding workloads",
+  systemConfigPrefixes: "System config paths",
+};
+
+/** "Side-effecting": a class as a heading or legend names it. */
+export function classLabel(cls: string): string {
+  const words = humanize(cls);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A changed field of a policy diff as people read it; an unknown field as it is. */
+export function policyFieldLabel(field: string): string {
+  const ttl = /^ttlDays\.([A-Z_]+)$/.exec(field);
+  if (ttl) return `${classLabel(ttl[1]!)} TTL (days)`;
+  return FIELD_LABELS[field] ?? field;
+}
+
+/** A field's value before or after: on and off for the workloads switch, the number otherwise. */
+export function policyValueLabel(field: string, value: unknown): string {
+  if (field === "evidenceWorkloads") return value ? "on" : "off";
+  if (Array.isArray(value)) return `${value.length} paths`;
+  return String(value);
+}
+
+/** How many different sessions a list of per-session, per-day rows names. */
+export function distinctSessions(rows: ReadonlyArray<{ sessionId: string }>): number {
+  return new Set(rows.map((r) => r.sessionId)).size;
+}
