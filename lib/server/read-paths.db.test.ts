@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import type { KindCount } from "@/lib/evidence/manifest";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { gridTally } from "@/lib/evidence/safety";
 import { isRetrievable } from "@/lib/evidence/provenance";
 import {
   answerQuestion,
@@ -638,10 +639,10 @@ describe("provenance status from indexes", () => {
     const now = new Date();
     for (const row of listed.rows.filter((x) => fixture.sessions.includes(x.id))) {
       const r = recount.find((x) => x.id === row.id)!;
-      expect([row.spanCount, row.refusalCount, row.atRiskCount]).toEqual([r.spans, r.refusals, r.at_risk]);
-      // Evidence lost on the list is what the session's grid shows as LOST: one source for both.
+      expect([row.spanCount, row.refusalCount]).toEqual([r.spans, r.refusals]);
+      // At risk and lost on the list are what the session's grid shows amber and red: one source for both.
       const grid = (await sessionGrid(db(), row.id, policy, now)).grid;
-      expect(row.lostCount).toBe(grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST);
+      expect({ atRisk: row.atRiskCount, lost: row.lostCount }).toEqual(gridTally(grid));
     }
   });
 

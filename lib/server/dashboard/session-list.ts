@@ -2,8 +2,7 @@ import { z } from "zod";
 import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { cellSafety } from "@/lib/evidence/safety";
-import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
+import { gridTally } from "@/lib/evidence/safety";
 import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 
@@ -119,14 +118,7 @@ async function countsAsTheGridShowsThem(
   const counted = await Promise.all(
     rows.map(async (row) => {
       const { grid } = await sessionGrid(db(), row.id, policies.get(row.project_id)!, now);
-      const shown = { atRisk: 0, lost: 0 };
-      for (const cls of EVIDENTIAL_CLASSES)
-        for (const status of PROVENANCE_STATUSES) {
-          const tone = cellSafety(cls, status);
-          if (tone === "risk") shown.atRisk += grid[cls][status];
-          if (tone === "lost") shown.lost += grid[cls][status];
-        }
-      return [row.id, shown] as const;
+      return [row.id, gridTally(grid)] as const;
     }),
   );
   return new Map(counted);

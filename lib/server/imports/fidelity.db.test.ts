@@ -12,6 +12,7 @@ import { GET as listSpansRoute, POST as appendSpansRoute } from "@/app/api/v1/se
 import { POST as askRoute } from "@/app/api/v1/evidence/query/route";
 import { db } from "@/lib/db/client";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { gridTally } from "@/lib/evidence/safety";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -184,10 +185,8 @@ describe("transcript fidelity, end to end", () => {
     expect(warned.retention.warning).toMatch(/the next sweep deletes them unless they are pinned/);
 
     const sessionId = warned.sessions[0]!.id;
-    const lostInGrid = async (at: Date) => {
-      const grid = (await sessionGrid(db(), sessionId, policy, at)).grid;
-      return grid.NARRATIVE.LOST + grid.STRUCTURED.LOST + grid.SIDE_EFFECTING.LOST;
-    };
+    // Lost as the grid colours it (red: evidence-bearing spans LOST or with no pointer).
+    const lostInGrid = async (at: Date) => gridTally((await sessionGrid(db(), sessionId, policy, at)).grid).lost;
     const listed = async () =>
       (await listSessionPage(occurred.id, { q: warned.sessions[0]!.externalId })).rows.find((r) => r.id === sessionId)!;
     // Before the sweep (TTLs passed, bytes still held) and after it, both say the same.
