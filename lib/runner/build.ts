@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { StartupError } from "@/lib/db/startup-error";
 
@@ -28,11 +27,15 @@ export function buildIsStale(root = process.cwd()): boolean {
   return [...SOURCE_DIRS, ...SOURCE_FILES].some((entry) => newestMtime(path.join(root, entry)) > builtAt);
 }
 
+/**
+ * `npm run build` when the build is stale: the hooks' bundle and the import parser's worker (which
+ * the built server starts) as well as the dashboard, so a server never runs a newer dashboard
+ * beside an older worker.
+ */
 export async function ensureBuilt(): Promise<void> {
   if (!buildIsStale()) return;
   console.log("Building the dashboard (once; about a minute)...");
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "build"], {
+  const child = spawn(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "-s", "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
