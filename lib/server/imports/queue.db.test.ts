@@ -72,6 +72,8 @@ describe("import jobs", () => {
     expect(row.status).toBe("DONE");
     const whole = importTranscript(bytes);
     expect(await db().span.count({ where: { session: { projectId: project.id } } })).toBe(whole.sessions[0]!.spans.length);
+    // The job is DONE once its spans are written; the file goes right after, in the job's own cleanup.
+    for (let waited = 0; waited < 10_000 && existsSync(received.file); waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(received.file)).toBe(false);
   }, 90_000);
 });
