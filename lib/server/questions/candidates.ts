@@ -174,6 +174,21 @@ export function regexNarrowing(alias: string, regex: { source: string; flags: st
 
 const ALL_KINDS: readonly AtomKind[] = ATOM_KINDS;
 
+/**
+ * matchAtom's outsideCwd test in SQL, leaving out only the atoms it finds NO_MATCH: a value that
+ * is not an absolute path, or one under (isPathUnder) the session's known working directory. Most
+ * of a project's writes are inside it, so "did we write outside the working directory?" judges the
+ * few outside instead of every write.
+ */
+function outsideCwdSql(alias: string): Prisma.Sql {
+  const a = alias;
+  // isPathUnder's directory: the cwd without a trailing slash, but "/" itself.
+  const dir = `(case when length(w.cwd) > 1 and right(w.cwd, 1) = '/' then left(w.cwd, -1) else w.cwd end)`;
+  return Prisma.raw(`(left(${a}.normalized, 1) = '/' and not exists (
+    select 1 from session w where w.id = ${a}.session_id and w.cwd <> ''
+       and (${dir} = '/' or ${a}.normalized = ${dir} or starts_with(${a}.normalized, ${dir} || '/'))))`);
+}
+
 export interface AtomConditionOptions {
   /** Judge atoms as a summary's claims: effect and negation do not count, only relevant kinds. */
   asClaim?: boolean;
@@ -208,6 +223,7 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);
+  if (p.outsideCwd && !options.asClaim) parts.push(outsideCwdSql(alias));
   // A summary's claim on a command pattern: the summary must have a command that could match it.
   // (Candidate spans are few; for the many spans of a project, see judgeCandidates.)
   const commandNarrowing = options.asClaim && p.commandRegex ? regexNarrowing("c", p.commandRegex) : null;
