@@ -24,7 +24,7 @@ import {
   type SpanFactsRow,
 } from "./scope";
 import { rawQuery } from "@/lib/db/client";
-import { candidateSpanSql, type UnknownCandidates } from "./unknown-blockers";
+import { atomJson, candidateSpanSql, type UnknownCandidates } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /**
@@ -154,37 +154,41 @@ export async function judgeCandidates(
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
   const atOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
+  const sources = candidateSources(predicates, scope);
+  const unknownMatters = sources.length > predicates.length;
+  // Spans judged so far, when the unknown tools' calls are judged after the predicates' candidates.
+  const judgedSpans = new Set<string>();
   let seen = 0;
   const judge = async (query: RunQuery, batch: Batch) => {
-    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged);
+    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged, {
+      unknownAtoms: unknownMatters,
+      judgedSpans,
+    });
     seen += batch.length;
     options.onProgress?.(seen);
   };
   const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
-  const sources = candidateSources(predicates, scope);
-  const unknownMatters = sources.length > predicates.length;
   const firsts = await Promise.all(
     sources.slice(0, predicates.length).map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)),
   );
-  // The unknown tools' calls some predicate could match come with the counted blockers.
-  const unknown = unknownMatters ? ((await options.unknownCandidates) ?? null) : [];
-  if (unknown !== null && firsts.every((rows) => rows.length <= atOnce)) {
-    if (unknownMatters) firsts.push(unknown);
-    const running = new Set<Promise<void>>();
-    await mergeBySpan(
-      firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
-      batchSpans,
-      async (batch) => {
-        if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-        const job = judge(pooled, batch).finally(() => running.delete(job));
-        running.add(job);
-      },
+  if (firsts.every((rows) => rows.length <= atOnce)) {
+    // The predicates' candidates are judged at once, beside the counted blockers' statement: their
+    // facts bring each span's unknown tool calls' atoms, so that statement is not waited for.
+    await judgeSideBySide(
+      mergeBySpan(
+        firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
+        batchSpans,
+      ),
+      (batch) => judge(pooled, batch),
     );
-    await Promise.all(running);
+    if (unknownMatters) await judgeUnknownCallsLeft(predicates, scope, firsts, judgedSpans, batchSpans, options, pooled, judge);
     return { damaged };
   }
   firsts.length = 0; // let them go: the cursors read them again
+  // The unknown tools' calls come through a cursor of their own here; the counted blockers'
+  // statement ends first, as no statement of the question may wait on this transaction.
+  if (unknownMatters) await options.unknownCandidates;
   await withCursors(async (open, query) => {
     // One connection: cursors are opened, and read, one statement at a time.
     const streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>> = [];
@@ -192,9 +196,85 @@ export async function judgeCandidates(
       const cursor = await open<CandidateRow>(ordered(source));
       streams.push(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)));
     }
-    await mergeBySpan(streams, batchSpans, (batch) => judge(query, batch));
+    for await (const batch of mergeBySpan(streams, batchSpans)) await judge(query, batch);
   });
   return { damaged };
+}
+
+/** Batches judged BATCHES_AT_ONCE at a time (each on a connection of its own). */
+async function judgeSideBySide(batches: AsyncGenerator<Batch>, judge: (batch: Batch) => Promise<void>): Promise<void> {
+  const running = new Set<Promise<void>>();
+  for await (const batch of batches) {
+    if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
+    const job = judge(batch).finally(() => running.delete(job));
+    running.add(job);
+  }
+  await Promise.all(running);
+}
+
+/**
+ * The unknown tools' calls some predicate could match that the predicates' candidates did not
+ * bring to judgement (their candidate atoms did not qualify, or narrowing left them out): judged
+ * now, each with its candidate rows of every predicate and its unknown call's atoms, exactly as
+ * if they had been merged with the others. They come with the counted blockers, or through a
+ * cursor when there are more than a statement may bring at once.
+ */
+async function judgeUnknownCallsLeft(
+  predicates: CompiledPredicate[],
+  scope: Scope,
+  firsts: CandidateRow[][],
+  judgedSpans: ReadonlySet<string>,
+  batchSpans: number,
+  options: { unknownCandidates?: Promise<UnknownCandidates> },
+  pooled: RunQuery,
+  judge: (query: RunQuery, batch: Batch) => Promise<void>,
+): Promise<void> {
+  const unknown = (await options.unknownCandidates) ?? null;
+  // Each left span's rows of every predicate, found once the left spans are known.
+  let candidateRows: Map<string, Array<CandidateRow[] | undefined>> | null = null;
+  const rowsOf = (key: string, calls: CandidateRow[]): Array<CandidateRow[] | undefined> => {
+    candidateRows ??= candidateRowsBySpan(firsts, judgedSpans);
+    return [...(candidateRows.get(key) ?? predicates.map(() => undefined)), calls];
+  };
+  const left = async function* (groups: AsyncGenerator<{ key: string; rows: CandidateRow[] }>) {
+    let batch: Batch = [];
+    for await (const { key, rows } of groups) {
+      if (judgedSpans.has(key)) continue;
+      batch.push(rowsOf(key, rows));
+      if (batch.length >= batchSpans) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  };
+  if (unknown !== null) {
+    const groups = groupsOf(readOnce(unknown), (row) => keyOf(row.session_id, row.span_id));
+    await judgeSideBySide(left(groups), (batch) => judge(pooled, batch));
+    return;
+  }
+  await withCursors(async (open, query) => {
+    const cursor = await open<CandidateRow>(ordered(unknownToolAtomsQuery(predicates, scope)));
+    for await (const batch of left(groupsOf(cursor, (row) => keyOf(row.session_id, row.span_id)))) await judge(query, batch);
+  });
+}
+
+/** The candidate rows of each predicate of the spans not judged, by span. */
+function candidateRowsBySpan(
+  firsts: CandidateRow[][],
+  judgedSpans: ReadonlySet<string>,
+): Map<string, Array<CandidateRow[] | undefined>> {
+  const out = new Map<string, Array<CandidateRow[] | undefined>>();
+  firsts.forEach((rows, i) => {
+    for (const row of rows) {
+      const key = keyOf(row.session_id, row.span_id);
+      if (judgedSpans.has(key)) continue;
+      let slots = out.get(key);
+      if (!slots) out.set(key, (slots = firsts.map(() => undefined)));
+      (slots[i] ??= []).push(row);
+    }
+  });
+  return out;
 }
 
 /** Rows already read, as a cursor that hands them over once. */
@@ -211,13 +291,12 @@ function readOnce<R>(rows: R[]): Cursor<R> {
 
 /**
  * Every predicate's candidates, each ordered by span, merged span by span into batches of
- * `batchSpans` spans (per span, each predicate's rows of it), each handed to `onBatch` in turn.
+ * `batchSpans` spans (per span, each predicate's rows of it), yielded in turn.
  */
-async function mergeBySpan(
+async function* mergeBySpan(
   streams: Array<AsyncGenerator<{ key: string; rows: CandidateRow[] }>>,
   batchSpans: number,
-  onBatch: (batch: Batch) => Promise<void>,
-): Promise<void> {
+): AsyncGenerator<Batch> {
   const heads: Array<IteratorResult<{ key: string; rows: CandidateRow[] }>> = [];
   for (const stream of streams) heads.push(await stream.next());
   let batch: Batch = [];
@@ -236,11 +315,11 @@ async function mergeBySpan(
     }
     batch.push(rows);
     if (batch.length >= batchSpans) {
-      await onBatch(batch);
+      yield batch;
       batch = [];
     }
   }
-  if (batch.length > 0) await onBatch(batch);
+  if (batch.length > 0) yield batch;
 }
 
 /**
@@ -257,6 +336,12 @@ async function judgeBatch(
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
   damaged: Array<{ sessionId: string; spanId: string }>,
+  judging: {
+    /** The facts bring each span's unknown tools' calls' atoms, which the engine judges with the rest. */
+    unknownAtoms: boolean;
+    /** Every span judged is added here. */
+    judgedSpans: Set<string>;
+  },
 ): Promise<void> {
   // Every predicate's candidates, merged by span: what the engine finally judges each span with.
   const atoms = new Map<string, Map<number, AtomRow>>();
@@ -314,8 +399,10 @@ async function judgeBatch(
     }
   }
   if (hits.size === 0) return;
-  for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now))) {
+  for (const key of hits.keys()) judging.judgedSpans.add(key);
+  for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now, judging.unknownAtoms))) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
+    if (row.unknown_atoms) merge(atomsBySpan(row.unknown_atoms));
     const span = questionSpan(row, row.seq!, policy, now, {
       atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
       ...(row.body !== null ? { body: new Uint8Array(Buffer.from(row.body, "base64")) } : {}),
@@ -369,7 +456,7 @@ async function fetchSpanLevel(
   return toolNames;
 }
 
-type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null };
+type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null; unknown_atoms?: AtomRow[] | null };
 
 /**
  * Checkable spans' facts, and for those that may cite (`may_cite`) their original's bytes when
@@ -377,10 +464,20 @@ type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null };
  * only block (an unknown tool's call) is judged on its facts alone. Raw queries cannot return
  * bytea here: the bytes travel as base64.
  */
-function factsQuery(spans: Array<{ session_id: string; id: string; may_cite: boolean }>, scope: Scope, now: Date): Prisma.Sql {
+function factsQuery(
+  spans: Array<{ session_id: string; id: string; may_cite: boolean }>,
+  scope: Scope,
+  now: Date,
+  unknownAtoms: boolean,
+): Prisma.Sql {
   const keys = Prisma.sql`unnest(${spans.map((k) => k.session_id)}::uuid[], ${spans.map((k) => k.id)}::uuid[], ${spans.map((k) => k.may_cite)}::boolean[]) as k(session_id, span_id, may_cite)`;
+  // A span's atoms lie together under the primary key: the unknown calls' among them cost a probe.
+  const unknown = unknownAtoms
+    ? Prisma.sql`, (select json_agg(${atomJson("u")}) from evidence_atom u
+                     where u.session_id = s.session_id and u.span_id = s.id and ${unknownToolCondition("u")}) as unknown_atoms`
+    : Prisma.empty;
   return Prisma.sql`
-    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body
+    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body${unknown}
       from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id
       -- "offset 0" keeps the subquery whole, so may_cite gates the read (a one-time filter) instead
       -- of filtering rows after the original was read.

@@ -105,6 +105,14 @@ function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope):
   };
 }
 
+/** An evidence_atom row of `alias` as JSON with AtomRow's fields, for statements that bring atoms nested in other rows. */
+export function atomJson(alias: string): Prisma.Sql {
+  const a = alias;
+  return Prisma.raw(`json_build_object('session_id', ${a}.session_id, 'span_id', ${a}.span_id, 'ordinal', ${a}.ordinal, 'kind', ${a}.kind,
+    'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
+    'negated', ${a}.negated, 'arg_name', ${a}.arg_name)`);
+}
+
 const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
 
 /**
@@ -128,16 +136,12 @@ export function countedBlockersQuery(
   if (!blocks) return null;
   // An export asks with no window (Infinity), which SQL's int cannot hold: the largest int can.
   const room = Math.min(window, 2_147_483_647);
-  const atom = (a: string) =>
-    Prisma.raw(`json_build_object('session_id', ${a}.session_id, 'span_id', ${a}.span_id, 'ordinal', ${a}.ordinal, 'kind', ${a}.kind,
-    'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
-    'negated', ${a}.negated, 'arg_name', ${a}.arg_name)`);
   // Times as the driver reads a timestamp column (text, parsed in readCountedBlockers).
   const facts = Prisma.sql`json_build_object('session_id', s.session_id, 'id', s.id, 'seq', s.seq, 'kind', s.kind, 'class', s.class,
     'transcript_state', s.transcript_state, 'occurred_at', s.occurred_at::text, 'has_pointer', s.has_pointer,
     'original_state', s.original_state, 'original_expires_at', s.original_expires_at::text, 'sha256', s.sha256,
     'tool_name', s.tool_name, 'outcome', s.outcome, 'exit_code', s.exit_code, 'byte_length', s.byte_length,
-    'atoms', (select json_agg(${atom("a")} order by a.ordinal) from evidence_atom a
+    'atoms', (select json_agg(${atomJson("a")} order by a.ordinal) from evidence_atom a
                where a.session_id = s.session_id and a.span_id = s.id and ${unknownToolCondition("a")}))`;
   const { indexed, probed } = candidateSpans(predicates, scope);
   const matched = Prisma.join(
@@ -180,7 +184,7 @@ export function countedBlockersQuery(
            (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
            (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
            (select count(*)::int from overlap) as overlap_count,
-           (select coalesce(json_agg(${atom("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
+           (select coalesce(json_agg(${atomJson("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
               from (select * from overlap limit ${atOnce + 1}) o) as overlap`;
 }
 
