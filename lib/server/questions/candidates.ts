@@ -71,6 +71,35 @@ function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
 }
 
 /**
+ * Any of the ranges. The ranges below a home directory are tested only on paths holding "/" and
+ * what every one of them starts with ("/." for the dotfiles policies name): each such range
+ * computes the path's part below its home again, and a filter over a session's writes (most of
+ * them in a project, not a home's dotfiles) would do that once per range and row.
+ */
+function prefixesSql(alias: string, ranges: PrefixRange[]): Prisma.Sql {
+  const arms = (of: PrefixRange[]) => of.map((range) => rangeSql(alias, range));
+  const home = ranges.filter((r) => r.on === "home");
+  const value = arms(ranges.filter((r) => r.on === "value"));
+  if (home.length > 0) {
+    // Every value in a range starts with its `from`: so does every value in any of them with what all the `from`s share.
+    const shared = home.map((r) => r.from).reduce(commonPrefix);
+    const below = Prisma.sql`(${Prisma.join(arms(home), " or ")})`;
+    value.push(
+      shared === "" ? below : Prisma.sql`(strpos(${Prisma.raw(`${alias}.normalized`)}, ${`/${shared}`}) > 0 and ${below})`,
+    );
+  }
+  return Prisma.sql`(${Prisma.join(value, " or ")})`;
+}
+
+function commonPrefix(a: string, b: string): string {
+  const x = [...a];
+  const y = [...b];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join("");
+}
+
+/**
  * Literals of which every string the regular expression (RE2 syntax, see UserPattern) matches
  * contains one, when the source says so plainly: the whole source is a literal word, or a group at
  * its top level (no alternation around it, not made optional) lists literal words as
@@ -214,12 +243,7 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   if (p.valuePrefixes) {
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
-    parts.push(
-      Prisma.sql`(${Prisma.join(
-        p.valuePrefixes.map((prefix) => rangeSql(alias, prefixRange(prefix))),
-        " or ",
-      )})`,
-    );
+    parts.push(prefixesSql(alias, p.valuePrefixes.map(prefixRange)));
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);
