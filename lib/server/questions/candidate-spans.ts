@@ -156,14 +156,13 @@ export async function judgeCandidates(
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   const sources = candidateSources(predicates, scope);
   const unknownMatters = sources.length > predicates.length;
-  // Spans judged so far, when the unknown tools' calls are judged after the predicates' candidates.
-  const judgedSpans = new Set<string>();
+  // Read at once, the unknown tools' calls are judged after the predicates' candidates: the spans
+  // judged (as many as the candidates read at once, at most) are remembered, and each one's facts
+  // bring its calls' atoms. Through cursors, they come as one more source, merged with the others.
+  let judgedSpans: Set<string> | null = null;
   let seen = 0;
   const judge = async (query: RunQuery, batch: Batch) => {
-    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged, {
-      unknownAtoms: unknownMatters,
-      judgedSpans,
-    });
+    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged, judgedSpans);
     seen += batch.length;
     options.onProgress?.(seen);
   };
@@ -175,6 +174,8 @@ export async function judgeCandidates(
   if (firsts.every((rows) => rows.length <= atOnce)) {
     // The predicates' candidates are judged at once, beside the counted blockers' statement: their
     // facts bring each span's unknown tool calls' atoms, so that statement is not waited for.
+    const judged = new Set<string>();
+    if (unknownMatters) judgedSpans = judged;
     await judgeSideBySide(
       mergeBySpan(
         firsts.map((rows) => groupsOf(readOnce(rows), (row) => keyOf(row.session_id, row.span_id))),
@@ -182,7 +183,7 @@ export async function judgeCandidates(
       ),
       (batch) => judge(pooled, batch),
     );
-    if (unknownMatters) await judgeUnknownCallsLeft(predicates, scope, firsts, judgedSpans, batchSpans, options, pooled, judge);
+    if (unknownMatters) await judgeUnknownCallsLeft(predicates, scope, firsts, judged, batchSpans, options, pooled, judge);
     return { damaged };
   }
   firsts.length = 0; // let them go: the cursors read them again
@@ -336,12 +337,8 @@ async function judgeBatch(
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
   damaged: Array<{ sessionId: string; spanId: string }>,
-  judging: {
-    /** The facts bring each span's unknown tools' calls' atoms, which the engine judges with the rest. */
-    unknownAtoms: boolean;
-    /** Every span judged is added here. */
-    judgedSpans: Set<string>;
-  },
+  /** Where given, every span judged is added, and its facts bring its unknown tools' calls' atoms to judge it with. */
+  judgedSpans: Set<string> | null,
 ): Promise<void> {
   // Every predicate's candidates, merged by span: what the engine finally judges each span with.
   const atoms = new Map<string, Map<number, AtomRow>>();
@@ -399,8 +396,8 @@ async function judgeBatch(
     }
   }
   if (hits.size === 0) return;
-  for (const key of hits.keys()) judging.judgedSpans.add(key);
-  for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now, judging.unknownAtoms))) {
+  if (judgedSpans) for (const key of hits.keys()) judgedSpans.add(key);
+  for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now, judgedSpans !== null))) {
     if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
     if (row.unknown_atoms) merge(atomsBySpan(row.unknown_atoms));
     const span = questionSpan(row, row.seq!, policy, now, {
