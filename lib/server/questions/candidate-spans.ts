@@ -5,7 +5,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { type CompiledPredicate, judgeSpan, matchAtom, spanQualifies } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
+import { atomCondition, fewSessions, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import {
   ATOM_FIELDS,
   atomsBySpan,
@@ -27,6 +27,9 @@ import { rawQuery } from "@/lib/db/client";
 import { atomJson, candidateSpanSql, type UnknownCandidates } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 
+/** How a scope's atoms are found: by session for a few sessions, else by the value indexes. */
+const byScope = (scope: Scope) => ({ prefixesAsFilter: fewSessions(scope.sessionIds) });
+
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
  *
@@ -37,13 +40,13 @@ import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   if (p.wholeCall) return callCandidatesQuery(p, scope);
-  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`;
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}`;
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
     with candidate as materialized (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
-        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
     ),
     spans as materialized (
       select c.session_id, c.span_id,
@@ -73,7 +76,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
     select ${ATOM_FIELDS}, a.whole_call from (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
              false as whole_call
-        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
       union all
       select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
         from span s

@@ -221,6 +221,21 @@ function outsideCwdSql(alias: string): Prisma.Sql {
 export interface AtomConditionOptions {
   /** Judge atoms as a summary's claims: effect and negation do not count, only relevant kinds. */
   asClaim?: boolean;
+  /**
+   * The atoms are found otherwise (a span's by its key, a few sessions' by session): the value
+   * prefixes only filter them. Their ranges are not offered to the planner as index conditions,
+   * whose weighing, dozens of ranges against every index, cost more than the rest of a
+   * one-session question on the embedded database.
+   */
+  prefixesAsFilter?: boolean;
+}
+
+/** Scopes of at most this many named sessions read their atoms by session (see prefixesAsFilter). */
+export const FEW_SESSIONS = 50;
+
+/** Whether a scope's atoms are read by session rather than by the value indexes. */
+export function fewSessions(sessionIds: readonly string[] | null): boolean {
+  return sessionIds !== null && sessionIds.length <= FEW_SESSIONS;
 }
 
 /**
@@ -243,7 +258,9 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   if (p.valuePrefixes) {
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
-    parts.push(prefixesSql(alias, p.valuePrefixes.map(prefixRange)));
+    const prefixes = prefixesSql(alias, p.valuePrefixes.map(prefixRange));
+    // coalesce() makes the ranges one opaque test: an OR would be weighed arm by arm for indexes.
+    parts.push(options.prefixesAsFilter ? Prisma.sql`coalesce(${prefixes}, false)` : prefixes);
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);

@@ -230,7 +230,9 @@ async function claimAtoms(predicates: CompiledPredicate[], summaries: SpanFactsR
   if (open.length > 0) {
     const rest = predicates.filter((p) => !sufficient.includes(p));
     const wide = [
-      ...rest.filter((p) => !byKind(p)).map((p) => Prisma.sql`(${atomCondition("a", p, { asClaim: true })})`),
+      ...rest
+        .filter((p) => !byKind(p))
+        .map((p) => Prisma.sql`(${atomCondition("a", p, { asClaim: true, prefixesAsFilter: true })})`),
       ...(rest.some(hasSpanLevelConditions) ? [Prisma.sql`a.kind in ('COMMAND', 'TOOL_CALL')`] : []),
     ];
     const queries: Array<Promise<AtomRow[]>> = rest.filter(byKind).map((p) => firstAtoms(open, p));
@@ -249,6 +251,6 @@ function firstAtoms(summaries: SpanFactsRow[], p: CompiledPredicate): Promise<At
   return db().$queryRaw<AtomRow[]>`
     select ${ATOM_FIELDS} from ${spanKeys(summaries)}
      cross join lateral (select * from evidence_atom a
-                          where a.session_id = k.session_id and a.span_id = k.span_id and ${atomCondition("a", p, { asClaim: true })}
+                          where a.session_id = k.session_id and a.span_id = k.span_id and ${atomCondition("a", p, { asClaim: true, prefixesAsFilter: true })}
                           order by a.ordinal limit 1) a`;
 }

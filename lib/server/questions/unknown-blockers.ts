@@ -14,7 +14,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import pg from "pg";
-import { atomCondition, unknownToolCondition } from "./candidates";
+import { atomCondition, fewSessions, unknownToolCondition } from "./candidates";
 import {
   type AtomRow,
   atomsBySpan,
@@ -64,7 +64,9 @@ export function candidateSpanSql(
   // An atom without an effect makes "effect = any(...)" null, not false, and the rest of the
   // condition (value ranges on paths below the home directory) would be worked out for nothing.
   const guarded = (p: CompiledPredicate) =>
-    p.effects ? Prisma.sql`(c.effect is not null and ${atomCondition("c", p)})` : Prisma.sql`(${atomCondition("c", p)})`;
+    p.effects
+      ? Prisma.sql`(c.effect is not null and ${atomCondition("c", p, PROBE)})`
+      : Prisma.sql`(${atomCondition("c", p, PROBE)})`;
   const atoms = Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = ${Prisma.raw(at.sessionId)} and c.span_id = ${Prisma.raw(at.spanId)} and (${Prisma.join(
     predicates.map(guarded),
     " or ",
@@ -87,7 +89,7 @@ function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope):
     .filter((p) => p.effects)
     .map(
       (p) =>
-        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p)}`,
+        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, { prefixesAsFilter: fewSessions(scope.sessionIds) })}`,
     );
   const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
   if (names.length > 0)
@@ -97,7 +99,7 @@ function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope):
     .filter((p) => !p.effects)
     .map(
       (p) =>
-        Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = u.session_id and c.span_id = u.span_id and ${atomCondition("c", p)})`,
+        Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = u.session_id and c.span_id = u.span_id and ${atomCondition("c", p, PROBE)})`,
     );
   return {
     indexed: indexed.length > 0 ? Prisma.join(indexed, " union all ") : Prisma.sql`select null::uuid, null::uuid where false`,
@@ -112,6 +114,9 @@ export function atomJson(alias: string): Prisma.Sql {
     'text', ${a}.text, 'normalized', ${a}.normalized, 'byte_start', ${a}.byte_start, 'byte_end', ${a}.byte_end, 'effect', ${a}.effect,
     'negated', ${a}.negated, 'arg_name', ${a}.arg_name)`);
 }
+
+/** A span's atoms are found by its key: the prefixes only filter them. */
+const PROBE = { prefixesAsFilter: true } as const;
 
 const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
 
