@@ -160,7 +160,15 @@ export function openApiDocument() {
             content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
           },
           responses: {
-            "200": ok("The import's outcome: sessions, spans, classes, refusals, skipped lines", { type: "object" }),
+            "200": ok(
+              "The import's outcome: sessions, spans, classes, refusals, skipped lines, and importId (the import's row)",
+              {
+                type: "object",
+                properties: {
+                  importId: { type: "string", format: "uuid", description: "GET /api/v1/imports/{id} reads the import back" },
+                },
+              },
+            ),
             "202": ok(
               "The file is imported as a background job (at most 2 run at once per server; the others wait in order): poll its Location",
               {

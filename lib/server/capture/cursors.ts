@@ -54,6 +54,9 @@ export async function saveTranscriptCursor(projectId: string, row: TranscriptCur
   });
 }
 
+/** How far ahead the watcher and the dashboard warn of a runtime's cleanup. */
+export const AT_RISK_WARN_DAYS = 7;
+
 export interface TranscriptAtRisk {
   path: string;
   runtime: string;
@@ -68,7 +71,11 @@ export interface TranscriptAtRisk {
  * imported (bytes short of the size, or the last import failed): what the watcher warns about, and
  * what a dashboard can list.
  */
-export async function transcriptsAtRisk(projectId: string, now: Date, withinDays = 7): Promise<TranscriptAtRisk[]> {
+export async function transcriptsAtRisk(
+  projectId: string,
+  now: Date,
+  withinDays = AT_RISK_WARN_DAYS,
+): Promise<TranscriptAtRisk[]> {
   const until = new Date(now.getTime() + withinDays * 86_400_000);
   const rows = await db().$queryRaw<
     Array<{ path: string; runtime: string; delete_at: Date; size: bigint; bytes: bigint; error: string | null }>

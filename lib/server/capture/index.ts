@@ -1,4 +1,5 @@
 export {
+  AT_RISK_WARN_DAYS,
   loadTranscriptCursors,
   saveTranscriptCursor,
   type TranscriptAtRisk,
