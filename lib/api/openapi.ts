@@ -21,6 +21,7 @@ import {
 } from "./retention-schemas";
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
+import { claudeCodeHookPaths } from "./openapi-hooks";
 import { otlpPaths } from "./openapi-otlp";
 import { searchPaths } from "./openapi-search";
 import { evidenceQuestionPaths, savedQuestionPaths } from "./openapi-questions";
@@ -326,6 +327,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...claudeCodeHookPaths,
       ...otlpPaths,
       "/api/v1/spans/{id}/original": {
         get: {

@@ -36,6 +36,12 @@ export async function loadTranscriptCursors(projectId: string): Promise<Map<stri
   return new Map(rows.map((r) => [r.path, toRow(r)]));
 }
 
+/** One file's cursor, or null when the file was never read. */
+export async function loadTranscriptCursor(projectId: string, path: string): Promise<TranscriptCursorRow | null> {
+  const row = await db().transcriptCursor.findUnique({ where: { projectId_path: { projectId, path } } });
+  return row ? toRow(row) : null;
+}
+
 export async function saveTranscriptCursor(projectId: string, row: TranscriptCursorRow): Promise<void> {
   const data = {
     runtime: row.runtime,
