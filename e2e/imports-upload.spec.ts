@@ -141,3 +141,46 @@ test("local transcripts a runtime's cleanup deletes within 7 days, not fully imp
   // A viewer sees the warning but no upload.
   await expect(page.getByRole("form", { name: "Import transcript files" })).toHaveCount(0);
 });
+
+test("the list follows a running import live, and stops reading once none runs", async ({ page }) => {
+  const seeded = await seedSession("imports-live", [{ kind: "MESSAGE", body: "hello" }]);
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { randomUUID } = await import("node:crypto");
+  const { db } = await import("@/lib/db/client");
+  // A background import another server is running: its row is all this page knows of it.
+  const job = await db().importJob.create({
+    data: {
+      id: randomUUID(),
+      projectId: seeded.projectId,
+      format: "codex",
+      byteLength: 3 * 1024 * 1024,
+      spansDone: 10,
+      spansTotal: 100,
+      requester: "api-key:e2e",
+    },
+  });
+  await signIn(page, "viewer");
+  await page.goto(`/projects/${seeded.projectSlug}/imports`);
+  const row = page.locator(`tr[data-import-id="${job.id}"]`);
+  await expect(row).toContainText("running");
+  await expect(row).toContainText("10 of 100");
+  await expect(page.getByText("Live: an import is running")).toBeVisible();
+
+  await db().importJob.update({ where: { id: job.id }, data: { spansDone: 60 } });
+  await expect(row).toContainText("60 of 100");
+  await db().importJob.update({
+    where: { id: job.id },
+    data: {
+      status: "DONE",
+      spansDone: 100,
+      spansTotal: 100,
+      outcome: { records: { read: 120, used: 100, ignored: 15, skipped: 5 }, sessions: [] },
+    },
+  });
+  await expect(row).toContainText("done");
+  await expect(row.getByRole("cell").nth(5)).toHaveText("120");
+  await expect(page.getByText("Live: an import is running")).toHaveCount(0);
+  // Nothing runs: the list is not read again.
+  const list = `/api/dashboard/projects/${seeded.projectSlug}/imports`;
+  await expect(page.waitForRequest((r) => new URL(r.url()).pathname === list, { timeout: 4_000 })).rejects.toThrow();
+});
