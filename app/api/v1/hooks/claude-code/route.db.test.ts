@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
@@ -121,6 +122,42 @@ describe("Claude Code HTTP hooks", () => {
     expect(stored).toHaveLength(importTranscript(bytes, "claude-code").sessions[0]!.spans.length);
     expect(stored.every((s) => s.agentId === "aac57f5" && s.agentType === "general-purpose")).toBe(true);
   });
+
+  it("PostCompact stores the runtime's summary verbatim, linked to the spans the compaction replaced", async () => {
+    const { project, key, dir } = await setup("http-post-compact");
+    const bytes = gunzipSync(readFileSync(join(FIXTURES, "spotter-compacted-ae4a77f8.jsonl.gz")));
+    const lines = bytes.toString("utf8").split("\n");
+    const boundary = lines.findIndex((l) => l.includes('"subtype":"compact_boundary"'));
+    const summaryLine = lines.findIndex((l, i) => i > boundary && l.includes('"isCompactSummary":true'));
+    const parent = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
+    const transcript = join(dir, `${parent}.jsonl`);
+    const compactSummary = "The agent read the spotter sources and planned the change; nothing was written yet.";
+    const common = { session_id: parent, transcript_path: transcript, cwd: "/home/dev/app" };
+
+    writeFileSync(transcript, head(lines, boundary));
+    expect((await hook(key, { ...common, hook_event_name: "Stop", stop_hook_active: false })).status).toBe(204);
+    writeFileSync(transcript, head(lines, summaryLine + 1));
+    const post = { ...common, hook_event_name: "PostCompact", trigger: "manual", compact_summary: compactSummary };
+    expect(await hook(key, post)).toMatchObject({ status: 204, text: "" });
+
+    const session = await sessionOf(project.id, parent);
+    const summaries = await db().span.findMany({
+      where: { sessionId: session.id, kind: "SUMMARY", seq: null },
+      select: { id: true, original: { select: { bytes: true } } },
+    });
+    expect(summaries).toHaveLength(1);
+    expect(Buffer.from(summaries[0]!.original!.bytes!).toString("utf8")).toBe(compactSummary);
+    const replaced = importTranscript(Buffer.from(head(lines, summaryLine + 1)), "claude-code").sessions[0]!.compactions[0]!
+      .replacedSeqs;
+    const links = await db().summaryLink.findMany({
+      where: { sessionId: session.id, summarySpanId: summaries[0]!.id },
+      select: { replaced: { select: { seq: true } } },
+    });
+    expect(links.map((l) => l.replaced.seq).sort((a, b) => a! - b!)).toEqual([...replaced].sort((a, b) => a - b));
+    // Sent again, nothing is stored twice.
+    expect((await hook(key, post)).status).toBe(204);
+    expect(await db().span.count({ where: { sessionId: session.id, kind: "SUMMARY", seq: null } })).toBe(1);
+  }, 120_000);
 
   it("PreCompact answers with the gate: empty when it allows; a warning, or with ?failClosed=1 a block, when it refuses", async () => {
     const shortLived = {
