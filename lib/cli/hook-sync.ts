@@ -83,5 +83,6 @@ export async function syncTranscript(
   signal: AbortSignal,
   io: SyncIo = hookIo(config, request),
 ): Promise<SyncAnswer> {
-  return readAndSend(request, await hookImporter(request.format), io, signal, config.url);
+  const importer = await hookImporter(request.format);
+  return readAndSend(request, (bytes) => importer.parse(bytes), io, signal, config.url);
 }

@@ -10,7 +10,13 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { storableWords, textCannotHold } from "@/lib/core/text";
 import { startsAfterSession } from "./shared/partial-start";
-import type { ImportedSession, TranscriptImporter } from "./shared/types";
+import type { ImportedSession, ImportResult } from "./shared/types";
+
+/**
+ * The format's parse of whole lines: the importer's own for a hook process; the server hands a
+ * large read to a worker thread, so no capture stalls its other requests.
+ */
+export type TranscriptParse = (bytes: Uint8Array) => Pick<ImportResult, "sessions"> | Promise<Pick<ImportResult, "sessions">>;
 
 /** The runtimes whose local transcripts are read incrementally. */
 export type IncrementalFormat = "claude-code" | "codex" | "gemini-cli";
@@ -139,15 +145,15 @@ interface Part {
  * parsed when there is no base, and when the part holds a compaction (which replaces spans before it).
  * None when the file holds no session yet (it starts with bookkeeping records).
  */
-function readSession(
-  importer: TranscriptImporter,
+async function readSession(
+  parse: TranscriptParse,
   part: Part,
   whole: () => Uint8Array,
   request: SyncRequest,
   cursor: Cursor | undefined,
-): SessionRead | undefined {
+): Promise<SessionRead | undefined> {
   if (part.base.bytes > 0 && cursor?.session) {
-    const tail = importer.parse(part.bytes);
+    const tail = await parse(part.bytes);
     const found = pickSession(tail.sessions, request.sessionId);
     // The part starts where this reader cut it, after the session began: that is no missing record.
     if (found && found.compactions.length === 0)
@@ -155,7 +161,7 @@ function readSession(
     if (!found && tail.sessions.length === 0) return undefined;
   }
   const bytes = part.base.bytes > 0 ? whole() : part.bytes;
-  const found = pickSession(importer.parse(bytes).sessions, request.sessionId);
+  const found = pickSession((await parse(bytes)).sessions, request.sessionId);
   if (!found) return undefined;
   const session: Session = {
     externalId: found.externalId,
@@ -249,7 +255,7 @@ const isDocument = (request: SyncRequest, path: string) => request.format === "g
 /** Sends what is new in the transcript; returns the server's answer to the last batch. */
 export async function readAndSend(
   request: SyncRequest,
-  importer: TranscriptImporter,
+  parse: TranscriptParse,
   io: SyncIo,
   signal: AbortSignal,
   /** The server's address as the caller knows it, for the evidence ledger's fetch hint. */
@@ -280,7 +286,7 @@ export async function readAndSend(
     const end = part.base.bytes + part.bytes.byteLength;
     if (end !== cursor.bytes && end > 0) {
       const rewritten = end < cursor.bytes;
-      const found = readSession(importer, part, () => read(0).bytes, request, rewritten ? undefined : cursor);
+      const found = await readSession(parse, part, () => read(0).bytes, request, rewritten ? undefined : cursor);
       if (found) {
         session = found.session;
         linesRead = found.lines;

@@ -5,8 +5,8 @@
  * use case as the process hooks. One capture of a file runs at a time; the next waits for it.
  */
 import { statSync } from "node:fs";
-import { IMPORTERS } from "@/lib/importers";
 import { type Cursor, readAndSend, readFrom, type SyncAnswer, type SyncRequest } from "@/lib/importers/incremental";
+import { parseTranscriptOffThread } from "@/lib/server/imports";
 import { loadTranscriptCursor, saveTranscriptCursor } from "./cursors";
 import { allowedTranscriptPath } from "./transcript-roots";
 
@@ -105,7 +105,8 @@ export async function captureHookEvent(
     try {
       const answer = await readAndSend(
         { ...request, transcriptPath: path },
-        IMPORTERS["claude-code"],
+        // A first read or a compaction parses the whole file: off the event loop when it is large.
+        (bytes) => parseTranscriptOffThread(bytes, "claude-code"),
         {
           readTranscript: readFrom,
           readCursor: () => start,
