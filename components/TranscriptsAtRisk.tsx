@@ -33,7 +33,10 @@ export function TranscriptsAtRisk({ risks, now, withinDays }: { risks: Transcrip
         <tbody>
           {risks.map((r) => (
             <tr key={r.path}>
-              <td className="mono">{r.path}</td>
+              {/* A path is one long word: it breaks anywhere rather than widening the page. */}
+              <td className="mono" style={{ wordBreak: "break-all" }}>
+                {r.path}
+              </td>
               <td>{r.runtime}</td>
               <td>
                 <Time value={r.deleteAt} />
