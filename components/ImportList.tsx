@@ -1,5 +1,6 @@
-import type { ImportListRow } from "@/lib/server/dashboard";
+import type { ImportListJson } from "@/lib/server/dashboard";
 import { formatCount, humanize } from "./format";
+import { ImportSessionLinks } from "./ImportSessionLinks";
 import { ListSummary } from "./ListSummary";
 import { type PageWindow, Pager } from "./Pager";
 import { Time } from "./Time";
@@ -13,16 +14,19 @@ function bytes(n: number): string {
 }
 
 /**
- * A page of a project's import jobs: format, status, size, spans, the file's records (read, used,
- * ignored, skipped) as the outcome counts them, who asked and when, with the total and a pager.
+ * A page of a project's imports: format, status, size, spans, the file's records (read, used,
+ * ignored, skipped) as the outcome counts them, the sessions it made, who asked and when, with the
+ * total and a pager.
  */
 export function ImportList({
+  slug,
   rows,
   window,
   hrefFor,
   filtered,
 }: {
-  rows: ImportListRow[];
+  slug: string;
+  rows: ImportListJson["rows"];
   window: PageWindow;
   hrefFor: (page: number) => string;
   filtered: boolean;
@@ -34,7 +38,7 @@ export function ImportList({
         <div className="panel empty-state">
           {filtered
             ? "No import matches this filter."
-            : "No imports yet: large transcript files imported in the background appear here."}
+            : "No imports yet: transcript files uploaded here or through the API appear here."}
         </div>
       ) : (
         <table className="data" aria-label="Imports">
@@ -49,6 +53,7 @@ export function ImportList({
               <th className="num">Used</th>
               <th className="num">Ignored</th>
               <th className="num">Skipped</th>
+              <th>Sessions</th>
               <th>Requested by</th>
             </tr>
           </thead>
@@ -56,7 +61,7 @@ export function ImportList({
             {rows.map((job) => (
               <tr key={job.id} data-import-id={job.id}>
                 <td>
-                  <Time value={job.createdAt} />
+                  <Time value={new Date(job.createdAt)} />
                 </td>
                 <td>{job.format ?? "detected"}</td>
                 <td>
@@ -84,6 +89,9 @@ export function ImportList({
                   ) : (
                     "—"
                   )}
+                </td>
+                <td>
+                  <ImportSessionLinks slug={slug} links={job.sessionLinks} total={job.sessions ?? 0} />
                 </td>
                 <td className="mono">{job.requester}</td>
               </tr>

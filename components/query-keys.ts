@@ -3,3 +3,8 @@ export const refusalKeys = {
   all: ["refusals"] as const,
   feed: (filter: Record<string, string | undefined>) => ["refusals", "feed", filter] as const,
 };
+
+export const importKeys = {
+  all: ["imports"] as const,
+  list: (project: string, query: Record<string, unknown>) => ["imports", "list", project, query] as const,
+};

@@ -32,7 +32,7 @@ test("the import form says plainly when the import queue is full, keeps nothing,
   await page.waitForTimeout(1500);
 
   await page.goto(`/projects/${seeded.projectSlug}/imports`);
-  const form = page.getByRole("form", { name: "Import a transcript file" });
+  const form = page.getByRole("form", { name: "Import transcript files" });
   // Over the size imported within the request (2 MiB), so it would wait in the queue.
   const large = Buffer.alloc(3 * 1024 * 1024, "x");
   await form

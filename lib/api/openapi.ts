@@ -21,6 +21,7 @@ import {
 } from "./retention-schemas";
 
 import { ErrorSchema, errors, json, ok, queryParameters, requestSchema, responseSchema } from "./openapi-parts";
+import { claudeCodeHookPaths } from "./openapi-hooks";
 import { otlpPaths } from "./openapi-otlp";
 import { searchPaths } from "./openapi-search";
 import { evidenceQuestionPaths, savedQuestionPaths } from "./openapi-questions";
@@ -160,7 +161,15 @@ export function openApiDocument() {
             content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
           },
           responses: {
-            "200": ok("The import's outcome: sessions, spans, classes, refusals, skipped lines", { type: "object" }),
+            "200": ok(
+              "The import's outcome: sessions, spans, classes, refusals, skipped lines, and importId (the import's row)",
+              {
+                type: "object",
+                properties: {
+                  importId: { type: "string", format: "uuid", description: "GET /api/v1/imports/{id} reads the import back" },
+                },
+              },
+            ),
             "202": ok(
               "The file is imported as a background job (at most 2 run at once per server; the others wait in order): poll its Location",
               {
@@ -318,6 +327,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...claudeCodeHookPaths,
       ...otlpPaths,
       "/api/v1/spans/{id}/original": {
         get: {

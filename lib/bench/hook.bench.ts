@@ -10,6 +10,8 @@
  * included).
  * Reported apart, as components of it: the same work in this process (runHook, no start-up), and
  * a few runs of the tsx fallback (TypeScript compiled at every start) for comparison.
+ * Beside them, Claude Code's HTTP hooks on the same transcript (./hook-http.ts; target p95 under
+ * 50 ms): no process is started, the server reads the file itself.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -26,6 +28,7 @@ import { CLI } from "@/lib/server/audit";
 import { runHook } from "@/lib/cli/hook";
 import { buildHookBundle } from "@/lib/cli/hook-build";
 import type { ConnectionConfig } from "@/lib/cli/hook-config";
+import { measureHttpHooks } from "./hook-http";
 import { measure, printTimings, type RunningServer, startServer } from "./measure";
 
 const RECORDS = Number(process.env.BENCH_HOOK_RECORDS ?? 5000);
@@ -64,8 +67,12 @@ async function main() {
     const project = await createProject({ slug: "bench-hook", name: "Bench hook" });
     const key = (await createApiKey(project.id, "bench", "OPERATOR", CLI)).key;
     await disconnectDb();
-    server = await startServer(database.url, { CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000" });
     const dir = mkdtempSync(join(tmpdir(), "custodian-bench-hook-"));
+    // The HTTP hooks' server reads the transcript itself, from this folder only.
+    server = await startServer(database.url, {
+      CUSTODIAN_RATE_LIMIT_PER_MINUTE: "1000000",
+      CUSTODIAN_HOOK_TRANSCRIPT_ROOTS: dir,
+    });
     const transcript = join(dir, "session.jsonl");
     const next = recordStream();
     const records = (count: number) => `${Array.from({ length: count }, next).join("\n")}\n`;
@@ -164,6 +171,18 @@ async function main() {
         { iterations: ITERATIONS, warmup: 1 },
       ),
     ]);
+    printTimings(
+      await measureHttpHooks({
+        base: server.base,
+        key,
+        projectId: project.id,
+        session: SESSION,
+        transcript,
+        iterations: ITERATIONS,
+        appendNew,
+        newPerRun: NEW_PER_RUN,
+      }),
+    );
     console.log(`Machine after the runs: ${machine()}`);
   } finally {
     await server?.stop();

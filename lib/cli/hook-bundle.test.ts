@@ -160,10 +160,13 @@ describe("hook install from the command line", () => {
     expect(dry.stdout.startsWith(`Would update ${settings}:\n--- before\n${before}+++ after\n`)).toBe(true);
     const shown = JSON.parse(dry.stdout.slice(dry.stdout.indexOf("+++ after\n") + "+++ after\n".length));
     expect(shown.model).toBe("x");
-    expect(shown.hooks.PreCompact.flatMap((g: { hooks: Array<{ command: string }> }) => g.hooks.map((h) => h.command))).toEqual([
-      "echo mine",
-      expect.stringMatching(/ hook claude-code pre-compact$/),
-    ]);
+    // The server's address is known (CUSTODIAN_URL): Claude Code posts PreCompact to it, as an HTTP hook.
+    expect(
+      shown.hooks.PreCompact.flatMap((g: { hooks: Array<{ command?: string; url?: string }> }) =>
+        g.hooks.map((h) => h.command ?? h.url),
+      ),
+    ).toEqual(["echo mine", "http://127.0.0.1:9/api/v1/hooks/claude-code"]);
+    expect(dry.stderr).toContain("Claude Code sends the key from its environment's CUSTODIAN_KEY.");
     expect(shown.hooks.SessionStart).toEqual([
       {
         matcher: "compact",

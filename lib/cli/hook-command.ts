@@ -12,9 +12,22 @@ export const HOOK_USAGE = `  hook claude-code pre-compact|post-compact|session-s
                       Runtime hooks: read the runtime's hook JSON on stdin (CUSTODIAN_URL,
                       CUSTODIAN_KEY, CUSTODIAN_FAIL_CLOSED=1, CUSTODIAN_HOOK_TIMEOUT_MS,
                       CUSTODIAN_LEDGER_LIMIT, or ~/.config/custodian/config.json).
-  hook install claude-code|codex [--user] [--dry-run]
+  hook install claude-code|codex [--user] [--dry-run] [--url <server>] [--process]
                       Merge all of them into the project's (or with --user, your) runtime settings.
+                      Claude Code gets HTTP hooks for PreCompact, PostCompact, Stop, SubagentStop
+                      and SessionEnd when the server's address is known (--url, CUSTODIAN_URL or
+                      the config file), sending $CUSTODIAN_KEY; --process installs process hooks only.
 `;
+
+/** What Claude Code's HTTP hooks need, said where they are installed. */
+function httpNotes(url: string, keyInEnvironment: boolean): string[] {
+  return [
+    `HTTP hooks post to ${url}: the server reads the transcripts from its own disk, so it must run on the machine where Claude Code writes them (install with --process otherwise).`,
+    keyInEnvironment
+      ? "Claude Code sends the key from its environment's CUSTODIAN_KEY."
+      : "Set CUSTODIAN_KEY in the environment Claude Code runs in: the hooks send it (the key is never written into the settings).",
+  ];
+}
 
 /** Codex skips hooks it was not told to trust, silently: say so where they are installed. */
 const CODEX_TRUST =
@@ -30,20 +43,39 @@ export async function runHookCommand(args: string[]): Promise<void> {
     const { defaultCommand, installHooks } = await import("./hook-install");
     const { values } = parseArgs({
       args: rest,
-      options: { user: { type: "boolean" }, "dry-run": { type: "boolean" }, command: { type: "string" } },
+      options: {
+        user: { type: "boolean" },
+        "dry-run": { type: "boolean" },
+        command: { type: "string" },
+        url: { type: "string" },
+        process: { type: "boolean" },
+      },
     });
+    const config = loadConnectionConfig();
+    const url = values.url ?? config.url;
+    if (url !== undefined && !URL.canParse(url))
+      throw new AppError("VALIDATION_FAILED", `--url must be the server's address, e.g. http://127.0.0.1:3000 (not ${url})`);
+    const http = second === "claude-code" && !values.process && url ? { url, failClosed: config.failClosed } : undefined;
     const result = installHooks(second as HookRuntime, {
       user: values.user ?? false,
       dryRun: values["dry-run"] ?? false,
       command: values.command ?? defaultCommand(),
+      http,
     });
+    const notes = http
+      ? httpNotes(http.url, Boolean(process.env.CUSTODIAN_KEY))
+      : second === "claude-code" && !values.process
+        ? ["No server address (--url, CUSTODIAN_URL or the config file): process hooks only."]
+        : [];
     if (result.before === result.after) {
       console.log(`${result.path}: the Custodian hooks are already installed.`);
-      return;
+    } else {
+      console.log(`${result.written ? "Updated" : "Would update"} ${result.path}:`);
+      console.log(`--- before\n${result.before || "(no file)\n"}+++ after\n${result.after}`);
+      if (second === "codex") console.log(CODEX_TRUST);
     }
-    console.log(`${result.written ? "Updated" : "Would update"} ${result.path}:`);
-    console.log(`--- before\n${result.before || "(no file)\n"}+++ after\n${result.after}`);
-    if (second === "codex") console.log(CODEX_TRUST);
+    // Advice on stderr: stdout is the change itself.
+    for (const note of notes) console.error(note);
     return;
   }
   const config = loadConnectionConfig();

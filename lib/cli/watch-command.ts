@@ -13,7 +13,7 @@ import { homedir } from "node:os";
 import { parseArgs } from "node:util";
 import { AppError } from "@/lib/core/errors";
 import { findProjectBySlug } from "@/lib/server/admin";
-import { transcriptsAtRisk } from "@/lib/server/capture";
+import { AT_RISK_WARN_DAYS, transcriptsAtRisk } from "@/lib/server/capture";
 import { progressBar } from "./progress";
 import { claudeCleanupDays } from "./watch-cleanup";
 import { discoverTranscripts, transcriptRoots } from "./watch-discover";
@@ -28,7 +28,7 @@ export const WATCH_USAGE = `  watch [--once] [--project <slug>] [--home <dir>] [
                       Install the watcher as a user service (systemd on Linux, launchd on macOS).
 `;
 
-const WARN_DAYS = 7;
+const WARN_DAYS = AT_RISK_WARN_DAYS;
 
 export interface WatchOptions {
   project: string;

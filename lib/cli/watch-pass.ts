@@ -9,7 +9,7 @@ import { HookSyncSchema, hookSyncInput } from "@/lib/api/hook-sync-schema";
 import { loadTranscriptCursors, saveTranscriptCursor, type TranscriptCursorRow } from "@/lib/server/capture";
 import { syncHookTranscript } from "@/lib/server/integrations";
 import type { ConnectionConfig } from "./hook-config";
-import { type Cursor, type SyncAnswer, type SyncIo, syncTranscript } from "./hook-sync";
+import { type Cursor, readTranscriptFile, type SyncAnswer, type SyncIo, syncTranscript } from "./hook-sync";
 import { deleteAt } from "./watch-cleanup";
 import type { LocalTranscript } from "./watch-discover";
 
@@ -51,6 +51,7 @@ interface Sent {
 /** The reader's io against the database; counts what was stored. */
 function databaseIo(projectId: string, start: Cursor, counter: { imported: number; cursor: Cursor }): SyncIo {
   return {
+    readTranscript: readTranscriptFile,
     readCursor: () => start,
     writeCursor: (cursor) => {
       counter.cursor = cursor;

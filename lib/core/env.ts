@@ -81,6 +81,16 @@ const EnvSchema = z.object({
    */
   CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT: positiveInt(10_000).default(4),
   CUSTODIAN_IMPORT_QUEUE_LIMIT: positiveInt(10_000).default(16),
+  /**
+   * Folders (comma-separated) whose transcripts Claude Code's HTTP hooks may have this server read;
+   * a hook naming a file anywhere else is refused. Unset: the server user's Claude Code projects
+   * folder (`$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`).
+   */
+  CUSTODIAN_HOOK_TRANSCRIPT_ROOTS: z.string().min(1).optional(),
+  /** Claude Code's own folder, when moved from ~/.claude (as Claude Code reads it). */
+  CLAUDE_CONFIG_DIR: z.string().min(1).optional(),
+  /** The longest an HTTP hook that answers with the gate (PreCompact) is kept waiting, in ms. */
+  CUSTODIAN_HOOK_TIMEOUT_MS: positiveInt(600_000).default(10_000),
   /** Imports larger than this run in the background (202 with a job). */
   CUSTODIAN_SYNC_IMPORT_BYTES: positiveInt().optional(),
   /** Signs session cookies; required to share sign-ins across servers. */

@@ -36,6 +36,12 @@ export async function loadTranscriptCursors(projectId: string): Promise<Map<stri
   return new Map(rows.map((r) => [r.path, toRow(r)]));
 }
 
+/** One file's cursor, or null when the file was never read. */
+export async function loadTranscriptCursor(projectId: string, path: string): Promise<TranscriptCursorRow | null> {
+  const row = await db().transcriptCursor.findUnique({ where: { projectId_path: { projectId, path } } });
+  return row ? toRow(row) : null;
+}
+
 export async function saveTranscriptCursor(projectId: string, row: TranscriptCursorRow): Promise<void> {
   const data = {
     runtime: row.runtime,
@@ -54,6 +60,9 @@ export async function saveTranscriptCursor(projectId: string, row: TranscriptCur
   });
 }
 
+/** How far ahead the watcher and the dashboard warn of a runtime's cleanup. */
+export const AT_RISK_WARN_DAYS = 7;
+
 export interface TranscriptAtRisk {
   path: string;
   runtime: string;
@@ -68,7 +77,11 @@ export interface TranscriptAtRisk {
  * imported (bytes short of the size, or the last import failed): what the watcher warns about, and
  * what a dashboard can list.
  */
-export async function transcriptsAtRisk(projectId: string, now: Date, withinDays = 7): Promise<TranscriptAtRisk[]> {
+export async function transcriptsAtRisk(
+  projectId: string,
+  now: Date,
+  withinDays = AT_RISK_WARN_DAYS,
+): Promise<TranscriptAtRisk[]> {
   const until = new Date(now.getTime() + withinDays * 86_400_000);
   const rows = await db().$queryRaw<
     Array<{ path: string; runtime: string; delete_at: Date; size: bigint; bytes: bigint; error: string | null }>

@@ -8,6 +8,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import { nearerEnd, pageParam, pageWithin, parseListQuery, type RawSearchParams } from "./list-query";
 
 export const IMPORT_PAGE_SIZE = 25;
+/** Sessions linked from an import's row; a file of hundreds of sessions says how many more. */
+export const SESSION_LINKS = 5;
 export const IMPORT_STATUSES = ["RUNNING", "DONE", "FAILED"] as const;
 export const IMPORT_SORTS = ["newest", "oldest"] as const;
 
@@ -33,6 +35,8 @@ export interface ImportListRow {
   /** The file's records as its outcome counts them (read == used + ignored + skipped); null until done. */
   records: { read: number; used: number; ignored: number; skipped: number } | null;
   sessions: number | null;
+  /** The first SESSION_LINKS sessions the import made or added to, for links to them. */
+  sessionLinks: Array<{ id: string; externalId: string }>;
   error: string | null;
   requester: string;
   createdAt: Date;
@@ -46,6 +50,8 @@ export interface ImportListPage {
   pages: number;
   pageSize: number;
   query: ImportListQuery;
+  /** Some import of the project is still running (on this page or not): the page polls until none is. */
+  running: boolean;
 }
 
 function whereSql(projectId: string, query: ImportListQuery): Prisma.Sql {
@@ -68,7 +74,11 @@ export function importPageSql(
   return Prisma.sql`
     select j.id::text as id, j.format, j.status::text as status, j.byte_length, j.spans_done, j.spans_total,
            j.outcome -> 'records' as records, jsonb_array_length(case when jsonb_typeof(j.outcome -> 'sessions') = 'array'
-           then j.outcome -> 'sessions' end) as sessions, j.error, j.requester, j.created_at, j.updated_at
+           then j.outcome -> 'sessions' end) as sessions,
+           (select coalesce(jsonb_agg(jsonb_build_object('id', t.value ->> 'id', 'externalId', t.value ->> 'externalId')), '[]'::jsonb)
+              from (select value from jsonb_array_elements(case when jsonb_typeof(j.outcome -> 'sessions') = 'array'
+                    then j.outcome -> 'sessions' else '[]'::jsonb end) limit ${SESSION_LINKS}) t) as session_links,
+           j.error, j.requester, j.created_at, j.updated_at
       from import_job j
      where ${whereSql(projectId, query)}
      order by j.created_at ${dir}, j.id ${dir}
@@ -84,7 +94,11 @@ export async function listImportPage(
   raw: ImportListQuery | RawSearchParams | URLSearchParams,
 ): Promise<ImportListPage> {
   const query = isParsed(raw) ? raw : parseImportListQuery(raw);
-  const [{ total } = { total: 0 }] = await db().$queryRaw<Array<{ total: number }>>(importCountSql(projectId, query));
+  const [[{ total } = { total: 0 }], [{ running } = { running: false }]] = await Promise.all([
+    db().$queryRaw<Array<{ total: number }>>(importCountSql(projectId, query)),
+    db().$queryRaw<Array<{ running: boolean }>>`select exists (select 1 from import_job
+      where project_id = ${projectId}::uuid and status = 'RUNNING'::"ImportStatus") as running`,
+  ]);
   const { page, pages } = pageWithin(query.page, total, IMPORT_PAGE_SIZE);
   const read = nearerEnd(page, IMPORT_PAGE_SIZE, total);
   const rows =
@@ -100,6 +114,7 @@ export async function listImportPage(
             spans_total: number;
             records: Record<string, unknown> | null;
             sessions: number | null;
+            session_links: Array<{ id: unknown; externalId: unknown }> | null;
             error: string | null;
             requester: string;
             created_at: Date;
@@ -125,6 +140,9 @@ export async function listImportPage(
             }
           : null,
       sessions: r.sessions,
+      sessionLinks: (r.session_links ?? [])
+        .filter((l) => typeof l.id === "string")
+        .map((l) => ({ id: String(l.id), externalId: typeof l.externalId === "string" ? l.externalId : String(l.id) })),
       error: r.error,
       requester: r.requester,
       createdAt: r.created_at,
@@ -135,9 +153,22 @@ export async function listImportPage(
     pages,
     pageSize: IMPORT_PAGE_SIZE,
     query: { ...query, page },
+    running,
   };
 }
 
 function isParsed(raw: ImportListQuery | RawSearchParams | URLSearchParams): raw is ImportListQuery {
   return !(raw instanceof URLSearchParams) && typeof raw.page === "number";
+}
+
+/** A page of imports as JSON carries it (times as ISO strings): what the Imports page polls. */
+export type ImportListJson = Omit<ImportListPage, "rows"> & {
+  rows: Array<Omit<ImportListRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string }>;
+};
+
+export function importListJson(page: ImportListPage): ImportListJson {
+  return {
+    ...page,
+    rows: page.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() })),
+  };
 }

@@ -8,7 +8,15 @@ export { listSessionSpans, listSessionsPage } from "./api-reads";
 export { listQueryParams, type RawSearchParams, withQuery } from "./list-query";
 export { agentOf, parseSpanListQuery, SPAN_LIST_DEFAULTS, SPAN_SORTS, type SpanListQuery } from "./span-list-query";
 export { REFUSAL_LIST_DEFAULTS, REFUSAL_PAGE_SIZE, type RefusalListQuery } from "./refusal-list";
-export { IMPORT_LIST_DEFAULTS, IMPORT_STATUSES, type ImportListPage, type ImportListRow, listImportPage } from "./import-list";
+export {
+  IMPORT_LIST_DEFAULTS,
+  IMPORT_STATUSES,
+  type ImportListJson,
+  type ImportListPage,
+  type ImportListRow,
+  importListJson,
+  listImportPage,
+} from "./import-list";
 export { KEY_LIST_DEFAULTS, KEY_STATUSES, type KeyListRow, listKeyPage } from "./key-list";
 export { parseRefusalListQuery, refusalCountSql, refusalPageSql } from "./refusal-list";
 export { importCountSql, importPageSql, parseImportListQuery } from "./import-list";

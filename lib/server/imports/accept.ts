@@ -1,17 +1,18 @@
 import { AppError } from "@/lib/core/errors";
 import type { ImportFormat } from "@/lib/importers/shared/types";
-import { type ImportOutcome, importTranscriptFile } from "./import-file";
+import type { ImportOutcome } from "./import-file";
 import { type ImportSlot, queuePosition, reserveImportSlot, startImportJob } from "./jobs";
+import { importRecorded } from "./recorded";
 import { receiveFile } from "./spool";
 
 export type AcceptedImport =
-  | { kind: "imported"; outcome: ImportOutcome }
+  | { kind: "imported"; importId: string; outcome: ImportOutcome }
   | { kind: "queued"; job: { id: string; status: string; byteLength: number; queuePosition: number | null } };
 
 /**
  * A transcript file as a request sends it (the API with a key, the dashboard's import form with a
  * session): read once, imported within the request while small, else handed to the background
- * queue. A file that may go to the queue takes its place there before it is read, so a full queue
+ * queue; either way it is listed among the project's imports. A file that may go to the queue takes its place there before it is read, so a full queue
  * refuses it (429 IMPORT_QUEUE_FULL) without writing it to disk, and an accepted one keeps its place.
  */
 export async function acceptImport(
@@ -43,12 +44,10 @@ export async function acceptImport(
     throw new AppError("VALIDATION_FAILED", "The body is empty: send the transcript file", {
       fields: [{ path: "(body)", message: "empty" }],
     });
-  return {
-    kind: "imported",
-    outcome: await importTranscriptFile(projectId, received.bytes, {
-      format: options.format,
-      requester: options.requester,
-      ttlFrom: options.ttlFrom,
-    }),
-  };
+  const recorded = await importRecorded(projectId, received.bytes, {
+    format: options.format,
+    requester: options.requester,
+    ttlFrom: options.ttlFrom,
+  });
+  return { kind: "imported", ...recorded };
 }

@@ -11,5 +11,5 @@ export {
   reserveImportSlot,
   startImportJob,
 } from "./jobs";
-export { IN_THREAD_OTLP_SPANS, parseOtlpOffThread } from "./parse-off-thread";
+export { IN_THREAD_OTLP_SPANS, parseOtlpOffThread, parseTranscriptOffThread } from "./parse-off-thread";
 export { type ReceivedFile, receiveFile } from "./spool";

@@ -157,7 +157,8 @@ export async function startImportJob(
   return job;
 }
 
-async function failJob(id: string, error: unknown) {
+/** A job ends FAILED with the error's message (an unexpected error is logged, its internals never shown). */
+export async function failJob(id: string, error: unknown) {
   const appError = toAppError(error);
   if (!(error instanceof AppError)) console.error("Import job failed", error);
   await db()

@@ -13,6 +13,7 @@ import { Worker } from "node:worker_threads";
 import { AppError } from "@/lib/core/errors";
 import { BUNDLE_SOURCES, bundlePath, projectRoot } from "@/lib/core/project-root";
 import {
+  IMPORTERS,
   type ImportEnd,
   type ImportFormat,
   type ImportResult,
@@ -23,6 +24,7 @@ import {
   wholeBytes,
 } from "@/lib/importers";
 import { parseOtlpRequest } from "@/lib/importers/otel-genai";
+import { assembleWindows } from "@/lib/importers/shared/windows";
 import { isFileSource } from "./file-source";
 import { MORE, type ParseFailure, type ParseJob, type ParseReply } from "./parse-protocol";
 
@@ -145,3 +147,26 @@ function revive(failure: ParseFailure, heapMiB: number): Error {
     );
   return Object.assign(new Error(`Import parser: ${failure.message}`), { name: failure.name });
 }
+
+/**
+ * A whole read of one format's file as its importer's parse gives it (windows put back together),
+ * off the event loop past IN_THREAD_PARSE_BYTES: what a server-side incremental capture parses.
+ * A read that holds no session yet (only bookkeeping records so far) is no error here.
+ */
+export async function parseTranscriptOffThread(bytes: Uint8Array, format: ImportFormat): Promise<Pick<ImportResult, "sessions">> {
+  if (bytes.byteLength <= IN_THREAD_PARSE_BYTES) return IMPORTERS[format].parse(bytes);
+  const windows: ImportWindow[] = [];
+  try {
+    const reading = importWindowsOffThread(bytes, format, WHOLE_READ_WINDOW_SPANS);
+    for (let next = await reading.next(); ; next = await reading.next()) {
+      if (next.done) return assembleWindows(windows, next.value);
+      windows.push(next.value);
+    }
+  } catch (error) {
+    if (error instanceof TranscriptImportError && error.code === "NO_SESSIONS_FOUND") return { sessions: [] };
+    throw error;
+  }
+}
+
+/** Spans a window of a whole read carries: the worker's windows are gathered here anyway. */
+const WHOLE_READ_WINDOW_SPANS = 2_000;

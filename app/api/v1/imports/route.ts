@@ -28,7 +28,8 @@ export const POST = apiRoute({
         requester: caller.label,
       },
     );
-    if (accepted.kind === "imported") return NextResponse.json(accepted.outcome);
+    // The outcome, with the import's id: GET /api/v1/imports/{id} reads it back, as for a job.
+    if (accepted.kind === "imported") return NextResponse.json({ ...accepted.outcome, importId: accepted.importId });
     return NextResponse.json({ job: accepted.job }, { status: 202, headers: { Location: `/api/v1/imports/${accepted.job.id}` } });
   },
 });

@@ -1,23 +1,21 @@
 import { ImportFilters } from "@/components/ImportFilters";
-import { ImportList } from "@/components/ImportList";
-import { ImportUpload } from "@/components/ImportUpload";
-import { can } from "@/lib/core/permissions";
+import { ImportsLive } from "@/components/ImportsLive";
 import { ListQueryError } from "@/components/ListQueryError";
 import { projectHref } from "@/components/project-href";
+import { TranscriptsAtRisk } from "@/components/TranscriptsAtRisk";
 import { requireMember } from "@/lib/auth/project-access";
 import { AppError } from "@/lib/core/errors";
-import {
-  IMPORT_LIST_DEFAULTS,
-  type ImportListPage,
-  listImportPage,
-  listQueryParams,
-  type RawSearchParams,
-  withQuery,
-} from "@/lib/server/dashboard";
+import { can } from "@/lib/core/permissions";
+import { AT_RISK_WARN_DAYS, transcriptsAtRisk } from "@/lib/server/capture";
+import { type ImportListPage, importListJson, listImportPage, type RawSearchParams } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Imports" };
 
-/** A project's transcript imports that ran in the background, a page at a time with the total. */
+/**
+ * A project's transcript imports, a page at a time with the total: the upload (for those who may
+ * import), the local transcripts at risk of the runtimes' own cleanup, and the list, live while an
+ * import runs.
+ */
 export default async function ImportsPage({
   params,
   searchParams,
@@ -34,29 +32,20 @@ export default async function ImportsPage({
     if (!(error instanceof AppError) || error.code !== "VALIDATION_FAILED") throw error;
     return <ListQueryError title="Imports" error={error} resetHref={path} resetLabel="Show every import" />;
   }
+  const now = new Date();
+  const risks = await transcriptsAtRisk(project.id, now, AT_RISK_WARN_DAYS);
   return (
     <>
       <h1>Imports</h1>
       <p className="subtitle">
-        Transcript files imported into {project.name} in the background: what each read, used and skipped.
+        Transcript files imported into {project.name}: what each read, used, ignored and skipped, and the sessions it made.
       </p>
-      {can(role, "imports:write") ? (
-        <section className="panel" aria-label="Import" style={{ marginBottom: 16 }}>
-          <ImportUpload slug={project.slug} />
-        </section>
-      ) : null}
-      <ImportFilters action={path} query={list.query} />
-      <ImportList
-        rows={list.rows}
-        window={{
-          page: list.page,
-          pages: list.pages,
-          start: (list.page - 1) * list.pageSize,
-          end: (list.page - 1) * list.pageSize + list.rows.length,
-          total: list.total,
-        }}
-        hrefFor={(n) => withQuery(path, listQueryParams(list.query, IMPORT_LIST_DEFAULTS, { page: n }))}
-        filtered={Boolean(list.query.status)}
+      <TranscriptsAtRisk risks={risks} now={now} withinDays={AT_RISK_WARN_DAYS} />
+      <ImportsLive
+        slug={project.slug}
+        canImport={can(role, "imports:write")}
+        initial={importListJson(list)}
+        filters={<ImportFilters action={path} query={list.query} />}
       />
     </>
   );

@@ -3,6 +3,7 @@ import { importLimits } from "@/lib/api/import-limits";
 import { errorResponse, otherMethods } from "@/lib/api/respond";
 import { requireSameOrigin } from "@/lib/auth/define-action";
 import { authorizeMember } from "@/lib/auth/project-access";
+import { importListJson, listImportPage } from "@/lib/server/dashboard";
 import { acceptImport } from "@/lib/server/imports";
 
 export const dynamic = "force-dynamic";
@@ -28,11 +29,26 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
       },
     );
     return accepted.kind === "imported"
-      ? NextResponse.json({ outcome: accepted.outcome })
+      ? NextResponse.json({ outcome: accepted.outcome, importId: accepted.importId })
       : NextResponse.json({ job: accepted.job }, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }
 }
 
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
+/**
+ * The Imports page's list as JSON (the same page, filter and order as the page's URL), which the
+ * page polls while an import runs: members only (401 signed out, 404 for a project the caller is
+ * not a member of, as for one that does not exist).
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ slug: string }> }) {
+  try {
+    const { project } = await authorizeMember((await params).slug, "read");
+    const page = await listImportPage(project.id, new URL(request.url).searchParams);
+    return NextResponse.json(importListJson(page), { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -1,0 +1,80 @@
+/**
+ * bench:hook's HTTP part: Claude Code's HTTP hooks against the same server and transcript, posted as
+ * Claude Code posts them (the event's JSON, the key in the Authorization header). What the agent
+ * waits for is the request: PreCompact waits for the capture and the gate; Stop is answered at once
+ * and captured after the response, so before each Stop run the previous capture is let finish.
+ */
+import { statSync } from "node:fs";
+import { db } from "@/lib/db/client";
+import { measure, type Timing } from "./measure";
+
+/** Target for what the agent waits for at each HTTP hook. */
+export const HTTP_HOOK_TARGET_MS = 50;
+
+export async function measureHttpHooks(options: {
+  base: string;
+  key: string;
+  projectId: string;
+  session: string;
+  transcript: string;
+  iterations: number;
+  appendNew: () => Promise<void>;
+  newPerRun: number;
+}): Promise<Timing[]> {
+  const url = new URL("/api/v1/hooks/claude-code", options.base);
+  const post =
+    (event: string, extra: object = {}) =>
+    async () => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${options.key}` },
+        body: JSON.stringify({
+          session_id: options.session,
+          transcript_path: options.transcript,
+          cwd: "/home/dev/bench",
+          permission_mode: "default",
+          hook_event_name: event,
+          ...extra,
+        }),
+      });
+      const text = await response.text();
+      if (response.status !== 204) throw new Error(`the ${event} hook answered ${response.status}: ${text}`);
+    };
+  /** The server's capture has read the file to its end: its cursor holds the file's size. */
+  const settled = async () => {
+    const size = statSync(options.transcript).size;
+    for (let waited = 0; waited < 60_000; waited += 20) {
+      const cursor = await db().transcriptCursor.findFirst({ where: { projectId: options.projectId }, select: { bytes: true } });
+      if (cursor && Number(cursor.bytes) >= size) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("the server's capture did not reach the end of the transcript within 60 s");
+  };
+  const preCompact = post("PreCompact", { trigger: "auto", custom_instructions: "" });
+  // The server's first read of the file (its own cursor starts empty): not timed.
+  await preCompact();
+  return [
+    await measure(
+      `HTTP hook Stop (answered at once, captured after), ${options.newPerRun} new records`,
+      post("Stop", { stop_hook_active: false }),
+      {
+        iterations: options.iterations,
+        warmup: 1,
+        target: HTTP_HOOK_TARGET_MS,
+        before: async () => {
+          await settled();
+          await options.appendNew();
+        },
+      },
+    ),
+    await measure(`HTTP hook PreCompact (capture and gate before the answer), ${options.newPerRun} new records`, preCompact, {
+      iterations: options.iterations,
+      warmup: 1,
+      target: HTTP_HOOK_TARGET_MS,
+      before: async () => {
+        await settled();
+        await options.appendNew();
+      },
+    }),
+  ];
+}
