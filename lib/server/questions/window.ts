@@ -6,13 +6,8 @@
 import { TOOL_OUTCOMES, type ToolOutcome } from "@/lib/evidence/outcomes";
 import type { Citation } from "@/lib/evidence/questions";
 
-/**
- * Citations, and blockers, an answer carries at most; counts are exact. As many as a reader meets
- * first (the API's first page, DEFAULT_PAGE_ROWS; the Evidence page's first ten): each kept
- * blocker is read and judged, and 10,000 of them cost a whole-project question a fifth of its
- * time for rows hardly anyone reads. A page past them asks again keeping more (windowFor).
- */
-export const ANSWER_WINDOW = 1_000;
+/** Citations, and blockers, an answer carries at most: the API pages within them; counts are exact. */
+export const ANSWER_WINDOW = 10_000;
 
 /** An item with where it sits in the engine's order over the scope. */
 export interface Placed<T> {
