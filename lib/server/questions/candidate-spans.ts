@@ -5,11 +5,12 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { type CompiledPredicate, judgeSpan, matchAtom, spanQualifies } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { atomCondition, fewSessions, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
+import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import {
   ATOM_FIELDS,
   atomsBySpan,
   checkableNow,
+  fewSessions,
   inSessions,
   inTime,
   keyOf,

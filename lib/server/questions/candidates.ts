@@ -230,14 +230,6 @@ export interface AtomConditionOptions {
   prefixesAsFilter?: boolean;
 }
 
-/** Scopes of at most this many named sessions read their atoms by session (see prefixesAsFilter). */
-export const FEW_SESSIONS = 50;
-
-/** Whether a scope's atoms are read by session rather than by the value indexes. */
-export function fewSessions(sessionIds: readonly string[] | null): boolean {
-  return sessionIds !== null && sessionIds.length <= FEW_SESSIONS;
-}
-
 /**
  * The SQL condition on `alias` (an evidence_atom) for atoms the predicate could match. When it
  * names neither effects, kinds nor prefixes, it narrows nothing but negation.

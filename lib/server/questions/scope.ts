@@ -62,12 +62,25 @@ export const SPAN_FACTS = Prisma.sql`s.session_id::text as session_id, s.id::tex
 export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
   a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
 
-/** Rows of `alias` (with a session_id column) inside the scope's sessions. */
+/** Scopes of at most this many named sessions read their rows by session; larger ones as a project's. */
+export const FEW_SESSIONS = 50;
+
+/** Whether a scope names few enough sessions to read their rows session by session. */
+export function fewSessions(sessionIds: readonly string[] | null): boolean {
+  return sessionIds !== null && sessionIds.length <= FEW_SESSIONS;
+}
+
+/**
+ * Rows of `alias` (with a session_id column) inside the scope's sessions. Many named sessions are
+ * a set to join with, as a project's are: as "= any(...)" the planner intersected the value
+ * indexes with every atom of 500 sessions by primary key (3.4M index entries for 879 rows).
+ */
 export function inSessions(alias: string, scope: Scope): Prisma.Sql {
   const column = Prisma.raw(`${alias}.session_id`);
-  return scope.sessionIds
+  if (!scope.sessionIds) return Prisma.sql`${column} in (select id from session where project_id = ${scope.projectId}::uuid)`;
+  return fewSessions(scope.sessionIds)
     ? Prisma.sql`${column} = any(${scope.sessionIds}::uuid[])`
-    : Prisma.sql`${column} in (select id from session where project_id = ${scope.projectId}::uuid)`;
+    : Prisma.sql`${column} in (select unnest(${scope.sessionIds}::uuid[]))`;
 }
 
 /** Spans of `alias` inside the scope's time range (inclusive start, exclusive end). */

@@ -14,11 +14,12 @@ import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import pg from "pg";
-import { atomCondition, fewSessions, unknownToolCondition } from "./candidates";
+import { atomCondition, unknownToolCondition } from "./candidates";
 import {
   type AtomRow,
   atomsBySpan,
   checkableNow,
+  fewSessions,
   inSessions,
   inTime,
   keyOf,
