@@ -1,8 +1,9 @@
 /**
  * The spans that block a question and are decided by counting, not one by one: unchecked replaced
  * spans (unchecked.ts) and calls of tools whose effects are not known that no predicate could cite
- * (unknown-blockers.ts, which also finds the calls some predicate could match, for the candidates). Each kind is counted per session in SQL; only the rows an answer's window
- * can hold are read and judged by the engine.
+ * (unknown-blockers.ts, which also finds the calls some predicate could match, for the
+ * candidates). Each kind is counted per session in SQL; only the rows an answer's window can hold
+ * are read and judged by the engine.
  */
 import type { Blocker, CompiledPredicate } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -31,25 +32,28 @@ export async function judgeCountedBlockers(
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
 ): Promise<Map<string, number>> {
-  // Both counted in one statement, which reads the unknown tools' calls the window holds; or,
-  // when no such call can block, the unchecked spans alone.
+  // The unchecked spans are counted and their first rows read beside the statement that counts the
+  // unknown tools' calls (and reads those the window holds), not after it: the room each session's
+  // unchecked spans may take is then reckoned without the calls before them, an upper bound, and
+  // the answer's window keeps the first of all that is offered.
+  const uncheckedSide = (async () => {
+    const unchecked = await countUnchecked(query, predicates, scope, now);
+    const wanted: Array<{ sessionId: string; limit: number }> = [];
+    let room = window;
+    for (const s of sessions) {
+      if (room <= 0) break;
+      const u = unchecked.get(s.id) ?? 0;
+      if (u > 0) wanted.push({ sessionId: s.id, limit: Math.min(u, room) });
+      room -= u;
+    }
+    await readUnchecked(query, predicates, scope, now, wanted, cwdOf, emit);
+    return unchecked;
+  })();
   const counted = unknownToolsMatter(predicates)
     ? await readCountedBlockers(query, predicates, sessions, scope, policy, now, window, atOnce, cwdOf, emit)
     : null;
   if (counted) tellCandidates(counted.candidates);
-  const unchecked = counted?.unchecked ?? (await countUnchecked(query, predicates, scope, now));
-  const unknown = counted?.unknown ?? new Map<string, number>();
-  const wantedUnchecked: Array<{ sessionId: string; limit: number }> = [];
-  let room = window;
-  for (const s of sessions) {
-    if (room <= 0) break;
-    const u = unchecked.get(s.id) ?? 0;
-    const k = unknown.get(s.id) ?? 0;
-    if (u > 0) wantedUnchecked.push({ sessionId: s.id, limit: Math.min(u, room) });
-    room -= u + k;
-  }
-  await readUnchecked(query, predicates, scope, now, wantedUnchecked, cwdOf, emit);
-  const totals = new Map(unchecked);
-  for (const [id, n] of unknown) totals.set(id, (totals.get(id) ?? 0) + n);
+  const totals = new Map(await uncheckedSide);
+  for (const [id, n] of counted?.unknown ?? []) totals.set(id, (totals.get(id) ?? 0) + n);
   return totals;
 }
