@@ -16,16 +16,43 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await proposal.getByRole("button", { name: "Simulate" }).click();
 
   const simulation = page.getByRole("region", { name: "Simulation" });
-  await expect(simulation.getByRole("img", { name: "Stored bytes by class: proposed policy" })).toBeVisible({ timeout: 30_000 });
+  // Current and proposed storage on one chart, one y-scale: the stacked chart per policy is gone.
+  await expect(simulation.getByRole("img", { name: "Bytes stored: current and proposed policy" })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(simulation.getByRole("img", { name: /Stored bytes by class/ })).toHaveCount(0);
+  expect(
+    await simulation.getByRole("img", { name: "Bytes stored: current and proposed policy" }).locator(".recharts-yAxis").count(),
+  ).toBe(1);
   // Deletions by day: some day of the proposal deletes originals.
-  const days = simulation.getByRole("table", { name: "Day by day" });
+  const days = simulation.getByRole("table", { name: "Day by day", exact: true });
   const proposedDeleted = days.locator("tbody tr td:nth-child(6)");
   await expect(proposedDeleted.first()).toBeVisible();
-  expect((await proposedDeleted.allTextContents()).some((n) => Number(n.replace(/,/g, "")) > 0)).toBe(true);
-  // At least one answer turns INSUFFICIENT_EVIDENCE: the demo's staging-config session.
+  const deleted = (await proposedDeleted.allTextContents()).reduce((n, t) => n + Number(t.replace(/,/g, "")), 0);
+  expect(deleted).toBeGreaterThan(0);
+  // At least one answer turns to insufficient evidence: the demo's staging-config session.
   const answers = simulation.getByRole("table", { name: "Answers affected" });
-  await expect(answers.getByRole("row").filter({ hasText: "INSUFFICIENT_EVIDENCE" }).first()).toBeVisible();
+  await expect(answers.getByRole("row").filter({ hasText: "Insufficient evidence" }).first()).toBeVisible();
   await expect(answers.getByRole("row").filter({ hasText: "Did we modify system config?" }).first()).toBeVisible();
+  // The headline says the proposal's cost first, in the figures the table below adds up to.
+  const changed = await answers.locator("tbody tr").count();
+  await expect(simulation.getByTestId("what-if-headline")).toHaveText(
+    new RegExp(
+      `^${deleted.toLocaleString("en")} originals? deleted, (at least )?${changed} answers? turns? to insufficient evidence within 90 days \\(current policy: [\\d,]+ deleted, (at least )?\\d+ insufficient\\)\\.$`,
+    ),
+  );
+  // Sessions by their titles, not ids; classes and answers in words, never as enum names.
+  const sessionLinks = answers.locator('a[href*="/sessions/"]');
+  for (const text of await sessionLinks.allTextContents()) expect(text).not.toMatch(/^[0-9a-f]{8}$/);
+  await expect(sessionLinks.first()).not.toHaveText("");
+  const text = (await simulation.textContent()) ?? "";
+  for (const name of ["SIDE_EFFECTING", "NARRATIVE", "STRUCTURED", "INSUFFICIENT_EVIDENCE", "ttlDays"])
+    expect(text).not.toContain(name);
+  // Dates stay on one line, on a phone too.
+  await page.setViewportSize({ width: 390, height: 900 });
+  for (const when of await simulation.locator("td.when time").all())
+    expect(await when.evaluate((e) => e.getClientRects().length)).toBe(1);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await simulation.getByRole("button", { name: "Save this policy" }).click();
   const confirm = page.getByRole("form", { name: "Confirm the policy change" });
@@ -36,6 +63,9 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await confirm.getByLabel(/Reason/).fill("E2E: storage budget for side effects");
   await confirm.getByRole("button", { name: "Confirm and save" }).click();
   await expect(confirm.getByRole("status")).toContainText(`Saved as version ${version + 1}`);
+  // The note warns about the TTL this save shortened, not the structured one it left below the horizon.
+  await expect(confirm.getByRole("status")).toContainText("Side-effecting TTL (days): shorter than the evidence horizon");
+  await expect(confirm.getByRole("status")).not.toContainText("Structured TTL");
 
   await page.goto(`${base}/audit`);
   const log = page.getByRole("table", { name: "Audit log" });
