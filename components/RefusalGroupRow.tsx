@@ -22,7 +22,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
       <td>
         <Link href={`${basePath}/sessions/${first.sessionId}`}>{first.sessionTitle}</Link>
       </td>
-      <td className="num">
+      <td className={refusals.length === 1 ? "num" : undefined}>
         {refusals.length === 1 ? (
           spanLink(first)
         ) : (
@@ -31,7 +31,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
             <ul aria-label={`Spans refused in this request of ${first.sessionTitle}`}>
               {refusals.map((r) => (
                 <li key={r.id}>
-                  Span {spanLink(r)} ({humanize(r.cellClass)}, {formatCount(r.atomsAtRisk)} atoms):{" "}
+                  {spanLink(r)}{" "}
                   <Link href={`${basePath}/refusals/${r.id}`} aria-label={`Why span ${r.seq ?? "summary"} was refused`}>
                     why
                   </Link>

@@ -156,12 +156,14 @@ function SimulationView({
   return (
     <section aria-label="Simulation" style={{ marginTop: 16 }}>
       <p className="what-if-headline" data-testid="what-if-headline">
-        <strong>{prepared.headline}</strong>
+        {prepared.headline.headline}
+      </p>
+      <p className="subtitle" data-testid="what-if-current">
+        {prepared.headline.current}
       </p>
       <CurrentVsProposedChart
         title="Bytes stored: current and proposed policy"
         points={prepared.stored.points}
-        max={prepared.stored.max}
         yLabel="Bytes stored"
         bytes
       />

@@ -20,15 +20,21 @@ export interface HeadlineInput {
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 const deletedOf = (o: OutlookFigures) => o.days.reduce((n, d) => n + d.originalsDeleted, 0);
 
-/** "13 originals deleted, 6 answers turn to insufficient evidence within 30 days (current policy: 2 and 0)." */
-export function whatIfHeadline(s: HeadlineInput): string {
+/**
+ * The headline, one line: "13 originals deleted, 6 answers turn insufficient within 30 days"; and
+ * beneath it the current policy's figures over the same days, to compare with.
+ */
+export function whatIfHeadline(s: HeadlineInput): { headline: string; current: string } {
   const deleted = deletedOf(s.proposed);
   const answers = s.proposed.questionsAffected.length;
   const floor = s.questionsTruncated ? "at least " : "";
   const turn = answers === 1 ? "turns" : "turn";
-  return (
-    `${plural(deleted, "original", "originals")} deleted, ${floor}${plural(answers, "answer", "answers")} ${turn} to ` +
-    `insufficient evidence within ${plural(s.horizonDays, "day", "days")} (current policy: ` +
-    `${formatCount(deletedOf(s.current))} deleted, ${floor}${formatCount(s.current.questionsAffected.length)} insufficient).`
-  );
+  return {
+    headline:
+      `${plural(deleted, "original", "originals")} deleted, ${floor}${plural(answers, "answer", "answers")} ${turn} ` +
+      `insufficient within ${plural(s.horizonDays, "day", "days")}`,
+    current:
+      `Under the current policy: ${plural(deletedOf(s.current), "original", "originals")} deleted, ` +
+      `${floor}${plural(s.current.questionsAffected.length, "answer", "answers")} insufficient.`,
+  };
 }

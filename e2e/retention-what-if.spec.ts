@@ -10,6 +10,16 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   await signIn(page, "admin");
   await page.goto(`${base}/retention`);
   const version = Number(await page.getByTestId("policy-version").textContent());
+  // Received per day has its axes named; the storage table and the expiry chart name classes in words.
+  const received = page.getByRole("img", { name: "Bytes received per day" });
+  await expect(received.locator(".recharts-label", { hasText: "Day received" })).toBeVisible();
+  await expect(received.locator(".recharts-label", { hasText: "Bytes held" })).toBeVisible();
+  const ticks = received.locator(".recharts-xAxis-tick-labels text");
+  await expect(ticks.first()).toBeVisible();
+  for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{1,2}( \d{4})?$/);
+  await expect(page.getByRole("table", { name: "Bytes by class" })).toContainText("Side-effecting");
+  expect(await page.getByRole("region", { name: "Storage" }).textContent()).not.toContain("SIDE_EFFECTING");
+  expect(await page.getByRole("region", { name: "Expiries" }).textContent()).not.toMatch(/SIDE_EFFECTING|STRUCTURED/);
 
   const proposal = page.getByRole("form", { name: "Proposed policy" });
   await proposal.getByLabel("side-effecting TTL (days)").fill("1");
@@ -38,9 +48,18 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   const changed = await answers.locator("tbody tr").count();
   await expect(simulation.getByTestId("what-if-headline")).toHaveText(
     new RegExp(
-      `^${deleted.toLocaleString("en")} originals? deleted, (at least )?${changed} answers? turns? to insufficient evidence within 90 days \\(current policy: [\\d,]+ deleted, (at least )?\\d+ insufficient\\)\\.$`,
+      `^${deleted.toLocaleString("en")} originals? deleted, (at least )?${changed} answers? turns? insufficient within 90 days$`,
     ),
   );
+  await expect(simulation.getByTestId("what-if-current")).toHaveText(
+    /^Under the current policy: [\d,]+ originals? deleted, (at least )?\d+ answers? insufficient\.$/,
+  );
+  // One line at 1280 px: no taller than two lines' worth of its font would be.
+  expect(
+    await simulation
+      .getByTestId("what-if-headline")
+      .evaluate((e) => e.getBoundingClientRect().height < 2 * Number.parseFloat(getComputedStyle(e).fontSize)),
+  ).toBe(true);
   // Sessions by their titles, not ids; classes and answers in words, never as enum names.
   const sessionLinks = answers.locator('a[href*="/sessions/"]');
   for (const text of await sessionLinks.allTextContents()) expect(text).not.toMatch(/^[0-9a-f]{8}$/);

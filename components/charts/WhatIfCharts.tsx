@@ -23,15 +23,12 @@ export function CurrentVsProposedChart({
   points,
   yLabel,
   bytes = false,
-  max,
 }: {
   title: string;
   points: Points;
   /** What the y-axis counts, written along it. */
   yLabel: string;
   bytes?: boolean;
-  /** The y-scale's top, when the prepare function fixed one. */
-  max?: number;
 }) {
   const format = bytes ? formatBytes : (v: number) => v.toLocaleString("en");
   return (
@@ -39,7 +36,7 @@ export function CurrentVsProposedChart({
       <figcaption style={{ fontSize: 13, fontWeight: 600 }}>{title}</figcaption>
       <div style={{ width: "100%", height: 230 }} role="img" aria-label={title}>
         <ResponsiveContainer>
-          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 16, left: 8 }}>
+          <LineChart data={points} margin={{ top: 8, right: 24, bottom: 16, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis
               dataKey="label"
@@ -51,7 +48,7 @@ export function CurrentVsProposedChart({
               allowDecimals={false}
               tick={TICK}
               width={bytes ? 64 : 48}
-              domain={[0, max === undefined ? "auto" : Math.max(1, max)]}
+              domain={[0, "auto"]}
               tickFormatter={format}
               label={{ value: yLabel, angle: -90, position: "insideLeft", style: { ...AXIS_LABEL, textAnchor: "middle" } }}
             />

@@ -33,9 +33,8 @@ export interface Outlook {
 }
 
 /**
- * Bytes stored per day under the current policy and under the proposal, on one chart with one
- * y-scale (`max` is the larger of the two, so the lines are compared by height). Each point carries
- * its day as a tick reads it (`label`).
+ * Bytes stored per day under the current policy and under the proposal, for one chart with one
+ * y-scale, so the lines compare by height. Each point carries its day as a tick reads it (`label`).
  */
 export function prepareStorageComparison(current: readonly DayFigures[], proposed: readonly DayFigures[]) {
   const year = yearOf(current);
@@ -45,7 +44,7 @@ export function prepareStorageComparison(current: readonly DayFigures[], propose
     current: day.bytesStored,
     proposed: proposed[i]?.bytesStored ?? 0,
   }));
-  return { points, max: Math.max(0, ...points.flatMap((p) => [p.current, p.proposed])) };
+  return { points };
 }
 
 /** The year of the first day: ticks and rows name other years only. */
