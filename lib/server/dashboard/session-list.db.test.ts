@@ -53,6 +53,26 @@ describe("the sessions list", () => {
     await expect(listSessionPage(project.id, { sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 
+  it("keeps to the view's time range by last activity: a preset or whole days", async () => {
+    const project = await makeTestProject("list-range");
+    const [recent, older] = await Promise.all(
+      ["recent", "older"].map(
+        async (label) => (await upsertSession(project.id, { externalId: label, runtime: "codex" })).session.id,
+      ),
+    );
+    const twentyDaysAgo = new Date(Date.now() - 20 * 86_400_000);
+    await db().session.update({ where: { id: older! }, data: { lastActivityAt: twentyDaysAgo } });
+    const ids = async (raw: Record<string, string>) => (await listSessionPage(project.id, raw)).rows.map((r) => r.id);
+    expect(await ids({})).toEqual([recent, older]);
+    expect(await ids({ range: "7d" })).toEqual([recent]);
+    expect(await ids({ range: "30d" })).toEqual([recent, older]);
+    const day = twentyDaysAgo.toISOString().slice(0, 10);
+    expect(await ids({ from: day, to: day })).toEqual([older]);
+    expect(await ids({ range: "7d", from: day, to: day })).toEqual([older]);
+    expect((await listSessionPage(project.id, { range: "7d" })).query.range).toBe("7d");
+    await expect(listSessionPage(project.id, { range: "1y" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+
   it("marks the sessions whose import skipped records, and lists only them when asked", async () => {
     const project = await makeTestProject("incomplete");
     const tag = randomBytes(4).toString("hex");

@@ -5,6 +5,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import { gridTally } from "@/lib/evidence/safety";
 import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
+import { isoDay } from "./list-query";
+import { rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** span_grid_count's codes for the statuses the grid shows red on evidence-bearing rows: LOST and NONE. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
@@ -20,6 +22,10 @@ export const SessionListQuerySchema = z.object({
   state: z.enum(SESSION_STATES).default("any"),
   sort: z.enum(SESSION_SORTS).default("activity"),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** The project views' time range (time-range.ts), over each session's last activity. */
+  range: rangeParam.optional(),
+  from: isoDay.optional(),
+  to: isoDay.optional(),
 });
 
 export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
@@ -138,7 +144,8 @@ async function countsAsTheGridShowsThem(
  */
 export function sessionListSql(
   projectId: string,
-  query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">,
+  query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page"> &
+    Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
   now = new Date(),
 ): Prisma.Sql {
   // What the grid shows red: evidence-bearing spans LOST or with no pointer, and those whose TTL
@@ -154,6 +161,10 @@ export function sessionListSql(
     conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
   }
   if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  // Within the range: on (project_id, last_activity_at), the index the default order reads.
+  const { since, until } = timeWindow(query, now);
+  if (since) conditions.push(Prisma.sql`se.last_activity_at >= ${since}`);
+  if (until) conditions.push(Prisma.sql`se.last_activity_at < ${until}`);
   if (query.state === "refused") conditions.push(Prisma.sql`se.refusal_count > 0`);
   if (query.state === "at-risk") conditions.push(Prisma.sql`se.at_risk_count > 0`);
   if (query.state === "lost") conditions.push(Prisma.sql`${lost} > 0`);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CompactionBadge } from "@/components/CompactionBadge";
 import { ListSummary } from "@/components/ListSummary";
 import { Pager, pageWindow } from "@/components/Pager";
+import { RangeSelect } from "@/components/RangeSelect";
 import { Time } from "@/components/Time";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
@@ -27,6 +28,7 @@ function href(slug: string, query: SessionListQuery, change: Partial<SessionList
   if (next.runtime) params.set("runtime", next.runtime);
   if (next.state !== "any") params.set("state", next.state);
   if (next.sort !== "activity") params.set("sort", next.sort);
+  for (const key of ["range", "from", "to"] as const) if (next[key]) params.set(key, next[key]);
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
   return projectHref(slug, text ? `/sessions?${text}` : "/sessions");
@@ -99,6 +101,7 @@ export default async function SessionsPage({
             ))}
           </select>
         </label>
+        <RangeSelect value={query.range} label="Last activity within" />
         <button type="submit" className="button">
           Apply
         </button>
