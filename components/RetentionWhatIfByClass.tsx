@@ -46,7 +46,7 @@ export function RetentionWhatIfByClass({
                 <td className="when">
                   <time dateTime={row.date}>{row.label}</time>
                 </td>
-                <td>{row.clsLabel}</td>
+                <td className="one-line">{row.clsLabel}</td>
                 {(["current", "proposed"] as const).flatMap((p) => [
                   <td key={`${p}-freed`}>{formatBytes(row[p].freed)}</td>,
                   <td key={`${p}-lost`}>{formatCount(row[p].lost)}</td>,
