@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { e2eDatabase } from "./support/e2e-database";
+import { expectAccessible } from "./support/pages";
 import { signIn } from "./support/sign-in";
 
 async function seed() {
@@ -82,6 +83,7 @@ test("a gate request's refusals are one row with its reason once, opening to its
   await grouped.getByText("3 spans").click();
   await expect(spans.getByRole("listitem")).toHaveCount(3);
   await expect(spans.getByRole("link", { name: /^[0-2]$/ })).toHaveCount(3);
+  await expectAccessible(page, "refusals with a request opened", 1280);
   await spans.getByRole("link", { name: "Why span 1 was refused" }).click();
   await expect(page).toHaveURL(/\/refusals\/[0-9a-f-]{36}$/);
 
@@ -90,4 +92,5 @@ test("a gate request's refusals are one row with its reason once, opening to its
   await page.setViewportSize({ width: 390, height: 900 });
   for (const when of await feed.locator("td.when time").all())
     expect(await when.evaluate((e) => e.getClientRects().length)).toBe(1);
+  await expectAccessible(page, "refusals", 390);
 });

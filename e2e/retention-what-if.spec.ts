@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./support/pages";
 import { seedDemoProject } from "./support/seed";
 import { signIn } from "./support/sign-in";
 
@@ -67,10 +68,12 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   const text = (await simulation.textContent()) ?? "";
   for (const name of ["SIDE_EFFECTING", "NARRATIVE", "STRUCTURED", "INSUFFICIENT_EVIDENCE", "ttlDays"])
     expect(text).not.toContain(name);
-  // Dates stay on one line, on a phone too.
+  // Dates stay on one line, on a phone too; the simulated page passes axe at both widths.
+  await expectAccessible(page, "what-if simulated", 1280);
   await page.setViewportSize({ width: 390, height: 900 });
   for (const when of await simulation.locator("td.when time").all())
     expect(await when.evaluate((e) => e.getClientRects().length)).toBe(1);
+  await expectAccessible(page, "what-if simulated", 390);
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await simulation.getByRole("button", { name: "Save this policy" }).click();
