@@ -1,10 +1,12 @@
 /**
  * One time range per project view: picked on the overview, it travels in the URL through the
  * navigation to Sessions, Refusals, Evidence and Audit and back, each page keeping to it; a session
- * and a refusal of 20 days ago are inside 30 days and outside 7.
+ * and a refusal of 20 days ago are inside 30 days and outside 7. A session's last activity is its
+ * transcript's time, received today.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
+import { formatDay } from "@/components/format";
 import { e2eDatabase } from "./support/e2e-database";
 import { signIn } from "./support/sign-in";
 
@@ -29,7 +31,6 @@ async function seed() {
     const [span] = await appendSpans(project.id, session.id, [
       { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: at, body: new TextEncoder().encode('{"command":"ls"}') },
     ]);
-    await db().session.update({ where: { id: session.id }, data: { lastActivityAt: at } });
     await db().refusalEvent.create({
       data: {
         sessionId: session.id,
@@ -66,6 +67,15 @@ test("a range picked on the overview is the range of Sessions, Refusals, Evidenc
   const sessions = page.getByRole("table", { name: "Sessions" });
   await expect(sessions.getByRole("link", { name: "Recent work" })).toBeVisible();
   await expect(sessions.getByRole("link", { name: "Older work" })).toBeVisible();
+  // Last activity is the transcript's own time; when it was received is said as such.
+  const older = sessions.getByRole("row").filter({ hasText: "Older work" });
+  const year = new Date().getUTCFullYear();
+  await expect(older.locator("td.when > time")).toHaveText(
+    new RegExp(`^${formatDay(new Date(Date.now() - 20 * DAY_MS), year)} \\d{2}:\\d{2}$`),
+  );
+  await expect(older.locator("td.when .muted-note")).toHaveText(
+    new RegExp(`^received ${formatDay(new Date(), year)} \\d{2}:\\d{2}$`),
+  );
 
   // Picked on the overview: 7 days. The session and refusal of 20 days ago fall outside.
   await follow(page, "Overview", "30d");

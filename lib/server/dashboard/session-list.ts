@@ -38,7 +38,10 @@ export interface SessionListRow {
   externalId: string;
   runtime: string;
   title: string | null;
+  /** The transcript's own time of its latest span. */
   lastActivityAt: Date;
+  /** When Custodian received the session. */
+  receivedAt: Date;
   spanCount: number;
   refusalCount: number;
   /** The session grid's amber cells (evidence-bearing spans expiring before their horizon). */
@@ -73,6 +76,7 @@ export async function listSessionPage(
       runtime: string;
       title: string | null;
       last_activity_at: Date;
+      created_at: Date;
       spans: number;
       refusals: number;
       at_risk: number;
@@ -98,6 +102,7 @@ export async function listSessionPage(
       runtime: r.runtime,
       title: r.title,
       lastActivityAt: r.last_activity_at,
+      receivedAt: r.created_at,
       spanCount: r.spans,
       refusalCount: r.refusals,
       atRiskCount: shown.get(r.id)?.atRisk ?? r.at_risk,
@@ -205,7 +210,7 @@ export function sessionListSql(
        order by ${order}
        limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}
     )
-    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
+    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at, se.created_at,
            se.span_count as spans, se.refusal_count as refusals, (${atRisk})::int as at_risk, (${lost})::int as lost,
            (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped,
            se.unasked_compaction_count as unasked, se.span_count > se.non_summary_count as has_summaries, page.total

@@ -3,7 +3,7 @@ import { CompactionBadge } from "@/components/CompactionBadge";
 import { ListSummary } from "@/components/ListSummary";
 import { Pager, pageWindow } from "@/components/Pager";
 import { RangeSelect } from "@/components/RangeSelect";
-import { Time } from "@/components/Time";
+import { formatDayTime, formatTime } from "@/components/format";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
 import { projectHref } from "@/components/project-href";
@@ -52,6 +52,8 @@ export default async function SessionsPage({
   }
   const { rows, total, query, runtimes } = data;
   const window = pageWindow(total, query.page, PAGE_SIZE);
+  // Times of this year need no year.
+  const year = new Date().getUTCFullYear();
   return (
     <>
       <h1>Sessions</h1>
@@ -132,7 +134,7 @@ export default async function SessionsPage({
               </th>
               <th className="num">Compacted without asking</th>
               <th>
-                <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity</Link>
+                <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity (UTC)</Link>
               </th>
             </tr>
           </thead>
@@ -169,8 +171,16 @@ export default async function SessionsPage({
                 <td className="num">
                   <CompactionBadge count={s.unaskedCompactionCount} />
                 </td>
-                <td>
-                  <Time value={s.lastActivityAt} />
+                <td className="when">
+                  <time dateTime={s.lastActivityAt.toISOString()} title={formatTime(s.lastActivityAt)}>
+                    {formatDayTime(s.lastActivityAt, year)}
+                  </time>
+                  <div className="muted-note">
+                    received{" "}
+                    <time dateTime={s.receivedAt.toISOString()} title={formatTime(s.receivedAt)}>
+                      {formatDayTime(s.receivedAt, year)}
+                    </time>
+                  </div>
                 </td>
               </tr>
             ))}
