@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { AuditQuery } from "@/lib/server/audit";
+import { RangeSelect } from "./RangeSelect";
 import "./audit-log.css";
 
 /** Target types the log records, as the filter offers them. */
@@ -59,6 +60,7 @@ export function AuditLogFilters({
           ))}
         </select>
       </label>
+      <RangeSelect value={query.range} stacked={false} />
       <label>
         From (UTC)
         <input type="date" name="from" defaultValue={query.from ?? ""} />

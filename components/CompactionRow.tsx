@@ -1,20 +1,23 @@
 import Link from "next/link";
-import { formatCount, formatTime } from "./format";
+import { formatCount, formatDayTime, formatTime } from "./format";
 import type { CompactionRow as Row } from "@/lib/server/compactions";
 
 /**
  * A compaction done without asking the gate, as a row of the refusal feed's table (same columns:
- * when, session, span, cell, reason, requested by, atoms at risk). `basePath` is the project's.
+ * when, session, span, cell, reason, requested by, atoms at risk). `basePath` is the project's,
+ * `year` the page's (a time in it needs no year).
  */
-export function CompactionRow({ row, basePath }: { row: Row; basePath: string }) {
+export function CompactionRow({ row, basePath, year }: { row: Row; basePath: string; year: number }) {
   const refused =
     row.refusedCount === 0
       ? "the gate would have allowed all of it"
       : `the gate would have refused ${formatCount(row.refusedCount)} of them`;
   return (
     <tr data-testid="unasked-compaction" data-event="compaction">
-      <td>
-        <time dateTime={row.occurredAt}>{formatTime(new Date(row.occurredAt))}</time>
+      <td className="when">
+        <time dateTime={row.occurredAt} title={formatTime(new Date(row.occurredAt))}>
+          {formatDayTime(new Date(row.occurredAt), year)}
+        </time>
       </td>
       <td>
         <Link href={`${basePath}/sessions/${row.sessionId}`}>{row.sessionTitle}</Link>

@@ -82,6 +82,7 @@ describe("RefusalExplanation", () => {
           null,
           createElement(CompactionRow, {
             basePath: "/projects/demo",
+            year: 2026,
             row: {
               id: "c1",
               sessionId: "s1",
@@ -100,5 +101,8 @@ describe("RefusalExplanation", () => {
     expect(row).toContain('data-event="compaction"');
     expect(row).toContain("replaced 3 spans without asking the gate; the gate would have refused 2 of them");
     expect(row).toContain('href="/projects/demo/spans/sum1"');
+    expect(row).toContain(
+      '<td class="when"><time dateTime="2026-03-01T10:00:00.000Z" title="2026-03-01 10:00 UTC">Mar 1 10:00</time>',
+    );
   });
 });

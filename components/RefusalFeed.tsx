@@ -1,11 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { CompactionRow } from "./CompactionRow";
-import { formatTime, humanize } from "./format";
+import { formatTime } from "./format";
+import { groupRefusals } from "./refusal-groups";
+import { RefusalGroupRow } from "./RefusalGroupRow";
 import { ListSummary } from "./ListSummary";
 import { Pager } from "./Pager";
 import { projectHref } from "./project-href";
@@ -56,14 +57,15 @@ export function RefusalFeed({
   // Refusals and compactions done without asking, one stream in the list's order (time, then id).
   const sign = data.query.sort === "oldest" ? 1 : -1;
   const rows = [
-    ...data.events.map((r) => ({ kind: "refusal" as const, at: r.occurredAt, id: r.id, row: r })),
+    ...groupRefusals(data.events).map((g) => ({ kind: "refusal" as const, at: g.first.occurredAt, id: g.first.id, row: g })),
     ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, id: c.id, row: c })),
   ].sort((a, b) => sign * (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const year = new Date(data.asOf).getUTCFullYear();
   const window = {
     page: data.page,
     pages: data.pages,
     start: (data.page - 1) * data.pageSize,
-    end: (data.page - 1) * data.pageSize + rows.length,
+    end: (data.page - 1) * data.pageSize + data.events.length + (data.compactions ?? []).length,
     total: data.total,
   };
   return (
@@ -92,7 +94,7 @@ export function RefusalFeed({
             <tr>
               <th>When</th>
               <th>Session</th>
-              <th className="num">Span</th>
+              <th className="num">Spans</th>
               <th>Cell</th>
               <th>Reason</th>
               <th>Requested by</th>
@@ -103,30 +105,8 @@ export function RefusalFeed({
           <tbody>
             {rows.map((item) => {
               if (item.kind === "compaction")
-                return <CompactionRow key={`c-${item.row.id}`} row={item.row} basePath={projectHref(project)} />;
-              const r = item.row;
-              return (
-                <tr key={r.id} data-event="refusal">
-                  <td>
-                    <time dateTime={r.occurredAt}>{formatTime(new Date(r.occurredAt))}</time>
-                  </td>
-                  <td>
-                    <Link href={projectHref(project, `/sessions/${r.sessionId}`)}>{r.sessionTitle}</Link>
-                  </td>
-                  <td className="num">
-                    <Link href={projectHref(project, `/spans/${r.spanId}`)}>{r.seq ?? "summary"}</Link>
-                  </td>
-                  <td>
-                    {humanize(r.cellClass)} × {humanize(r.cellProvenance)}
-                  </td>
-                  <td>{r.reason}</td>
-                  <td className="mono">{r.requester}</td>
-                  <td className="num">{r.atomsAtRisk}</td>
-                  <td>
-                    <Link href={projectHref(project, `/refusals/${r.id}`)}>Why</Link>
-                  </td>
-                </tr>
-              );
+                return <CompactionRow key={`c-${item.row.id}`} row={item.row} basePath={projectHref(project)} year={year} />;
+              return <RefusalGroupRow key={item.row.key} group={item.row} basePath={projectHref(project)} year={year} />;
             })}
           </tbody>
         </table>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import type { RefusalListQuery } from "@/lib/server/dashboard";
 import { humanize } from "./format";
+import { RangeSelect } from "./RangeSelect";
 
 const SHOW_LABEL = { both: "Both", refusals: "Refusals", compactions: "Compactions without asking" } as const;
 
@@ -58,6 +59,7 @@ export function RefusalFilters({ action, query }: { action: string; query: Refus
         <br />
         <input name="requester" defaultValue={query.requester ?? ""} placeholder="exactly as recorded" spellCheck={false} />
       </label>
+      <RangeSelect value={query.range} />
       <label>
         From (UTC)
         <br />
@@ -77,7 +79,7 @@ export function RefusalFilters({ action, query }: { action: string; query: Refus
         </select>
       </label>
       {query.session ? <input type="hidden" name="session" value={query.session} /> : null}
-      {query.days && !query.from ? <input type="hidden" name="days" value={query.days} /> : null}
+      {query.days && !query.from && !query.range ? <input type="hidden" name="days" value={query.days} /> : null}
       <button type="submit" className="button">
         Filter
       </button>

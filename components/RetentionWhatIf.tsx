@@ -10,16 +10,18 @@ import { useRefill } from "./ActionForm";
 import { PolicyFormInputs } from "./PolicyFormInputs";
 import { RetentionWhatIfByClass } from "./RetentionWhatIfByClass";
 import { RetentionWhatIfConfirm } from "./RetentionWhatIfConfirm";
-import { CurrentVsProposedChart, StoredBytesChart } from "./charts/WhatIfCharts";
+import { CurrentVsProposedChart } from "./charts/WhatIfCharts";
 import {
   CLASSES,
   formatBytes,
   prepareAnswersSeries,
   prepareLostSeries,
-  prepareStoredSeries,
+  prepareStorageComparison,
   prepareWhatIfTable,
 } from "./charts/what-if-series";
-import { formatCount, formatTime, humanize } from "./format";
+import { answerLabel, formatCount, formatDay, formatTime, humanize } from "./format";
+import { ScrollBox } from "./ScrollBox";
+import { whatIfHeadline } from "./what-if-headline";
 
 /** A proposal handed to the what-if by a form that shows no preview, simulated on arrival. */
 export interface HandedProposal {
@@ -27,6 +29,8 @@ export interface HandedProposal {
   /** The version a rollback restores; saved as that rollback when the previewed policy is still its. */
   rollbackOf: number | null;
   simulation: Simulation | null;
+  /** The names of the sessions the simulation lists, by id. */
+  sessionNames: Record<string, string>;
 }
 
 type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>>;
@@ -35,7 +39,7 @@ type Action<T> = (previous: ActionResult<T> | null, form: FormData) => Promise<A
  * A simulation, and the version it restores when it is a handed rollback's: the server says whether
  * the simulated policy is still that version's (diffPolicies, as the save checks it).
  */
-export type SimulatedProposal = Simulation & { rollbackOf: number | null };
+export type SimulatedProposal = Simulation & { rollbackOf: number | null; sessionNames: Record<string, string> };
 
 /**
  * The what-if: propose a policy, see current and proposed side by side (charts and a table), then
@@ -60,7 +64,11 @@ export function RetentionWhatIf({
   save: Action<{ version: number }>;
 }) {
   const handed: ActionResult<SimulatedProposal> | null = proposal?.simulation
-    ? { ok: true, message: "Simulated the proposal.", data: { ...proposal.simulation, rollbackOf: proposal.rollbackOf } }
+    ? {
+        ok: true,
+        message: "Simulated the proposal.",
+        data: { ...proposal.simulation, rollbackOf: proposal.rollbackOf, sessionNames: proposal.sessionNames },
+      }
     : null;
   const [result, submit, pending] = useActionState(simulate, handed);
   const form = useRef<HTMLFormElement>(null);
@@ -104,6 +112,7 @@ export function RetentionWhatIf({
         <SimulationView
           key={simulation.from}
           simulation={simulation}
+          sessionNames={simulation.sessionNames}
           version={version}
           rollbackOf={simulation.rollbackOf}
           canSave={canSave}
@@ -116,12 +125,14 @@ export function RetentionWhatIf({
 
 function SimulationView({
   simulation,
+  sessionNames,
   version,
   rollbackOf,
   canSave,
   save,
 }: {
   simulation: Simulation;
+  sessionNames: Record<string, string>;
   version: number;
   rollbackOf: number | null;
   canSave: boolean;
@@ -132,101 +143,126 @@ function SimulationView({
   const prepared = useMemo(() => {
     const dates = current.days.map((d) => d.date);
     return {
-      storedCurrent: prepareStoredSeries(current.days),
-      storedProposed: prepareStoredSeries(proposed.days),
+      headline: whatIfHeadline(simulation),
+      stored: prepareStorageComparison(current.days, proposed.days),
       lost: prepareLostSeries(current.days, proposed.days),
       answers: prepareAnswersSeries(dates, current.questionsAffected, proposed.questionsAffected),
       table: prepareWhatIfTable(current, proposed),
+      year: dates[0] ? Number(dates[0].slice(0, 4)) : undefined,
     };
-  }, [current, proposed]);
+  }, [simulation, current, proposed]);
+  const sessionName = (id: string) => sessionNames[id] ?? `Session ${id.slice(0, 8)}`;
   const [confirming, setConfirming] = useState(false);
   return (
     <section aria-label="Simulation" style={{ marginTop: 16 }}>
-      <div style={{ display: "flex", gap: 16, flexWrap: "wrap" }}>
-        <StoredBytesChart title="Stored bytes by class: current policy" series={prepared.storedCurrent} />
-        <StoredBytesChart title="Stored bytes by class: proposed policy" series={prepared.storedProposed} />
-      </div>
+      <p className="what-if-headline" data-testid="what-if-headline">
+        {prepared.headline.headline}
+      </p>
+      <p className="subtitle" data-testid="what-if-current">
+        {prepared.headline.current}
+      </p>
+      <CurrentVsProposedChart
+        title="Bytes stored: current and proposed policy"
+        points={prepared.stored.points}
+        yLabel="Bytes stored"
+        bytes
+      />
       <div style={{ display: "flex", gap: 16, flexWrap: "wrap", marginTop: 12 }}>
-        <CurrentVsProposedChart title="Evidence-bearing spans lost (cumulative)" points={prepared.lost} />
-        <CurrentVsProposedChart title="Answers turned insufficient (cumulative)" points={prepared.answers} />
+        <CurrentVsProposedChart title="Evidence-bearing spans lost (cumulative)" points={prepared.lost} yLabel="Spans lost" />
+        <CurrentVsProposedChart title="Answers turned insufficient (cumulative)" points={prepared.answers} yLabel="Answers" />
       </div>
       <p>
-        Expiring now (TTL before horizon): current{" "}
+        Expiring now (kept less long than their horizon): current policy{" "}
         {CLASSES.map((c) => `${humanize(c)} ${formatCount(current.expiring[c])}`).join(", ")}; proposed{" "}
         {CLASSES.map((c) => `${humanize(c)} ${formatCount(proposed.expiring[c])}`).join(", ")}. Gate decisions of the last 30 days
         replayed: {formatCount(simulation.refusals.decisions)} decisions, refusals {formatCount(simulation.refusals.current)} now,{" "}
         {formatCount(simulation.refusals.proposed)} proposed ({formatCount(simulation.refusals.gained)} gained,{" "}
         {formatCount(simulation.refusals.lost)} lost).
       </p>
-      <table aria-label="Day by day">
-        <thead>
-          <tr>
-            <th rowSpan={2}>Day</th>
-            <th colSpan={4}>Current</th>
-            <th colSpan={4}>Proposed</th>
-          </tr>
-          <tr>
-            {["current", "proposed"].flatMap((p) =>
-              ["Originals deleted", "Bytes freed", "Bytes stored", "Answers changed"].map((h) => <th key={`${p}-${h}`}>{h}</th>),
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {prepared.table.rows.map((row) => (
-            <tr key={row.date}>
-              <td className="mono">{row.date}</td>
-              <td>{formatCount(row.current.deleted)}</td>
-              <td>{formatBytes(row.current.freed)}</td>
-              <td>{formatBytes(row.current.stored)}</td>
-              <td>{formatCount(row.answers.current)}</td>
-              <td>{formatCount(row.proposed.deleted)}</td>
-              <td>{formatBytes(row.proposed.freed)}</td>
-              <td>{formatBytes(row.proposed.stored)}</td>
-              <td>{formatCount(row.answers.proposed)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h3>By class</h3>
-      <RetentionWhatIfByClass simulation={simulation} sessionHref={(id) => href(`/sessions/${id}`)} />
-      <h3>Answers that change under the proposal</h3>
-      {proposed.questionsAffected.length === 0 ? (
-        <p>No evidence question changes its answer within {simulation.horizonDays} days.</p>
-      ) : (
-        <table aria-label="Answers affected">
+      <ScrollBox label="Day by day, scrollable">
+        <table aria-label="Day by day">
           <thead>
             <tr>
-              <th>Question</th>
-              <th>Session</th>
-              <th>From</th>
-              <th>To</th>
-              <th>When</th>
-              <th>Spans responsible</th>
+              <th rowSpan={2}>Day</th>
+              <th colSpan={4}>Current policy</th>
+              <th colSpan={4}>Proposed policy</th>
+            </tr>
+            <tr>
+              {["current", "proposed"].flatMap((p) =>
+                ["Originals deleted", "Bytes freed", "Bytes stored", "Answers changed"].map((h) => (
+                  <th key={`${p}-${h}`}>{h}</th>
+                )),
+              )}
             </tr>
           </thead>
           <tbody>
-            {proposed.questionsAffected.map((q) => (
-              <tr key={`${q.questionId}/${q.sessionId}`}>
-                <td>{q.questionTitle}</td>
-                <td>
-                  <Link href={href(`/sessions/${q.sessionId}`)} className="mono">
-                    {q.sessionId.slice(0, 8)}
-                  </Link>
+            {prepared.table.rows.map((row) => (
+              <tr key={row.date}>
+                <td className="when">
+                  <time dateTime={row.date}>{row.label}</time>
                 </td>
-                <td>{q.from}</td>
-                <td>{q.to}</td>
-                <td>{formatTime(new Date(q.at))}</td>
-                <td className="mono">
-                  {q.spanIds.map((id) => (
-                    <Link key={id} href={href(`/spans/${id}`)} style={{ marginRight: 6 }}>
-                      {id.slice(0, 8)}
-                    </Link>
-                  ))}
-                </td>
+                <td>{formatCount(row.current.deleted)}</td>
+                <td>{formatBytes(row.current.freed)}</td>
+                <td>{formatBytes(row.current.stored)}</td>
+                <td>{formatCount(row.answers.current)}</td>
+                <td>{formatCount(row.proposed.deleted)}</td>
+                <td>{formatBytes(row.proposed.freed)}</td>
+                <td>{formatBytes(row.proposed.stored)}</td>
+                <td>{formatCount(row.answers.proposed)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      </ScrollBox>
+      <h3>By class</h3>
+      <RetentionWhatIfByClass simulation={simulation} sessionName={sessionName} sessionHref={(id) => href(`/sessions/${id}`)} />
+      <h3>Answers that change under the proposal</h3>
+      {proposed.questionsAffected.length === 0 ? (
+        <p>No evidence question changes its answer within {simulation.horizonDays} days.</p>
+      ) : (
+        <ScrollBox label="Answers affected, scrollable">
+          <table aria-label="Answers affected">
+            <thead>
+              <tr>
+                <th>Question</th>
+                <th>Session</th>
+                <th>From</th>
+                <th>To</th>
+                <th>When</th>
+                <th>Spans responsible</th>
+              </tr>
+            </thead>
+            <tbody>
+              {proposed.questionsAffected.map((q) => (
+                <tr key={`${q.questionId}/${q.sessionId}`}>
+                  <td>{q.questionTitle}</td>
+                  <td>
+                    <Link href={href(`/sessions/${q.sessionId}`)}>{sessionName(q.sessionId)}</Link>
+                  </td>
+                  <td>{answerLabel(q.from)}</td>
+                  <td>{answerLabel(q.to)}</td>
+                  <td className="when">
+                    <time dateTime={q.at} title={formatTime(new Date(q.at))}>
+                      {formatDay(q.at, prepared.year)}
+                    </time>
+                  </td>
+                  <td>
+                    {q.spanIds.map((id, i) => (
+                      <Link
+                        key={id}
+                        href={href(`/spans/${id}`)}
+                        style={{ marginRight: 6 }}
+                        aria-label={`Span ${i + 1} of ${sessionName(q.sessionId)}`}
+                      >
+                        {`span ${i + 1}`}
+                      </Link>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
       {simulation.questionsTruncated ? <p>Only the sessions whose evidence goes soonest were judged; more may change.</p> : null}
       {canSave && simulation.changes.length > 0 ? (

@@ -32,22 +32,21 @@ describe("the what-if's table by class", () => {
       proposed: outlook([day("2026-12-03", 0, 1, 1), day("2026-12-04", 740, 0, 0)], true),
     } as unknown as Simulation;
     const html = renderToStaticMarkup(
-      createElement(RetentionWhatIfByClass, { simulation, sessionHref: (id: string) => `/projects/p/sessions/${id}` }),
+      createElement(RetentionWhatIfByClass, {
+        simulation,
+        sessionName: (id: string) => (id === session ? "Rotate the staging keys" : id),
+        sessionHref: (id: string) => `/projects/p/sessions/${id}`,
+      }),
     );
-    const rows = [...html.matchAll(/<tr><td class="mono">([^<]+)<\/td><td>([^<]+)<\/td>((?:<td>[^<]*<\/td>){10})<\/tr>/g)].map(
-      (m) => [m[1], m[2], [...m[3]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => c[1])],
-    );
-    expect(rows).toContainEqual([
-      "2026-12-03",
-      "side-effecting",
-      ["0 B", "0", "0", "0", "1.0 kB", "0 B", "0", "1", "1", "1.0 kB"],
-    ]);
-    expect(rows).toContainEqual([
-      "2026-12-04",
-      "side-effecting",
-      ["0 B", "0", "0", "0", "1.0 kB", "740 B", "1", "0", "0", "260 B"],
-    ]);
-    expect(html).toContain(`href="/projects/p/sessions/${session}"`);
+    const rows = [
+      ...html.matchAll(
+        /<tr><td class="when"><time[^>]*>([^<]+)<\/time><\/td><td class="one-line">([^<]+)<\/td>((?:<td>[^<]*<\/td>){10})<\/tr>/g,
+      ),
+    ].map((m) => [m[1], m[2], [...m[3]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => c[1])]);
+    expect(rows).toContainEqual(["Dec 3", "Side-effecting", ["0 B", "0", "0", "0", "1.0 kB", "0 B", "0", "1", "1", "1.0 kB"]]);
+    expect(rows).toContainEqual(["Dec 4", "Side-effecting", ["0 B", "0", "0", "0", "1.0 kB", "740 B", "1", "0", "0", "260 B"]]);
+    expect(html).toContain(`href="/projects/p/sessions/${session}">Rotate the staging keys</a>`);
+    expect(html).not.toContain("SIDE_EFFECTING");
     expect(html).toContain("the soonest only");
   });
 });

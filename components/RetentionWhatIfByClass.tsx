@@ -2,8 +2,9 @@ import Link from "next/link";
 import type { Simulation } from "@/lib/server/what-if";
 import { prepareByClassTable } from "./charts/what-if-by-class";
 import { formatBytes } from "./charts/what-if-series";
-import { formatCount, humanize } from "./format";
-import { distinctSessions } from "./policy-labels";
+import { ScrollBox } from "./ScrollBox";
+import { formatCount, formatDay } from "./format";
+import { classLabel, distinctSessions } from "./policy-labels";
 
 const HEADS = ["Bytes freed", "Spans lost", "Turned expiring", "Still expiring", "Bytes stored"] as const;
 
@@ -14,72 +15,83 @@ const HEADS = ["Bytes freed", "Spans lost", "Turned expiring", "Still expiring",
  */
 export function RetentionWhatIfByClass({
   simulation,
+  sessionName,
   sessionHref,
 }: {
   simulation: Simulation;
+  /** A session as people know it (its title). */
+  sessionName: (id: string) => string;
   sessionHref: (id: string) => string;
 }) {
   const rows = prepareByClassTable(simulation.current.days, simulation.proposed.days);
   const { sessions, sessionsTruncated } = simulation.proposed;
+  const first = simulation.current.days[0];
+  const year = first ? Number(first.date.slice(0, 4)) : undefined;
   return (
     <>
-      <table aria-label="By class, day by day">
-        <thead>
-          <tr>
-            <th rowSpan={2}>Day</th>
-            <th rowSpan={2}>Class</th>
-            <th colSpan={HEADS.length}>Current</th>
-            <th colSpan={HEADS.length}>Proposed</th>
-          </tr>
-          <tr>{["current", "proposed"].flatMap((p) => HEADS.map((h) => <th key={`${p}-${h}`}>{h}</th>))}</tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={`${row.date}/${row.cls}`}>
-              <td className="mono">{row.date}</td>
-              <td>{humanize(row.cls)}</td>
-              {(["current", "proposed"] as const).flatMap((p) => [
-                <td key={`${p}-freed`}>{formatBytes(row[p].freed)}</td>,
-                <td key={`${p}-lost`}>{formatCount(row[p].lost)}</td>,
-                <td key={`${p}-turned`}>{formatCount(row[p].turnedExpiring)}</td>,
-                <td key={`${p}-expiring`}>{formatCount(row[p].expiringHeld)}</td>,
-                <td key={`${p}-stored`}>{formatBytes(row[p].stored)}</td>,
-              ])}
+      <ScrollBox label="By class, scrollable">
+        <table aria-label="By class, day by day">
+          <thead>
+            <tr>
+              <th rowSpan={2}>Day</th>
+              <th rowSpan={2}>Class</th>
+              <th colSpan={HEADS.length}>Current</th>
+              <th colSpan={HEADS.length}>Proposed</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+            <tr>{["current", "proposed"].flatMap((p) => HEADS.map((h) => <th key={`${p}-${h}`}>{h}</th>))}</tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.date}/${row.cls}`}>
+                <td className="when">
+                  <time dateTime={row.date}>{row.label}</time>
+                </td>
+                <td className="one-line">{row.clsLabel}</td>
+                {(["current", "proposed"] as const).flatMap((p) => [
+                  <td key={`${p}-freed`}>{formatBytes(row[p].freed)}</td>,
+                  <td key={`${p}-lost`}>{formatCount(row[p].lost)}</td>,
+                  <td key={`${p}-turned`}>{formatCount(row[p].turnedExpiring)}</td>,
+                  <td key={`${p}-expiring`}>{formatCount(row[p].expiringHeld)}</td>,
+                  <td key={`${p}-stored`}>{formatBytes(row[p].stored)}</td>,
+                ])}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
       <details style={{ marginTop: 8 }}>
         <summary>
           Sessions with spans the proposal turns expiring or lost ({formatCount(distinctSessions(sessions))}
           {sessionsTruncated ? ", the soonest only" : ""})
         </summary>
-        <table aria-label="Sessions affected by day">
-          <thead>
-            <tr>
-              <th>Day</th>
-              <th>Session</th>
-              <th>Class</th>
-              <th>Turned expiring</th>
-              <th>Lost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => (
-              <tr key={`${s.date}/${s.sessionId}/${s.class}`}>
-                <td className="mono">{s.date}</td>
-                <td>
-                  <Link href={sessionHref(s.sessionId)} className="mono">
-                    {s.sessionId.slice(0, 8)}
-                  </Link>
-                </td>
-                <td>{humanize(s.class)}</td>
-                <td>{formatCount(s.turnedExpiring)}</td>
-                <td>{formatCount(s.lost)}</td>
+        <ScrollBox label="Sessions affected, scrollable">
+          <table aria-label="Sessions affected by day">
+            <thead>
+              <tr>
+                <th>Day</th>
+                <th>Session</th>
+                <th>Class</th>
+                <th>Turned expiring</th>
+                <th>Lost</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sessions.map((s) => (
+                <tr key={`${s.date}/${s.sessionId}/${s.class}`}>
+                  <td className="when">
+                    <time dateTime={s.date}>{formatDay(s.date, year)}</time>
+                  </td>
+                  <td>
+                    <Link href={sessionHref(s.sessionId)}>{sessionName(s.sessionId)}</Link>
+                  </td>
+                  <td>{classLabel(s.class)}</td>
+                  <td>{formatCount(s.turnedExpiring)}</td>
+                  <td>{formatCount(s.lost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       </details>
     </>
   );

@@ -2,10 +2,11 @@
 
 import type { ReactNode } from "react";
 import { useCallback, useState } from "react";
-import { usePathname } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import Link from "next/link";
 import { projectHref } from "./project-href";
 import { SideNavLink } from "./SideNavLink";
+import { RANGED_SECTIONS, withViewRange } from "./view-range";
 
 const SECTIONS = [
   { path: "", label: "Overview" },
@@ -22,6 +23,7 @@ const SECTIONS = [
  * The project's sections. `canManage`: the person may manage this project's people and keys
  * (Settings answers 404 to anyone else); `instanceAdmin`: they also get the instance admin's page.
  * While a section's page loads, its link is marked and a status line names it for screen readers.
+ * The sections that read a time range get the current page's (view-range.ts).
  */
 export function SideNav({
   project,
@@ -35,6 +37,7 @@ export function SideNav({
   instanceAdmin?: boolean;
 }) {
   const pathname = usePathname();
+  const search = useSearchParams();
   const [loading, setLoading] = useState<string | null>(null);
   // A link that stops loading clears the status only if it was the one named (another may have started).
   const onPending = useCallback(
@@ -53,7 +56,12 @@ export function SideNav({
           const active = pathname === href || (section.path !== "" && pathname.startsWith(`${href}/`));
           return (
             <li key={section.path}>
-              <SideNavLink href={href} label={section.label} current={active} onPending={onPending} />
+              <SideNavLink
+                href={RANGED_SECTIONS.has(section.path) ? withViewRange(href, search) : href}
+                label={section.label}
+                current={active}
+                onPending={onPending}
+              />
             </li>
           );
         })}

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { projectHref } from "./project-href";
-import { Code } from "./Code";
+import { ReceivedChart } from "./charts/ReceivedChart";
+import { prepareReceivedSeries } from "./charts/received-series";
+import { classLabel } from "./policy-labels";
 import type { StorageFigures as Figures } from "@/lib/server/retention";
 import { formatBytes } from "./charts/what-if-series";
 import { formatCount } from "./format";
 
 /** What retention costs today: bytes held per class, runtime and session, and per day received. */
 export function StorageFigures({ figures, project }: { figures: Figures; project: string }) {
-  const growthMax = Math.max(1, ...figures.growth.map((g) => g.bytes));
   return (
     <section className="panel" aria-label="Storage" style={{ marginBottom: 16 }}>
       <h2 style={{ marginTop: 0 }}>Storage held</h2>
@@ -26,9 +27,7 @@ export function StorageFigures({ figures, project }: { figures: Figures; project
           <tbody>
             {(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const).map((c) => (
               <tr key={c}>
-                <td>
-                  <Code value={c} />
-                </td>
+                <td>{classLabel(c)}</td>
                 <td>{formatCount(figures.byClass[c].originals)}</td>
                 <td>{formatBytes(figures.byClass[c].bytes)}</td>
               </tr>
@@ -75,20 +74,7 @@ export function StorageFigures({ figures, project }: { figures: Figures; project
         </table>
       </div>
       <h3>Received per day (still held), last {figures.growth.length} days</h3>
-      <div role="img" aria-label="Bytes received per day" style={{ display: "flex", alignItems: "end", gap: 2, height: 60 }}>
-        {figures.growth.map((g) => (
-          <div
-            key={g.date}
-            title={`${g.date}: ${formatBytes(g.bytes)} in ${formatCount(g.originals)} originals`}
-            style={{
-              flex: 1,
-              background: "#3f7fbf",
-              height: `${Math.max(1, (g.bytes / growthMax) * 100)}%`,
-              opacity: g.bytes ? 1 : 0.2,
-            }}
-          />
-        ))}
-      </div>
+      <ReceivedChart series={prepareReceivedSeries(figures.growth)} />
     </section>
   );
 }

@@ -12,3 +12,28 @@ export function humanize(value: string): string {
 export function formatCount(n: number): string {
   return n.toLocaleString("en");
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * "Dec 6", or "Jan 3 2027" in a year other than `year` (the year the page is about, by default the
+ * date's own): a UTC day short enough for a table cell or a chart tick, where a full timestamp wraps.
+ * Takes a Date or an ISO date or time ("2026-12-06", "2026-12-06T10:00:00.000Z").
+ */
+export function formatDay(value: Date | string, year?: number): string {
+  const date = typeof value === "string" ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value) : value;
+  const own = date.getUTCFullYear();
+  const day = `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+  return year === undefined || own === year ? day : `${day} ${own}`;
+}
+
+/** "Dec 6 14:03": a UTC day and minute for a list's time column ("Jan 3 2027 14:03" outside `year`). */
+export function formatDayTime(date: Date, year?: number): string {
+  return `${formatDay(date, year)} ${date.toISOString().slice(11, 16)}`;
+}
+
+/** "Yes", "No", "Insufficient evidence": an evidence answer in words. */
+export function answerLabel(answer: string): string {
+  const words = humanize(answer);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

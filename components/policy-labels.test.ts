@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classLabel, distinctSessions, policyFieldLabel, policyValueLabel } from "./policy-labels";
+import { classLabel, distinctSessions, policyFieldLabel, policyValueLabel, saveNote } from "./policy-labels";
 
 describe("policy labels", () => {
   it("names every field a policy diff produces in words", () => {
@@ -24,5 +24,24 @@ describe("policy labels", () => {
   it("counts sessions, not their rows", () => {
     const rows = ["a", "b", "a", "c", "a", "b"].map((sessionId) => ({ sessionId }));
     expect(distinctSessions(rows)).toBe(3);
+  });
+
+  it("notes only the warnings about fields the save changed, a TTL's also when the horizon moved", () => {
+    const warnings = [
+      { field: "ttlDays.STRUCTURED", message: "shorter than the evidence horizon (400 days)" },
+      { field: "ttlDays.SIDE_EFFECTING", message: "shorter than the evidence horizon (400 days)" },
+      { field: "evidenceWorkloads", message: "evidence workloads are off" },
+    ];
+    expect(saveNote(warnings, [{ field: "ttlDays.SIDE_EFFECTING" }])).toBe(
+      " Note: Side-effecting TTL (days): shorter than the evidence horizon (400 days).",
+    );
+    expect(saveNote(warnings, [{ field: "ttlDays.NARRATIVE" }])).toBe("");
+    expect(saveNote(warnings, [{ field: "evidenceHorizonDays" }])).toBe(
+      " Note: Structured TTL (days): shorter than the evidence horizon (400 days); Side-effecting TTL (days): shorter than the evidence horizon (400 days).",
+    );
+    expect(saveNote(warnings, [{ field: "evidenceWorkloads" }])).toBe(
+      " Note: Evidence-demanding workloads: evidence workloads are off.",
+    );
+    expect(saveNote([], [{ field: "ttlDays.STRUCTURED" }])).toBe("");
   });
 });

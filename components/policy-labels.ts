@@ -34,3 +34,18 @@ export function policyValueLabel(field: string, value: unknown): string {
 export function distinctSessions(rows: ReadonlyArray<{ sessionId: string }>): number {
   return new Set(rows.map((r) => r.sessionId)).size;
 }
+
+/**
+ * The note a saved policy's confirmation adds: the validation's warnings about the fields this save
+ * changed only (a TTL, or the horizon it is measured against; the workloads switch), each named in
+ * words. A warning about a TTL the save left alone was there before and is not news; "" when none.
+ */
+export function saveNote(
+  warnings: ReadonlyArray<{ field: string; message: string }>,
+  changes: ReadonlyArray<{ field: string }>,
+): string {
+  const changed = new Set(changes.map((c) => c.field));
+  const touched = (field: string) => changed.has(field) || (field.startsWith("ttlDays.") && changed.has("evidenceHorizonDays"));
+  const notes = warnings.filter((w) => touched(w.field)).map((w) => `${policyFieldLabel(w.field)}: ${w.message}`);
+  return notes.length === 0 ? "" : ` Note: ${notes.join("; ")}.`;
+}

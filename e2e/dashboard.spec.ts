@@ -26,8 +26,10 @@ test("a refusal leads to the refused span's verbatim bytes", async ({ page }) =>
   await signIn(page, "viewer");
   await page.goto("/projects/demo/refusals");
   const feed = page.getByRole("table", { name: "Refusal events" });
+  // The staging session's gate request refused several spans: its row opens to them.
   const first = feed.getByRole("row").filter({ hasText: "Configure the app for staging" }).first();
-  await first.getByRole("link", { name: /^\d+$/ }).click();
+  await first.getByText(/^\d+ spans$/).click();
+  await first.getByRole("link", { name: /^\d+$/ }).first().click();
   await expect(page.getByTestId("span-body")).toBeVisible();
   await expect(page.getByTestId("hash-check")).toContainText("verified");
   await expect(page.getByRole("table", { name: "Gate decisions" })).toContainText(/refuse/i);

@@ -10,14 +10,26 @@ export function ExpiryChart({ series }: { series: ReturnType<typeof prepareExpir
   return (
     <div style={{ width: "100%", height: 220 }} aria-label="Originals expiring per week" role="img">
       <ResponsiveContainer>
-        <BarChart data={series.points} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+        <BarChart data={series.points} margin={{ top: 8, right: 8, bottom: 16, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="week" tick={{ fontSize: 11 }} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={32} />
+          <XAxis
+            dataKey="label"
+            tick={{ fontSize: 11 }}
+            minTickGap={16}
+            tickFormatter={(v: string) => v.replace("Week of ", "")}
+          />
+          <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={40} />
           <Tooltip />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12 }} />
           {series.keys.map((key) => (
-            <Bar key={key} dataKey={key} stackId="classes" fill={COLORS[key] ?? "#3f7fbf"} isAnimationActive={false} />
+            <Bar
+              key={key}
+              dataKey={key}
+              name={series.names[key]}
+              stackId="classes"
+              fill={COLORS[key] ?? "#3f7fbf"}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -19,7 +19,7 @@ export function RefusalsChart({ series }: { series: RefusalSeries }) {
       <ResponsiveContainer>
         <BarChart data={series.points} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={24} />
+          <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
           <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={32} />
           <Tooltip />
           <Legend wrapperStyle={{ fontSize: 12 }} />

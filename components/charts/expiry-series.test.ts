@@ -15,10 +15,11 @@ describe("prepareExpirySeries", () => {
       2,
     );
     expect(series.keys).toEqual(["STRUCTURED", "SIDE_EFFECTING"]);
+    expect(series.names).toEqual({ STRUCTURED: "Structured", SIDE_EFFECTING: "Side-effecting" });
     expect(series.points).toEqual([
-      { week: "2026-11-30", STRUCTURED: 0, SIDE_EFFECTING: 0 },
-      { week: "2026-12-07", STRUCTURED: 3, SIDE_EFFECTING: 1 },
-      { week: "2026-12-14", STRUCTURED: 0, SIDE_EFFECTING: 0 },
+      { week: "2026-11-30", label: "Nov 30", STRUCTURED: 0, SIDE_EFFECTING: 0 },
+      { week: "2026-12-07", label: "Dec 7", STRUCTURED: 3, SIDE_EFFECTING: 1 },
+      { week: "2026-12-14", label: "Dec 14", STRUCTURED: 0, SIDE_EFFECTING: 0 },
     ]);
   });
 });

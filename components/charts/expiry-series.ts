@@ -1,7 +1,10 @@
 /**
  * Prepares the retention chart: originals expiring per coming ISO week (Mondays, UTC), one series
- * per class, zero-filled so an empty week reads as zero. Pure and unit-tested.
+ * per class, zero-filled so an empty week reads as zero; weeks and classes named as people read
+ * them. Pure and unit-tested.
  */
+import { formatDay } from "../format";
+import { classLabel } from "../policy-labels";
 
 export interface WeekClassCount {
   week: string;
@@ -31,5 +34,7 @@ export function prepareExpirySeries(counts: readonly WeekClassCount[], from: Dat
     if (i === undefined || !keys.includes(c.class)) continue;
     points[i]![c.class] = (points[i]![c.class] as number) + c.count;
   }
-  return { keys, points };
+  const year = from.getUTCFullYear();
+  for (const p of points) p.label = formatDay(p.week as string, year);
+  return { keys, names: Object.fromEntries(keys.map((k) => [k, classLabel(k)])) as Record<string, string>, points };
 }

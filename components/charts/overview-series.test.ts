@@ -141,7 +141,7 @@ describe("prepareOverview", () => {
 
   it("links into the filtered lists of the project, its slug escaped", () => {
     expect(overviewLinks("ops team", "24h")).toEqual({
-      refusals: "/projects/ops%20team/refusals?show=refusals&days=1",
+      refusals: "/projects/ops%20team/refusals?show=refusals&range=24h",
       unasked: "/projects/ops%20team/sessions?state=unasked",
       atRisk: "/projects/ops%20team/sessions?state=at-risk",
       lost: "/projects/ops%20team/sessions?state=lost",

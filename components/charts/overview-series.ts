@@ -49,7 +49,6 @@ const RANGE_WORDS: Record<OverviewRange, string> = {
   "30d": "the last 30 days",
   "90d": "the last 90 days",
 };
-const RANGE_DAYS: Record<OverviewRange, number> = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 };
 
 /** The ranges offered, in the picker's order (every range the read model takes, by RANGE_WORDS' type). */
 export const RANGES = Object.keys(RANGE_WORDS) as OverviewRange[];
@@ -99,7 +98,7 @@ const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n 
 /** Where each figure leads: the list that shows its rows, filtered. */
 export function overviewLinks(slug: string, range: OverviewRange) {
   return {
-    refusals: projectHref(slug, `/refusals?show=refusals&days=${RANGE_DAYS[range]}`),
+    refusals: projectHref(slug, `/refusals?show=refusals&range=${range}`),
     unasked: projectHref(slug, "/sessions?state=unasked"),
     atRisk: projectHref(slug, "/sessions?state=at-risk"),
     lost: projectHref(slug, "/sessions?state=lost"),

@@ -16,9 +16,9 @@ describe("prepareRefusalSeries", () => {
     );
     expect(series.keys).toEqual(["side-effecting × none", "structured × expiring"]);
     expect(series.points).toEqual([
-      { day: "2026-11-30", "side-effecting × none": 0, "structured × expiring": 0 },
-      { day: "2026-12-01", "side-effecting × none": 3, "structured × expiring": 0 },
-      { day: "2026-12-02", "side-effecting × none": 0, "structured × expiring": 4 },
+      { day: "2026-11-30", label: "Nov 30", "side-effecting × none": 0, "structured × expiring": 0 },
+      { day: "2026-12-01", label: "Dec 1", "side-effecting × none": 3, "structured × expiring": 0 },
+      { day: "2026-12-02", label: "Dec 2", "side-effecting × none": 0, "structured × expiring": 4 },
     ]);
   });
 
@@ -29,6 +29,12 @@ describe("prepareRefusalSeries", () => {
       2,
     );
     expect(series.points.map((p) => p["structured × lost"])).toEqual([0, 0]);
-    expect(prepareRefusalSeries([], to, 2)).toEqual({ keys: [], points: [{ day: "2026-12-01" }, { day: "2026-12-02" }] });
+    expect(prepareRefusalSeries([], to, 2)).toEqual({
+      keys: [],
+      points: [
+        { day: "2026-12-01", label: "Dec 1" },
+        { day: "2026-12-02", label: "Dec 2" },
+      ],
+    });
   });
 });

@@ -3,6 +3,7 @@
  * read as calm days, not missing data), one series per refusing cell. Pure and unit-tested; the
  * chart component only draws what this returns.
  */
+import { formatDay } from "../format";
 
 export interface DayCellCount {
   day: string;
@@ -27,7 +28,8 @@ export function prepareRefusalSeries(counts: readonly DayCellCount[], to: Date, 
   const end = Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), to.getUTCDate());
   const points = Array.from({ length: days }, (_, i) => {
     const day = new Date(end - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
-    const point: Record<string, number | string> = { day };
+    // The tick's text: short enough that a month of days does not crowd the axis.
+    const point: Record<string, number | string> = { day, label: formatDay(day, to.getUTCFullYear()) };
     for (const key of keys) point[key] = 0;
     return point;
   });

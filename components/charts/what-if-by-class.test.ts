@@ -38,6 +38,7 @@ describe("the what-if's table by class", () => {
       "2026-12-06 STRUCTURED",
       "2026-12-06 SIDE_EFFECTING",
     ]);
+    expect(rows[2]).toMatchObject({ label: "Dec 3", clsLabel: "Side-effecting" });
     expect(rows[2]!.proposed).toEqual({ freed: 0, lost: 0, turnedExpiring: 4, expiringHeld: 4, stored: 30 });
     expect(rows[3]).toMatchObject({ current: { freed: 0, lost: 0 }, proposed: { freed: 7, lost: 1, expiringHeld: 3 } });
     expect(rows[4]!.current).toMatchObject({ freed: 5, lost: 2, stored: 10 });

@@ -2,6 +2,8 @@
  * The what-if's figures by evidential class, day by day, for the table beneath the charts: pure and
  * unit-tested, so the table only lays them out. Shapes are structural (the simulation's as JSON).
  */
+import { formatDay } from "../format";
+import { classLabel } from "../policy-labels";
 import { CLASSES, type ClassName } from "./what-if-series";
 
 type ByClass = Record<ClassName, number>;
@@ -25,7 +27,10 @@ export interface ClassFigures {
 
 export interface ClassRow {
   date: string;
+  /** The day and the class as the table shows them ("Dec 6", "Side-effecting"). */
+  label: string;
   cls: ClassName;
+  clsLabel: string;
   current: ClassFigures;
   proposed: ClassFigures;
 }
@@ -45,10 +50,18 @@ const figures = (d: ClassDayFigures | undefined, c: ClassName): ClassFigures => 
  */
 export function prepareByClassTable(current: readonly ClassDayFigures[], proposed: readonly ClassDayFigures[]): ClassRow[] {
   const rows: ClassRow[] = [];
+  const year = current[0] ? Number(current[0].date.slice(0, 4)) : undefined;
   current.forEach((day, i) => {
     const edge = i === 0 || i === current.length - 1;
     for (const cls of CLASSES) {
-      const row = { date: day.date, cls, current: figures(day, cls), proposed: figures(proposed[i], cls) };
+      const row = {
+        date: day.date,
+        label: formatDay(day.date, year),
+        cls,
+        clsLabel: classLabel(cls),
+        current: figures(day, cls),
+        proposed: figures(proposed[i], cls),
+      };
       const happens = [row.current, row.proposed].some((f) => f.freed + f.lost + f.turnedExpiring > 0);
       if (happens || edge) rows.push(row);
     }

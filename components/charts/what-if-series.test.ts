@@ -4,7 +4,7 @@ import {
   formatBytes,
   prepareAnswersSeries,
   prepareLostSeries,
-  prepareStoredSeries,
+  prepareStorageComparison,
   prepareWhatIfTable,
 } from "./what-if-series";
 
@@ -31,27 +31,35 @@ describe("what-if chart preparation", () => {
   const current = [day("2026-12-01", 0, 100), day("2026-12-02", 0, 100), day("2026-12-03", 0, 100)];
   const proposed = [day("2026-12-01", 0, 100), day("2026-12-02", 2, 80), day("2026-12-03", 1, 70)];
 
-  it("stacks stored bytes by class per day", () => {
-    const series = prepareStoredSeries(proposed);
-    expect(series.keys).toEqual(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"]);
-    expect(series.points[1]).toEqual({ date: "2026-12-02", NARRATIVE: 0, STRUCTURED: 78, SIDE_EFFECTING: 2 });
-    expect(series.max).toBe(100);
+  it("puts both policies' stored bytes on each day, labelled short", () => {
+    const series = prepareStorageComparison(proposed, [day("2026-12-01", 0, 150), day("2026-12-02", 0, 150)]);
+    expect(series.points).toEqual([
+      { date: "2026-12-01", label: "Dec 1", current: 100, proposed: 150 },
+      { date: "2026-12-02", label: "Dec 2", current: 80, proposed: 150 },
+      { date: "2026-12-03", label: "Dec 3", current: 70, proposed: 0 },
+    ]);
+    expect(prepareStorageComparison([], []).points).toEqual([]);
+  });
+
+  it("names another year's days with their year", () => {
+    const turn = [day("2026-12-31", 0, 10), day("2027-01-01", 0, 10)];
+    expect(prepareStorageComparison(turn, turn).points.map((p) => p.label)).toEqual(["Dec 31", "Jan 1 2027"]);
   });
 
   it("accumulates lost evidence-bearing spans, current beside proposed", () => {
     expect(prepareLostSeries(current, proposed)).toEqual([
-      { date: "2026-12-01", current: 0, proposed: 0 },
-      { date: "2026-12-02", current: 0, proposed: 2 },
-      { date: "2026-12-03", current: 0, proposed: 3 },
+      { date: "2026-12-01", label: "Dec 1", current: 0, proposed: 0 },
+      { date: "2026-12-02", label: "Dec 2", current: 0, proposed: 2 },
+      { date: "2026-12-03", label: "Dec 3", current: 0, proposed: 3 },
     ]);
   });
 
   it("counts answers changed so far; a change dated before the first day lands on it", () => {
     const dates = current.map((d) => d.date);
     expect(prepareAnswersSeries(dates, [], [change("2026-11-30T09:00:00Z"), change("2026-12-03T01:00:00Z")])).toEqual([
-      { date: "2026-12-01", current: 0, proposed: 1 },
-      { date: "2026-12-02", current: 0, proposed: 1 },
-      { date: "2026-12-03", current: 0, proposed: 2 },
+      { date: "2026-12-01", label: "Dec 1", current: 0, proposed: 1 },
+      { date: "2026-12-02", label: "Dec 2", current: 0, proposed: 1 },
+      { date: "2026-12-03", label: "Dec 3", current: 0, proposed: 2 },
     ]);
   });
 
@@ -61,6 +69,7 @@ describe("what-if chart preparation", () => {
       { days: proposed, questionsAffected: [change("2026-12-02T10:00:00Z")] },
     );
     expect(table.rows.map((r) => r.date)).toEqual(["2026-12-01", "2026-12-02", "2026-12-03"]);
+    expect(table.rows.map((r) => r.label)).toEqual(["Dec 1", "Dec 2", "Dec 3"]);
     expect(table.rows[1]).toMatchObject({ proposed: { deleted: 2, freed: 20, lost: 2 }, answers: { current: 0, proposed: 1 } });
     expect(table.totals).toEqual([
       { deleted: 0, freed: 0, stored: 100, lost: 0 },

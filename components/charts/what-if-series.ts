@@ -2,6 +2,7 @@
  * Prepares the retention what-if charts and table from a simulation: pure and unit-tested, so the
  * chart components only draw. Shapes are structural (no server types), the simulation's as JSON.
  */
+import { formatDay } from "../format";
 
 export const CLASSES = ["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const;
 export type ClassName = (typeof CLASSES)[number];
@@ -31,26 +32,36 @@ export interface Outlook {
   questionsAffected: AnswerChange[];
 }
 
-/** Stored bytes by class per day, for a stacked area chart (one per policy, side by side). */
-export function prepareStoredSeries(days: readonly DayFigures[]) {
-  return {
-    keys: [...CLASSES],
-    points: days.map((d) => ({ date: d.date, ...d.storedByClass })),
-    max: Math.max(0, ...days.map((d) => d.bytesStored)),
-  };
+/**
+ * Bytes stored per day under the current policy and under the proposal, for one chart with one
+ * y-scale, so the lines compare by height. Each point carries its day as a tick reads it (`label`).
+ */
+export function prepareStorageComparison(current: readonly DayFigures[], proposed: readonly DayFigures[]) {
+  const year = yearOf(current);
+  const points = current.map((day, i) => ({
+    date: day.date,
+    label: formatDay(day.date, year),
+    current: day.bytesStored,
+    proposed: proposed[i]?.bytesStored ?? 0,
+  }));
+  return { points };
 }
+
+/** The year of the first day: ticks and rows name other years only. */
+const yearOf = (days: ReadonlyArray<{ date: string }>) => (days[0] ? Number(days[0].date.slice(0, 4)) : undefined);
 
 /**
  * Evidence-bearing spans (structured and side-effecting) turned LOST so far, per day, current
  * beside proposed: cumulative, so the line says how much evidence is gone by each date.
  */
 export function prepareLostSeries(current: readonly DayFigures[], proposed: readonly DayFigures[]) {
+  const year = yearOf(current);
   let [c, p] = [0, 0];
   return current.map((day, i) => {
     c += day.lost.STRUCTURED + day.lost.SIDE_EFFECTING;
     const other = proposed[i];
     p += other ? other.lost.STRUCTURED + other.lost.SIDE_EFFECTING : 0;
-    return { date: day.date, current: c, proposed: p };
+    return { date: day.date, label: formatDay(day.date, year), current: c, proposed: p };
   });
 }
 
@@ -71,16 +82,19 @@ export function prepareAnswersSeries(
     return perDay;
   };
   const [c, p] = [counts(current), counts(proposed)];
+  const year = dates[0] ? Number(dates[0].slice(0, 4)) : undefined;
   let [ct, pt] = [0, 0];
   return dates.map((date) => {
     ct += c.get(date) ?? 0;
     pt += p.get(date) ?? 0;
-    return { date, current: ct, proposed: pt };
+    return { date, label: formatDay(date, year), current: ct, proposed: pt };
   });
 }
 
 export interface WhatIfRow {
   date: string;
+  /** The day as the table shows it ("Dec 6"). */
+  label: string;
   current: { deleted: number; freed: number; stored: number; lost: number };
   proposed: { deleted: number; freed: number; stored: number; lost: number };
   answers: { current: number; proposed: number };
@@ -93,6 +107,7 @@ export interface WhatIfRow {
 export function prepareWhatIfTable(current: Outlook, proposed: Outlook): { rows: WhatIfRow[]; totals: WhatIfRow["current"][] } {
   const dates = current.days.map((d) => d.date);
   const answers = prepareAnswersSeries(dates, current.questionsAffected, proposed.questionsAffected);
+  const year = yearOf(current.days);
   const figures = (d: DayFigures | undefined) => ({
     deleted: d?.originalsDeleted ?? 0,
     freed: d?.bytesFreed ?? 0,
@@ -103,6 +118,7 @@ export function prepareWhatIfTable(current: Outlook, proposed: Outlook): { rows:
   current.days.forEach((day, i) => {
     const row: WhatIfRow = {
       date: day.date,
+      label: formatDay(day.date, year),
       current: figures(day),
       proposed: figures(proposed.days[i]),
       answers: {

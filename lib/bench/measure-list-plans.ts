@@ -57,21 +57,25 @@ export async function explainLists(
   await printExplain(client, "spans, STRUCTURED x DURABLE cell", spans({ class: "STRUCTURED", provenance: "DURABLE" }, 0));
 
   const lastSessions = Math.max(1, Math.ceil(facts.sessions / PAGE_SIZE));
-  await printExplain(client, "sessions page", sessionListSql(projectId, { state: "any", sort: "activity", page: 1 }, now));
+  await printExplain(
+    client,
+    "sessions page",
+    sessionListSql(projectId, { state: "any", sort: "activity", page: 1 }, now, policy.evidenceHorizonDays),
+  );
   await printExplain(
     client,
     "sessions, last page",
-    sessionListSql(projectId, { state: "any", sort: "activity", page: lastSessions }, now),
+    sessionListSql(projectId, { state: "any", sort: "activity", page: lastSessions }, now, policy.evidenceHorizonDays),
   );
   await printExplain(
     client,
     "sessions by spans at risk",
-    sessionListSql(projectId, { state: "any", sort: "at-risk", page: 1 }, now),
+    sessionListSql(projectId, { state: "any", sort: "at-risk", page: 1 }, now, policy.evidenceHorizonDays),
   );
   await printExplain(
     client,
     "sessions compacted without asking",
-    sessionListSql(projectId, { state: "unasked", sort: "activity", page: 1 }, now),
+    sessionListSql(projectId, { state: "unasked", sort: "activity", page: 1 }, now, policy.evidenceHorizonDays),
   );
   for (const [name, sql] of Object.entries(projectOverviewStatements(projectId, "90d", now)))
     await printExplain(client, `overview, 90 days: ${name}`, sql);

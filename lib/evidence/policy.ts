@@ -193,8 +193,8 @@ function addWarnings(p: RetentionPolicy, warnings: PolicyFieldError[]): void {
       warnings.push({
         field: `ttlDays.${cls}`,
         message:
-          `shorter than the evidence horizon (${p.evidenceHorizonDays} days): unpinned ${cls.toLowerCase()} ` +
-          "originals will be EXPIRING and the gate will refuse to reclaim them",
+          `shorter than the evidence horizon (${p.evidenceHorizonDays} days): unpinned ${cls.toLowerCase().replace("_", "-")} ` +
+          "originals will expire before their horizon and the gate will refuse to reclaim them",
       });
     }
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
+import { rangeParam, timeWindow } from "@/lib/core/time-range";
 import { zodFields } from "@/lib/core/validation";
 import { Prisma } from "@/lib/db/generated/client";
 
@@ -8,7 +9,6 @@ export const AUDIT_PAGE_SIZE = 50;
 
 export const AUDIT_SORTS = ["newest", "oldest"] as const;
 
-const DAY_MS = 86_400_000;
 /** A whole day; years a timestamp parameter round-trips through Postgres without surprises. */
 const isoDay = z.iso
   .date({ error: "Expected a date as YYYY-MM-DD" })
@@ -35,6 +35,8 @@ export const AuditQuerySchema = z
       .max(64)
       .regex(/^[a-z][a-z_.]*$/, "Expected an act code such as original.pin")
       .optional(),
+    /** The project views' time range (lib/core/time-range); from/to win over it. */
+    range: rangeParam.optional(),
     from: isoDay.optional(),
     to: isoDay.optional(),
     targetType: z
@@ -79,7 +81,7 @@ export function parseAuditQuery(raw: RawSearchParams | URLSearchParams): AuditQu
 /** The query's filters as search params (page and defaults left out): links and the CSV export keep them. */
 export function auditQueryParams(query: AuditQuery, page?: number): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ["person", "act", "from", "to", "targetType", "targetId"] as const) {
+  for (const key of ["person", "act", "range", "from", "to", "targetType", "targetId"] as const) {
     const value = query[key];
     if (value) params.set(key, value);
   }
@@ -92,12 +94,13 @@ export function auditQueryParams(query: AuditQuery, page?: number): URLSearchPar
  * The WHERE clause: always the project (instance-level rows, with no project, never show in a
  * project's log), then each filter as an equality or range on an indexed column.
  */
-export function auditWhereSql(projectId: string, query: AuditQuery): Prisma.Sql {
+export function auditWhereSql(projectId: string, query: AuditQuery, now = new Date()): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`a.project_id = ${projectId}::uuid`];
   if (query.act) conditions.push(Prisma.sql`a.act = ${query.act}`);
   if (query.person) conditions.push(Prisma.sql`a.actor_label = ${query.person}`);
-  if (query.from) conditions.push(Prisma.sql`a."at" >= ${dayStart(query.from)}`);
-  if (query.to) conditions.push(Prisma.sql`a."at" < ${new Date(dayStart(query.to).getTime() + DAY_MS)}`);
+  const { since, until } = timeWindow(query, now);
+  if (since) conditions.push(Prisma.sql`a."at" >= ${since}`);
+  if (until) conditions.push(Prisma.sql`a."at" < ${until}`);
   if (query.targetType) conditions.push(Prisma.sql`a.target_type = ${query.targetType}`);
   if (query.targetId) conditions.push(Prisma.sql`a.target_id = ${query.targetId}`);
   return Prisma.join(conditions, " and ");
@@ -106,8 +109,4 @@ export function auditWhereSql(projectId: string, query: AuditQuery): Prisma.Sql 
 /** Newest first by default; id breaks ties between events of the same instant, so pages never overlap. */
 export function auditOrderSql(sort: AuditQuery["sort"]): Prisma.Sql {
   return sort === "oldest" ? Prisma.sql`a."at" asc, a.id asc` : Prisma.sql`a."at" desc, a.id desc`;
-}
-
-function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
 }

@@ -3,6 +3,7 @@ export { cellOriginals, getSessionOverview } from "./session-detail";
 export { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery, sessionListSql } from "./session-list";
 export { getSpanDetail } from "./span-detail";
 export { requireSessionsOfProject } from "./span-project";
+export { sessionNames } from "./session-names";
 export { evidencePicker } from "./evidence-picker";
 export { listSessionSpans, listSessionsPage } from "./api-reads";
 export { listQueryParams, type RawSearchParams, withQuery } from "./list-query";

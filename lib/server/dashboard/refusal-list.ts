@@ -8,17 +8,8 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
-import {
-  dayAfter,
-  dayStart,
-  exactText,
-  isoDay,
-  nearerEnd,
-  pageParam,
-  pageWithin,
-  parseListQuery,
-  type RawSearchParams,
-} from "./list-query";
+import { exactText, isoDay, nearerEnd, pageParam, pageWithin, parseListQuery, type RawSearchParams } from "./list-query";
+import { rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** Events on one page of the refusals list. */
 export const REFUSAL_PAGE_SIZE = 50;
@@ -39,7 +30,9 @@ export const RefusalListQuerySchema = z
     requester: exactText(320).optional(),
     from: isoDay.optional(),
     to: isoDay.optional(),
-    /** The last this many days (the overview's links); `from` wins when both are given. */
+    /** The project views' time range (time-range.ts); `from` wins when both are given. */
+    range: rangeParam.optional(),
+    /** The last this many days (older links); `from` and `range` win when given. */
     days: z.coerce.number({ error: "Expected a number of days" }).int().min(1).max(3650).optional(),
   })
   .superRefine((q, ctx) => {
@@ -56,8 +49,8 @@ export function parseRefusalListQuery(raw: RawSearchParams | URLSearchParams): R
 
 /** The instants the query's days cover: [since, until). */
 export function refusalWindow(query: RefusalListQuery, now: Date): { since?: Date; until?: Date } {
-  const since = query.from ? dayStart(query.from) : query.days ? new Date(now.getTime() - query.days * DAY_MS) : undefined;
-  return { since, until: query.to ? dayAfter(query.to) : undefined };
+  const { since, until } = timeWindow(query, now);
+  return { since: since ?? (query.days ? new Date(now.getTime() - query.days * DAY_MS) : undefined), until };
 }
 
 /** Conditions on refusal_event (alias r), the project first. */

@@ -13,6 +13,8 @@ export interface RefusalRow {
   reason: string;
   requester: string;
   atomsAtRisk: number;
+  /** The gate request (reclamation) the refusal was decided in: the list groups by it. Null when its decision is gone. */
+  requestId: string | null;
 }
 
 /** The page's refusals (the project's only), in the order of `keys`, with their span's seq and session title. */
@@ -25,6 +27,12 @@ export async function refusalsByKeys(
     where: { projectId, OR: keys.map((k) => ({ sessionId: k.sessionId, id: k.id })) },
     include: { span: { select: { seq: true, session: { select: { title: true, externalId: true } } } } },
   });
+  // Each refusal's request, through its decision (the (session_id, id) key of gate_decision).
+  const decisions = await db().gateDecision.findMany({
+    where: { OR: events.map((e) => ({ sessionId: e.sessionId, id: e.decisionId })) },
+    select: { sessionId: true, id: true, reclamationId: true },
+  });
+  const requestOf = new Map(decisions.map((d) => [`${d.sessionId}/${d.id}`, d.reclamationId]));
   const byKey = new Map(events.map((e) => [`${e.sessionId}/${e.id}`, e]));
   return keys.flatMap((k) => {
     const e = byKey.get(`${k.sessionId}/${k.id}`);
@@ -42,6 +50,7 @@ export async function refusalsByKeys(
         reason: e.reason,
         requester: e.requester,
         atomsAtRisk: Array.isArray(e.atomsAtRisk) ? e.atomsAtRisk.length : 0,
+        requestId: requestOf.get(`${e.sessionId}/${e.decisionId}`) ?? null,
       },
     ];
   });

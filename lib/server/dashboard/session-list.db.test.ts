@@ -53,6 +53,26 @@ describe("the sessions list", () => {
     await expect(listSessionPage(project.id, { sort: "nonsense" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 
+  it("keeps to the view's time range by last activity: a preset or whole days", async () => {
+    const project = await makeTestProject("list-range");
+    const [recent, older] = await Promise.all(
+      ["recent", "older"].map(
+        async (label) => (await upsertSession(project.id, { externalId: label, runtime: "codex" })).session.id,
+      ),
+    );
+    const twentyDaysAgo = new Date(Date.now() - 20 * 86_400_000);
+    await db().session.update({ where: { id: older! }, data: { lastActivityAt: twentyDaysAgo } });
+    const ids = async (raw: Record<string, string>) => (await listSessionPage(project.id, raw)).rows.map((r) => r.id);
+    expect(await ids({})).toEqual([recent, older]);
+    expect(await ids({ range: "7d" })).toEqual([recent]);
+    expect(await ids({ range: "30d" })).toEqual([recent, older]);
+    const day = twentyDaysAgo.toISOString().slice(0, 10);
+    expect(await ids({ from: day, to: day })).toEqual([older]);
+    expect(await ids({ range: "7d", from: day, to: day })).toEqual([older]);
+    expect((await listSessionPage(project.id, { range: "7d" })).query.range).toBe("7d");
+    await expect(listSessionPage(project.id, { range: "1y" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+
   it("marks the sessions whose import skipped records, and lists only them when asked", async () => {
     const project = await makeTestProject("incomplete");
     const tag = randomBytes(4).toString("hex");
@@ -123,5 +143,70 @@ describe("the sessions list", () => {
     expect({ atRisk: row!.atRiskCount, lost: row!.lostCount }).toEqual(shown);
     // The lost filter finds the session by the same red count.
     expect((await listSessionPage(project.id, { state: "lost" })).rows.map((r) => r.id)).toEqual([session.id]);
+  });
+
+  it("filters and sorts at risk by the grid's amber count: an original past its TTL, not swept yet, is red, not at risk", async () => {
+    // Structured originals kept one day against a 400-day horizon: at risk until the day ends, then lost.
+    const project = await makeTestProject("list-amber", {
+      ...DEFAULT_POLICY,
+      ttlDays: { ...DEFAULT_POLICY.ttlDays, STRUCTURED: 1 },
+    });
+    const body = (s: string) => new TextEncoder().encode(s);
+    // Each session's spans replaced by a summary that points at them (observed: the runtime did not
+    // ask), so the grid reads their originals' TTLs.
+    const session = async (label: string, spans: number) => {
+      const { session } = await upsertSession(project.id, {
+        externalId: `${label}-${randomBytes(3).toString("hex")}`,
+        runtime: "codex",
+      });
+      const texts = Array.from({ length: spans }, (_, seq) => `Checked /var/log/app/2026-12-0${seq + 1}.log at 09:14`);
+      const appended = await appendSpans(
+        project.id,
+        session.id,
+        texts.map((text, seq) => ({
+          seq,
+          kind: "MESSAGE" as const,
+          occurredAt: new Date(),
+          body: body(text),
+        })),
+      );
+      await reclaim({
+        projectId: project.id,
+        sessionId: session.id,
+        selection: { fromSeq: 0, toSeq: spans - 1 },
+        summary: {
+          text: "Checked the logs.",
+          pointers: appended.map((a, i) => ({
+            spanId: a.id,
+            byteStart: 0,
+            byteEnd: Buffer.byteLength(texts[i]!),
+            sha256: a.sha256,
+          })),
+        },
+        dryRun: false,
+        requester: "runtime:test",
+        observed: true,
+      });
+      return session.id;
+    };
+    const expired = await session("expired", 3);
+    const one = await session("one", 1);
+    const two = await session("two", 2);
+    // One session's TTLs end an hour ago, the sweeper not run since: held, and lost by the clock.
+    await db().$executeRaw`update span set original_expires_at = now() - interval '1 hour' where session_id = ${expired}::uuid`;
+    // The kept counter still counts the expired originals (held until swept): the grid does not.
+    const kept = await db().session.findUniqueOrThrow({ where: { id: expired }, select: { atRiskCount: true } });
+    expect(kept.atRiskCount).toBeGreaterThan(0);
+    const tally = async (id: string) => gridTally((await getSessionOverview(project.id, id)).grid).atRisk;
+    // Each summary is amber with the spans it replaced: the SQL counts spans, not summaries.
+    expect([await tally(expired), await tally(one), await tally(two)]).toEqual([0, 2, 3]);
+
+    const filtered = await listSessionPage(project.id, { state: "at-risk" });
+    expect(filtered.rows.map((r) => r.id).sort()).toEqual([one, two].sort());
+    expect(filtered.total).toBe(2);
+    const sorted = await listSessionPage(project.id, { sort: "at-risk" });
+    expect(sorted.rows.map((r) => r.id)).toEqual([two, one, expired]);
+    // Shown as the grid tallies them, summaries included.
+    for (const row of sorted.rows) expect(row.atRiskCount).toBe(await tally(row.id));
   });
 });

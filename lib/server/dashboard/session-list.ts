@@ -5,10 +5,14 @@ import { Prisma } from "@/lib/db/generated/client";
 import { gridTally } from "@/lib/evidence/safety";
 import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
+import { isoDay } from "./list-query";
+import { rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** span_grid_count's codes for the statuses the grid shows red on evidence-bearing rows: LOST and NONE. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 const NONE_GRID_CODE = STATUS_CODES.indexOf("NONE");
+/** And the status it shows amber on them: EXPIRING. */
+const EXPIRING_GRID_CODE = STATUS_CODES.indexOf("EXPIRING");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete", "unasked"] as const;
@@ -20,6 +24,10 @@ export const SessionListQuerySchema = z.object({
   state: z.enum(SESSION_STATES).default("any"),
   sort: z.enum(SESSION_SORTS).default("activity"),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** The project views' time range (time-range.ts), over each session's last activity. */
+  range: rangeParam.optional(),
+  from: isoDay.optional(),
+  to: isoDay.optional(),
 });
 
 export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
@@ -30,7 +38,10 @@ export interface SessionListRow {
   externalId: string;
   runtime: string;
   title: string | null;
+  /** The transcript's own time of its latest span. */
   lastActivityAt: Date;
+  /** When Custodian received the session. */
+  receivedAt: Date;
   spanCount: number;
   refusalCount: number;
   /** The session grid's amber cells (evidence-bearing spans expiring before their horizon). */
@@ -65,6 +76,7 @@ export async function listSessionPage(
       runtime: string;
       title: string | null;
       last_activity_at: Date;
+      created_at: Date;
       spans: number;
       refusals: number;
       at_risk: number;
@@ -74,7 +86,7 @@ export async function listSessionPage(
       has_summaries: boolean;
       total: bigint;
     }>
-  >(sessionListSql(projectId, query));
+  >(sessionListSql(projectId, query, new Date(), (await loadPolicy(db(), projectId)).evidenceHorizonDays));
   const runtimes = await db().session.findMany({
     where: { projectId },
     distinct: ["runtime"],
@@ -90,6 +102,7 @@ export async function listSessionPage(
       runtime: r.runtime,
       title: r.title,
       lastActivityAt: r.last_activity_at,
+      receivedAt: r.created_at,
       spanCount: r.spans,
       refusalCount: r.refusals,
       atRiskCount: shown.get(r.id)?.atRisk ?? r.at_risk,
@@ -107,7 +120,8 @@ export async function listSessionPage(
  * The counts of a page's rows as each session's grid shows them, by the grid's own colouring
  * (cellSafety): at risk is its amber cells, lost its red ones (evidence-bearing spans LOST or with no
  * pointer). Each row reads its grid (kept counters, an index-only read), so the list and the session
- * page can never disagree. The filters and the at-risk sort use the SQL counts.
+ * page can never disagree. The filters and the at-risk sort use the SQL counts (sessionListSql), the
+ * same cells less the summaries' own (a summary's status is resolved over its links, not kept).
  */
 async function countsAsTheGridShowsThem(
   rows: Array<{ id: string; project_id: string }>,
@@ -131,15 +145,23 @@ async function countsAsTheGridShowsThem(
  * then the page's 25 sessions get the counts that are not kept. Evidence lost is what the
  * session's grid shows as LOST, from the grid's own source: its kept counters (span_grid_count,
  * code 1) plus the spans whose TTL has passed since and whose bytes the sweeper has not deleted yet
- * (span_held_expiry_idx); records the import skipped are counted from skipped_record's key.
+ * (span_held_expiry_idx); at risk is what it shows EXPIRING (code 2) less those same spans, not the
+ * kept at_risk_count, which counts an original past its TTL until it is swept; records the import
+ * skipped are counted from skipped_record's key. Summaries are left out of both: the grid resolves
+ * a summary's status over its links, which no kept count holds. A summary is amber or red only
+ * when a span beneath it is, so the filters find the sessions the shown counts name (but where that
+ * span is narrative); the at-risk sort orders by spans, summaries aside.
  * Computing those for every session before paging cost the last page of 1,000 sessions 170 ms;
- * only the lost and incomplete filters need them for all (as conditions). Nothing scans a
- * session's spans.
+ * only the lost, at-risk and incomplete filters and the at-risk sort need them for all. Each reads
+ * by the session's keys (span_grid_count's, span_held_expiry_idx): nothing scans a session's spans.
  */
 export function sessionListSql(
   projectId: string,
-  query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page">,
-  now = new Date(),
+  query: Pick<SessionListQuery, "q" | "runtime" | "state" | "sort" | "page"> &
+    Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  now: Date,
+  /** The project's evidence horizon: what tells an original past its TTL that was EXPIRING. */
+  horizonDays: number,
 ): Prisma.Sql {
   // What the grid shows red: evidence-bearing spans LOST or with no pointer, and those whose TTL
   // has passed since their counter was kept.
@@ -148,14 +170,27 @@ export function sessionListSql(
       where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code in (${LOST_GRID_CODE}, ${NONE_GRID_CODE}))
     + (select count(*) from span s
         where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)})`;
+  // What the grid shows amber (gridTally's at risk): evidence-bearing spans EXPIRING by their
+  // counters, less those whose TTL has passed since (the grid shows them LOST), found as above.
+  const atRisk = Prisma.sql`
+    (select coalesce(sum(g.n), 0) from span_grid_count g
+      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code = ${EXPIRING_GRID_CODE})
+    - (select count(*) from span s
+        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)}
+          and custodian_grid_code(s.has_pointer, s.original_state, s.original_expires_at, s.occurred_at, ${horizonDays}::int)
+              = ${EXPIRING_GRID_CODE})`;
   const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
   }
   if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  // Within the range: on (project_id, last_activity_at), the index the default order reads.
+  const { since, until } = timeWindow(query, now);
+  if (since) conditions.push(Prisma.sql`se.last_activity_at >= ${since}`);
+  if (until) conditions.push(Prisma.sql`se.last_activity_at < ${until}`);
   if (query.state === "refused") conditions.push(Prisma.sql`se.refusal_count > 0`);
-  if (query.state === "at-risk") conditions.push(Prisma.sql`se.at_risk_count > 0`);
+  if (query.state === "at-risk") conditions.push(Prisma.sql`${atRisk} > 0`);
   if (query.state === "lost") conditions.push(Prisma.sql`${lost} > 0`);
   if (query.state === "incomplete")
     conditions.push(Prisma.sql`exists (select 1 from skipped_record r where r.session_id = se.id)`);
@@ -165,7 +200,7 @@ export function sessionListSql(
     query.sort === "refusals"
       ? Prisma.sql`se.refusal_count desc, se.last_activity_at desc, se.id desc`
       : query.sort === "at-risk"
-        ? Prisma.sql`se.at_risk_count desc, se.last_activity_at desc, se.id desc`
+        ? Prisma.sql`${atRisk} desc, se.last_activity_at desc, se.id desc`
         : Prisma.sql`se.last_activity_at desc, se.id desc`;
   return Prisma.sql`
     with page as (
@@ -175,8 +210,8 @@ export function sessionListSql(
        order by ${order}
        limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}
     )
-    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at,
-           se.span_count as spans, se.refusal_count as refusals, se.at_risk_count as at_risk, (${lost})::int as lost,
+    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at, se.created_at,
+           se.span_count as spans, se.refusal_count as refusals, (${atRisk})::int as at_risk, (${lost})::int as lost,
            (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped,
            se.unasked_compaction_count as unasked, se.span_count > se.non_summary_count as has_summaries, page.total
       from page join session se on se.id = page.id join project pr on pr.id = se.project_id

@@ -165,11 +165,17 @@ async function writeBatch(
         (max, h) => (h.span.occurredAt > max ? h.span.occurredAt : max),
         uniqueFresh[0]!.span.occurredAt,
       );
-      // An ISO time cast to timestamp keeps its UTC digits, whatever the connection's time zone.
-      await client.query("update session set last_activity_at = greatest(last_activity_at, $2::timestamp) where id = $1", [
-        sessionId,
-        latest.toISOString(),
-      ]);
+      // Last activity is the transcript's own time: a session's first spans set it to theirs (until
+      // then it holds when the session was received, which an imported transcript of last year is
+      // not active at); later spans move it forward only. The span counter already holds this
+      // batch (its trigger ran with the rows). An ISO time cast to timestamp keeps its UTC digits,
+      // whatever the connection's time zone.
+      await client.query(
+        `update session
+            set last_activity_at = case when span_count <= $3 then $2::timestamp else greatest(last_activity_at, $2::timestamp) end
+          where id = $1`,
+        [sessionId, latest.toISOString(), uniqueFresh.length],
+      );
     }
     return hashed.map(({ span }) => results.get(span.seq)!);
   });

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { TIME_RANGES } from "@/lib/core/time-range";
 import { parseWith } from "@/lib/core/validation";
 
 /** The ranges the overview offers; the page keeps the chosen one in its URL (?range=7d). */
-export const OVERVIEW_RANGES = ["24h", "7d", "30d", "90d"] as const;
+export const OVERVIEW_RANGES = TIME_RANGES;
 export type OverviewRange = (typeof OVERVIEW_RANGES)[number];
 export const DEFAULT_OVERVIEW_RANGE: OverviewRange = "7d";
 

@@ -1,3 +1,4 @@
+import { rangeParam, timeWindow } from "@/lib/core/time-range";
 import { AppError } from "@/lib/core/errors";
 import { TOOL_OUTCOMES, type ToolOutcome } from "@/lib/evidence/outcomes";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS, type AtomKind, type SideEffectKind } from "@/lib/evidence/types";
@@ -22,8 +23,15 @@ export function scopeFromParams(params: URLSearchParams): EvidenceQueryInput["sc
     return parsed;
   };
   const session = params.get("session");
-  const from = date("from");
   const until = date("to");
+  // The project views' time range (?range=7d) starts the scope when no From day is given.
+  const range = params.get("range");
+  const preset = range ? rangeParam.safeParse(range) : null;
+  if (preset && !preset.success)
+    throw new AppError("VALIDATION_FAILED", "Invalid range", {
+      fields: [{ path: "range", message: preset.error.issues[0]!.message }],
+    });
+  const from = date("from") ?? (preset?.success ? timeWindow({ range: preset.data }, new Date()).since : undefined);
   return {
     ...(session ? { sessionIds: [session] } : {}),
     ...(from ? { from } : {}),

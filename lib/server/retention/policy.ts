@@ -86,7 +86,7 @@ export async function updatePolicy(
     },
     actor,
   );
-  return { warnings: saved.warnings, version: saved.version };
+  return { warnings: saved.warnings, version: saved.version, changes: saved.changes };
 }
 
 /** Nesting an edit needs (edits, a question, anyOf, a predicate, a field's list) and room to spare. */

@@ -53,7 +53,9 @@ export default async function AuditLogPage({
     return text ? `${path}?${text}` : path;
   };
   const filters = auditQueryParams(query).toString();
-  const filtered = Boolean(query.person || query.act || query.from || query.to || query.targetType || query.targetId);
+  const filtered = Boolean(
+    query.person || query.act || query.range || query.from || query.to || query.targetType || query.targetId,
+  );
   return (
     <>
       <h1>Audit log</h1>

@@ -8,6 +8,7 @@ import {
   type SessionTitles,
   sessionLabel,
 } from "@/components/EvidenceAnswerTables";
+import { RangeSelect } from "@/components/RangeSelect";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { formatCount, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
@@ -123,6 +124,7 @@ export default async function EvidencePage({
               ))}
             </select>
           </label>
+          <RangeSelect value={params.get("range") ?? undefined} />
           <label>
             From
             <br />

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
+import { saveNote } from "@/components/policy-labels";
 import { POLICY_FIELDS, policyFromForm } from "../policy-form";
 import { defineAction } from "@/lib/auth/define-action";
 import { DAY_MS } from "@/lib/evidence/policy";
@@ -13,6 +14,7 @@ import { extendOriginals, pinOriginals } from "@/lib/server/provenance";
 import { diffPolicies, policyOfVersion, rollbackPolicy, savePolicyVersion } from "@/lib/server/retention";
 import { MAX_HORIZON_DAYS, type Simulation, simulateRetention } from "@/lib/server/what-if";
 import { previewHref, refusedForPreview, unlessHandedToPreview } from "./preview-href";
+import { simulationSessionNames } from "./simulation-names";
 
 /** An original as the bulk forms name it: "<session id>:<span id>". */
 const OriginalField = z.string().transform((value, ctx) => {
@@ -119,7 +121,8 @@ export const simulateAction = defineAction({
     ]);
     const stillRestores = restored !== null && diffPolicies(restored, policy).length === 0;
     const rollbackOf = stillRestores ? (input.rollbackOf ?? null) : null;
-    return { message: `Simulated ${input.horizonDays} days.`, data: { ...(data as Simulation), rollbackOf } };
+    const sessionNames = await simulationSessionNames(project.id, data);
+    return { message: `Simulated ${input.horizonDays} days.`, data: { ...(data as Simulation), rollbackOf, sessionNames } };
   },
 });
 
@@ -147,8 +150,10 @@ export const savePolicyAction = defineAction({
             { toVersion: input.rollbackOf, expectedVersion: input.version, reason: input.reason, previewed: policy },
             actor,
           );
-    const note = saved.warnings.length > 0 ? ` Note: ${saved.warnings.map((w) => w.message).join("; ")}` : "";
-    return { message: `Saved as version ${saved.version}.${note}`, data: { version: saved.version } };
+    return {
+      message: `Saved as version ${saved.version}.${saveNote(saved.warnings, saved.changes)}`,
+      data: { version: saved.version },
+    };
   },
 });
 

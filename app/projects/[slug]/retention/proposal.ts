@@ -9,6 +9,7 @@ import { currentPolicy, diffPolicies, policyOfVersion } from "@/lib/server/reten
 import { DEFAULT_HORIZON_DAYS, simulateRetention } from "@/lib/server/what-if";
 import type { HandedProposal } from "@/components/RetentionWhatIf";
 import { policyFromSearch } from "../policy-form";
+import { simulationSessionNames } from "./simulation-names";
 
 /**
  * The proposal in the address, simulated; null when there is none, or when it no longer differs
@@ -26,5 +27,6 @@ export async function proposalFromSearch(projectId: string, search: RawSearchPar
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") return null;
     throw error;
   });
-  return { policy, rollbackOf: rollback, simulation };
+  const sessionNames = simulation ? await simulationSessionNames(projectId, simulation) : {};
+  return { policy, rollbackOf: rollback, simulation, sessionNames };
 }

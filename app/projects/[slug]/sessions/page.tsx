@@ -2,7 +2,8 @@ import Link from "next/link";
 import { CompactionBadge } from "@/components/CompactionBadge";
 import { ListSummary } from "@/components/ListSummary";
 import { Pager, pageWindow } from "@/components/Pager";
-import { Time } from "@/components/Time";
+import { RangeSelect } from "@/components/RangeSelect";
+import { formatDayTime, formatTime } from "@/components/format";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
 import { projectHref } from "@/components/project-href";
@@ -27,6 +28,7 @@ function href(slug: string, query: SessionListQuery, change: Partial<SessionList
   if (next.runtime) params.set("runtime", next.runtime);
   if (next.state !== "any") params.set("state", next.state);
   if (next.sort !== "activity") params.set("sort", next.sort);
+  for (const key of ["range", "from", "to"] as const) if (next[key]) params.set(key, next[key]);
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
   return projectHref(slug, text ? `/sessions?${text}` : "/sessions");
@@ -50,6 +52,8 @@ export default async function SessionsPage({
   }
   const { rows, total, query, runtimes } = data;
   const window = pageWindow(total, query.page, PAGE_SIZE);
+  // Times of this year need no year.
+  const year = new Date().getUTCFullYear();
   return (
     <>
       <h1>Sessions</h1>
@@ -99,6 +103,7 @@ export default async function SessionsPage({
             ))}
           </select>
         </label>
+        <RangeSelect value={query.range} label="Last activity within" />
         <button type="submit" className="button">
           Apply
         </button>
@@ -129,7 +134,7 @@ export default async function SessionsPage({
               </th>
               <th className="num">Compacted without asking</th>
               <th>
-                <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity</Link>
+                <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity (UTC)</Link>
               </th>
             </tr>
           </thead>
@@ -166,8 +171,16 @@ export default async function SessionsPage({
                 <td className="num">
                   <CompactionBadge count={s.unaskedCompactionCount} />
                 </td>
-                <td>
-                  <Time value={s.lastActivityAt} />
+                <td className="when">
+                  <time dateTime={s.lastActivityAt.toISOString()} title={formatTime(s.lastActivityAt)}>
+                    {formatDayTime(s.lastActivityAt, year)}
+                  </time>
+                  <div className="muted-note">
+                    received{" "}
+                    <time dateTime={s.receivedAt.toISOString()} title={formatTime(s.receivedAt)}>
+                      {formatDayTime(s.receivedAt, year)}
+                    </time>
+                  </div>
                 </td>
               </tr>
             ))}

@@ -1,5 +1,6 @@
 "use server";
 
+import { saveNote } from "@/components/policy-labels";
 import { z } from "zod";
 import { ROLES } from "@/lib/core/permissions";
 import { defineAction } from "@/lib/auth/define-action";
@@ -98,14 +99,13 @@ export const updatePolicyAction = defineAction({
   run: async ({ input, actor, project }) => {
     const policy = policyFromForm(input);
     try {
-      const { warnings, version } = await updatePolicy(
+      const { warnings, version, changes } = await updatePolicy(
         project.id,
         { policy, cannedQuestions: input.cannedQuestions, expectedVersion: input.version, requirePreview: true },
         actor,
         input.reason,
       );
-      const note = warnings.length === 0 ? "" : ` Note: ${warnings.map((w) => w.message).join("; ")}`;
-      return `Policy saved as version ${version}.${note}`;
+      return `Policy saved as version ${version}.${saveNote(warnings, changes)}`;
     } catch (error) {
       if (!refusedForPreview(error)) throw error;
       return {

@@ -1,0 +1,109 @@
+/**
+ * One time range per project view: picked on the overview, it travels in the URL through the
+ * navigation to Sessions, Refusals, Evidence and Audit and back, each page keeping to it; a session
+ * and a refusal of 20 days ago are inside 30 days and outside 7. A session's last activity is its
+ * transcript's time, received today.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { expect, type Page, test } from "@playwright/test";
+import { formatDay } from "@/components/format";
+import { e2eDatabase } from "./support/e2e-database";
+import { signIn } from "./support/sign-in";
+
+const DAY_MS = 86_400_000;
+
+async function seed() {
+  process.env.DATABASE_URL = e2eDatabase().url;
+  const { createProject } = await import("@/lib/server/admin");
+  const { addDemoMembers } = await import("@/lib/demo/load");
+  const { appendSpans, upsertSession } = await import("@/lib/server/ingest");
+  const { db } = await import("@/lib/db/client");
+  const tag = randomBytes(3).toString("hex");
+  const project = await createProject({ slug: `view-range-${tag}`, name: "E2E view range" });
+  await addDemoMembers(project.id);
+  const session = async (label: string, daysAgo: number) => {
+    const { session } = await upsertSession(project.id, {
+      externalId: `${label}-${tag}`,
+      runtime: "test",
+      title: `${label} work`,
+    });
+    const at = new Date(Date.now() - daysAgo * DAY_MS);
+    const [span] = await appendSpans(project.id, session.id, [
+      { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: at, body: new TextEncoder().encode('{"command":"ls"}') },
+    ]);
+    await db().refusalEvent.create({
+      data: {
+        sessionId: session.id,
+        id: randomUUID(),
+        projectId: project.id,
+        spanId: span!.id,
+        decisionId: randomUUID(),
+        cellClass: "SIDE_EFFECTING",
+        cellProvenance: "NONE",
+        reason: `${label}: a summary would have lost the call`,
+        requester: "runtime:e2e",
+        atomsAtRisk: [],
+        occurredAt: at,
+      },
+    });
+  };
+  await session("Recent", 0);
+  await session("Older", 20);
+  return project.slug;
+}
+
+async function follow(page: Page, section: string, range: string) {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]range=${range}(&|$)`));
+}
+
+test("a range picked on the overview is the range of Sessions, Refusals, Evidence and Audit, and back", async ({ page }) => {
+  const slug = await seed();
+  await signIn(page, "admin");
+
+  // 30 days: both sessions and both refusals.
+  await page.goto(`/projects/${slug}?range=30d`);
+  await follow(page, "Sessions", "30d");
+  const sessions = page.getByRole("table", { name: "Sessions" });
+  await expect(sessions.getByRole("link", { name: "Recent work" })).toBeVisible();
+  await expect(sessions.getByRole("link", { name: "Older work" })).toBeVisible();
+  // Last activity is the transcript's own time; when it was received is said as such.
+  const older = sessions.getByRole("row").filter({ hasText: "Older work" });
+  const year = new Date().getUTCFullYear();
+  await expect(older.locator("td.when > time")).toHaveText(
+    new RegExp(`^${formatDay(new Date(Date.now() - 20 * DAY_MS), year)} \\d{2}:\\d{2}$`),
+  );
+  await expect(older.locator("td.when .muted-note")).toHaveText(
+    new RegExp(`^received ${formatDay(new Date(), year)} \\d{2}:\\d{2}$`),
+  );
+
+  // Picked on the overview: 7 days. The session and refusal of 20 days ago fall outside.
+  await follow(page, "Overview", "30d");
+  await page.getByRole("navigation", { name: "Range" }).getByRole("link", { name: "Last 7 days" }).click();
+  await expect(page).toHaveURL(/[?&]range=7d/);
+  await follow(page, "Sessions", "7d");
+  await expect(sessions.getByRole("link", { name: "Recent work" })).toBeVisible();
+  await expect(sessions.getByRole("link", { name: "Older work" })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "Filter sessions" }).getByLabel("Last activity within")).toHaveValue("7d");
+
+  await follow(page, "Refusals", "7d");
+  const feed = page.getByRole("table", { name: "Refusal events" });
+  await expect(feed.getByText("Recent: a summary would have lost the call")).toBeVisible();
+  await expect(feed.getByText("Older: a summary would have lost the call")).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "Filter refusals" }).getByLabel("Within")).toHaveValue("7d");
+
+  await follow(page, "Evidence", "7d");
+  await expect(page.getByRole("form", { name: "Ask a question" }).getByLabel("Within")).toHaveValue("7d");
+
+  await follow(page, "Audit log", "7d");
+  await expect(page.getByRole("form", { name: "Filter the audit log" }).getByLabel("Within")).toHaveValue("7d");
+
+  await follow(page, "Overview", "7d");
+  await expect(page.getByRole("navigation", { name: "Range" }).getByRole("link", { name: "Last 7 days" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  // A view with no range in its address shows every time: the lists' default.
+  await page.goto(`/projects/${slug}/refusals`);
+  await expect(feed.getByText("Older: a summary would have lost the call")).toBeVisible();
+});

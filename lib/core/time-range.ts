@@ -1,0 +1,40 @@
+/**
+ * The one time range of a project's views (Overview, Sessions, Refusals, Evidence, Audit): a
+ * preset in the URL (?range=7d, the overview's ranges) or whole UTC days (?from=…&to=…, inclusive),
+ * carried between those pages by their links. `from`/`to` are finer than a preset: given both
+ * ways, the days win. The overview counts in its preset (7 days unless the URL names another); the
+ * lists show every time unless the URL names one.
+ */
+import { z } from "zod";
+
+/** The presets: the overview's ranges, and what a list's "Within" offers. */
+export const TIME_RANGES = ["24h", "7d", "30d", "90d"] as const;
+export type TimeRange = (typeof TIME_RANGES)[number];
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const RANGE_MS: Record<TimeRange, number> = {
+  "24h": 24 * HOUR_MS,
+  "7d": 7 * 24 * HOUR_MS,
+  "30d": 30 * 24 * HOUR_MS,
+  "90d": 90 * 24 * HOUR_MS,
+};
+
+/** The `range` field of a list's query schema. */
+export const rangeParam = z.enum(TIME_RANGES, { error: `Expected one of ${TIME_RANGES.join(", ")}` });
+
+const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/** The instants a view's range covers, [since, until); either end open when the URL leaves it so. */
+export function timeWindow(
+  q: { range?: TimeRange | undefined; from?: string | undefined; to?: string | undefined },
+  now: Date,
+): { since?: Date; until?: Date } {
+  const since = q.from ? dayStart(q.from) : q.range ? new Date(now.getTime() - RANGE_MS[q.range]) : undefined;
+  return { since, until: q.to ? new Date(dayStart(q.to).getTime() + DAY_MS) : undefined };
+}
+
+/** The first UTC day a preset reaches back to ("2026-11-29" for 7d on Dec 6): where a form of days starts it. */
+export function rangeStartDay(range: TimeRange, now: Date): string {
+  return new Date(now.getTime() - RANGE_MS[range]).toISOString().slice(0, 10);
+}
