@@ -179,8 +179,9 @@ export function requireDatabaseUrl(): string {
 export async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client(parseDatabaseUrl(url));
   await client.connect();
-  // The same planner setting the application's pool uses.
+  // The same planner settings the application's pool uses.
   await client.query("set jit = off");
+  await client.query("set max_parallel_workers_per_gather = 0");
   return client;
 }
 

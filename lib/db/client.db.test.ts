@@ -80,6 +80,14 @@ describe("every connection of the pool", () => {
     expect(rows[0]).toEqual({ statement: "2min", lock: "15s", idle: "30s" });
   });
 
+  it("plans without JIT and without parallel workers", async () => {
+    const rows = await rawQuery<{ jit: string; workers: string }>(
+      `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+      [],
+    );
+    expect(rows[0]).toEqual({ jit: "off", workers: "0" });
+  });
+
   it("gives up a lock wait at the lock limit instead of waiting forever", async () => {
     await disconnectDb();
     process.env.DATABASE_LOCK_TIMEOUT_MS = "200";

@@ -19,9 +19,14 @@ export function db(): PrismaClient {
     throw new AppError("DATABASE_UNAVAILABLE", "DATABASE_URL is not set: start Custodian with `npm start`");
   }
   if (holder.custodianPrisma?.url !== url) {
-    // The embedded database is built without JIT, and keeps one session for every connection.
+    // The embedded database is built without JIT or parallel workers, and keeps one session for every connection.
     const postgres = databaseMode() === "postgres";
-    const pool = createPool(parseDatabaseUrl(url), { max: DATABASE_POOL_SIZE, timeouts: sessionTimeouts(), noJit: postgres });
+    const pool = createPool(parseDatabaseUrl(url), {
+      max: DATABASE_POOL_SIZE,
+      timeouts: sessionTimeouts(),
+      noJit: postgres,
+      noParallelWorkers: postgres,
+    });
     refuseConnectsInsideTransactions(pool);
     holder.custodianPrisma = {
       url,
