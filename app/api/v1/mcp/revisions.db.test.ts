@@ -134,6 +134,50 @@ describe("MCP protocol revisions", () => {
     }
   }, 240_000);
 
+  it("answers a stateless-revision (2026-07-28) server/discover probe as a legacy server, so a dual-era client falls back to initialize", async () => {
+    // The revision's probe: the version and capabilities in _meta, on HTTP also in the header. A
+    // modern server would answer its own UnsupportedProtocolVersionError (data.supported); this one
+    // answers a legacy JSON-RPC error, which the revision's backward-compatibility rules read as "use initialize".
+    const discover = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    };
+    const probe = (headers: Record<string, string>) =>
+      fetch(new URL("/api/v1/mcp", listener.url), {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${key}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify(discover),
+      });
+    const withHeader = await probe({ "MCP-Protocol-Version": "2026-07-28" });
+    expect(withHeader.status).toBe(400);
+    const refused = (await withHeader.json()) as { error: { code: number; data?: unknown } };
+    expect(refused.error.code).toBe(-32000);
+    expect(refused.error.data).toBeUndefined();
+    const bare = (await (await probe({})).json()) as { id: number; error: { code: number } };
+    expect(bare).toMatchObject({ id: 1, error: { code: -32601 } });
+
+    const stdio = stdioTransport();
+    const answered = new Promise<JSONRPCMessage>((resolve) => {
+      stdio.onmessage = resolve;
+    });
+    await stdio.start();
+    await stdio.send(discover as JSONRPCMessage);
+    expect(await answered).toMatchObject({ id: 1, error: { code: -32601 } });
+    await stdio.close();
+  }, 60_000);
+
   it("answers a request that carries no session: no initialize, no Mcp-Session-Id", async () => {
     const post = (body: unknown, version: string) =>
       fetch(new URL("/api/v1/mcp", listener.url), {
