@@ -1,8 +1,9 @@
 /**
- * Every session captured, compacting or not: Stop, SessionEnd and SubagentStop import the rest of
- * a transcript; PostCompact stores the runtime's own summary verbatim and links it. Real Claude Code
- * sessions (marot/spotter, see the fixtures' SOURCES.md) through the hooks' real path: the runtime's
- * payload on stdin, the request to a listener handing it to the route handler, real Postgres.
+ * Every session captured, compacting or not: Stop, SessionEnd and SubagentStop (Claude Code's and
+ * Codex's) import the rest of a transcript; PostCompact stores the runtime's own summary verbatim and
+ * links it. Real Claude Code sessions (marot/spotter) and a real Codex rollout (see the fixtures'
+ * SOURCES.md) through the hooks' real path: the runtime's payload on stdin, the request to a
+ * listener handing it to the route handler, real Postgres.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -131,6 +132,48 @@ describe("a session that never compacts", () => {
     const full = await importTranscriptFile(whole.id, bytes, { format: "claude-code", requester: "test" });
     const strip = (spans: Awaited<ReturnType<typeof spansOf>>) => spans.map(({ seq, sha256, kind }) => ({ seq, sha256, kind }));
     expect(strip(stored)).toEqual(strip(await spansOf(full.sessions[0]!.id)));
+  });
+});
+
+describe("Codex SubagentStop", () => {
+  it("imports a thread-spawned subagent's own rollout as its thread's session, each span with the agent's id and type", async () => {
+    const { project, config, dir } = await setup("capture-codex-subagent");
+    // A real rollout standing for the subagent's: Codex gives the hook the subagent's own rollout
+    // (`agent_transcript_path`) and its thread id (`agent_id`), the id its session_meta records.
+    const bytes = readFileSync("lib/importers/fixtures/codex/codemie-tui-0.125.jsonl");
+    const lines = bytes.toString("utf8").split("\n");
+    const { externalId: threadId, spans } = importTranscript(bytes, "codex").sessions[0]!;
+    const rollout = join(dir, `rollout-${threadId}.jsonl`);
+    // As codex-rs/hooks/schema/generated/subagent-stop.command.input.schema.json has it, every field required.
+    const payload = JSON.stringify({
+      session_id: "019e0000-0000-7000-8000-00000000aaaa",
+      turn_id: "turn-7",
+      transcript_path: join(dir, "rollout-parent.jsonl"), // the parent's: not read by this hook
+      cwd: dir,
+      hook_event_name: "SubagentStop",
+      model: "gpt-5.5",
+      permission_mode: "default",
+      stop_hook_active: false,
+      agent_id: threadId,
+      agent_type: "explorer",
+      agent_transcript_path: rollout,
+      last_assistant_message: "done",
+    });
+
+    writeFileSync(rollout, head(lines, 120));
+    expect(await runHook("codex", "subagent-stop", payload, config)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    writeFileSync(rollout, bytes);
+    expect(await runHook("codex", "subagent-stop", payload, config)).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+
+    const session = await sessionOf(project.id, threadId);
+    const stored = await spansOf(session.id);
+    expect(stored.length).toBe(spans.length);
+    expect(stored.every((s) => s.agentId === threadId && s.agentType === "explorer")).toBe(true);
+    const whole = await makeTestProject("capture-codex-subagent-whole");
+    const full = await importTranscriptFile(whole.id, bytes, { format: "codex", requester: "test" });
+    const strip = (spans: Awaited<ReturnType<typeof spansOf>>) => spans.map(({ seq, sha256, kind }) => ({ seq, sha256, kind }));
+    expect(strip(stored)).toEqual(strip(await spansOf(full.sessions[0]!.id)));
+    expect(await db().session.count({ where: { projectId: project.id } })).toBe(1);
   });
 });
 

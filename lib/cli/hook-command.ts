@@ -8,7 +8,7 @@ import { failureAnswer, HOOK_RUNTIMES, type HookAnswer, type HookRuntime, readSt
 import { loadConnectionConfig } from "./hook-config";
 
 export const HOOK_USAGE = `  hook claude-code pre-compact|post-compact|session-start|stop|subagent-stop|session-end
-  hook codex pre-compact|post-compact|session-start|stop
+  hook codex pre-compact|post-compact|session-start|stop|subagent-stop
                       Runtime hooks: read the runtime's hook JSON on stdin (CUSTODIAN_URL,
                       CUSTODIAN_KEY, CUSTODIAN_FAIL_CLOSED=1, CUSTODIAN_HOOK_TIMEOUT_MS,
                       CUSTODIAN_LEDGER_LIMIT, or ~/.config/custodian/config.json).

@@ -56,6 +56,7 @@ const ENTRIES: Record<HookRuntime, Array<{ event: string; matcher?: string; hook
     { event: "PostCompact", matcher: "", hook: "post-compact" },
     { event: "SessionStart", matcher: "compact", hook: "session-start" },
     { event: "Stop", hook: "stop" },
+    { event: "SubagentStop", matcher: "", hook: "subagent-stop" },
   ],
 };
 

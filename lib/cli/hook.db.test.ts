@@ -473,6 +473,11 @@ describe("hook install", () => {
       "PreCompact",
       "SessionStart",
       "Stop",
+      "SubagentStop",
+    ]);
+    const codexHooks = JSON.parse(readFileSync(codex.path, "utf8")).hooks;
+    expect(codexHooks.SubagentStop).toEqual([
+      { matcher: "", hooks: [{ type: "command", command: "custodian hook codex subagent-stop", timeout: 15 }] },
     ]);
     expect(existsSync(codex.path)).toBe(true);
   });

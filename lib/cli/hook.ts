@@ -12,17 +12,20 @@
  *   session's additional context. Other sources: imports, prints nothing.
  * - stop and session-end: import the rest of the transcript (a session that never compacts is
  *   captured whole); print nothing, so the runtime stops as it would have.
- * - subagent-stop (Claude Code): imports the subagent's own transcript (`agent_transcript_path`)
- *   as the session a file import gives it, `<session_id>/agent-<agent_id>`, every span carrying
- *   the agent's id and its `agent_type` (which only the parent's Task call names, so the file alone
- *   cannot tell it). Its seqs are the subagent file's own: kept apart, they never collide with the
- *   parent's.
+ * - subagent-stop: imports the subagent's own transcript (`agent_transcript_path`) as the session
+ *   a file import gives it, every span carrying the agent's id and its `agent_type` (which only
+ *   the parent's call names, so the file alone cannot tell it). Claude Code: the session
+ *   `<session_id>/agent-<agent_id>`. Codex (a thread-spawned subagent's turn end): its own rollout,
+ *   whose session is its thread, `agent_id` (the rollout's session_meta id); its spans carry no
+ *   agent id of their own, so the hook's is given to each. Its seqs are the subagent file's own:
+ *   kept apart, they never collide with the parent's.
  * - post-compact (Claude Code): imports the transcript, then stores the runtime's own summary
  *   (`compact_summary`) verbatim as a summary span linked to the spans it replaced.
  *
  * Field names relied on, as the runtimes document them: every event's `session_id` and
- * `transcript_path`; SessionStart's `source`; Claude Code's SubagentStop `agent_id`, `agent_type`
- * and `agent_transcript_path`, and PostCompact's `compact_summary` (Claude Code 2.1.76 and later;
+ * `transcript_path`; SessionStart's `source`; SubagentStop's `agent_id`, `agent_type` and
+ * `agent_transcript_path` (Claude Code's, and Codex's subagent-stop.command.input.schema.json, whose
+ * `transcript_path` is the parent's rollout), and Claude Code's PostCompact `compact_summary` (2.1.76 and later;
  * its `trigger` is not needed). Codex's PostCompact input carries no summary (its schema,
  * codex-rs/hooks/schema/generated/post-compact.command.input.schema.json, has `session_id`,
  * `transcript_path`, `trigger`, `turn_id`, `cwd`, `model`): the summary is read from the rollout's
@@ -40,7 +43,7 @@ export const HOOK_RUNTIMES = ["claude-code", "codex"] as const;
 export type HookRuntime = (typeof HOOK_RUNTIMES)[number];
 export const HOOK_EVENTS: Record<HookRuntime, readonly string[]> = {
   "claude-code": ["pre-compact", "post-compact", "session-start", "stop", "subagent-stop", "session-end"],
-  codex: ["pre-compact", "post-compact", "session-start", "stop"],
+  codex: ["pre-compact", "post-compact", "session-start", "stop", "subagent-stop"],
 };
 
 export interface HookAnswer {
@@ -164,8 +167,8 @@ async function handle(
 }
 
 /**
- * The subagent's own file, as the session a file import of it makes (`<session>/agent-<id>`), with
- * the hook's agent type on every span of that agent. Without a transcript path there is nothing to read.
+ * The subagent's own file, as the session a file import of it makes, with the hook's agent type on
+ * every span of that agent. Without a transcript path there is nothing to read.
  */
 async function syncSubagent(runtime: HookRuntime, payload: Payload, config: ConnectionConfig, signal: AbortSignal) {
   if (!payload.agentTranscriptPath) return;
@@ -173,13 +176,21 @@ async function syncSubagent(runtime: HookRuntime, payload: Payload, config: Conn
     config,
     {
       format: FORMAT[runtime],
-      sessionId: payload.agentId ? `${payload.sessionId}/agent-${payload.agentId}` : payload.sessionId,
+      sessionId: subagentSession(runtime, payload),
       transcriptPath: payload.agentTranscriptPath,
       gate: false,
+      // A Codex rollout's records carry no agent id: every span of the subagent's rollout is its.
+      ...(runtime === "codex" && payload.agentId ? { agentId: payload.agentId } : {}),
       ...(payload.agentType ? { agentType: payload.agentType } : {}),
     },
     signal,
   );
+}
+
+/** Claude Code names a subagent's file after the parent (`<session>/agent-<id>`); Codex's is its own thread. */
+function subagentSession(runtime: HookRuntime, payload: Payload): string {
+  if (!payload.agentId) return payload.sessionId;
+  return runtime === "codex" ? payload.agentId : `${payload.sessionId}/agent-${payload.agentId}`;
 }
 
 const knownRuntime = (runtime: string) =>

@@ -46,6 +46,8 @@ export interface SyncRequest {
   ledgerLimit?: number;
   /** A subagent's type, for its spans that carry its id but not its type. */
   agentType?: string;
+  /** A subagent's id, for a transcript whose records carry none (a Codex subagent's own rollout). */
+  agentId?: string;
   /** The runtime's own compaction summary, stored verbatim and linked to what it replaced. */
   runtimeSummary?: string;
 }
@@ -217,7 +219,7 @@ function lineEnd(bytes: Uint8Array, lines: number): number {
  */
 const storable = <T>(value: T): T | undefined => (typeof value === "string" && textCannotHold(value) ? undefined : value);
 
-const wire = (span: ImportedSession["spans"][number], agentType?: string) => ({
+const wire = (span: ImportedSession["spans"][number], agent: { agentId?: string; agentType?: string }) => ({
   seq: span.seq,
   kind: span.kind,
   role: storable(span.role),
@@ -225,8 +227,8 @@ const wire = (span: ImportedSession["spans"][number], agentType?: string) => ({
   toolInput: span.toolInput,
   exitCode: span.exitCode,
   outcome: span.outcome,
-  agentId: storable(span.agentId),
-  agentType: storable(span.agentType ?? (span.agentId ? agentType : undefined)),
+  agentId: storable(span.agentId ?? agent.agentId),
+  agentType: storable(span.agentType ?? ((span.agentId ?? agent.agentId) ? agent.agentType : undefined)),
   cwd: storable(span.cwd),
   occurredAt: span.occurredAt.toISOString(),
   body: Buffer.from(span.body).toString("base64"),
@@ -291,7 +293,7 @@ export async function readAndSend(
         session = found.session;
         linesRead = found.lines;
         const from = rewritten ? 0 : cursor.nextSeq; // a rewritten file starts over
-        spans = found.spans.filter((s) => s.seq >= from).map((s) => wire(s, request.agentType));
+        spans = found.spans.filter((s) => s.seq >= from).map((s) => wire(s, request));
         skipped = found.skipped
           .filter((s) => s.line > cursor.lines || from === 0)
           .map((s) => ({ line: s.line, reason: storableWords(s.message.slice(0, 2000)) }));

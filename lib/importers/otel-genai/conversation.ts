@@ -20,6 +20,7 @@ import {
   COMPACTION_EVENT,
   COMPACTION_REPLACED,
   COMPACTION_SUMMARY,
+  CONVERSATION_COMPACTED,
   exceptionOf,
   hasMessages,
   IGNORED_OPERATIONS,
@@ -41,10 +42,16 @@ import { toolSpanCall } from "./tool-span";
 import type { OtlpSpan } from "./otlp-records";
 import { looksInjected, parseUnixNanos, str, titleFrom, utf8 } from "../shared/text";
 
-/** A span to be, or a summary, at a point in time; sorted before seqs are given. */
+/**
+ * A span to be, or a summary, at a point in time; sorted before seqs are given. `compactedBefore`:
+ * a model call flagged `gen_ai.conversation.compacted`, a compaction before it that becomes a
+ * summary only if nothing else reports that compaction (see resolveCompactedFlags).
+ */
 type Item =
   | { time: bigint; order: number; source: OtlpSpan; span: Omit<DraftSpan, "occurredAt"> }
-  | { time: bigint; order: number; source: OtlpSpan; summary: string; replacedSpanIds?: string[] };
+  | { time: bigint; order: number; source: OtlpSpan; summary: string; replacedSpanIds?: string[] }
+  | { time: bigint; order: number; source: OtlpSpan; compactedBefore: true };
+type Resolved = Exclude<Item, { compactedBefore: true }>;
 
 export class ConversationMapper {
   private readonly items: Item[] = [];
@@ -52,6 +59,10 @@ export class ConversationMapper {
   /** How many times each message has been kept, to drop the history a later request repeats. */
   private readonly kept = new Map<string, number>();
   private readonly summaries = new Set<string>();
+  /** Compaction parts already mapped, by id or content: a later request repeats them as history. */
+  private readonly compactionParts = new Set<string>();
+  /** Each model call with messages: when it started and whether its input was a compacted view. */
+  private readonly requests: Array<{ start: bigint; compacted: boolean }> = [];
   private readonly toolSpanCallIds = new Set<string>();
   private readonly messageCalls = new Map<string, Omit<DraftSpan, "occurredAt">>();
   /** Call ids whose response (in a message) has been kept. */
@@ -98,7 +109,7 @@ export class ConversationMapper {
   private push(
     source: OtlpSpan,
     time: bigint | undefined,
-    item: { span: Omit<DraftSpan, "occurredAt"> } | { summary: string; replacedSpanIds?: string[] },
+    item: { span: Omit<DraftSpan, "occurredAt"> } | { summary: string; replacedSpanIds?: string[] } | { compactedBefore: true },
   ): void {
     this.items.push({ time: time ?? source.start ?? source.end ?? 0n, order: this.order++, source, ...item });
   }
@@ -256,6 +267,10 @@ export class ConversationMapper {
     }
     // Merged into the conversation even when every message repeats earlier history.
     this.collector.use(s.position);
+    // The conventions set the flag only to true; its input is a compacted view of the conversation.
+    const compacted = s.attrs.get(CONVERSATION_COMPACTED) === true;
+    this.requests.push({ start: s.start ?? s.end ?? 0n, compacted });
+    if (compacted) this.push(s, s.start, { compactedBefore: true });
     const seenHere = new Map<string, number>();
     for (const m of inputs) {
       const key = messageKey(m);
@@ -318,10 +333,51 @@ export class ConversationMapper {
           });
           break;
         }
+        case "compaction": {
+          const key = part.id ?? part.text;
+          if (key !== undefined && this.compactionParts.has(key)) continue;
+          if (key !== undefined) this.compactionParts.add(key);
+          if (part.text !== undefined) this.summaries.add(part.text);
+          else
+            this.collector.issue(
+              s.position,
+              "compaction message part without content (the compacted state is opaque); its SUMMARY span is empty",
+            );
+          this.push(s, time, { summary: part.text ?? "" });
+          break;
+        }
         case "other":
           if (!IGNORED_PART_TYPES.has(part.name)) this.skip(s, `message part of unknown type "${part.name}"; skipped`);
       }
     }
+  }
+
+  /**
+   * A model call flagged `gen_ai.conversation.compacted` after one that was not is where the
+   * conversation was compacted. When a summary was reported between the previous call and this one
+   * (a compact span or event, a compaction message part), that summary is the compaction; otherwise
+   * it becomes an empty summary there, replacing everything since the previous compaction. A call
+   * flagged after a flagged call sees the same compacted view and marks nothing new. Items sorted.
+   */
+  private resolveCompactedFlags(): Resolved[] {
+    const requests = [...this.requests].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    const summaryTimes = this.items.flatMap((i) => ("summary" in i ? [i.time] : []));
+    const resolved: Resolved[] = [];
+    for (const item of this.items) {
+      if (!("compactedBefore" in item)) {
+        resolved.push(item);
+        continue;
+      }
+      const previous = requests.filter((r) => r.start < item.time).at(-1);
+      if (previous?.compacted) continue;
+      if (summaryTimes.some((t) => t <= item.time && (previous === undefined || t >= previous.start))) continue;
+      this.collector.issue(
+        item.source.position,
+        `${CONVERSATION_COMPACTED}: this model call's input is a compacted view of the conversation, but no summary of it was reported; an empty SUMMARY span marks the compaction`,
+      );
+      resolved.push({ time: item.time, order: item.order, source: item.source, summary: "" });
+    }
+    return resolved;
   }
 
   /** Sorts by time and hands the items to the session in that order. */
@@ -335,7 +391,7 @@ export class ConversationMapper {
     };
     const untimed = new Set<OtlpSpan>();
     this.items.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.order - b.order));
-    for (const item of this.items) {
+    for (const item of this.resolveCompactedFlags()) {
       const occurredAt = item.time > 0n ? parseUnixNanos(item.time.toString()) : undefined;
       if (!occurredAt && !untimed.has(item.source)) {
         untimed.add(item.source);

@@ -40,7 +40,12 @@
  *   that carry a model call (below a model-call span), HTTP GET/HEAD/OPTIONS/TRACE, and a span
  *   naming no protocol below another request (a traced helper of that request's client), which
  *   are ignored.
- * - Compaction, a convention of this importer (the GenAI conventions have none yet): a span
+ * - Compaction as the GenAI conventions report it: a `compaction` message part (the summary is its
+ *   `content`, empty when the state is opaque) replaces everything since the previous compaction,
+ *   mapped once however often later requests repeat it; a model call flagged
+ *   `gen_ai.conversation.compacted` after one that was not marks a compaction before it, an empty
+ *   summary there unless a summary was reported between the two calls.
+ * - Compaction, an older convention of this importer: a span
  *   whose `gen_ai.operation.name` is `compact` (or that carries `gen_ai.compaction.summary`), or a
  *   span event named `gen_ai.compaction`. The summary text is `gen_ai.compaction.summary`, else the
  *   span's output message text. It replaced the OTel spans listed in

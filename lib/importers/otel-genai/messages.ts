@@ -2,7 +2,7 @@
  * GenAI chat messages in the shapes OpenTelemetry instrumentations write, normalised to one form:
  * - current conventions: `gen_ai.input.messages` / `gen_ai.output.messages` /
  *   `gen_ai.system_instructions`, messages of typed `parts` (text, reasoning, tool_call,
- *   tool_call_response, ...);
+ *   tool_call_response, compaction, ...);
  * - older conventions: span events `gen_ai.{system,user,assistant,tool}.message` and
  *   `gen_ai.choice`, or `gen_ai.content.prompt` / `gen_ai.content.completion` events holding
  *   `gen_ai.prompt` / `gen_ai.completion` JSON, with OpenAI-style `{role, content, tool_calls}`;
@@ -15,6 +15,8 @@ export type Part =
   | { type: "text" | "reasoning"; text: string }
   | { type: "tool_call"; id?: string; name: string; arguments: unknown }
   | { type: "tool_call_response"; id?: string; response: unknown }
+  /** The conventions' CompactionPart: compacted conversation state, its summary when not opaque. */
+  | { type: "compaction"; id?: string; text?: string }
   | { type: "other"; name: string };
 
 export interface Message {
@@ -35,6 +37,7 @@ function partOf(p: unknown): Part | undefined {
   if (type === "tool_call" && typeof p.name === "string")
     return { type, name: p.name, arguments: p.arguments, ...(str(p.id) ? { id: str(p.id) } : {}) };
   if (type === "tool_call_response") return { type, response: p.response ?? p.result, ...(str(p.id) ? { id: str(p.id) } : {}) };
+  if (type === "compaction") return { type, ...(str(p.id) ? { id: str(p.id) } : {}), ...(text !== undefined ? { text } : {}) };
   return { type: "other", name: type };
 }
 

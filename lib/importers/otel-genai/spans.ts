@@ -35,6 +35,8 @@ const CONTEXT_ATTRIBUTES = new Set(["gen_ai.conversation.id", "gen_ai.task.id", 
 export const COMPACTION_SUMMARY = "gen_ai.compaction.summary";
 export const COMPACTION_REPLACED = "gen_ai.compaction.replaced_span_ids";
 export const COMPACTION_EVENT = "gen_ai.compaction";
+/** The conventions' own flag on a model call whose input is a compacted view of the conversation. */
+export const CONVERSATION_COMPACTED = "gen_ai.conversation.compacted";
 /** Google ADK writes tool arguments and responses under its own keys (content capture on). */
 export const ADK_TOOL_ARGS = "gcp.vertex.agent.tool_call_args";
 export const ADK_TOOL_RESPONSE = "gcp.vertex.agent.tool_response";
