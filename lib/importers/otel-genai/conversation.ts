@@ -41,17 +41,7 @@ import { fsMutationOf } from "./fs";
 import { toolSpanCall } from "./tool-span";
 import type { OtlpSpan } from "./otlp-records";
 import { looksInjected, parseUnixNanos, str, titleFrom, utf8 } from "../shared/text";
-
-/**
- * A span to be, or a summary, at a point in time; sorted before seqs are given. `compactedBefore`:
- * a model call flagged `gen_ai.conversation.compacted`, a compaction before it that becomes a
- * summary only if nothing else reports that compaction (see resolveCompactedFlags).
- */
-type Item =
-  | { time: bigint; order: number; source: OtlpSpan; span: Omit<DraftSpan, "occurredAt"> }
-  | { time: bigint; order: number; source: OtlpSpan; summary: string; replacedSpanIds?: string[] }
-  | { time: bigint; order: number; source: OtlpSpan; compactedBefore: true };
-type Resolved = Exclude<Item, { compactedBefore: true }>;
+import { type Item, resolveCompactedFlags } from "./compacted-flags";
 
 export class ConversationMapper {
   private readonly items: Item[] = [];
@@ -352,34 +342,6 @@ export class ConversationMapper {
     }
   }
 
-  /**
-   * A model call flagged `gen_ai.conversation.compacted` after one that was not is where the
-   * conversation was compacted. When a summary was reported between the previous call and this one
-   * (a compact span or event, a compaction message part), that summary is the compaction; otherwise
-   * it becomes an empty summary there, replacing everything since the previous compaction. A call
-   * flagged after a flagged call sees the same compacted view and marks nothing new. Items sorted.
-   */
-  private resolveCompactedFlags(): Resolved[] {
-    const requests = [...this.requests].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-    const summaryTimes = this.items.flatMap((i) => ("summary" in i ? [i.time] : []));
-    const resolved: Resolved[] = [];
-    for (const item of this.items) {
-      if (!("compactedBefore" in item)) {
-        resolved.push(item);
-        continue;
-      }
-      const previous = requests.filter((r) => r.start < item.time).at(-1);
-      if (previous?.compacted) continue;
-      if (summaryTimes.some((t) => t <= item.time && (previous === undefined || t >= previous.start))) continue;
-      this.collector.issue(
-        item.source.position,
-        `${CONVERSATION_COMPACTED}: this model call's input is a compacted view of the conversation, but no summary of it was reported; an empty SUMMARY span marks the compaction`,
-      );
-      resolved.push({ time: item.time, order: item.order, source: item.source, summary: "" });
-    }
-    return resolved;
-  }
-
   /** Sorts by time and hands the items to the session in that order. */
   private emit(): void {
     const draft = this.draft;
@@ -391,7 +353,9 @@ export class ConversationMapper {
     };
     const untimed = new Set<OtlpSpan>();
     this.items.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.order - b.order));
-    for (const item of this.resolveCompactedFlags()) {
+    for (const item of resolveCompactedFlags(this.items, this.requests, (position, message) =>
+      this.collector.issue(position, message),
+    )) {
       const occurredAt = item.time > 0n ? parseUnixNanos(item.time.toString()) : undefined;
       if (!occurredAt && !untimed.has(item.source)) {
         untimed.add(item.source);

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { askEvidenceQuestion } from "./ask";
-import { candidateAtomsQuery } from "./candidate-spans";
+import { candidateAtomsQuery } from "./candidate-sql";
 import { compileQuestion } from "@/lib/evidence/questions";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,0 +1,131 @@
+/**
+ * The statements that find a question's candidates and read their facts: the atoms each predicate
+ * could match (by the value indexes, or by session for a few sessions), the unknown tools' calls
+ * some predicate could match, and the facts, bytes and unknown calls' atoms of the spans judged.
+ */
+import { Prisma } from "@/lib/db/generated/client";
+import type { CompiledPredicate } from "@/lib/evidence/questions";
+import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
+import {
+  ATOM_FIELDS,
+  checkableNow,
+  fewSessions,
+  inSessions,
+  inTime,
+  SPAN_FACTS,
+  type AtomRow,
+  type Scope,
+  type SpanFactsRow,
+} from "./scope";
+import { atomJson, candidateSpanSql } from "./unknown-blockers";
+
+/** How a scope's atoms are found: by session for a few sessions, else by the value indexes. */
+const byScope = (scope: Scope) => ({ prefixesAsFilter: fewSessions(scope.sessionIds) });
+
+/**
+ * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
+ *
+ * A predicate on commands also needs a command of the span that could match its pattern. A span
+ * is dropped here when the candidates hold all of its commands (counted in the commands index
+ * alone) and none contains a literal the pattern requires; the rest come with their count of
+ * commands, so the ones still to read are known.
+ */
+export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  if (p.wholeCall) return callCandidatesQuery(p, scope);
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}`;
+  if (!p.commandRegex) return candidates;
+  const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
+  return Prisma.sql`
+    with candidate as materialized (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+    ),
+    spans as materialized (
+      select c.session_id, c.span_id,
+             bool_or(c.kind = 'COMMAND' and not c.negated and ${narrowing}) as could_match,
+             count(*) filter (where c.kind = 'COMMAND') as held
+        from candidate c group by c.session_id, c.span_id
+    ),
+    kept as materialized (
+      select s.session_id, s.span_id,
+             (select count(*) from evidence_atom x where x.session_id = s.session_id and x.span_id = s.span_id and x.kind = 'COMMAND')::int as commands,
+             s.could_match, s.held
+        from spans s
+    )
+    select ${ATOM_FIELDS}, k.commands as span_commands
+      from candidate a join kept k on k.session_id = a.session_id and k.span_id = a.span_id
+     where k.could_match or k.held < k.commands`;
+}
+
+/**
+ * For a predicate that asks whether a tool was called: the TOOL_CALL spans of the tool, by its name
+ * (index span_tool_call_name_idx, under the engine's ASCII case folding), each as one row with no
+ * atom (`whole_call`); and the TOOL_CALL atoms that could name it, for calls inside messages.
+ */
+function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  const names = [...p.toolNames!];
+  return Prisma.sql`
+    select ${ATOM_FIELDS}, a.whole_call from (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
+             false as whole_call
+        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+      union all
+      select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
+        from span s
+       where ${inSessions("s", scope)} and s.kind = 'TOOL_CALL' and lower(s.tool_name collate "C") = any(${names}::text[])
+    ) a`;
+}
+
+/**
+ * For EXPLAIN and for finding candidates through cursors: the atoms in scope of calls of tools
+ * whose effects are not known, of spans some predicate could also match (candidateSpanSql), which
+ * the engine judges with every predicate. The others only ever block, and the database counts them
+ * (unknown-blockers.ts, which also finds these when they are few enough to read at once).
+ */
+export function unknownToolAtomsQuery(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql {
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+    and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`;
+}
+
+/** What each candidate statement reads: every predicate's candidates, then unknown tools' calls if they matter. */
+export function candidateSources(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql[] {
+  const sources = predicates.map((p) => candidateAtomsQuery(p, scope));
+  if (unknownToolsMatter(predicates)) sources.push(unknownToolAtomsQuery(predicates, scope));
+  return sources;
+}
+
+/** An atom some predicate could match, or (`whole_call`, no atom) a call of a tool asked about. */
+export type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
+
+export const ordered = (source: Prisma.Sql) => Prisma.sql`${source} order by a.session_id, a.span_id, a.ordinal`;
+
+export type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null; unknown_atoms?: AtomRow[] | null };
+
+/**
+ * Checkable spans' facts, and for those that may cite (`may_cite`) their original's bytes when
+ * they still hash to the span's sha256: the engine cuts the cited bytes from them. A span that can
+ * only block (an unknown tool's call) is judged on its facts alone. Raw queries cannot return
+ * bytea here: the bytes travel as base64.
+ */
+export function factsQuery(
+  spans: Array<{ session_id: string; id: string; may_cite: boolean }>,
+  scope: Scope,
+  now: Date,
+  unknownAtoms: boolean,
+): Prisma.Sql {
+  const keys = Prisma.sql`unnest(${spans.map((k) => k.session_id)}::uuid[], ${spans.map((k) => k.id)}::uuid[], ${spans.map((k) => k.may_cite)}::boolean[]) as k(session_id, span_id, may_cite)`;
+  // A span's atoms lie together under the primary key: the unknown calls' among them cost a probe.
+  const unknown = unknownAtoms
+    ? Prisma.sql`, (select json_agg(${atomJson("u")}) from evidence_atom u
+                     where u.session_id = s.session_id and u.span_id = s.id and ${unknownToolCondition("u")}) as unknown_atoms`
+    : Prisma.empty;
+  return Prisma.sql`
+    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body${unknown}
+      from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id
+      -- "offset 0" keeps the subquery whole, so may_cite gates the read (a one-time filter) instead
+      -- of filtering rows after the original was read.
+      left join lateral (select o.bytes from span_original o
+                          where k.may_cite and o.session_id = s.session_id and o.span_id = s.id offset 0) o on true
+      cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
+     where ${checkableNow("s", now)} and ${inTime("s", scope)}`;
+}
