@@ -4,6 +4,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { cellSafety } from "@/lib/evidence/safety";
 import { AgentName, CallOutcome } from "./CallOutcome";
 import { projectHref } from "./project-href";
+import { STATUS_LABEL } from "./ProvenanceGrid";
 import { SpanSays, type SpanSaysFacts } from "./SpanSays";
 
 export interface TimelineSpan {
@@ -71,7 +72,9 @@ export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; projec
               </td>
               <td>{span.class.toLowerCase().replace("_", "-")}</td>
               <td>
-                <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
+                <span className={`badge ${cellSafety(span.class, span.provenance)}`}>
+                  {STATUS_LABEL[span.provenance].toLowerCase()}
+                </span>
               </td>
               <td>
                 <span className={`badge ${STATE_TONE[span.transcriptState]}`}>
