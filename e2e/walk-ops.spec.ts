@@ -61,6 +61,15 @@ function figure(panel: Locator, label: string): Locator {
   return panel.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
 }
 
+/** How many lines an element's text takes. */
+function lines(element: Locator): Promise<number> {
+  return element.evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+}
+
 /** Follows a link of the main navigation and expects the 7-day range in the address it lands on. */
 async function navigate(page: Page, section: string) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section, exact: true }).click();
@@ -82,6 +91,16 @@ test("ops: what was lost this week in compactions nobody asked the gate about, f
   await expect(figure(unasked, "Without asking")).toHaveText("1");
   await expect(figure(unasked, "Spans they replaced")).toHaveText("3");
   await expect(figure(unasked, "Asked the gate")).toHaveText("0");
+  // On a phone too, each figure's label sits on one line beside its number.
+  await page.setViewportSize({ width: 390, height: 900 });
+  for (const label of ["Without asking", "Spans they replaced", "Asked the gate"]) {
+    const term = unasked.locator("dt", { hasText: new RegExp(`^${label}$`) });
+    const [dt, dd] = await Promise.all([term.boundingBox(), figure(unasked, label).boundingBox()]);
+    expect(dd!.y).toBe(dt!.y);
+    expect(dd!.x).toBeGreaterThan(dt!.x + dt!.width);
+    expect(await lines(term)).toBe(1);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Its link leads to the sessions compacted without asking, in the same week.
   await unasked.getByRole("link", { name: "See the sessions compacted without asking" }).click();
@@ -106,6 +125,7 @@ test("ops: what was lost this week in compactions nobody asked the gate about, f
   const red = await grid.locator("td.lost").evaluateAll((tds) => tds.reduce((n, td) => n + Number(td.textContent), 0));
   expect(red).toBe(listedLost);
   await expect(grid.locator("td.risk")).toHaveCount(0);
+  expect(await lines(grid.getByRole("rowheader", { name: "Side-effecting" }))).toBe(1);
   await expect(page.getByTestId("no-pointer-note")).toContainText("without pointing to their originals");
 
   // The red cell opens to its spans; each row says what the span said, and what replaced it.

@@ -30,11 +30,11 @@ async function seed() {
   const session = async (title: string, daysAgo: number, command: string) => {
     const at = new Date(Date.now() - daysAgo * DAY_MS);
     const { session } = await upsertSession(project.id, { externalId: `${title}-${tag}`, runtime: "claude-code", title });
-    const [call] = await appendSpans(project.id, session.id, [
+    const [call, result] = await appendSpans(project.id, session.id, [
       { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: at, body: new TextEncoder().encode(command) },
       { seq: 1, kind: "TOOL_RESULT", occurredAt: at, body: new TextEncoder().encode("") },
     ]);
-    return { id: session.id, title, spanId: call!.id };
+    return { id: session.id, title, spanId: call!.id, resultId: result!.id };
   };
   const inside = await session(`Config deploy ${tag}`, 20, INSIDE);
   const outside = await session(`Old deploy ${tag}`, 60, OUTSIDE);
@@ -92,6 +92,11 @@ test("reviewer: a month's question answered with a citation to escaped verbatim 
   await expect(body.locator("b")).toHaveCount(0);
   await expect(body.locator("mark.cited")).toHaveText("/etc/app/conf.yaml");
   await expect(page.getByTestId("hash-check")).toHaveText("verified now");
+  // The call's empty result beside it holds nothing a question could cite, and says so.
+  await page.goto(`/projects/${seeded.slug}/spans/${seeded.inside.resultId}`);
+  await expect(page.getByTestId("no-atoms")).toHaveText("No atoms: nothing in this span that a question could cite.");
+  await expect(page.getByRole("table", { name: "Atoms" })).toHaveCount(0);
+  await page.goBack();
 
   // From the span, the navigation leads on without taking its byte offsets for days.
   await goTo(page, "Evidence");

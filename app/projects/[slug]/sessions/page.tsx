@@ -152,7 +152,7 @@ export default async function SessionsPage({
           <tbody>
             {rows.map((s) => (
               <tr key={s.id}>
-                <td>
+                <td className="name">
                   <Link href={withViewRange(projectHref(project.slug, `/sessions/${s.id}`), rangeOf(query))}>
                     {s.title ?? s.externalId}
                   </Link>
@@ -172,7 +172,7 @@ export default async function SessionsPage({
                     {s.externalId}
                   </div>
                 </td>
-                <td>{s.runtime}</td>
+                <td className="one-line">{s.runtime}</td>
                 <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
                 <td className="num" data-testid="at-risk">

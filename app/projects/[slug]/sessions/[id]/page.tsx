@@ -1,7 +1,7 @@
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
 import { RANGE_KEYS, withViewRange } from "@/components/view-range";
-import { ProvenanceGrid, STATUS_LABEL } from "@/components/ProvenanceGrid";
+import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
 import { Pager } from "@/components/Pager";
@@ -14,7 +14,7 @@ import { RunGateForm } from "@/components/RunGateForm";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { TranscriptFilters } from "@/components/TranscriptFilters";
 import { ListQueryError } from "@/components/ListQueryError";
-import { humanize } from "@/components/format";
+import { humanize, provenanceWords } from "@/components/format";
 import { OUTCOME_LABELS } from "@/lib/evidence/outcomes";
 import { runGateAction } from "./actions";
 import {
@@ -84,7 +84,7 @@ export default async function SessionPage({
     agentId === undefined ? null : agentId === null ? "main agent" : `subagent ${agentId}${agentType ? ` (${agentType})` : ""}`;
   const narrowing = [
     cls || provenance
-      ? `${cls ? humanize(cls) : "any class"}, ${provenance ? STATUS_LABEL[provenance].toLowerCase() : "any provenance"}`
+      ? `${cls ? humanize(cls) : "any class"}, ${provenance ? provenanceWords(provenance) : "any provenance"}`
       : null,
     query.kind ? `kind ${humanize(query.kind)}` : null,
     query.state ? `transcript ${humanize(query.state)}` : null,
@@ -149,7 +149,7 @@ export default async function SessionPage({
           cell={{ class: cls, provenance }}
           held={cellHeld}
           limit={BULK_LIMIT}
-          label={`${humanize(cls)} × ${STATUS_LABEL[provenance].toLowerCase()}`}
+          label={`${humanize(cls)} × ${provenanceWords(provenance)}`}
           action={cellRetentionAction.bind(null, project.slug)}
         />
       ) : null}
