@@ -94,19 +94,19 @@ export function AtRiskTable({
                   />
                 </td>
               ) : null}
-              <td>
+              <td className="when">
                 <time dateTime={o.expiresAt}>{formatTime(new Date(o.expiresAt))}</time>
               </td>
-              <td>
+              <td className="when">
                 <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
               </td>
-              <td>
+              <td className="name">
                 <Link href={projectHref(project, `/sessions/${o.sessionId}`)}>{o.sessionTitle}</Link>
               </td>
               <td className="num">
                 <Link href={projectHref(project, `/spans/${o.spanId}`)}>{o.seq ?? "summary"}</Link>
               </td>
-              <td>
+              <td className="one-line">
                 <Code value={o.class} />
               </td>
             </tr>

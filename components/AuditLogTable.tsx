@@ -52,7 +52,7 @@ export function AuditLogTable({
         <tbody>
           {events.map((event) => (
             <tr key={event.id}>
-              <td data-label="When">
+              <td data-label="When" className="when">
                 <Time value={event.when} />
               </td>
               <td data-label="Who">

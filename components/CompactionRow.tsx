@@ -26,7 +26,7 @@ export function CompactionRow({ row, basePath, year }: { row: Row; basePath: str
       <td>
         <span className="badge risk">compacted without asking</span>
       </td>
-      <td>
+      <td className="reason">
         The runtime replaced {formatCount(row.replacedCount)} span{row.replacedCount === 1 ? "" : "s"} without asking the gate;{" "}
         {refused}.
       </td>

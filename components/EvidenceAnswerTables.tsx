@@ -66,7 +66,7 @@ export function pinOriginalForm(pin: Action, questionTitle: string): (blocker: B
 
 function SessionCell({ project, titles, sessionId }: { project: string; titles: SessionTitles; sessionId: string }) {
   return (
-    <td>
+    <td className="name">
       <Link href={projectHref(project, `/sessions/${sessionId}`)}>{sessionLabel(titles, sessionId)}</Link>
     </td>
   );
@@ -155,7 +155,7 @@ export function BlockerTable({ project, sessionTitles, blockers, pinForm }: Bloc
               </td>
               <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
               <td>{b.originalHeld ? "held" : "gone"}</td>
-              <td>{b.reason}</td>
+              <td className="reason">{b.reason}</td>
               <td>{b.unblockBy === "none" ? "not possible" : pinForm ? pinForm(b) : `${b.unblockBy} (operator)`}</td>
             </tr>
           ))}

@@ -8,7 +8,8 @@ const CLASS_LABEL: Record<EvidentialClass, string> = {
   SIDE_EFFECTING: "Side-effecting",
 };
 
-const STATUS_LABEL: Record<ProvenanceStatus, string> = {
+/** A provenance status as the grid's columns name it; the span lists and their headings say the same. */
+export const STATUS_LABEL: Record<ProvenanceStatus, string> = {
   DURABLE: "Durable",
   EXPIRING: "Expiring",
   LOST: "Lost",

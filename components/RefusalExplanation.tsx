@@ -43,7 +43,9 @@ export function RefusalExplanation({ explanation, basePath }: { explanation: Exp
       </dl>
 
       <section aria-labelledby="refused-summary-heading" className="panel" style={{ marginBottom: 16 }}>
-        <h2 id="refused-summary-heading">The refused summary</h2>
+        <h2 id="refused-summary-heading" style={{ marginTop: 0 }}>
+          The refused summary
+        </h2>
         {summary ? (
           <>
             <pre className="body-view" data-testid="refused-summary">

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatCount, formatDayTime, formatTime, humanize } from "./format";
+import { formatCount, formatDayTime, formatTime, humanize, provenanceWords } from "./format";
 import type { RefusalGroup } from "./refusal-groups";
 
 /**
@@ -44,11 +44,11 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
       <td>
         {group.cells.map((c) => (
           <div key={`${c.cellClass}:${c.cellProvenance}`}>
-            {humanize(c.cellClass)} × {humanize(c.cellProvenance)}
+            {humanize(c.cellClass)} × {provenanceWords(c.cellProvenance)}
           </div>
         ))}
       </td>
-      <td>
+      <td className="reason">
         {group.reasons.map((reason) => (
           <div key={reason}>{reason}</div>
         ))}

@@ -3,6 +3,7 @@ import type { EvidentialClass, ProvenanceStatus, SpanKind, TranscriptState } fro
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import { cellSafety } from "@/lib/evidence/safety";
 import { AgentName, CallOutcome } from "./CallOutcome";
+import { provenanceWords } from "./format";
 import { projectHref } from "./project-href";
 import { SpanSays, type SpanSaysFacts } from "./SpanSays";
 
@@ -71,7 +72,7 @@ export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; projec
               </td>
               <td>{span.class.toLowerCase().replace("_", "-")}</td>
               <td>
-                <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{span.provenance.toLowerCase()}</span>
+                <span className={`badge ${cellSafety(span.class, span.provenance)}`}>{provenanceWords(span.provenance)}</span>
               </td>
               <td>
                 <span className={`badge ${STATE_TONE[span.transcriptState]}`}>

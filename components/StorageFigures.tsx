@@ -66,8 +66,8 @@ export function StorageFigures({ figures, project }: { figures: Figures; project
                 <td>
                   <Link href={projectHref(project, `/sessions/${s.sessionId}`)}>{s.title}</Link>
                 </td>
-                <td>{s.runtime}</td>
-                <td>{formatBytes(s.bytes)}</td>
+                <td className="one-line">{s.runtime}</td>
+                <td className="one-line">{formatBytes(s.bytes)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerLabel, formatDay, formatDayTime, formatTime } from "./format";
+import { answerLabel, formatDay, formatDayTime, formatTime, provenanceWords } from "./format";
 
 describe("formatDay", () => {
   it("names a UTC day by month and day, with its year only when it is not the page's", () => {
@@ -28,5 +28,11 @@ describe("answerLabel", () => {
     expect(answerLabel("INSUFFICIENT_EVIDENCE")).toBe("Insufficient evidence");
     expect(answerLabel("YES")).toBe("Yes");
     expect(answerLabel("NO")).toBe("No");
+  });
+});
+
+describe("provenanceWords", () => {
+  it("names a status as the grid's columns do: no pointer, never none", () => {
+    expect(["DURABLE", "EXPIRING", "LOST", "NONE"].map(provenanceWords)).toEqual(["durable", "expiring", "lost", "no pointer"]);
   });
 });

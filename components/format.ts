@@ -8,6 +8,14 @@ export function humanize(value: string): string {
   return value.toLowerCase().replace(/_/g, value.startsWith("SIDE") ? "-" : " ");
 }
 
+/**
+ * A provenance status in words, as the grid's columns name it: NONE is "no pointer" (a summary
+ * replaced the span without pointing to its original), never the bare "none".
+ */
+export function provenanceWords(status: string): string {
+  return status === "NONE" ? "no pointer" : status.toLowerCase();
+}
+
 /** "28,963": counts with thousands separators, the same on every machine. */
 export function formatCount(n: number): string {
   return n.toLocaleString("en");

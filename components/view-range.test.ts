@@ -21,6 +21,13 @@ describe("withViewRange", () => {
     expect(withViewRange("/projects/demo/sessions", null)).toBe("/projects/demo/sessions");
   });
 
+  it("carries only values that are a range: a span page's byte offsets are not days", () => {
+    expect(withViewRange("/projects/demo/sessions", new URLSearchParams("from=12&to=30"))).toBe("/projects/demo/sessions");
+    expect(withViewRange("/projects/demo/sessions", new URLSearchParams("range=all&from=2026-12-01"))).toBe(
+      "/projects/demo/sessions?from=2026-12-01",
+    );
+  });
+
   it("names the views that read a range", () => {
     expect([...RANGED_SECTIONS]).toEqual(["", "/sessions", "/refusals", "/evidence", "/audit"]);
     expect(RANGED_SECTIONS.has("/retention")).toBe(false);

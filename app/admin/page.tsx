@@ -46,7 +46,7 @@ export default async function AdminPage() {
                 </td>
                 <td className="mono">{p.slug}</td>
                 <td className="num">{p.members}</td>
-                <td>
+                <td className="when">
                   <Time value={p.createdAt} />
                 </td>
               </tr>
@@ -120,7 +120,7 @@ export default async function AdminPage() {
                     setRole={u.id !== user.id ? setInstanceRoleAction : null}
                   />
                 </td>
-                <td>
+                <td className="when">
                   <Time value={u.createdAt} />
                 </td>
                 <td>

@@ -142,7 +142,7 @@ describe("prepareOverview", () => {
   it("links into the filtered lists of the project, its slug escaped", () => {
     expect(overviewLinks("ops team", "24h")).toEqual({
       refusals: "/projects/ops%20team/refusals?show=refusals&range=24h",
-      unasked: "/projects/ops%20team/sessions?state=unasked",
+      unasked: "/projects/ops%20team/sessions?state=unasked&range=24h",
       atRisk: "/projects/ops%20team/sessions?state=at-risk",
       lost: "/projects/ops%20team/sessions?state=lost",
       retention: "/projects/ops%20team/retention",

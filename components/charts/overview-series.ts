@@ -95,11 +95,15 @@ export function fillBuckets<R extends { at: string }>(
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** Where each figure leads: the list that shows its rows, filtered. */
+/**
+ * Where each figure leads: the list that shows its rows, filtered. Figures counted over the range
+ * (refusals, compactions without asking) pass it on; spans at risk are counted now, whatever the
+ * range, so their list is not narrowed by it.
+ */
 export function overviewLinks(slug: string, range: OverviewRange) {
   return {
     refusals: projectHref(slug, `/refusals?show=refusals&range=${range}`),
-    unasked: projectHref(slug, "/sessions?state=unasked"),
+    unasked: projectHref(slug, `/sessions?state=unasked&range=${range}`),
     atRisk: projectHref(slug, "/sessions?state=at-risk"),
     lost: projectHref(slug, "/sessions?state=lost"),
     retention: projectHref(slug, "/retention"),

@@ -14,11 +14,11 @@ describe("prepareRefusalSeries", () => {
       to,
       3,
     );
-    expect(series.keys).toEqual(["side-effecting × none", "structured × expiring"]);
+    expect(series.keys).toEqual(["side-effecting × no pointer", "structured × expiring"]);
     expect(series.points).toEqual([
-      { day: "2026-11-30", label: "Nov 30", "side-effecting × none": 0, "structured × expiring": 0 },
-      { day: "2026-12-01", label: "Dec 1", "side-effecting × none": 3, "structured × expiring": 0 },
-      { day: "2026-12-02", label: "Dec 2", "side-effecting × none": 0, "structured × expiring": 4 },
+      { day: "2026-11-30", label: "Nov 30", "side-effecting × no pointer": 0, "structured × expiring": 0 },
+      { day: "2026-12-01", label: "Dec 1", "side-effecting × no pointer": 3, "structured × expiring": 0 },
+      { day: "2026-12-02", label: "Dec 2", "side-effecting × no pointer": 0, "structured × expiring": 4 },
     ]);
   });
 

@@ -3,7 +3,7 @@
  * read as calm days, not missing data), one series per refusing cell. Pure and unit-tested; the
  * chart component only draws what this returns.
  */
-import { formatDay } from "../format";
+import { formatDay, provenanceWords } from "../format";
 
 export interface DayCellCount {
   day: string;
@@ -20,7 +20,7 @@ export interface RefusalSeries {
 const DAY_MS = 86_400_000;
 
 export function seriesKey(cellClass: string, cellProvenance: string): string {
-  return `${cellClass.toLowerCase().replace("_", "-")} × ${cellProvenance.toLowerCase()}`;
+  return `${cellClass.toLowerCase().replace("_", "-")} × ${provenanceWords(cellProvenance)}`;
 }
 
 export function prepareRefusalSeries(counts: readonly DayCellCount[], to: Date, days: number): RefusalSeries {

@@ -7,6 +7,7 @@ import { formatDayTime, formatTime } from "@/components/format";
 import { AppError } from "@/lib/core/errors";
 import { requireMember } from "@/lib/auth/project-access";
 import { projectHref } from "@/components/project-href";
+import { RANGE_KEYS, withViewRange } from "@/components/view-range";
 import { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery } from "@/lib/server/dashboard";
 
 export const metadata = { title: "Sessions" };
@@ -32,6 +33,16 @@ function href(slug: string, query: SessionListQuery, change: Partial<SessionList
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
   return projectHref(slug, text ? `/sessions?${text}` : "/sessions");
+}
+
+/**
+ * The list's range as search params: a session opened from the list keeps it, so the navigation
+ * from the session leads back to the same range.
+ */
+function rangeOf(query: SessionListQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of RANGE_KEYS) if (query[key]) params.set(key, query[key]);
+  return params;
 }
 
 export default async function SessionsPage({
@@ -141,8 +152,10 @@ export default async function SessionsPage({
           <tbody>
             {rows.map((s) => (
               <tr key={s.id}>
-                <td>
-                  <Link href={projectHref(project.slug, `/sessions/${s.id}`)}>{s.title ?? s.externalId}</Link>
+                <td className="name">
+                  <Link href={withViewRange(projectHref(project.slug, `/sessions/${s.id}`), rangeOf(query))}>
+                    {s.title ?? s.externalId}
+                  </Link>
                   {s.skippedCount > 0 ? (
                     <>
                       {" "}
@@ -159,7 +172,7 @@ export default async function SessionsPage({
                     {s.externalId}
                   </div>
                 </td>
-                <td>{s.runtime}</td>
+                <td className="one-line">{s.runtime}</td>
                 <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
                 <td className="num" data-testid="at-risk">

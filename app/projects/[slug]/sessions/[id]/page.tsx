@@ -1,5 +1,6 @@
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
+import { RANGE_KEYS, withViewRange } from "@/components/view-range";
 import { ProvenanceGrid } from "@/components/ProvenanceGrid";
 import { SpanTimeline } from "@/components/SpanTimeline";
 import { CellBulkActions } from "@/components/CellBulkActions";
@@ -13,7 +14,7 @@ import { RunGateForm } from "@/components/RunGateForm";
 import { SkippedRecords } from "@/components/SkippedRecords";
 import { TranscriptFilters } from "@/components/TranscriptFilters";
 import { ListQueryError } from "@/components/ListQueryError";
-import { humanize } from "@/components/format";
+import { humanize, provenanceWords } from "@/components/format";
 import { OUTCOME_LABELS } from "@/lib/evidence/outcomes";
 import { runGateAction } from "./actions";
 import {
@@ -39,9 +40,17 @@ export default async function SessionPage({
   const { slug, id } = await params;
   const { project, role } = await requireMember(slug);
   const path = projectHref(project.slug, `/sessions/${id}`);
+  const raw = await searchParams;
+  // The project views' range the session was opened with (the sessions list passes it on): its
+  // grid's cells keep it, so the navigation from a cell's spans still leads back to that range.
+  const range = new URLSearchParams();
+  for (const key of RANGE_KEYS) {
+    const value = [raw[key] ?? []].flat()[0];
+    if (value) range.set(key, value);
+  }
   let query: SpanListQuery;
   try {
-    query = parseSpanListQuery(await searchParams);
+    query = parseSpanListQuery(raw);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== "VALIDATION_FAILED") throw error;
     return <ListQueryError title="Session" error={error} resetHref={path} resetLabel="Show the whole transcript" />;
@@ -74,7 +83,9 @@ export default async function SessionPage({
   const agentName =
     agentId === undefined ? null : agentId === null ? "main agent" : `subagent ${agentId}${agentType ? ` (${agentType})` : ""}`;
   const narrowing = [
-    cls || provenance ? `${cls ? humanize(cls) : "any class"}, ${provenance ? humanize(provenance) : "any provenance"}` : null,
+    cls || provenance
+      ? `${cls ? humanize(cls) : "any class"}, ${provenance ? provenanceWords(provenance) : "any provenance"}`
+      : null,
     query.kind ? `kind ${humanize(query.kind)}` : null,
     query.state ? `transcript ${humanize(query.state)}` : null,
     agentName,
@@ -97,7 +108,9 @@ export default async function SessionPage({
       <h2>Evidence grid</h2>
       <ProvenanceGrid
         counts={grid}
-        hrefFor={(c, p) => projectHref(project.slug, `/sessions/${session.id}?class=${c}&provenance=${p}#spans`)}
+        hrefFor={(c, p) =>
+          `${withViewRange(projectHref(project.slug, `/sessions/${session.id}?class=${c}&provenance=${p}`), range)}#spans`
+        }
         current={{ class: cls, provenance }}
       />
       {grid.NARRATIVE.NONE + grid.STRUCTURED.NONE + grid.SIDE_EFFECTING.NONE > 0 ? (
@@ -136,7 +149,7 @@ export default async function SessionPage({
           cell={{ class: cls, provenance }}
           held={cellHeld}
           limit={BULK_LIMIT}
-          label={`${humanize(cls)} × ${humanize(provenance)}`}
+          label={`${humanize(cls)} × ${provenanceWords(provenance)}`}
           action={cellRetentionAction.bind(null, project.slug)}
         />
       ) : null}

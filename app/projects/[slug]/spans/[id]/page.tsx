@@ -194,35 +194,41 @@ export default async function SpanPage({
               The first {ATOMS_LISTED} are listed; every atom is highlighted where the body is shown.
             </p>
           ) : null}
-          <table className="data" aria-label="Atoms">
-            <thead>
-              <tr>
-                <th>Kind</th>
-                <th>Value</th>
-                <th>Bytes</th>
-                <th>Effect</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.atoms.slice(0, ATOMS_LISTED).map((atom) => (
-                <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
-                  <td>
-                    <Code value={atom.kind} />
-                  </td>
-                  <td className="mono">
-                    {atom.normalized.length > ATOM_VALUE_CHARS
-                      ? `${atom.normalized.slice(0, ATOM_VALUE_CHARS)}…`
-                      : atom.normalized}
-                    {atom.negated ? " (negated)" : ""}
-                  </td>
-                  <td className="mono">
-                    {atom.byteStart}–{atom.byteEnd}
-                  </td>
-                  <td>{atom.effect ? <Code value={atom.effect} /> : ""}</td>
+          {detail.atoms.length === 0 ? (
+            <div className="panel empty-state" data-testid="no-atoms">
+              No atoms: nothing in this span that a question could cite.
+            </div>
+          ) : (
+            <table className="data" aria-label="Atoms">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>Value</th>
+                  <th>Bytes</th>
+                  <th>Effect</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {detail.atoms.slice(0, ATOMS_LISTED).map((atom) => (
+                  <tr key={`${atom.kind}:${atom.byteStart}:${atom.byteEnd}:${atom.argName ?? ""}`}>
+                    <td>
+                      <Code value={atom.kind} />
+                    </td>
+                    <td className="mono">
+                      {atom.normalized.length > ATOM_VALUE_CHARS
+                        ? `${atom.normalized.slice(0, ATOM_VALUE_CHARS)}…`
+                        : atom.normalized}
+                      {atom.negated ? " (negated)" : ""}
+                    </td>
+                    <td className="mono">
+                      {atom.byteStart}–{atom.byteEnd}
+                    </td>
+                    <td>{atom.effect ? <Code value={atom.effect} /> : ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </section>
       </div>
 
