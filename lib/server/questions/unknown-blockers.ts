@@ -122,9 +122,9 @@ const PROBE = { prefixesAsFilter: true } as const;
 const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
 
 /**
- * For EXPLAIN and for reading: one statement that counts both kinds of counted blockers per session
- * (unchecked spans, uncheckedCountQuery; and the unknown tools' calls no predicate could match),
- * reads the facts of the first of those calls by seq of each session, as many as the window
+ * For EXPLAIN and for reading: one statement that counts the unknown tools' calls no predicate
+ * could match per session (beside the unchecked spans, uncheckedCountQuery, which share the
+ * window with them), reads the facts of the first of those calls by seq of each session, as many as the window
  * (`window`) can hold after the counted blockers of the sessions before it (in the order of
  * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
  * (up to `atOnce` of them, and how many there are). The calls are found once; everything comes
@@ -186,8 +186,7 @@ export function countedBlockersQuery(
        where d.place <= r.room
     ),
     overlap as (select c.* from calls c join judged j on j.session_id = c.session_id and j.span_id = c.span_id where j.matched)
-    select (select coalesce(json_agg(json_build_array(u.session_id, u.n)), '[]') from unchecked u) as unchecked,
-           (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
+    select (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
            (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
            (select count(*)::int from overlap) as overlap_count,
            (select coalesce(json_agg(${atomJson("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
@@ -204,8 +203,8 @@ type FactsJson = Omit<SpanFactsRow, "occurred_at" | "original_expires_at"> & {
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, "text") as (text: string) => Date;
 
 /**
- * Counts the counted blockers of both kinds per session (unchecked spans, and calls of tools whose
- * effects are not known that no predicate could match), hands the blocker of each of those calls
+ * Counts the calls of tools whose effects are not known that no predicate could match per session
+ * (the unchecked spans are counted on their own, blocking.ts), hands the blocker of each of those calls
  * that the window can hold to `emit`, and returns the atoms of the other calls for the candidates
  * (null: more than `atOnce`). Null when no predicate can be blocked by such a call.
  */
@@ -220,7 +219,7 @@ export async function readCountedBlockers(
   atOnce: number,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
-): Promise<{ unchecked: Map<string, number>; unknown: Map<string, number>; candidates: UnknownCandidates } | null> {
+): Promise<{ unknown: Map<string, number>; candidates: UnknownCandidates } | null> {
   const sql = countedBlockersQuery(
     predicates,
     scope,
@@ -231,7 +230,6 @@ export async function readCountedBlockers(
   );
   if (!sql) return null;
   const [row] = await query<{
-    unchecked: Array<[string, number]>;
     unknown: Array<[string, number]>;
     spans: FactsJson[];
     overlap_count: number;
@@ -253,7 +251,6 @@ export async function readCountedBlockers(
     emit(verdict.blocker);
   }
   return {
-    unchecked: new Map(row!.unchecked),
     unknown: new Map(row!.unknown),
     candidates: row!.overlap_count > atOnce ? null : row!.overlap,
   };
