@@ -8,6 +8,7 @@ import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import {
   ATOM_FIELDS,
+  candidatesInSessions,
   checkableNow,
   fewSessions,
   inSessions,
@@ -32,13 +33,13 @@ const byScope = (scope: Scope) => ({ prefixesAsFilter: fewSessions(scope.session
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   if (p.wholeCall) return callCandidatesQuery(p, scope);
-  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}`;
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}`;
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
     with candidate as materialized (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
-        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+        from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
     ),
     spans as materialized (
       select c.session_id, c.span_id,
@@ -68,7 +69,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
     select ${ATOM_FIELDS}, a.whole_call from (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
              false as whole_call
-        from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+        from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
       union all
       select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
         from span s

@@ -18,6 +18,7 @@ import { atomCondition, unknownToolCondition } from "./candidates";
 import {
   type AtomRow,
   atomsBySpan,
+  candidatesInSessions,
   checkableNow,
   fewSessions,
   inSessions,
@@ -90,7 +91,7 @@ function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope):
     .filter((p) => p.effects)
     .map(
       (p) =>
-        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${inSessions("a", scope)} and ${atomCondition("a", p, { prefixesAsFilter: fewSessions(scope.sessionIds) })}`,
+        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, { prefixesAsFilter: fewSessions(scope.sessionIds) })}`,
     );
   const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
   if (names.length > 0)
