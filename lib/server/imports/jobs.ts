@@ -8,7 +8,7 @@ import type { Prisma } from "@/lib/db/generated/client";
 import type { TranscriptBytes } from "@/lib/importers";
 import type { ImportFormat } from "@/lib/importers/shared/types";
 import { fileSource } from "./file-source";
-import { importTranscriptFile } from "./import-file";
+import { type ImportOutcome, importTranscriptFile } from "./import-file";
 
 /** Progress is written at most this often, so a fast import is not slowed by its own bookkeeping. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -157,6 +157,20 @@ export async function startImportJob(
   return job;
 }
 
+/** A job ends DONE with its outcome: its sessions and record accounting, for the Imports page. */
+export async function finishJob(id: string, outcome: ImportOutcome) {
+  await db().importJob.update({
+    where: { id },
+    data: {
+      status: "DONE",
+      format: outcome.format,
+      spansDone: outcome.spans,
+      spansTotal: outcome.spans,
+      outcome: outcome as unknown as Prisma.InputJsonValue,
+    },
+  });
+}
+
 /** A job ends FAILED with the error's message (an unexpected error is logged, its internals never shown). */
 export async function failJob(id: string, error: unknown) {
   const appError = toAppError(error);
@@ -189,16 +203,7 @@ async function runImportJob(
           .catch(() => {});
       },
     });
-    await db().importJob.update({
-      where: { id },
-      data: {
-        status: "DONE",
-        format: outcome.format,
-        spansDone: outcome.spans,
-        spansTotal: outcome.spans,
-        outcome: outcome as unknown as Prisma.InputJsonValue,
-      },
-    });
+    await finishJob(id, outcome);
   } catch (error) {
     await failJob(id, error);
   }

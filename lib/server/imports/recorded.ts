@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
 import type { ImportFormat } from "@/lib/importers/shared/types";
 import { type ImportOutcome, importTranscriptFile } from "./import-file";
-import { failJob } from "./jobs";
+import { failJob, finishJob } from "./jobs";
 
 /**
  * A file imported within its request, kept as an import row like a background job's: the Imports
@@ -27,15 +26,6 @@ export async function importRecorded(
     await failJob(id, error);
     throw error;
   }
-  await db().importJob.update({
-    where: { id },
-    data: {
-      status: "DONE",
-      format: outcome.format,
-      spansDone: outcome.spans,
-      spansTotal: outcome.spans,
-      outcome: outcome as unknown as Prisma.InputJsonValue,
-    },
-  });
+  await finishJob(id, outcome);
   return { importId: id, outcome };
 }
