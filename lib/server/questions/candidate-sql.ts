@@ -5,23 +5,9 @@
  */
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
-import { atomCondition, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
-import {
-  ATOM_FIELDS,
-  candidatesInSessions,
-  checkableNow,
-  fewSessions,
-  inSessions,
-  inTime,
-  SPAN_FACTS,
-  type AtomRow,
-  type Scope,
-  type SpanFactsRow,
-} from "./scope";
+import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
+import { ATOM_FIELDS, checkableNow, inSessions, inTime, SPAN_FACTS, type AtomRow, type Scope, type SpanFactsRow } from "./scope";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
-
-/** How a scope's atoms are found: by session for a few sessions, else by the value indexes. */
-const byScope = (scope: Scope) => ({ prefixesAsFilter: fewSessions(scope.sessionIds) });
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
@@ -33,13 +19,13 @@ const byScope = (scope: Scope) => ({ prefixesAsFilter: fewSessions(scope.session
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   if (p.wholeCall) return callCandidatesQuery(p, scope);
-  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}`;
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${atomsInScope("a", p, scope)}`;
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
     with candidate as materialized (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
-        from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+        from evidence_atom a where ${atomsInScope("a", p, scope)}
     ),
     spans as materialized (
       select c.session_id, c.span_id,
@@ -69,7 +55,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
     select ${ATOM_FIELDS}, a.whole_call from (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
              false as whole_call
-        from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, byScope(scope))}
+        from evidence_atom a where ${atomsInScope("a", p, scope)}
       union all
       select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
         from span s

@@ -9,6 +9,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { HOME_DOTFILES_TOKEN } from "@/lib/evidence/path-prefix";
 import { type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import { ATOM_KINDS, type AtomKind } from "@/lib/evidence/types";
+import { candidatesInSessions, fewSessions, type Scope } from "./scope";
 
 /**
  * The least string above every string that starts with `s`, in code point order (which is UTF-8
@@ -228,6 +229,15 @@ export interface AtomConditionOptions {
    * one-session question on the embedded database.
    */
   prefixesAsFilter?: boolean;
+}
+
+/**
+ * The atoms of `alias` in the scope's sessions that the predicate could match, as a scan over the
+ * scope finds them: by the value indexes, or by session for a few named sessions (whose prefixes
+ * are then only a filter).
+ */
+export function atomsInScope(alias: string, p: CompiledPredicate, scope: Scope): Prisma.Sql {
+  return Prisma.sql`${candidatesInSessions(alias, scope)} and ${atomCondition(alias, p, { prefixesAsFilter: fewSessions(scope.sessionIds) })}`;
 }
 
 /**

@@ -14,13 +14,11 @@ import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import pg from "pg";
-import { atomCondition, unknownToolCondition } from "./candidates";
+import { atomCondition, atomsInScope, unknownToolCondition } from "./candidates";
 import {
   type AtomRow,
   atomsBySpan,
-  candidatesInSessions,
   checkableNow,
-  fewSessions,
   inSessions,
   inTime,
   keyOf,
@@ -89,10 +87,7 @@ export function candidateSpanSql(
 function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope): { indexed: Prisma.Sql; probed: Prisma.Sql[] } {
   const indexed = predicates
     .filter((p) => p.effects)
-    .map(
-      (p) =>
-        Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${candidatesInSessions("a", scope)} and ${atomCondition("a", p, { prefixesAsFilter: fewSessions(scope.sessionIds) })}`,
-    );
+    .map((p) => Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${atomsInScope("a", p, scope)}`);
   const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
   if (names.length > 0)
     indexed.push(Prisma.sql`select n.session_id, n.id from span n
