@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import pg from "pg";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { parseDatabaseUrl } from "@/lib/db/pg-pool";
+import { APP_PLANNER_OPTIONS, parseDatabaseUrl, sessionOptions } from "@/lib/db/pg-pool";
 import { StartupError } from "@/lib/db/startup-error";
 import type { CpuMeter } from "./cpu";
 
@@ -177,11 +177,9 @@ export function requireDatabaseUrl(): string {
 }
 
 export async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client(parseDatabaseUrl(url));
+  // Planned as the application's pool plans.
+  const client = new pg.Client({ ...parseDatabaseUrl(url), options: sessionOptions(APP_PLANNER_OPTIONS) });
   await client.connect();
-  // The same planner settings the application's pool uses.
-  await client.query("set jit = off");
-  await client.query("set max_parallel_workers_per_gather = 0");
   return client;
 }
 

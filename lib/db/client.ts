@@ -4,7 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { AppError } from "@/lib/core/errors";
 import { PrismaClient } from "./generated/client";
-import { createPool, parseDatabaseUrl, type PoolTimeouts } from "./pg-pool";
+import { APP_PLANNER_OPTIONS, createPool, parseDatabaseUrl, type PoolTimeouts } from "./pg-pool";
 
 export type Db = PrismaClient;
 /** A client or an interactive transaction: what use cases accept so they compose inside one transaction. */
@@ -24,8 +24,7 @@ export function db(): PrismaClient {
     const pool = createPool(parseDatabaseUrl(url), {
       max: DATABASE_POOL_SIZE,
       timeouts: sessionTimeouts(),
-      noJit: postgres,
-      noParallelWorkers: postgres,
+      ...(postgres ? APP_PLANNER_OPTIONS : {}),
     });
     refuseConnectsInsideTransactions(pool);
     holder.custodianPrisma = {

@@ -83,8 +83,11 @@ export interface PoolOptions {
   forSchemaEngine?: boolean;
 }
 
+/** How the app's connections to PostgreSQL plan (the embedded database has neither JIT nor parallel workers). */
+export const APP_PLANNER_OPTIONS: PoolOptions = { noJit: true, noParallelWorkers: true };
+
 /** The settings sent with each connection's start (libpq's `options`), or undefined for none. */
-function sessionOptions(options: PoolOptions): string | undefined {
+export function sessionOptions(options: PoolOptions): string | undefined {
   const settings = [
     ...(options.noJit ? ["-c jit=off"] : []),
     ...(options.noParallelWorkers ? ["-c max_parallel_workers_per_gather=0"] : []),
