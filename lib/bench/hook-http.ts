@@ -53,28 +53,26 @@ export async function measureHttpHooks(options: {
   const preCompact = post("PreCompact", { trigger: "auto", custom_instructions: "" });
   // The server's first read of the file (its own cursor starts empty): not timed.
   await preCompact();
+  // Each run starts once the server has captured the last one's records, with new ones appended.
+  const runs = {
+    iterations: options.iterations,
+    warmup: 1,
+    target: HTTP_HOOK_TARGET_MS,
+    before: async () => {
+      await settled();
+      await options.appendNew();
+    },
+  };
   return [
     await measure(
       `HTTP hook Stop (answered at once, captured after), ${options.newPerRun} new records`,
       post("Stop", { stop_hook_active: false }),
-      {
-        iterations: options.iterations,
-        warmup: 1,
-        target: HTTP_HOOK_TARGET_MS,
-        before: async () => {
-          await settled();
-          await options.appendNew();
-        },
-      },
+      runs,
     ),
-    await measure(`HTTP hook PreCompact (capture and gate before the answer), ${options.newPerRun} new records`, preCompact, {
-      iterations: options.iterations,
-      warmup: 1,
-      target: HTTP_HOOK_TARGET_MS,
-      before: async () => {
-        await settled();
-        await options.appendNew();
-      },
-    }),
+    await measure(
+      `HTTP hook PreCompact (capture and gate before the answer), ${options.newPerRun} new records`,
+      preCompact,
+      runs,
+    ),
   ];
 }
