@@ -15,6 +15,7 @@ import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { head, sessionOf, spansOf } from "@/lib/server/capture/capture.testkit";
 import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { runHook } from "./hook";
@@ -45,19 +46,6 @@ async function setup(label: string) {
   };
   return { project, config, dir };
 }
-
-const spansOf = (sessionId: string) =>
-  db().span.findMany({
-    where: { sessionId, seq: { not: null } },
-    orderBy: { seq: "asc" },
-    select: { seq: true, sha256: true, kind: true, agentId: true, agentType: true },
-  });
-
-const sessionOf = (projectId: string, externalId: string) =>
-  db().session.findUniqueOrThrow({ where: { projectId_externalId: { projectId, externalId } } });
-
-/** The file's first `lines` lines, as the runtime had written them then. */
-const head = (lines: string[], n: number) => `${lines.slice(0, n).join("\n")}\n`;
 
 describe("a session that never compacts", () => {
   it("Stop imports each turn's records, SessionEnd the rest: the session ends whole, its subagent spans attributed", async () => {

@@ -16,6 +16,7 @@ import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
 import { importTranscript } from "@/lib/importers";
 import { createApiKey } from "@/lib/server/admin/api-keys";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { head, sessionOf, spansOf } from "@/lib/server/capture/capture.testkit";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { POST } from "./route";
 
@@ -54,16 +55,6 @@ async function hook(key: string, input: object, query = "") {
   const text = await response.text();
   return { status: response.status, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
 }
-
-const spansOf = (sessionId: string) =>
-  db().span.findMany({
-    where: { sessionId, seq: { not: null } },
-    orderBy: { seq: "asc" },
-    select: { seq: true, sha256: true, kind: true, agentId: true, agentType: true },
-  });
-const sessionOf = (projectId: string, externalId: string) =>
-  db().session.findUniqueOrThrow({ where: { projectId_externalId: { projectId, externalId } } });
-const head = (lines: string[], n: number) => `${lines.slice(0, n).join("\n")}\n`;
 
 describe("Claude Code HTTP hooks", () => {
   it("Stop and SessionEnd answer at once with an empty 204 and capture the session whole, nothing twice", async () => {
