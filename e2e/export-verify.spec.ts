@@ -1,22 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { e2eDatabase } from "./support/e2e-database";
+import { downloadJsonExport, verifyExport } from "./support/export";
 import { seedSession } from "./support/seed";
 import { signIn, USERS } from "./support/sign-in";
-
-/** `custodian verify-export <file>` against the e2e run's database, as an auditor would run it. */
-function verifyExport(file: string) {
-  const run = spawnSync("npx", ["tsx", "lib/cli/main.ts", "verify-export", file], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: e2eDatabase().url, CUSTODIAN_DATABASE_MODE: "postgres" },
-    timeout: 90_000,
-  });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
-}
 
 /** As the database's owner, behind Custodian's back. */
 async function asOwner(sql: string, values: unknown[]) {
@@ -50,10 +37,7 @@ test("an exported answer verifies with custodian verify-export, then names the c
   const question = "q=modified-system-config";
   await page.goto(`/projects/${seeded.projectSlug}/evidence?${question}`);
   await expect(page.getByTestId("answer")).toHaveText("YES");
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "JSON" }).click()]);
-  const file = join(mkdtempSync(join(tmpdir(), "custodian-export-")), "export.json");
-  copyFileSync((await download.path())!, file);
-  const exported = JSON.parse(readFileSync(file, "utf8"));
+  const { file, exported } = await downloadJsonExport(page, page.getByRole("link", { name: "JSON" }));
   expect(exported).toMatchObject({
     format: "custodian-evidence-export",
     project: { slug: seeded.projectSlug },

@@ -1,17 +1,7 @@
-/**
- * The compliance reviewer's walk: "did we modify system config this month?" asked over 30 days
- * (picked on the overview, carried to Evidence), a citation opened to its verbatim bytes (escaped),
- * the answer exported and the export verified by `custodian verify-export`, as an auditor runs it.
- * A write of 20 days ago is inside the month; one of 60 days ago is outside it and stays out of
- * the answer and the export.
- */
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { e2eDatabase } from "./support/e2e-database";
+import { downloadJsonExport, verifyExport } from "./support/export";
 import { signIn, USERS } from "./support/sign-in";
 
 const DAY_MS = 86_400_000;
@@ -39,16 +29,6 @@ async function seed() {
   const inside = await session(`Config deploy ${tag}`, 20, INSIDE);
   const outside = await session(`Old deploy ${tag}`, 60, OUTSIDE);
   return { slug: project.slug, inside, outside };
-}
-
-/** `custodian verify-export <file>` against the e2e run's database, as an auditor would run it. */
-function verifyExport(file: string) {
-  const run = spawnSync("npx", ["tsx", "lib/cli/main.ts", "verify-export", file], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: e2eDatabase().url, CUSTODIAN_DATABASE_MODE: "postgres" },
-    timeout: 90_000,
-  });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
 async function goTo(page: Page, section: string) {
@@ -107,10 +87,7 @@ test("reviewer: a month's question answered with a citation to escaped verbatim 
   await expect(page.getByTestId("answer")).toHaveText("YES");
 
   // The export: the same answer, the month's citations only; it verifies.
-  const [download] = await Promise.all([page.waitForEvent("download"), answer.getByRole("link", { name: "JSON" }).click()]);
-  const file = join(mkdtempSync(join(tmpdir(), "custodian-walk-")), "export.json");
-  copyFileSync((await download.path())!, file);
-  const exported = JSON.parse(readFileSync(file, "utf8"));
+  const { file, exported } = await downloadJsonExport(page, answer.getByRole("link", { name: "JSON" }));
   expect(exported).toMatchObject({
     format: "custodian-evidence-export",
     project: { slug: seeded.slug },
