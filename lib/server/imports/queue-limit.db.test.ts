@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ const VARIABLES = [
   "CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT",
   "CUSTODIAN_IMPORT_QUEUE_LIMIT",
   "CUSTODIAN_SYNC_IMPORT_BYTES",
+  "TMPDIR",
 ] as const;
 const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
 afterEach(() => {
@@ -23,6 +24,13 @@ afterEach(() => {
 
 const file = readFileSync(path.resolve("lib/importers/fixtures/codex/rollout-sample.jsonl"));
 const spooledFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith("custodian-import-")).length;
+/**
+ * Uploads spool into the temporary folder (os.tmpdir(), read from TMPDIR at each upload): a folder
+ * of the test's own, so files other test files spool meanwhile are not counted.
+ */
+const ownSpool = () => {
+  process.env.TMPDIR = mkdtempSync(path.join(tmpdir(), "queue-limit-"));
+};
 
 async function post(key: string, body: Buffer, length = true) {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
@@ -66,6 +74,7 @@ describe("the import queue's limits", () => {
     const key = (await createApiKey(project.id, "importer", "OPERATOR", TEST_ACTOR)).key;
     process.env.CUSTODIAN_SYNC_IMPORT_BYTES = String(file.byteLength - 1);
     process.env.CUSTODIAN_IMPORT_QUEUE_PROJECT_LIMIT = "1";
+    ownSpool();
     // The project's one place is taken (an upload still arriving holds it).
     const arriving = reserveImportSlot(project.id);
     const before = spooledFiles();
