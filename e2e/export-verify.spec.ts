@@ -53,14 +53,15 @@ test("an exported answer verifies with custodian verify-export, then names the c
   expect(clean.status).toBe(0);
 
   // The owner changes the second citation's original: that citation, and only it, fails.
-  const changed = exported.citations[1];
+  const [first, changed] = exported.citations;
+  if (!first || !changed) throw new Error("the export has two citations");
   await asOwner("update span_original set bytes = bytes || '\\x20'::bytea where session_id = $1 and span_id = $2", [
     changed.sessionId,
     changed.spanId,
   ]);
   const broken = verifyExport(file);
   expect(broken.out).toContain(`citation 2: span ${changed.spanId} (session ${changed.sessionId}): original changed`);
-  expect(broken.out).not.toContain(`span ${exported.citations[0].spanId}`);
+  expect(broken.out).not.toContain(`span ${first.spanId}`);
   expect(broken.out).toMatch(
     /NOT verified: export hash ok; signature by this instance; recorded in the audit log; 1 of 2 citations verify/,
   );

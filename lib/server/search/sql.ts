@@ -78,7 +78,7 @@ export const FROM_SEARCH = Prisma.sql`span_search x join span s on s.session_id 
 export const NEWEST_ORDER = Prisma.sql`x.occurred_at desc, x.session_id, x.span_id`;
 
 export function afterCursor(cursor: SearchCursor | undefined): Prisma.Sql {
-  if (!cursor || cursor.order !== "newest") return Prisma.sql`true`;
+  if (cursor?.order !== "newest") return Prisma.sql`true`;
   const at = sqlTime(new Date(cursor.at));
   return Prisma.sql`x.occurred_at <= ${at} and (x.occurred_at < ${at} or (x.session_id, x.span_id) > (${cursor.sessionId}::uuid, ${cursor.spanId}::uuid))`;
 }
