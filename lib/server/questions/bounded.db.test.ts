@@ -94,3 +94,72 @@ describe("an evidence question's memory is bounded", () => {
     expect(cut.citations.at(-1)!.sessionId).toBe(s.sessions[1]);
   });
 });
+
+describe("a window shared by both kinds of counted blocker", () => {
+  /**
+   * Two sessions whose calls of a tool with unknown effects interleave with reclaimed writes under
+   * /etc/app/ that have no pointer: each kind is counted and read on its own, and the window must
+   * still keep the first blockers of both in the engine's order.
+   */
+  async function interleaved() {
+    const project = await makeTestProject("bounded-both-kinds");
+    for (const label of ["first", "second"]) {
+      const { session } = await upsertSession(project.id, { externalId: label, runtime: "claude-code", cwd: "/home/dev/app" });
+      const spans: SpanSubmission[] = [];
+      for (let i = 0; i < 6; i++) {
+        const at = new Date(Date.UTC(2026, 10, 20, 8, 0, i));
+        const query = { libraryName: `lib-${label}-${i}` };
+        const command = `cp build/app.conf /etc/app/conf-${label}-${i}.yaml`;
+        spans.push(
+          {
+            seq: 2 * i,
+            kind: "TOOL_CALL",
+            toolName: "mcp__context7__resolve-library-id",
+            toolInput: query,
+            occurredAt: at,
+            body: encode(JSON.stringify(query)),
+          },
+          {
+            seq: 2 * i + 1,
+            kind: "TOOL_CALL",
+            toolName: "Bash",
+            toolInput: { command },
+            outcome: "SUCCEEDED",
+            occurredAt: at,
+            body: encode(JSON.stringify({ command })),
+          },
+        );
+      }
+      const written = await appendSpans(project.id, session.id, spans);
+      const replaced = written.filter((_, i) => i % 2 === 1).map((w) => w.id);
+      const summary = await candidateSummaryFor(session.id, replaced, "Copied the configuration.", { pointers: false });
+      await reclaim({
+        projectId: project.id,
+        sessionId: session.id,
+        selection: { spanIds: replaced },
+        summary,
+        dryRun: false,
+        requester: "test",
+        observed: true,
+      });
+    }
+    return project.id;
+  }
+
+  it("keeps the first blockers of both kinds at every window size", async () => {
+    const projectId = await interleaved();
+    const question = { canned: "modified-system-config" };
+    const full = await askEvidenceQuestion({ projectId, question });
+    expect(full.answer).toBe("INSUFFICIENT_EVIDENCE");
+    expect(full.blockers.some((b) => b.unknownEffect)).toBe(true);
+    expect(full.blockers.some((b) => !b.unknownEffect)).toBe(true);
+    for (const window of [1, 2, 3, 7, 13, 20]) {
+      const cut = await askEvidenceQuestion({ projectId, question }, new Date(), { window });
+      expect(
+        cut.blockers.map((b) => [b.sessionId, b.seq]),
+        `window ${window}`,
+      ).toEqual(full.blockers.slice(0, window).map((b) => [b.sessionId, b.seq]));
+      expect(cut.blockerCount).toBe(full.blockerCount);
+    }
+  });
+});
