@@ -2,12 +2,15 @@
  * One question, six ways to ask it: the API (answered at once, and as a job polled at
  * /api/v1/evidence/jobs/{id}), the Evidence page (at once, and as a job its dashboard route
  * serves), and the MCP tool (at once, and as a job polled with evidence_job). Every answer is
- * equal field for field: one presenter, one job protocol.
+ * equal field for field: one presenter, one job protocol (every poll has the same fields), one
+ * stored shape (a job's row holds the answer its readers are given). MCP's structured content is
+ * the API's JSON, and its text that content written out.
  */
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { QuestionJobSchema } from "@/lib/api/evidence-schemas";
 import { db } from "@/lib/db/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { listenWith, type RouteListener } from "@/lib/fuzz/listen";
@@ -98,12 +101,23 @@ afterAll(async () => {
   await listener.close();
 });
 
-/** Polls until the job ends; its answer. */
-async function untilDone(poll: () => Promise<QuestionJobJson>): Promise<EvidenceAnswerJson> {
+/** The fields of a job as every reader polls it. */
+const JOB_FIELDS = Object.keys(QuestionJobSchema.shape).sort();
+
+/**
+ * Polls the job handed back (`first`) until it ends; its answer. The job as handed back and every
+ * poll have the same fields, and the answer stored in the job's row is the one polled: one stored
+ * shape, whoever asked.
+ */
+async function untilDone(first: QuestionJobJson, poll: () => Promise<QuestionJobJson>): Promise<EvidenceAnswerJson> {
+  expect(Object.keys(first).sort()).toEqual(JOB_FIELDS);
   for (let i = 0; i < 600; i++) {
     const job = await poll();
+    expect(Object.keys(job).sort()).toEqual(JOB_FIELDS);
     if (job.status !== "RUNNING") {
       expect(job).toMatchObject({ status: "DONE", error: null });
+      const row = await db().questionJob.findUniqueOrThrow({ where: { id: job.id } });
+      expect(row.answer).toEqual(job.answer);
       return job.answer!;
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -130,7 +144,7 @@ async function viaApi(asked: Asked, offset: number, async: boolean): Promise<Evi
   }
   expect(response.status).toBe(202);
   const { job } = (await response.json()) as { job: QuestionJobJson };
-  return untilDone(async () => {
+  return untilDone(job, async () => {
     const polled = await apiJob(new Request(`http://t/api/v1/evidence/jobs/${job.id}`, { headers }), {
       params: Promise.resolve({ id: job.id }),
     });
@@ -146,7 +160,7 @@ async function viaPage(asked: Asked, offset: number, async: boolean): Promise<Ev
   if (!async) return (answered as { answer: EvidenceAnswerJson }).answer;
   const { job } = answered as { job: QuestionJobJson };
   expect(job.status).toBe("RUNNING");
-  return untilDone(async () => {
+  return untilDone(job, async () => {
     const polled = await dashboardJob(new Request(`http://t/api/dashboard/projects/${project.slug}/evidence/jobs/${job.id}`), {
       params: Promise.resolve({ slug: project.slug, id: job.id }),
     });
@@ -159,12 +173,17 @@ async function viaMcp(asked: Asked, offset: number, async: boolean): Promise<Evi
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await mcp.callTool({ name, arguments: args });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    // The text a model reads is the structured answer, written out.
+    const [text, ...more] = result.content as { type: string; text: string }[];
+    expect(more).toEqual([]);
+    expect(text!.type).toBe("text");
+    expect(JSON.parse(text!.text)).toEqual(result.structuredContent);
     return result.structuredContent as Record<string, unknown>;
   };
   const answered = await call("evidence_query", { ...asked.api, offset, limit: 50, ...(async ? { async } : {}) });
   if (!async) return answered as unknown as EvidenceAnswerJson;
   const { job } = answered as { job: QuestionJobJson };
-  return untilDone(async () => (await call("evidence_job", { id: job.id })) as unknown as QuestionJobJson);
+  return untilDone(job, async () => (await call("evidence_job", { id: job.id })) as unknown as QuestionJobJson);
 }
 
 /** The six answers, each equal to the API's answer at once. */
