@@ -16,9 +16,8 @@ import { unknownToolsMatter } from "./candidates";
 /**
  * Their exact number per session, and the blockers of the first `window` of each kind in the
  * engine's order (sessions as in scope, then seq), handed to `emit`. A session's blockers of either
- * kind past the room its earlier sessions leave in the window (reckoned from blockers of that kind
- * alone, a lower bound on all of them) cannot be among an answer's first `window`, whatever else
- * blocks.
+ * kind past the room its earlier sessions leave in the window (counted blockers alone, a lower
+ * bound on all of them) cannot be among an answer's first `window`, whatever else blocks.
  */
 export async function judgeCountedBlockers(
   query: RunQuery,
@@ -34,9 +33,9 @@ export async function judgeCountedBlockers(
   emit: (blocker: Blocker) => void,
 ): Promise<Map<string, number>> {
   // The unchecked spans are counted and their first rows read beside the statement that counts the
-  // unknown tools' calls (and reads those the window holds), not after it: the room each kind may
-  // take in a session is then reckoned without the other kind before it, an upper bound, and the
-  // answer's window keeps the first of all that is offered.
+  // unknown tools' calls (and reads those the window holds), not after it: the room each session's
+  // unchecked spans may take is then reckoned without the calls before them, an upper bound, and
+  // the answer's window keeps the first of all that is offered.
   const uncheckedSide = (async () => {
     const unchecked = await countUnchecked(query, predicates, scope, now);
     const wanted: Array<{ sessionId: string; limit: number }> = [];

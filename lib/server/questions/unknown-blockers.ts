@@ -28,6 +28,7 @@ import {
   type ScopeSessionRow,
   type SpanFactsRow,
 } from "./scope";
+import { uncheckedCountQuery } from "./unchecked";
 import type { RunQuery } from "./stream";
 
 /**
@@ -114,15 +115,16 @@ export function atomJson(alias: string): Prisma.Sql {
 /** A span's atoms are found by its key: the prefixes only filter them. */
 const PROBE = { prefixesAsFilter: true } as const;
 
+const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
+
 /**
  * For EXPLAIN and for reading: one statement that counts the unknown tools' calls no predicate
- * could match per session, reads the facts of the first of those calls by seq of each session, as
- * many as the window (`window`) can hold after such calls of the sessions before it (in the order
- * of `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
- * (up to `atOnce` of them, and how many there are). The unchecked spans share the window too, but
- * are counted beside this statement (blocking.ts): leaving them out of the room makes it an upper
- * bound, and the answer's window keeps the first of all that is offered. The calls are found
- * once; everything comes as JSON. Null when no predicate can be blocked by such a call.
+ * could match per session (beside the unchecked spans, uncheckedCountQuery, which share the
+ * window with them), reads the facts of the first of those calls by seq of each session, as many as the window
+ * (`window`) can hold after the counted blockers of the sessions before it (in the order of
+ * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
+ * (up to `atOnce` of them, and how many there are). The calls are found once; everything comes
+ * as JSON. Null when no predicate can be blocked by such a call.
  */
 export function countedBlockersQuery(
   predicates: readonly CompiledPredicate[],
@@ -149,7 +151,8 @@ export function countedBlockersQuery(
     " or ",
   );
   return Prisma.sql`
-    with calls as materialized (
+    with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
+    calls as materialized (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
         from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
     ),
@@ -163,12 +166,13 @@ export function countedBlockersQuery(
     ),
     known as (select d.session_id, count(*)::int as n from decided d group by d.session_id),
     ordered as (
-      select k.ord, k.session_id, coalesce(kn.n, 0) as n
+      select k.ord, k.session_id, coalesce(kn.n, 0) as n, coalesce(u.n, 0) as u
         from unnest(${sessionIds}::uuid[]) with ordinality as k(session_id, ord)
         left join known kn on kn.session_id = k.session_id
+        left join unchecked u on u.session_id = k.session_id::text
     ),
     room as (
-      select o.session_id, ${room}::int - coalesce(sum(o.n) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
+      select o.session_id, ${room}::int - coalesce(sum(o.n + o.u) over (order by o.ord rows between unbounded preceding and 1 preceding), 0) as room
         from ordered o
     ),
     chosen as materialized (
