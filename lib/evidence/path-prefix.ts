@@ -44,7 +44,12 @@ export function homeRelative(path: string): string | null {
  */
 export function isHomeDotfile(path: string): boolean {
   const rel = homeRelative(path);
-  if (rel === null || !rel.startsWith(".")) return false;
+  return rel !== null && isDotfileBelowHome(rel);
+}
+
+/** isHomeDotfile on the part of a path below its home directory (homeRelative). */
+function isDotfileBelowHome(rel: string): boolean {
+  if (!rel.startsWith(".")) return false;
   const first = rel.split("/", 1)[0] ?? "";
   return first !== "." && first !== "..";
 }
@@ -60,13 +65,51 @@ export function pathMatchesPrefix(path: string, prefix: string): boolean {
 }
 
 export function pathMatchesAnyPrefix(path: string, prefixes: readonly string[]): boolean {
-  for (const p of prefixes) if (pathMatchesPrefix(path, p)) return true;
-  return false;
+  return compilePathPrefixes(prefixes)(path);
+}
+
+/**
+ * pathMatchesAnyPrefix as one test made once for a list of prefixes: each prefix's directory is
+ * worked out when the test is made, and a path's part below its home directory at most once per
+ * path. An evidence question tests every candidate atom against every system-config prefix.
+ */
+export function compilePathPrefixes(prefixes: readonly string[]): (path: string) => boolean {
+  const absolute: Directory[] = [];
+  const belowHome: Directory[] = [];
+  let dotfiles = false;
+  for (const prefix of prefixes) {
+    if (prefix === HOME_DOTFILES_TOKEN) dotfiles = true;
+    else if (prefix.startsWith("~/")) belowHome.push(directory(`/${prefix.slice(2)}`));
+    else absolute.push(directory(prefix));
+  }
+  return (path) => {
+    for (const d of absolute) if (holds(d, path)) return true;
+    if (belowHome.length === 0 && !dotfiles) return false;
+    const rel = homeRelative(path);
+    if (rel === null) return false;
+    if (dotfiles && isDotfileBelowHome(rel)) return true;
+    const relPath = `/${rel}`;
+    for (const d of belowHome) if (holds(d, relPath)) return true;
+    return false;
+  };
+}
+
+/** A directory as isPathUnder reads it: `below` is what a path under it starts with (null: the root). */
+interface Directory {
+  dir: string;
+  below: string | null;
+}
+
+function directory(dir: string): Directory {
+  const d = dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
+  return { dir: d, below: d === "/" ? null : `${d}/` };
+}
+
+function holds(d: Directory, path: string): boolean {
+  return d.below === null ? path.startsWith("/") : path === d.dir || path.startsWith(d.below);
 }
 
 /** True when `path` is `dir` or below it (a sibling such as "/work/app2" is not below "/work/app"). */
 export function isPathUnder(path: string, dir: string): boolean {
-  const d = dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
-  if (d === "/") return path.startsWith("/");
-  return path === d || path.startsWith(`${d}/`);
+  return holds(directory(dir), path);
 }

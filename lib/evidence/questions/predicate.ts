@@ -4,7 +4,7 @@
  */
 import { RE2JS } from "re2js";
 import { TOOL_OUTCOMES, type ToolOutcome } from "../outcomes";
-import { isPathUnder, pathMatchesAnyPrefix } from "../path-prefix";
+import { compilePathPrefixes, isPathUnder } from "../path-prefix";
 import { ATOM_KINDS, SIDE_EFFECT_KINDS, type Atom, type AtomKind, type SideEffectKind } from "../types";
 
 /**
@@ -198,8 +198,8 @@ export function matchAtom(p: CompiledPredicate, atom: Atom, cwd: string | undefi
   if (!asClaim && p.effects && (atom.effect === undefined || !p.effects.has(atom.effect))) return "NO_MATCH";
   if (p.argNames && (atom.kind !== "TOOL_ARG" || atom.argName === undefined || !p.argNames.has(atom.argName))) return "NO_MATCH";
   const value = atom.normalized;
-  if (p.valuePrefixes && !p.valuePrefixes.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
-  if (p.excludePrefixes?.some((pre) => valueHasPrefix(value, pre))) return "NO_MATCH";
+  if (p.valuePrefixes && !hasAnyPrefix(value, p.valuePrefixes)) return "NO_MATCH";
+  if (p.excludePrefixes && hasAnyPrefix(value, p.excludePrefixes)) return "NO_MATCH";
   if (p.valueRegex && !p.valueRegex.test(value) && !p.valueRegex.test(atom.text)) return "NO_MATCH";
   if (p.outsideCwd) {
     // A value that is not an absolute path was relative to the working directory: inside it.
@@ -227,9 +227,24 @@ function isPathLikePrefix(prefix: string): boolean {
   return prefix.startsWith("/") || prefix.startsWith("~/");
 }
 
-function valueHasPrefix(value: string, prefix: string): boolean {
-  if (isPathLikePrefix(prefix)) return value.startsWith("/") && pathMatchesAnyPrefix(value, [prefix]);
-  return value.startsWith(prefix);
+/**
+ * Whether a value has any of the prefixes: a path-like one (isPathLikePrefix) as a path, on an
+ * absolute value; another as a string. The test is made once per list of prefixes (a compiled
+ * predicate's lists stay the same) and kept while the list lives.
+ */
+function hasAnyPrefix(value: string, prefixes: readonly string[]): boolean {
+  let test = prefixTests.get(prefixes);
+  if (!test) prefixTests.set(prefixes, (test = prefixTest(prefixes)));
+  return test(value);
+}
+
+const prefixTests = new WeakMap<readonly string[], (value: string) => boolean>();
+
+function prefixTest(prefixes: readonly string[]): (value: string) => boolean {
+  const paths = prefixes.filter(isPathLikePrefix);
+  const strings = prefixes.filter((p) => !isPathLikePrefix(p));
+  const underPath = compilePathPrefixes(paths);
+  return (value) => strings.some((p) => value.startsWith(p)) || (paths.length > 0 && value.startsWith("/") && underPath(value));
 }
 
 /** Kinds that can carry a path value. */

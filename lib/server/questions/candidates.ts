@@ -35,7 +35,7 @@ export interface PrefixRange {
 
 /**
  * A byte-order range holding every value the prefix matches (see path-prefix.ts and
- * valueHasPrefix in predicate.ts). Path prefixes cover the directory itself and what is below it,
+ * hasAnyPrefix in predicate.ts). Path prefixes cover the directory itself and what is below it,
  * so the range is over the prefix without its trailing slash; the engine drops the siblings
  * ("/etc" also admits "/etcd/...").
  */
