@@ -21,3 +21,19 @@ test("typing 8443 after / finds the demo's spans, and a hit opens the original w
   await expect(cited.first()).toBeVisible();
   expect((await cited.allTextContents()).join("")).toBe("8443");
 });
+
+test("a span whose original expired is still found in what is kept of it, badged, and opens without a byte range", async ({
+  page,
+}) => {
+  await signIn(page, "viewer");
+  // The seed's scenario: write_file(path="/etc/app/conf.yaml"), its original long swept.
+  await page.goto("/projects/demo/search?q=%2Fetc%2Fapp%2Fconf.yaml");
+  const hits = page.getByTestId("search-hits").locator("li");
+  const expired = hits.filter({ has: page.getByTestId("search-hit-expired") });
+  await expect(expired.first()).toBeVisible();
+  await expect(expired.first().getByTestId("search-hit-expired")).toHaveText("original expired");
+  await expect(expired.first().locator("mark.cited")).toHaveText("/etc/app/conf.yaml");
+  await expect(expired.first()).not.toContainText(/bytes \d+–\d+ of/);
+  await expired.first().getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/spans\/[0-9a-f-]+$/);
+});

@@ -39,7 +39,10 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
     signedIn: true,
     path: (page) => firstLink(page, `${P}/evidence?q=modified-system-config`, 'a[href*="/evidence/export/print"]'),
   },
+  { name: "search before a query", signedIn: true, path: async () => `${P}/search` },
   { name: "search results", signedIn: true, path: async () => `${P}/search?q=8443` },
+  // The seed's lost write: its original expired, its hits badged and cut from what is kept.
+  { name: "search results with an expired original", signedIn: true, path: async () => `${P}/search?q=conf.yaml` },
   { name: "retention", signedIn: true, path: async () => `${P}/retention` },
   { name: "retention history", signedIn: true, path: async () => `${P}/retention/history` },
   { name: "audit log", signedIn: true, path: async () => `${P}/audit` },

@@ -1,7 +1,8 @@
 /**
  * What GET /api/v1/search and the MCP tool search_transcripts answer: a page of hits, each with
  * the byte range of its match in the original (end exclusive), as GET /api/v1/spans/{id}/original
- * and get_original serve those bytes.
+ * and get_original serve those bytes; a hit whose original expired matched in what is kept of the
+ * span, is marked so, and has no byte range.
  */
 import { z } from "zod";
 import { TOOL_OUTCOMES } from "@/lib/evidence/outcomes";
@@ -22,12 +23,21 @@ export const SearchHitSchema = z.object({
   transcriptState: z.enum(TRANSCRIPT_STATES),
   occurredAt: z.string(),
   byteLength: z.number().int().describe("The original's length in bytes"),
-  byteStart: z.number().int().nullable().describe("Where the match starts in the original's bytes"),
+  original: z
+    .enum(["HELD", "EXPIRED"])
+    .describe(
+      "HELD: the match is in the original's bytes. EXPIRED: the original's TTL passed and the sweeper deleted its bytes; the span matched in what Custodian keeps of it (its tool name and evidence atoms: paths, commands, ids, URLs), the snippet shows that, and byteStart and byteEnd are null",
+    ),
+  byteStart: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Where the match starts in the original's bytes; null when the original is gone (EXPIRED)"),
   byteEnd: z.number().int().nullable().describe("Where it ends (exclusive)"),
   snippet: z
     .object({ before: z.string(), match: z.string(), after: z.string() })
     .describe(
-      "Plain text around the match (up to 80 characters each side, whitespace as single spaces, bytes that are not text as U+FFFD): render it escaped",
+      "Plain text around the match (up to 80 characters each side, whitespace as single spaces, bytes that are not text as U+FFFD): render it escaped. For an EXPIRED hit, the kept fact that matched, never the deleted bytes around it",
     ),
   partlyIndexed: z.boolean().describe("The original is longer than the first 64 KiB that search reads"),
 });

@@ -207,25 +207,28 @@ export async function summaryLineageDrift(tx: DbTx, projectId: string): Promise<
 }
 
 /**
- * span_search against the originals that hold bytes: one row for each, none for any other, with
- * its span's project and time (the text itself is the projection function's, tested on its own).
+ * span_search against the originals: one row for each that holds bytes, one marked kept for each
+ * the sweeper deleted that keeps something of its span (custodian_kept_text), none for any other,
+ * with its span's project and time (the text itself is the projection functions', tested on their own).
  */
 export async function searchIndexDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
     with expected as (
-      select o.session_id, o.span_id, se.project_id, s.occurred_at
+      select o.session_id, o.span_id, se.project_id, s.occurred_at, o.bytes is null as kept
         from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
         join session se on se.id = o.session_id
-       where se.project_id = ${projectId}::uuid and o.bytes is not null),
+       where se.project_id = ${projectId}::uuid
+         and (o.bytes is not null or (o.deleted_at is not null and custodian_kept_text(o.session_id, o.span_id) is not null))),
     stored as (
-      select x.session_id, x.span_id, x.project_id, x.occurred_at from span_search x
+      select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept from span_search x
        where x.project_id = ${projectId}::uuid
           or x.session_id in (select id from session where project_id = ${projectId}::uuid))
     select 'span_search' as what, concat_ws('/', coalesce(e.session_id, s.session_id), coalesce(e.span_id, s.span_id)) as key,
-           jsonb_build_object('project', s.project_id, 'occurredAt', s.occurred_at) as stored,
-           jsonb_build_object('project', e.project_id, 'occurredAt', e.occurred_at) as expected
+           jsonb_build_object('project', s.project_id, 'occurredAt', s.occurred_at, 'kept', s.kept) as stored,
+           jsonb_build_object('project', e.project_id, 'occurredAt', e.occurred_at, 'kept', e.kept) as expected
       from expected e full join stored s on s.session_id = e.session_id and s.span_id = e.span_id
      where e.project_id is distinct from s.project_id or e.occurred_at is distinct from s.occurred_at
+        or e.kept is distinct from s.kept
      order by 2`;
   return lines(rows);
 }

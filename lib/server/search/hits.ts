@@ -1,6 +1,8 @@
 /**
  * A page of matching spans as hits: the span's facts, where it matched (byte range in the original
- * and a snippet) and whether the original is longer than what search reads of it.
+ * and a snippet) and whether the original is longer than what search reads of it. A span whose
+ * original the sweeper deleted matched in what is kept of it (its tool name and evidence atoms):
+ * its hit says so, and names no byte range, since those bytes are gone.
  */
 import type { RE2JS } from "re2js";
 import { db } from "@/lib/db/client";
@@ -8,7 +10,10 @@ import type { Prisma } from "@/lib/db/generated/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { byteOffsetAt } from "./byte-offsets";
-import { byteRange, firstMatch, type Snippet, snippetAround } from "./locate";
+import { byteRange, firstMatch, type MatchRange, type Snippet, snippetAround } from "./locate";
+
+/** HELD: the match is in the original's bytes. EXPIRED: they are gone; it is in what is kept of the span. */
+export type SearchHitOriginal = "HELD" | "EXPIRED";
 
 export interface SearchHit {
   spanId: string;
@@ -26,7 +31,8 @@ export interface SearchHit {
   occurredAt: string;
   /** The original's length in bytes. */
   byteLength: number;
-  /** The match in the original's bytes (end exclusive); null when no term could be placed. */
+  original: SearchHitOriginal;
+  /** The match in the original's bytes (end exclusive); null when no term could be placed or the original is gone. */
   byteStart: number | null;
   byteEnd: number | null;
   snippet: Snippet;
@@ -39,6 +45,8 @@ export interface HitRow {
   span_id: string;
   occurred_at: Date;
   body: string;
+  /** body is what is kept of the span (its original's bytes are gone), not a projection of them. */
+  kept: boolean;
   seq: number | null;
   kind: SpanKind;
   class: EvidentialClass;
@@ -54,7 +62,7 @@ export interface HitRow {
 /** The page's rows with their text, in the order `keys` selects them (a subquery with its own order and limit). */
 export async function hitRows(keys: Prisma.Sql, order: Prisma.Sql): Promise<HitRow[]> {
   return db().$queryRaw<HitRow[]>`
-    select p.session_id::text as session_id, p.span_id::text as span_id, x.occurred_at, x.body, s.seq, s.kind::text as kind,
+    select p.session_id::text as session_id, p.span_id::text as span_id, x.occurred_at, x.body, x.kept, s.seq, s.kind::text as kind,
            s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
            s.byte_length, se.external_id, se.title
       from (${keys}) p
@@ -71,7 +79,8 @@ export function toHit(row: HitRow, patterns: ReadonlyArray<readonly RE2JS[]>): S
     range = firstMatch(row.body, list);
     if (range) break;
   }
-  const bytes = range ? byteRange(row.body, range) : null;
+  const at = range ?? { start: 0, end: 0 };
+  const bytes = range && !row.kept ? byteRange(row.body, range) : null;
   return {
     spanId: row.span_id,
     sessionId: row.session_id,
@@ -86,9 +95,19 @@ export function toHit(row: HitRow, patterns: ReadonlyArray<readonly RE2JS[]>): S
     transcriptState: row.transcript_state,
     occurredAt: row.occurred_at.toISOString(),
     byteLength: row.byte_length,
+    original: row.kept ? "EXPIRED" : "HELD",
     byteStart: bytes?.byteStart ?? null,
     byteEnd: bytes?.byteEnd ?? null,
-    snippet: range ? snippetAround(row.body, range) : snippetAround(row.body, { start: 0, end: 0 }),
-    partlyIndexed: byteOffsetAt(row.body, row.body.length) < row.byte_length,
+    // What is kept is one fact a line (custodian_kept_text): its snippet is the line that matched.
+    snippet: row.kept ? snippetAround(...keptLine(row.body, at)) : snippetAround(row.body, at),
+    partlyIndexed: !row.kept && byteOffsetAt(row.body, row.body.length) < row.byte_length,
   };
+}
+
+/** The line of a kept text holding `range`, with the range within it. */
+function keptLine(text: string, range: MatchRange): [string, MatchRange] {
+  const from = range.start === 0 ? 0 : text.lastIndexOf("\n", range.start - 1) + 1;
+  const stop = text.indexOf("\n", range.end);
+  const line = text.slice(from, stop === -1 ? text.length : stop);
+  return [line, { start: range.start - from, end: Math.min(range.end - from, line.length) }];
 }

@@ -109,7 +109,7 @@ describe("search over spans", () => {
     expect(new Set(seen).size).toBe(7);
   });
 
-  it("an original the sweeper deletes leaves the index", async () => {
+  it("the bytes of an original the sweeper deletes leave the index", async () => {
     const marker = `sweep${randomBytes(4).toString("hex")}`;
     const { project, spans, session } = await seeded("search-sweep", [
       { body: utf8(`token ${marker} here`) },
@@ -123,6 +123,58 @@ describe("search over spans", () => {
     await sweep(new Date());
     const after = await searchSpans(project.id, ask({ q: marker }));
     expect(after.hits.map((h) => h.spanId)).toEqual([spans[1]!.id]);
+  });
+
+  it("finds a span whose original the sweeper deleted in what is kept of it, marked, with no bytes of the original", async () => {
+    const host = `h${randomBytes(4).toString("hex")}.example.com`;
+    const aside = `aside${randomBytes(4).toString("hex")}`;
+    const { project, spans, session } = await seeded("search-kept", [
+      { body: utf8(`I will ${aside} quietly, then curl https://${host}:8443/health and read /etc/app/${host}.yaml`) },
+      { body: utf8(`still held: ${host} answered`) },
+      { body: utf8(`only chat, ${aside} again, nothing to keep`) },
+    ]);
+    const stranger = await seeded("search-kept-other", [{ body: utf8("unrelated words") }]);
+    await db().spanOriginal.updateMany({
+      where: { sessionId: session.id, spanId: { in: [spans[0]!.id, spans[2]!.id] } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const swept = await sweep(new Date());
+    expect(swept.lostSpanIds).toEqual(expect.arrayContaining([spans[0]!.id, spans[2]!.id]));
+
+    const page = await searchSpans(project.id, ask({ q: `${host}:8443` }));
+    expect(page.hits).toHaveLength(1);
+    const hit = page.hits[0]!;
+    expect(hit).toMatchObject({
+      spanId: spans[0]!.id,
+      original: "EXPIRED",
+      byteStart: null,
+      byteEnd: null,
+      partlyIndexed: false,
+    });
+    expect(hit.snippet.match).toBe(`${host}:8443`);
+    // The kept fact that matched, never the deleted narrative around it.
+    expect(`${hit.snippet.before}${hit.snippet.match}${hit.snippet.after}`).toContain(`https://${host}:8443/health`);
+    expect(JSON.stringify(page)).not.toContain(aside);
+    expect(JSON.stringify(page)).not.toContain("quietly");
+
+    // Held and expired spans side by side, each marked; a pattern reads what is kept too.
+    const both = await searchSpans(project.id, ask({ q: host }));
+    expect(Object.fromEntries(both.hits.map((h) => [h.spanId, h.original]))).toEqual({
+      [spans[0]!.id]: "EXPIRED",
+      [spans[1]!.id]: "HELD",
+    });
+    const pattern = await searchSpans(project.id, ask({ regex: `/etc/app/h[0-9a-f]+\\.example` }));
+    expect(pattern.hits.map((h) => [h.spanId, h.original])).toEqual([[spans[0]!.id, "EXPIRED"]]);
+
+    // Words only the deleted bytes held are gone from the index, with the span that kept nothing.
+    expect((await searchSpans(project.id, ask({ q: aside }))).hits).toEqual([]);
+    expect((await searchSpans(project.id, ask({ q: "quietly" }))).hits).toEqual([]);
+
+    for (const q of [{ q: host }, { q: `${host}:8443` }, { regex: host.replace(/\./g, "\\.") }]) {
+      const other = await searchSpans(stranger.project.id, ask(q));
+      expect(other.hits).toEqual([]);
+      expect(JSON.stringify(other)).not.toContain(host);
+    }
   });
 
   it("never returns another project's spans", async () => {

@@ -13,7 +13,8 @@ function hitsText(page: SearchPage): string {
   const lines = page.hits.map(
     (h) =>
       `- span ${h.spanId} (session ${h.sessionExternalId}, seq ${h.seq ?? "-"}, ${h.kind}${h.toolName ? ` ${h.toolName}` : ""}) ` +
-      `bytes ${h.byteStart ?? "?"}-${h.byteEnd ?? "?"}: ${h.snippet.before}[${h.snippet.match}]${h.snippet.after}`,
+      `${h.original === "EXPIRED" ? "original expired, matched in what is kept" : `bytes ${h.byteStart ?? "?"}-${h.byteEnd ?? "?"}`}: ` +
+      `${h.snippet.before}[${h.snippet.match}]${h.snippet.after}`,
   );
   const next = page.nextCursor ? `\nMore: call search_transcripts again with cursor=${page.nextCursor}` : "";
   return `${total} matching spans, ${page.order} first\n${lines.join("\n")}${next}`;
@@ -29,6 +30,8 @@ export const searchTranscriptsTool = (caller: { projectId: string }) =>
       "phrase); regex an RE2 pattern checked over those candidates; filters session (id), agent (main or " +
       "sub:<id>), kind, class, provenance, outcome, from/to (ISO 8601). Each hit names the span, its session and " +
       "seq, and byteStart/byteEnd of the match in the original: fetch the verbatim bytes with get_original. " +
+      "A hit with original EXPIRED matched in what is kept of a span whose original was deleted (tool name, " +
+      "evidence atoms): it has no byte range, and get_original answers that the original is gone. " +
       `At most ${SEARCH_PAGE_MAX} hits a call; nextCursor continues.`,
     annotations: { title: "Search transcripts", ...READ_ONLY },
     input: SearchInputSchema,

@@ -70,8 +70,9 @@ export default async function SearchPageView({
     <>
       <h1>Search</h1>
       <p className="subtitle">
-        Every span of {project.name} whose original is held: messages, tool calls and their input, results, summaries. A plain
-        term is found anywhere (<span className="mono">8443</span> finds <span className="mono">localhost:8443/health</span>),{" "}
+        Every span of {project.name}: messages, tool calls and their input, results, summaries, as their originals hold them;
+        where an original expired, what is kept of its span (tool name, evidence atoms), marked. A plain term is found anywhere (
+        <span className="mono">8443</span> finds <span className="mono">localhost:8443/health</span>),{" "}
         <span className="mono">word*</span> a prefix, <span className="mono">&quot;two words&quot;</span> a phrase.
       </p>
       <form
@@ -112,7 +113,8 @@ export default async function SearchPageView({
           <p data-testid="search-total">{totalText(page)}</p>
           {page.hits.length === 0 ? (
             <div className="panel empty-state">
-              No span matches. Search reads originals while they are held; expired ones are gone from it.
+              No span matches. Search reads originals while they are held, and only the tool names and evidence atoms of expired
+              ones.
             </div>
           ) : (
             <SearchHits
