@@ -241,4 +241,21 @@ describe("OTLP batches out of order", () => {
     ]);
     expect(await sessionsOf(project.id)).toEqual(inOrder);
   });
+
+  it("a call known only from a request takes the outcome the later request's history gives it, in either order", async () => {
+    const trace = "3".repeat(32);
+    const deploy = call("call_9", "deploy", { env: "prod" });
+    // No execute_tool span: the call is known from the model's output, its result from the next request.
+    const asked = chat(trace, id(11), "", 40, [first], [deploy]);
+    const next = chat(trace, id(12), "", 45, [first, deploy, answer("call_9", "deployed")], [text("assistant", "Deployed.")]);
+    const outcomes = async (label: string, order: Array<typeof asked>) => {
+      const project = await makeTestProject(label);
+      for (const one of order) await receiveOtlpTraces(project.id, request(one), { requester: "test" });
+      return sessionsOf(project.id);
+    };
+    const inOrder = await outcomes("otlp-order-outcome", [asked, next]);
+    const calls = inOrder[0]!.spans.filter((s) => s.kind === "TOOL_CALL");
+    expect(calls.map((s) => [s.toolName, s.outcome])).toEqual([["deploy", "SUCCEEDED"]]);
+    expect(await outcomes("otlp-order-outcome-reversed", [next, asked, next])).toEqual(inOrder);
+  });
 });

@@ -46,8 +46,6 @@ interface SpanFacts {
 
 /** A span's identity across mappings: what it is, when, and its bytes. */
 const spanKey = (s: SpanFacts) => `${s.kind}|${s.role ?? ""}|${s.toolName ?? ""}|${s.occurredAt.toISOString()}|${s.sha256}`;
-/** Reconciling, a span whose outcome changed is replaced too: the mapping's is the one to hold. */
-const fullKey = (s: SpanFacts) => `${spanKey(s)}|${s.outcome ?? ""}|${s.exitCode ?? ""}`;
 
 export interface SessionPlan {
   /** The mapping's spans already stored, by the mapping's seq. */
@@ -58,6 +56,11 @@ export interface SessionPlan {
   stale: string[];
   /** Stored spans whose seq changes (reconciling only). */
   moves: Array<{ id: string; seq: number }>;
+  /**
+   * Stored spans whose outcome the mapping now reads otherwise (a call known from a request whose
+   * result a later request repeats), updated in place: the span, its original and links stay.
+   */
+  outcomes: Array<{ id: string; outcome: string | null; exitCode: number | null }>;
   reconciled: boolean;
 }
 
@@ -73,20 +76,19 @@ export function planSession(
 ): SessionPlan {
   const withSeq = existing.filter((s) => s.seq !== null).sort((a, b) => a.seq! - b.seq!);
   const reconciled = withSeq.every((s) => s.sourceLine !== null && own.has(s.sourceLine));
-  const key = reconciled ? fullKey : spanKey;
   const byKey = new Map<string, StoredSeqSpan[]>();
   let nextSeq = 0;
   for (const s of withSeq) {
     // Pushed, not copied: a conversation of many identical spans would copy its list once per span.
-    const same = byKey.get(key(s));
+    const same = byKey.get(spanKey(s));
     if (same) same.push(s);
-    else byKey.set(key(s), [s]);
+    else byKey.set(spanKey(s), [s]);
     nextSeq = Math.max(nextSeq, s.seq! + 1);
   }
-  const plan: SessionPlan = { refs: new Map(), fresh: [], stale: [], moves: [], reconciled };
+  const plan: SessionPlan = { refs: new Map(), fresh: [], stale: [], moves: [], outcomes: [], reconciled };
   const matched = new Set<string>();
   mapped.forEach((span, position) => {
-    const match = byKey.get(key({ ...span, sha256: sha256Hex(span.body) }))?.shift();
+    const match = byKey.get(spanKey({ ...span, sha256: sha256Hex(span.body) }))?.shift();
     const seq = reconciled ? position : nextSeq;
     if (!match) {
       plan.fresh.push({ imported: span, seq });
@@ -95,17 +97,21 @@ export function planSession(
     }
     matched.add(match.id);
     plan.refs.set(span.seq, { id: match.id, sha256: match.sha256 });
-    if (reconciled && match.seq !== position) plan.moves.push({ id: match.id, seq: position });
+    if (!reconciled) return;
+    if (match.seq !== position) plan.moves.push({ id: match.id, seq: position });
+    const [outcome, exitCode] = [span.outcome ?? null, span.exitCode ?? null];
+    if (match.outcome !== outcome || match.exitCode !== exitCode) plan.outcomes.push({ id: match.id, outcome, exitCode });
   });
   if (reconciled) plan.stale = withSeq.filter((s) => !matched.has(s.id)).map((s) => s.id);
   return plan;
 }
 
 /** Whether the plan changes stored spans (deletes or moves some), not only adds new ones. */
-export const rewrites = (plan: SessionPlan): boolean => plan.stale.length > 0 || plan.moves.length > 0;
+export const rewrites = (plan: SessionPlan): boolean =>
+  plan.stale.length > 0 || plan.moves.length > 0 || plan.outcomes.length > 0;
 
 /**
- * Deletes the stale spans and moves the others to their seqs, then hands the connection (inside the
+ * Deletes the stale spans, moves the others to their seqs and updates changed outcomes, then hands the connection (inside the
  * same transaction) to `insert` for the new ones: the session never shows half of a reordering.
  * Each seq is unique in a session, so moved spans pass through negative seqs on the way.
  */
@@ -130,6 +136,13 @@ export async function applyPlan<T>(
       await move("-1 - m.seq");
       await move("m.seq");
     }
+    if (plan.outcomes.length > 0)
+      await client.query(
+        `update span s set outcome = m.outcome::"ToolOutcome", exit_code = m.exit_code
+           from unnest($2::uuid[], $3::text[], $4::int[]) as m(id, outcome, exit_code)
+          where s.session_id = $1::uuid and s.id = m.id`,
+        [sessionId, plan.outcomes.map((o) => o.id), plan.outcomes.map((o) => o.outcome), plan.outcomes.map((o) => o.exitCode)],
+      );
     return insert(client);
   });
 }
