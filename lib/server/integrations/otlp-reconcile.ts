@@ -10,7 +10,8 @@
  * So a session of the receiver's own is reconciled with the mapping: spans it no longer gives are
  * deleted (with their originals, atoms and links: they were a reading of fewer spans, never a
  * record of their own; the raw spans they came from are kept in otlp_span), the others take the
- * mapping's seqs, the new ones are inserted at theirs, and its skipped records are the mapping's.
+ * mapping's seqs and outcomes, the new ones are inserted at theirs, and its skipped records are the
+ * mapping's (./otlp-ingest).
  * A session is the receiver's own when every span with a seq came from a raw span of the mapped
  * conversation (its sourceLine is that raw span's receipt number); a session holding anything else
  * (spans of another path, or of raw spans already forgotten) only has new spans appended, as before.
@@ -106,14 +107,15 @@ export function planSession(
   return plan;
 }
 
-/** Whether the plan changes stored spans (deletes or moves some), not only adds new ones. */
+/** Whether the plan changes stored spans (deletes, moves or updates some), not only adds new ones. */
 export const rewrites = (plan: SessionPlan): boolean =>
   plan.stale.length > 0 || plan.moves.length > 0 || plan.outcomes.length > 0;
 
 /**
- * Deletes the stale spans, moves the others to their seqs and updates changed outcomes, then hands the connection (inside the
- * same transaction) to `insert` for the new ones: the session never shows half of a reordering.
- * Each seq is unique in a session, so moved spans pass through negative seqs on the way.
+ * Deletes the stale spans, moves the others to their seqs and updates changed outcomes, then hands
+ * the connection (inside the same transaction) to `insert` for the new ones: the session never
+ * shows half of a reordering. Each seq is unique in a session, so moved spans pass through negative
+ * seqs on the way.
  */
 export async function applyPlan<T>(
   sessionId: string,
