@@ -258,8 +258,8 @@ async function mapTraces(
 ): Promise<{ reasons: string[]; rejected: number; held: number; sessions: OtlpReceipt["sessions"] }> {
   const stored = await conversationSpans(projectId, traceIds);
   const held = heldSpans(stored, options.now ?? new Date());
-  // In an order of their own, not of receipt: spans at the same time then map alike whichever came first.
-  const mapped = stored.filter((s) => !held.has(s)).sort(byTimeThenId);
+  // In an order of their own, not of receipt: spans at the same time map alike whichever came first.
+  const mapped = inOwnOrder(stored.filter((s) => !held.has(s)));
   // One resourceSpans per span: the importer numbers spans 1, 2, 3... in this order.
   const parsed = await parseOtlpOffThread({
     resourceSpans: mapped.map((s) => ({ resource: { attributes: s.resource }, scopeSpans: [{ spans: [s.span] }] })),
@@ -300,17 +300,21 @@ async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Start time, end time, then trace and span id: an order of the spans alone, not of their receipt. */
-function byTimeThenId(a: StoredOtlpSpan, b: StoredOtlpSpan): number {
-  const time = (span: unknown, field: string) => {
-    const v = typeof span === "object" && span !== null ? (span as Record<string, unknown>)[field] : undefined;
-    return typeof v === "string" && /^\d+$/.test(v) ? BigInt(v) : typeof v === "number" ? BigInt(Math.trunc(v)) : -1n;
-  };
-  for (const field of ["startTimeUnixNano", "endTimeUnixNano"]) {
-    const [x, y] = [time(a.span, field), time(b.span, field)];
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+/** A time of the span in nanoseconds, or -1 when it has none. */
+function nanosOf(span: unknown, field: "startTimeUnixNano" | "endTimeUnixNano"): bigint {
+  const v = typeof span === "object" && span !== null ? (span as Record<string, unknown>)[field] : undefined;
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  return typeof v === "number" && Number.isFinite(v) ? BigInt(Math.trunc(v)) : -1n;
+}
+
+/** By start time, end time, then trace and span id: an order of the spans alone, not of their receipt. */
+function inOwnOrder(spans: StoredOtlpSpan[]): StoredOtlpSpan[] {
+  const keyed = spans.map((s) => ({ s, start: nanosOf(s.span, "startTimeUnixNano"), end: nanosOf(s.span, "endTimeUnixNano") }));
+  const cmp = <T>(x: T, y: T) => (x < y ? -1 : x > y ? 1 : 0);
+  keyed.sort(
+    (a, b) => cmp(a.start, b.start) || cmp(a.end, b.end) || cmp(a.s.traceId, b.s.traceId) || cmp(a.s.spanId, b.s.spanId),
+  );
+  return keyed.map((k) => k.s);
 }
 
 async function ingestSession(
