@@ -330,21 +330,25 @@ async function ingestSession(
     ...(imported.title ? { title: imported.title } : {}),
     ...(imported.startedAt ? { startedAt: imported.startedAt } : {}),
   });
-  const existing = await db().span.findMany({
-    where: { sessionId: session.id, seq: { not: null } },
-    select: {
-      id: true,
-      seq: true,
-      kind: true,
-      role: true,
-      toolName: true,
-      occurredAt: true,
-      sha256: true,
-      outcome: true,
-      exitCode: true,
-      sourceLine: true,
-    },
-  });
+  const existing = (
+    await db().span.findMany({
+      where: { sessionId: session.id, seq: { not: null } },
+      select: {
+        id: true,
+        seq: true,
+        kind: true,
+        role: true,
+        toolName: true,
+        occurredAt: true,
+        sha256: true,
+        outcome: true,
+        exitCode: true,
+        sourceLine: true,
+        transcriptState: true,
+        original: { select: { pinned: true } },
+      },
+    })
+  ).map(({ original, ...span }) => ({ ...span, pinned: original?.pinned ?? false }));
   // The mapping of the whole conversation is what the session holds, in its order (./otlp-reconcile).
   const plan = planSession(existing, imported.spans, own);
   const skipped = imported.skipped.map((s) => ({ sessionId: session.id, line: ordinalOf(s.line), reason: s.message }));

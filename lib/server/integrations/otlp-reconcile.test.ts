@@ -22,6 +22,8 @@ const stored = (text: string, second: number, seq: number, sourceLine: number | 
   outcome: null,
   exitCode: null,
   sourceLine,
+  transcriptState: "VERBATIM",
+  pinned: false,
 });
 
 describe("planSession", () => {
@@ -52,6 +54,25 @@ describe("planSession", () => {
       const plan = planSession([foreign, stored("b", 1, 1, 102)], mapped("a", "b"), new Set([101, 102]));
       expect(plan.reconciled).toBe(false);
       expect(rewrites(plan)).toBe(false);
+      expect(plan.fresh.map((f) => [f.seq, f.imported.seq])).toEqual([[2, 0]]);
+    }
+  });
+
+  it("a session whose spans were acted on (replaced, kept by the gate, held) is only appended to: nothing is moved or deleted", () => {
+    const acted: Array<Partial<StoredSeqSpan>> = [
+      { transcriptState: "RECLAIMED" },
+      { transcriptState: "PRESERVED" },
+      { pinned: true },
+    ];
+    for (const act of acted) {
+      const plan = planSession(
+        [{ ...stored("b", 1, 0, 102), ...act }, stored("stale", 5, 1, 103)],
+        mapped("a", "b"),
+        new Set([101, 102, 103]),
+      );
+      expect(plan.reconciled, JSON.stringify(act)).toBe(false);
+      expect(rewrites(plan)).toBe(false);
+      expect(plan.stale).toEqual([]);
       expect(plan.fresh.map((f) => [f.seq, f.imported.seq])).toEqual([[2, 0]]);
     }
   });

@@ -15,6 +15,8 @@
  * A session is the receiver's own when every span with a seq came from a raw span of the mapped
  * conversation (its sourceLine is that raw span's receipt number); a session holding anything else
  * (spans of another path, or of raw spans already forgotten) only has new spans appended, as before.
+ * So does a session something was done to: a span replaced by a summary or kept by the gate, or an
+ * original under a legal hold. Evidence an act rests on is never moved or deleted to tidy an order.
  */
 import type pg from "pg";
 import { db, rawTransaction } from "@/lib/db/client";
@@ -33,6 +35,9 @@ export interface StoredSeqSpan {
   outcome: string | null;
   exitCode: number | null;
   sourceLine: number | null;
+  transcriptState: string;
+  /** Its original is under a legal hold. */
+  pinned: boolean;
 }
 
 interface SpanFacts {
@@ -67,8 +72,8 @@ export interface SessionPlan {
 
 /**
  * Where each span of the mapping goes. `own` holds the receipt numbers of the conversation's raw
- * spans: when every stored span with a seq came from one, the session is reconciled (seq = the
- * mapping's), otherwise new spans are appended after the last seq.
+ * spans: when every stored span with a seq came from one and none was acted on (untouched), the
+ * session is reconciled (seq = the mapping's), otherwise new spans are appended after the last seq.
  */
 export function planSession(
   existing: readonly StoredSeqSpan[],
@@ -76,7 +81,7 @@ export function planSession(
   own: ReadonlySet<number>,
 ): SessionPlan {
   const withSeq = existing.filter((s) => s.seq !== null).sort((a, b) => a.seq! - b.seq!);
-  const reconciled = withSeq.every((s) => s.sourceLine !== null && own.has(s.sourceLine));
+  const reconciled = withSeq.every((s) => s.sourceLine !== null && own.has(s.sourceLine) && untouched(s));
   const byKey = new Map<string, StoredSeqSpan[]>();
   let nextSeq = 0;
   for (const s of withSeq) {
@@ -106,6 +111,9 @@ export function planSession(
   if (reconciled) plan.stale = withSeq.filter((s) => !matched.has(s.id)).map((s) => s.id);
   return plan;
 }
+
+/** Still as it was received: verbatim in the transcript (not replaced, not kept by a refusal) and not held. */
+const untouched = (s: Pick<StoredSeqSpan, "transcriptState" | "pinned">) => s.transcriptState === "VERBATIM" && !s.pinned;
 
 /** Whether the plan changes stored spans (deletes, moves or updates some), not only adds new ones. */
 export const rewrites = (plan: SessionPlan): boolean =>
@@ -153,7 +161,7 @@ export async function applyPlan<T>(
  * Sessions an earlier reading made that this mapping gives no span: a span mapped without its
  * parent, its wait over, into its trace's session, belongs to its parent's conversation once the
  * parent comes. Candidates are the sessions named by the conversation's traces and conversation
- * ids; of each that is the receiver's own (as planSession has it), the spans of the conversation's
+ * ids; of each that is the receiver's own and untouched (as planSession has it), the spans of the conversation's
  * raw spans and their skipped records are deleted, and the session too when nothing is left of it.
  */
 export async function forgetUnmappedSessions(
@@ -166,12 +174,18 @@ export async function forgetUnmappedSessions(
   if (candidates.length === 0) return;
   const sessions = await db().session.findMany({
     where: { projectId, runtime: "otel-genai", externalId: { in: candidates } },
-    select: { id: true, spans: { select: { id: true, seq: true, sourceLine: true } } },
+    select: {
+      id: true,
+      spans: { select: { id: true, seq: true, sourceLine: true, transcriptState: true, original: { select: { pinned: true } } } },
+    },
   });
   for (const session of sessions) {
     const ours = session.spans.filter((s) => s.sourceLine !== null && own.has(s.sourceLine));
     const foreign = session.spans.some((s) => s.seq !== null && (s.sourceLine === null || !own.has(s.sourceLine)));
-    if (ours.length === 0 || foreign) continue;
+    const acted = session.spans.some(
+      (s) => !untouched({ transcriptState: s.transcriptState, pinned: s.original?.pinned ?? false }),
+    );
+    if (ours.length === 0 || foreign || acted) continue;
     await rawTransaction(async (client) => {
       await client.query("delete from span where session_id = $1::uuid and id = any($2::uuid[])", [
         session.id,
