@@ -16,8 +16,9 @@
  *   a file import gives it, every span carrying the agent's id and its `agent_type` (which only
  *   the parent's call names, so the file alone cannot tell it). Claude Code: the session
  *   `<session_id>/agent-<agent_id>`. Codex (a thread-spawned subagent's turn end): its own rollout,
- *   whose session is its thread, `agent_id` (the rollout's session_meta id); its spans carry no
- *   agent id of their own, so the hook's is given to each. Its seqs are the subagent file's own:
+ *   whose session is its thread, `agent_id` (the rollout's session_meta id); the importer reads the
+ *   same id (and the role) from session_meta's thread_spawn source, and the hook's is given to any
+ *   span without one. Its seqs are the subagent file's own:
  *   kept apart, they never collide with the parent's.
  * - post-compact (Claude Code): imports the transcript, then stores the runtime's own summary
  *   (`compact_summary`) verbatim as a summary span linked to the spans it replaced.
@@ -179,7 +180,7 @@ async function syncSubagent(runtime: HookRuntime, payload: Payload, config: Conn
       sessionId: subagentSession(runtime, payload),
       transcriptPath: payload.agentTranscriptPath,
       gate: false,
-      // A Codex rollout's records carry no agent id: every span of the subagent's rollout is its.
+      // A Codex rollout's records name no agent: every span of the subagent's rollout is its (as its session_meta says).
       ...(runtime === "codex" && payload.agentId ? { agentId: payload.agentId } : {}),
       ...(payload.agentType ? { agentType: payload.agentType } : {}),
     },

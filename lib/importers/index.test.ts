@@ -19,6 +19,8 @@ const REAL: Array<[string, ImportFormat]> = [
   ["codex/real-exec-0.135.jsonl", "codex"],
   ["codex/yoavf-pomodoro-0.47.jsonl", "codex"],
   ["codex/codemie-tui-0.125.jsonl", "codex"],
+  // The same rollout with its session_meta source made a thread-spawned subagent's (see SOURCES.md).
+  ["codex/codemie-tui-0.125-subagent.jsonl.gz", "codex"],
   ["codex/desktop-0.104-compacted-019c8a59.jsonl.gz", "codex"],
   ["codex/desktop-0.104-unfinished-turns-019c8a53.jsonl.gz", "codex"],
   ["openhands/classic-basic-gui-mode.json", "openhands"],

@@ -5,7 +5,8 @@
  * layout (a bare meta object, then bare response items).
  *
  * Mapping:
- * - `session_meta` names the session (its `id`), its cwd and start; `turn_context` and
+ * - `session_meta` names the session (its `id`), its cwd and start, and for a thread-spawned
+ *   subagent's rollout the agent every span is (./subagent); `turn_context` and
  *   `thread_settings_applied` move the cwd; `thread_name_updated` titles it.
  * - `response_item` messages are MESSAGEs (role as recorded, injected context included); readable
  *   reasoning is a MESSAGE with role "reasoning". Calls (`function_call`, `custom_tool_call`,
@@ -36,6 +37,7 @@ import { CodexEnds } from "./ends";
 import { CALL_ITEMS, END_EVENTS, OUTPUT_ITEMS, PROPOSALS, RESPONSE_ITEM_TYPES } from "./item-types";
 import { CODEX_IGNORED_EVENT_TYPES, CODEX_IGNORED_ITEM_TYPES, CODEX_IGNORED_LINE_TYPES, CODEX_IGNORED_TURN_ITEMS } from "./lists";
 import { CodexMessages, EVENT_MESSAGES } from "./messages";
+import { codexSubagent } from "./subagent";
 import { addUndo } from "./undo";
 import { contentTexts } from "./outcomes";
 import { TURN_ENDS, TURN_ITEM_ENDS, TURN_ITEM_ROLES, TURN_STARTS, turnEvent, turnItemEnd, turnItemTexts } from "./turn-items";
@@ -169,6 +171,10 @@ class CodexReader {
       this.turnCwd ??= payload.cwd;
     }
     draft.startedAt ??= parseTimestamp(payload.timestamp) ?? parseTimestamp(line.value.timestamp);
+    // A thread-spawned subagent's own rollout: every span of its session is that agent's (./subagent).
+    const subagent = codexSubagent(payload);
+    if (subagent && !draft.agent)
+      draft.agent = { agentId: subagent.agentId, ...(subagent.agentType !== undefined ? { agentType: subagent.agentType } : {}) };
   }
 
   private at(line: JsonLine): { occurredAt: Date | undefined; sourceLine: number } {

@@ -61,6 +61,11 @@ export class SessionDraft {
   title?: string;
   cwd?: string;
   startedAt?: Date;
+  /**
+   * The agent the whole session is, when the file is a subagent's own and its records name no agent
+   * (a Codex thread-spawned subagent's rollout): a span without an agent of its own is this one's.
+   */
+  agent?: { agentId: string; agentType?: string };
   /** Spans added since the last window was taken, in file order. */
   private pending: DraftSpan[] = [];
   /** Compactions whose summary is pending. */
@@ -195,8 +200,9 @@ export class SessionDraft {
     // A result shares its call's outcome, so a question matching the result's bytes knows how it went.
     else if (s.kind === "TOOL_RESULT" && s.sourceId !== undefined && this.callOutcome.has(s.sourceId))
       out.outcome = this.callOutcome.get(s.sourceId)!;
-    if (s.agentId !== undefined) out.agentId = s.agentId;
-    if (s.agentType !== undefined) out.agentType = s.agentType;
+    const agent = s.agentId === undefined && this.agent !== undefined ? this.agent : s;
+    if (agent?.agentId !== undefined) out.agentId = agent.agentId;
+    if (agent?.agentType !== undefined) out.agentType = agent.agentType;
     if (s.cwd !== undefined) out.cwd = s.cwd;
     if (s.sourceId !== undefined) out.sourceId = s.sourceId;
     return out;

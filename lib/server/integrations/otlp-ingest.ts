@@ -9,18 +9,23 @@
  * session), and so is a span over the attribute, event or link caps (OTLP_SPAN_LIMITS), which is
  * not stored at all; a span whose ancestors are not here yet and whose trace names no single conversation is
  * held, with a warning, and mapped when they arrive.
+ *
+ * What the session holds is that mapping, whatever order the batches came in: the spans are mapped in
+ * an order of their own (time, then ids), not of receipt, and a session of the receiver's own is
+ * reconciled with the mapping (./otlp-reconcile): new spans take their place in it, stored ones move
+ * to their seq, ones it no longer gives go. A batch sent twice adds nothing.
  */
 import { env } from "@/lib/core/env";
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { sha256Hex } from "@/lib/core/hash";
 import { resourceOverLimits, spanOverLimits } from "@/lib/importers/otel-genai/otlp-limits";
 import { resolveAlongParents } from "@/lib/importers/shared/parent-chain";
-import type { ImportedSession, ImportedSpan } from "@/lib/importers/shared/types";
+import type { ImportedSession } from "@/lib/importers/shared/types";
 import { parseOtlpOffThread } from "@/lib/server/imports";
-import { appendSpans, upsertSession } from "@/lib/server/ingest";
-import { linkCompactions, type StoredSpanRef } from "./compactions";
+import { appendSpans, ingestPolicy, rowsAhead, upsertSession } from "@/lib/server/ingest";
+import { linkCompactions } from "./compactions";
+import { applyPlan, forgetUnmappedSessions, planSession, rewrites } from "./otlp-reconcile";
 
 export interface OtlpReceipt {
   /** Spans of the batch that could not be mapped: OTLP's `rejected_spans`. */
@@ -253,7 +258,8 @@ async function mapTraces(
 ): Promise<{ reasons: string[]; rejected: number; held: number; sessions: OtlpReceipt["sessions"] }> {
   const stored = await conversationSpans(projectId, traceIds);
   const held = heldSpans(stored, options.now ?? new Date());
-  const mapped = stored.filter((s) => !held.has(s));
+  // In an order of their own, not of receipt: spans at the same time map alike whichever came first.
+  const mapped = inOwnOrder(stored.filter((s) => !held.has(s)));
   // One resourceSpans per span: the importer numbers spans 1, 2, 3... in this order.
   const parsed = await parseOtlpOffThread({
     resourceSpans: mapped.map((s) => ({ resource: { attributes: s.resource }, scopeSpans: [{ spans: [s.span] }] })),
@@ -274,9 +280,13 @@ async function mapTraces(
     } else if (skipped.has(issue.line)) reasons.push(`span ${span.spanId} (kept): ${issue.message}`);
   }
   const sessions: OtlpReceipt["sessions"] = [];
+  // The conversation's raw spans by receipt number: what a session of the receiver's own is made of.
+  const own = new Set(stored.map((s) => Number(s.ordinal)));
   for (const session of parsed.sessions) {
-    sessions.push(await retryOnConflict(() => ingestSession(projectId, session, ordinalOf, options)));
+    sessions.push(await retryOnConflict(() => ingestSession(projectId, session, ordinalOf, own, options)));
   }
+  const names = [...new Set(stored.flatMap((s) => [s.traceId, ...(s.conversationId ? [s.conversationId] : [])]))];
+  await forgetUnmappedSessions(projectId, names, new Set(parsed.sessions.map((s) => s.externalId)), own);
   const heldHere = [...held].filter((s) => inBatch.has(`${s.traceId}/${s.spanId}`)).length;
   return { reasons, rejected: rejected.size, held: heldHere, sessions };
 }
@@ -290,15 +300,28 @@ async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A span's identity across mappings: what it is, when, and its bytes. */
-function spanKey(s: { kind: string; role?: string | null; toolName?: string | null; occurredAt: Date; sha256: string }) {
-  return `${s.kind}|${s.role ?? ""}|${s.toolName ?? ""}|${s.occurredAt.toISOString()}|${s.sha256}`;
+/** A time of the span in nanoseconds, or -1 when it has none. */
+function nanosOf(span: unknown, field: "startTimeUnixNano" | "endTimeUnixNano"): bigint {
+  const v = typeof span === "object" && span !== null ? (span as Record<string, unknown>)[field] : undefined;
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  return typeof v === "number" && Number.isFinite(v) ? BigInt(Math.trunc(v)) : -1n;
+}
+
+/** By start time, end time, then trace and span id: an order of the spans alone, not of their receipt. */
+function inOwnOrder(spans: StoredOtlpSpan[]): StoredOtlpSpan[] {
+  const keyed = spans.map((s) => ({ s, start: nanosOf(s.span, "startTimeUnixNano"), end: nanosOf(s.span, "endTimeUnixNano") }));
+  const cmp = <T>(x: T, y: T) => (x < y ? -1 : x > y ? 1 : 0);
+  keyed.sort(
+    (a, b) => cmp(a.start, b.start) || cmp(a.end, b.end) || cmp(a.s.traceId, b.s.traceId) || cmp(a.s.spanId, b.s.spanId),
+  );
+  return keyed.map((k) => k.s);
 }
 
 async function ingestSession(
   projectId: string,
   imported: ImportedSession,
   ordinalOf: (position: number) => number,
+  own: ReadonlySet<number>,
   options: { requester: string; now?: Date },
 ) {
   const { session } = await upsertSession(projectId, {
@@ -307,43 +330,52 @@ async function ingestSession(
     ...(imported.title ? { title: imported.title } : {}),
     ...(imported.startedAt ? { startedAt: imported.startedAt } : {}),
   });
-  if (imported.skipped.length > 0) {
-    await db().skippedRecord.createMany({
-      data: imported.skipped.map((s) => ({ sessionId: session.id, line: ordinalOf(s.line), reason: s.message })),
-      skipDuplicates: true,
+  const existing = (
+    await db().span.findMany({
+      where: { sessionId: session.id, seq: { not: null } },
+      select: {
+        id: true,
+        seq: true,
+        kind: true,
+        role: true,
+        toolName: true,
+        occurredAt: true,
+        sha256: true,
+        outcome: true,
+        exitCode: true,
+        sourceLine: true,
+        transcriptState: true,
+        original: { select: { pinned: true } },
+      },
+    })
+  ).map(({ original, ...span }) => ({ ...span, pinned: original?.pinned ?? false }));
+  // The mapping of the whole conversation is what the session holds, in its order (./otlp-reconcile).
+  const plan = planSession(existing, imported.spans, own);
+  const skipped = imported.skipped.map((s) => ({ sessionId: session.id, line: ordinalOf(s.line), reason: s.message }));
+  if (plan.reconciled) {
+    // A record a reading of fewer spans skipped, and this one uses, is no longer skipped.
+    const current = new Set(skipped.map((s) => s.line));
+    const recorded = await db().skippedRecord.findMany({ where: { sessionId: session.id }, select: { line: true } });
+    const gone = [...new Set(recorded.map((r) => r.line))].filter((line) => own.has(line) && !current.has(line));
+    if (gone.length > 0) await db().skippedRecord.deleteMany({ where: { sessionId: session.id, line: { in: gone } } });
+  }
+  if (skipped.length > 0) await db().skippedRecord.createMany({ data: skipped, skipDuplicates: true });
+  const { refs, fresh } = plan;
+  const submissions = fresh.map(({ imported: s, seq }) => ({ ...s, seq, sourceLine: ordinalOf(s.sourceLine) }));
+  // Inside a reordering's transaction the rows are built first: nothing may take a second connection there.
+  const ahead =
+    rewrites(plan) && submissions.length > 0
+      ? await rowsAhead(session, submissions, await ingestPolicy(projectId), { now: options.now })
+      : undefined;
+  await applyPlan(session.id, plan, async (client) => {
+    if (submissions.length === 0) return;
+    const ingested = await appendSpans(projectId, session.id, submissions, {
+      now: options.now,
+      ...(client ? { client } : {}),
+      ...(ahead ? { ahead } : {}),
     });
-  }
-  const existing = await db().span.findMany({
-    where: { sessionId: session.id, seq: { not: null } },
-    select: { id: true, seq: true, kind: true, role: true, toolName: true, occurredAt: true, sha256: true },
-  });
-  const byKey = new Map<string, StoredSpanRef[]>();
-  let nextSeq = 0;
-  for (const s of existing) {
-    const key = spanKey(s);
-    // Pushed, not copied: a conversation of many identical spans would copy its list once per span.
-    const same = byKey.get(key);
-    if (same) same.push({ id: s.id, sha256: s.sha256 });
-    else byKey.set(key, [{ id: s.id, sha256: s.sha256 }]);
-    nextSeq = Math.max(nextSeq, (s.seq ?? 0) + 1);
-  }
-  const refs = new Map<number, StoredSpanRef>();
-  const fresh: Array<{ imported: ImportedSpan; seq: number }> = [];
-  for (const span of imported.spans) {
-    const same = byKey.get(spanKey({ ...span, sha256: sha256Hex(span.body) }));
-    const match = same?.shift();
-    if (match) refs.set(span.seq, match);
-    else fresh.push({ imported: span, seq: nextSeq++ });
-  }
-  if (fresh.length > 0) {
-    const ingested = await appendSpans(
-      projectId,
-      session.id,
-      fresh.map(({ imported: s, seq }) => ({ ...s, seq, sourceLine: ordinalOf(s.sourceLine) })),
-      { now: options.now },
-    );
     fresh.forEach((f, i) => refs.set(f.imported.seq, { id: ingested[i]!.id, sha256: ingested[i]!.sha256 }));
-  }
+  });
   const bodies = new Map(imported.spans.map((s) => [s.seq, s.body]));
   await linkCompactions(projectId, session.id, imported.compactions, refs, bodies, options.requester);
   return { id: session.id, externalId: imported.externalId, newSpans: fresh.length };
