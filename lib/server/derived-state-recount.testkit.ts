@@ -22,7 +22,9 @@ const facts = (projectId: string) => Prisma.sql`
   facts as (
     select s.session_id, s.id, s.seq, s.kind, s.class, s.occurred_at, s.transcript_state, s.has_pointer,
            s.generation, s.original_state, s.original_expires_at, s.replacing_summary_id, s.replaced_dropped,
-           s.byte_length, date_trunc('day', s.created_at)::date as received_day,
+           s.byte_length, date_trunc('day', s.created_at)::date as received_day, s.unknown_call,
+           exists (select 1 from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id
+                    and a.effect = 'UNKNOWN_TOOL' and not a.negated) as live_unknown_call,
            case when x.span_id is null then 'ABSENT'
                 when x.bytes is null then 'DELETED'
                 when encode(sha256(x.bytes), 'hex') <> s.sha256 then 'HASH_MISMATCH'
@@ -78,7 +80,7 @@ export async function sessionCountDrift(tx: DbTx, projectId: string): Promise<st
   return lines(rows);
 }
 
-/** The facts copied onto span from span_original and summary_link, and span_original's verification. */
+/** The facts copied onto span from span_original, summary_link and evidence_atom, and span_original's verification. */
 export async function spanFactDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
     with ${facts(projectId)}
@@ -93,6 +95,9 @@ export async function spanFactDrift(tx: DbTx, projectId: string): Promise<string
     union all
     select 'span.replaced_dropped', f.id::text, f.replaced_dropped, f.link_dropped
       from facts f where f.replaced_dropped is distinct from f.link_dropped
+    union all
+    select 'span.unknown_call', f.id::text, to_jsonb(f.unknown_call), to_jsonb(f.live_unknown_call)
+      from facts f where f.unknown_call <> f.live_unknown_call
     union all
     select 'span_original.bytes_state', f.id::text, to_jsonb(x.bytes_state::text), to_jsonb(f.live_state)
       from facts f join span_original x on x.session_id = f.session_id and x.span_id = f.id

@@ -182,6 +182,7 @@ describe("derived state", () => {
         "update span_expiry_count set slack_days = slack_days + 100000 where session_id = $1::uuid and originals > 0",
       ],
       ["span.generation", "update span set generation = generation + 1 where session_id = $1::uuid and kind = 'SUMMARY'"],
+      ["span.unknown_call", "update span set unknown_call = not unknown_call where session_id = $1::uuid"],
       ["span_search", "delete from span_search where session_id = $1::uuid"],
       ["span_search", "update span_search set occurred_at = occurred_at + interval '1 second' where session_id = $1::uuid"],
       // Bytes gone (as the sweeper leaves them) while their text stays searchable.

@@ -123,8 +123,9 @@ const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false
  * window with them), reads the facts of the first of those calls by seq of each session, as many as the window
  * (`window`) can hold after the counted blockers of the sessions before it (in the order of
  * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
- * (up to `atOnce` of them, and how many there are). The calls are found once; everything comes
- * as JSON. Null when no predicate can be blocked by such a call.
+ * (up to `atOnce` of them, and how many there are). The calls are read once, with the facts their
+ * count needs, from the partial index of them (span.unknown_call); everything comes as JSON. Null
+ * when no predicate can be blocked by such a call.
  */
 export function countedBlockersQuery(
   predicates: readonly CompiledPredicate[],
@@ -153,16 +154,15 @@ export function countedBlockersQuery(
   return Prisma.sql`
     with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
     calls as materialized (
-      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
-        from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+      select s.session_id, s.id as span_id, s.seq, s.kind, s.transcript_state, s.has_pointer, s.original_state, s.original_expires_at,
+             s.occurred_at, s.outcome, s.exit_code
+        from span s where ${inSessions("s", scope)} and s.unknown_call
     ),
     candidate as materialized (select distinct x.session_id, x.span_id from (${indexed}) as x(session_id, span_id)),
-    judged as materialized (
-      select u.session_id, u.span_id, ${matched} as matched from (select distinct session_id, span_id from calls) u
-    ),
+    judged as materialized (select u.*, ${matched} as matched from calls u),
     decided as materialized (
-      select s.session_id, s.id, s.seq from judged u join span s on s.session_id = u.session_id and s.id = u.span_id
-       where not u.matched and ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks}
+      select s.session_id, s.span_id as id, s.seq from judged s
+       where not s.matched and ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks}
     ),
     known as (select d.session_id, count(*)::int as n from decided d group by d.session_id),
     ordered as (
@@ -181,7 +181,11 @@ export function countedBlockersQuery(
         join room r on r.session_id = d.session_id
        where d.place <= r.room
     ),
-    overlap as (select c.* from calls c join judged j on j.session_id = c.session_id and j.span_id = c.span_id where j.matched)
+    overlap as (
+      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+        from judged j join evidence_atom a on a.session_id = j.session_id and a.span_id = j.span_id
+       where j.matched and ${unknownToolCondition("a")}
+    )
     select (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
            (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
            (select count(*)::int from overlap) as overlap_count,

@@ -11,7 +11,11 @@ import { makeTestProject } from "@/lib/server/admin/test-project";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { answerOverImport } from "@/lib/importers/shared/answer-testkit";
 import { importTranscript } from "@/lib/importers";
+import { db } from "@/lib/db/client";
+import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { askEvidenceQuestion } from "./ask";
+
+const encode = (text: string) => new TextEncoder().encode(text);
 
 const base = {
   sessionId: "7b1e4c1a-1111-4a5b-9c1d-2e3f4a5b6c7d",
@@ -82,5 +86,45 @@ describe("an unknown tool's call over SQL", () => {
         expect(stored.completeness.conditions.find((c) => c.id === "effects")?.holds, id).toBe(false);
       }
     }
+  });
+});
+
+describe("a call of a tool whose effects are not known, marked on its span", () => {
+  it("is marked from its atoms, imported or appended, and nothing else is", async () => {
+    const project = await makeTestProject("unknown-call-flag");
+    const imported = await importTranscriptFile(project.id, FILE, { requester: "test", format: "claude-code" });
+    const sessionId = imported.sessions[0]!.id;
+    const appended = await upsertSession(project.id, { externalId: "appended", runtime: "claude-code", cwd: "/work/app" });
+    const at = new Date(Date.UTC(2026, 0, 20, 11));
+    const input = { libraryName: "zod" };
+    await appendSpans(project.id, appended.session.id, [
+      {
+        seq: 0,
+        kind: "TOOL_CALL",
+        toolName: "mcp__acme__sync-registry",
+        toolInput: input,
+        occurredAt: at,
+        body: encode(JSON.stringify(input)),
+      },
+      {
+        seq: 1,
+        kind: "TOOL_CALL",
+        toolName: "Read",
+        toolInput: { file_path: "/work/app/a.ts" },
+        occurredAt: at,
+        body: encode('{"file_path":"/work/app/a.ts"}'),
+      },
+    ]);
+    const rows = await db().$queryRaw<Array<{ session_id: string; seq: number; unknown_call: boolean; atoms: boolean }>>`
+      select s.session_id::text, s.seq, s.unknown_call,
+             exists (select 1 from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id
+                      and a.effect = 'UNKNOWN_TOOL' and not a.negated) as atoms
+        from span s join session se on se.id = s.session_id where se.project_id = ${project.id}::uuid
+       order by se.created_at, s.seq`;
+    expect(rows.filter((r) => r.unknown_call).map((r) => [r.session_id, r.seq])).toEqual([
+      [sessionId, 1],
+      [appended.session.id, 0],
+    ]);
+    for (const r of rows) expect(r.unknown_call, `${r.session_id} #${r.seq}`).toBe(r.atoms);
   });
 });
