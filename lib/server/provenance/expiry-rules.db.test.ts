@@ -4,7 +4,8 @@
  * SQL functions written from them, the counters' slack form). This holds each SQL spelling equal to
  * the pure one over a table of cases at the boundary instants (the TTL at now, a millisecond either
  * side; the expiry at the horizon, a millisecond either side), every original state, pinned or not,
- * narrative or not: an edit of one side alone fails it.
+ * narrative or not: an edit of one side alone fails it. The same for "unchecked" (custodian_span_unchecked
+ * and the clauses the queries read, against the pure engine's isCheckable).
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -12,10 +13,13 @@ import { Prisma } from "@/lib/db/generated/client";
 import { atRiskWhateverTheClock, isAtRisk } from "@/lib/evidence/at-risk";
 import { ttlPassed } from "@/lib/evidence/expiry";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
-import { provenanceStatus } from "@/lib/evidence/provenance";
-import type { EvidentialClass, OriginalFacts, RetentionPolicy } from "@/lib/evidence/types";
+import { isRetrievable, provenanceStatus } from "@/lib/evidence/provenance";
+import { isCheckable, type QuestionSpan } from "@/lib/evidence/questions";
+import type { EvidentialClass, OriginalFacts, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { slackBeforeHorizon, spanAtRisk } from "./at-risk-sql";
+import { replacedInTranscript } from "./unchecked-sql";
 import {
+  goneWhateverTheClock,
   type OriginalStateValue,
   heldPastTtl,
   heldTtlAhead,
@@ -146,4 +150,49 @@ describe("the expiry and at-risk rules: SQL and the pure engine agree at the bou
       }
     });
   }
+});
+
+describe("unchecked: SQL and the pure engine agree", () => {
+  it("a replaced span is unchecked in SQL (kept whatever the clock, or made so by it) exactly when the engine cannot check it", async () => {
+    const policy = DEFAULT_POLICY;
+    const base = cases(policy.evidenceHorizonDays).filter((c) => c.cls === "STRUCTURED");
+    const list: Array<Case & { transcriptState: TranscriptState; kind: SpanKind; seq: number | null }> = [];
+    for (const c of base)
+      for (const transcriptState of ["VERBATIM", "PRESERVED", "RECLAIMED", "RECLAIMED_HONEST"] as const)
+        for (const kind of ["TOOL_CALL", "SUMMARY"] as const)
+          for (const seq of [3, null]) list.push({ ...c, transcriptState, kind, seq });
+    const rows = list.map((c, i) => {
+      const expires = copiedExpiry(c);
+      return Prisma.sql`(${i}::int, ${c.transcriptState}::"TranscriptState", ${c.kind}::"SpanKind", ${c.seq}::int, ${c.hasPointer}::boolean,
+        ${c.state}::"OriginalState", ${expires ? sqlTime(expires) : Prisma.sql`null::timestamp`})`;
+    });
+    const judged = await db().$queryRaw<Array<{ i: number; kept: boolean; queried: boolean; by_clock: boolean }>>`
+      select x.i, custodian_span_unchecked(x.transcript_state, x.kind, x.seq, x.has_pointer, x.original_state) as kept,
+             (${replacedInTranscript("x")} and ${goneWhateverTheClock("x")}) as queried,
+             coalesce(${replacedInTranscript("x")} and ${heldPastTtl("x", now)}, false) as by_clock
+        from (values ${Prisma.join(rows)}) as x(i, transcript_state, kind, seq, has_pointer, original_state, original_expires_at)
+       order by x.i`;
+    expect(judged).toHaveLength(list.length);
+    for (const row of judged) {
+      const c = list[row.i]!;
+      const o = original(c);
+      const span: QuestionSpan = {
+        id: "s",
+        sessionId: "x",
+        seq: c.seq ?? 0,
+        kind: c.kind,
+        class: c.cls,
+        transcriptState: c.transcriptState,
+        provenance: provenanceStatus({ hasPointer: c.hasPointer, original: o, occurredAt: c.occurredAt }, policy, now),
+        originalRetrievable: isRetrievable(o, now),
+        atoms: [],
+        sha256: "",
+      };
+      const label = `case ${JSON.stringify(c)}`;
+      // Summaries and spans out of sequence are counted elsewhere; the rest are unchecked when the engine cannot check them.
+      const expected = c.kind !== "SUMMARY" && c.seq !== null && !isCheckable(span);
+      expect(row.kept, label).toBe(row.queried);
+      expect(row.kept || row.by_clock, label).toBe(expected);
+    }
+  });
 });

@@ -13,6 +13,7 @@ export {
   timelineTotal,
 } from "./timeline";
 export { atRiskFunction, slackBeforeHorizon, spanAtRisk } from "./at-risk-sql";
+export { REPLACED_RULE, replacedInTranscript, uncheckedFunction } from "./unchecked-sql";
 export {
   EXPIRY_RULE,
   GRID_CODES,
