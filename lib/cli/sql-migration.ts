@@ -3,7 +3,8 @@
  * Migrates a throwaway database with the committed migrations, compares the files with it
  * (lib/db/sql-sources.ts), and writes prisma/migrations/<timestamp>_<name>/migration.sql holding each
  * changed or new file as it is, and a DROP for each function or trigger whose file was removed.
- * The files generated from TypeScript (custodian_grid_code.sql, from the provenance status rule) are
+ * The files generated from TypeScript (custodian_grid_code.sql, custodian_span_at_risk.sql and
+ * custodian_span_unchecked.sql, from the provenance status rule) are
  * written first, so an edit of the rule lands in its file and then in the migration. Prints what it wrote; writes nothing when the files and the migrations already agree, and fails
  * when one object is defined by two files. Needs the test server (TEST_DATABASE_URL, by default the
  * local PostgreSQL).
@@ -12,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { compareWithDatabase, readSqlSources, SQL_SOURCES_DIR, type SourcesDrift } from "@/lib/db/sql-sources";
-import { gridCodeFunction } from "@/lib/server/provenance";
+import { atRiskFunction, gridCodeFunction, uncheckedFunction } from "@/lib/server/provenance";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { runMain } from "@/lib/runner/run-main";
 
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   const name = process.argv[2];
   if (!name || !/^[a-z0-9_]+$/i.test(name)) throw new Error(USAGE);
   writeFileSync(path.join(SQL_SOURCES_DIR, "custodian_grid_code.sql"), gridCodeFunction());
+  writeFileSync(path.join(SQL_SOURCES_DIR, "custodian_span_at_risk.sql"), atRiskFunction());
+  writeFileSync(path.join(SQL_SOURCES_DIR, "custodian_span_unchecked.sql"), uncheckedFunction());
   const sources = readSqlSources();
   const database = await createTestDatabase("sqlmigration");
   const client = new pg.Client({ connectionString: database.ownerUrl });

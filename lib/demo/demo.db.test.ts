@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import { countGrid, sessionSpanStatuses } from "@/lib/server/provenance/span-status";
 import { createUser, findMembership } from "@/lib/server/admin";
+import { loadPolicy } from "@/lib/server/retention";
 import { addDemoMembers, DEMO_PASSWORD, DEMO_USERS, loadDemo } from "./load";
 
 describe("demo data", async () => {
@@ -11,7 +12,8 @@ describe("demo data", async () => {
   const summary = await loadDemo(now, `demo-${randomBytes(4).toString("hex")}`);
   const project = await db().project.findUniqueOrThrow({ where: { slug: summary.projectSlug } });
   const sessions = await db().session.findMany({ where: { projectId: project.id } });
-  const statuses = (await Promise.all(sessions.map((s) => sessionSpanStatuses(db(), project.id, s.id, now)))).flat();
+  const policy = await loadPolicy(db(), project.id);
+  const statuses = (await Promise.all(sessions.map((s) => sessionSpanStatuses(db(), policy, s.id, now)))).flat();
 
   it("populates every cell of the grid through the real ingest and gate", () => {
     const grid = countGrid(statuses);

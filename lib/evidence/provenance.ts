@@ -2,7 +2,7 @@
  * Provenance status of a span: the gate's columns (docs/design.md, "Vocabulary"). Always derived from
  * the facts and the clock, never stored, so it cannot go stale.
  */
-import { horizonMs } from "./policy";
+import { expiresBeforeHorizonMs, ttlPassed, ttlPassedMs } from "./expiry";
 import type { OriginalFacts, ProvenanceStatus, RetentionPolicy } from "./types";
 
 export interface ProvenanceFacts {
@@ -38,16 +38,15 @@ export function provenanceStatusMs(
   const expiresAt = original.expiresAt;
   if (expiresAt === null) return "DURABLE";
   const expiresMs = expiresAt.getTime();
-  if (expiresMs <= nowMs) return "LOST";
+  if (ttlPassedMs(expiresMs, nowMs)) return "LOST";
   // Expiring exactly at the horizon still keeps the evidence answerable for the whole horizon.
-  return expiresMs >= horizonMs(occurredAtMs, policy) ? "DURABLE" : "EXPIRING";
+  return expiresBeforeHorizonMs(expiresMs, occurredAtMs, policy) ? "EXPIRING" : "DURABLE";
 }
 
 /** Present, intact, and not past its TTL (or pinned): the bytes can be served as evidence now. */
 export function isRetrievable(original: OriginalFacts | null, now: Date): boolean {
   if (original === null || !original.present || !original.hashMatches) return false;
-  if (original.pinned || original.expiresAt === null) return true;
-  return original.expiresAt.getTime() > now.getTime();
+  return !ttlPassed(original, now);
 }
 
 /**

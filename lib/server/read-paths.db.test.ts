@@ -491,7 +491,7 @@ describe("provenance status from indexes", () => {
         const grid = await sessionGrid(db(), sessionId, policy, now);
         expect(grid.grid, `grid of ${sessionId} at ${now.toISOString()}`).toEqual(expected);
 
-        const listed = await sessionSpanStatuses(db(), fixture.projectId, sessionId, now);
+        const listed = await sessionSpanStatuses(db(), policy, sessionId, now);
         expect(listed.map((s) => [s.id, s.provenance])).toEqual(ref.spans.map((s) => [s.id, ref.statuses.get(s.id)]));
         for (const span of ref.spans)
           expect(await spanStatusOf(db(), sessionId, span.id, policy, now), span.id).toBe(ref.statuses.get(span.id));

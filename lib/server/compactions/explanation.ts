@@ -21,6 +21,7 @@ import { loadAtoms } from "@/lib/server/gate";
 import { loadOriginalFacts } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import { remediesFor, type SpanRemedies } from "./remedies";
+import { ttlPassed } from "@/lib/evidence/expiry";
 
 /** Spans of one compaction shown with their bodies: the refusal's own span first, then the refused, then the rest. */
 export const EXPLAINED_SPANS = 50;
@@ -230,8 +231,7 @@ function heldBody(
   const o = s.original;
   if (!o) return { body: null, gone: "The original was never received." };
   if (!o.bytes) return { body: null, gone: `The original is gone: ${o.deleteReason ?? "deleted"}.` };
-  if (!o.pinned && o.expiresAt && o.expiresAt.getTime() <= now.getTime())
-    return { body: null, gone: "The original's TTL passed and it is not pinned; it awaits deletion." };
+  if (ttlPassed(o, now)) return { body: null, gone: "The original's TTL passed and it is not pinned; it awaits deletion." };
   const bytes = new Uint8Array(o.bytes);
   if (sha256Hex(bytes) !== s.sha256) return { body: null, gone: "The held bytes no longer match the span's sha256." };
   return { body: bytes, gone: null };

@@ -9,12 +9,12 @@
  * Read from span_expiry_count, the trigger-kept count of held originals by session, class, hour
  * of expiry and slack (whole days from occurrence to expiry), a few rows per session: a span is
  * at risk exactly when its class is not NARRATIVE and its slack is under the horizon in days
- * (expiry < occurred + h days, h whole, is floor((expiry - occurred) / 1 day) < h). Originals
+ * (slackBeforeHorizon: expiry < occurred + h days, h whole, is floor((expiry - occurred) / 1 day) < h). Originals
  * found damaged are not held and are left out (the "at risk now" figure counts them).
  */
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { sqlTime } from "@/lib/server/provenance";
+import { slackBeforeHorizon, sqlTime } from "@/lib/server/provenance";
 import { bucketUnit } from "./queries";
 import { DAY_MS, HOUR_MS, type OverviewWindow } from "./range";
 
@@ -46,7 +46,7 @@ export function atRiskAheadSql(projectId: string, ahead: AtRiskAhead["window"]):
       from session se
       join span_expiry_count c on c.session_id = se.id
      where se.project_id = ${projectId}::uuid and c.class <> 'NARRATIVE' and c.originals > 0
-       and c.slack_days < custodian_horizon_days(${projectId}::uuid)
+       and ${slackBeforeHorizon(Prisma.sql`c.slack_days`, Prisma.sql`custodian_horizon_days(${projectId}::uuid)`)}
      group by 1 order by 1 nulls last`;
 }
 

@@ -7,7 +7,7 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { EvidentialClass } from "@/lib/evidence/types";
-import { sqlTime } from "@/lib/server/provenance";
+import { sqlTime, ttlAheadSql } from "@/lib/server/provenance";
 import type { OverviewWindow } from "./range";
 
 const n = (v: bigint | number | null | undefined) => Number(v ?? 0);
@@ -130,7 +130,7 @@ export function expiriesSql(projectId: string, now: Date, until: Date): Prisma.S
       from span_original o
       join session se on se.id = o.session_id
       join span s on s.session_id = o.session_id and s.id = o.span_id
-     where o.expires_at > ${sqlTime(now)} and o.expires_at < ${sqlTime(until)} and o.pinned = false
+     where ${ttlAheadSql("o.expires_at", now)} and o.expires_at < ${sqlTime(until)} and o.pinned = false
        and s.original_state = 'HELD' and se.project_id = ${projectId}::uuid
      group by 1, 2 order by 1, 2`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { isAtRisk } from "@/lib/evidence/at-risk";
+import { atRiskWhateverTheClock, isAtRisk } from "@/lib/evidence/at-risk";
+import { ttlPassed } from "@/lib/evidence/expiry";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import type { EvidentialClass } from "@/lib/evidence/types";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -60,5 +61,47 @@ describe("at risk: the pure definition and the retention page's SQL agree", () =
     const sizeOf = new Map(rows.map((r) => [r.id, r.byteLength]));
     for (const o of listedRows) expect(o.bytes).toBe(sizeOf.get(o.spanId));
     expect(expected).toEqual([spans[0]!.id, spans[7]!.id].sort());
+  });
+
+  it("lists, at the boundary instants, what the rule names: expiring at now is gone, at the horizon is not at risk", async () => {
+    const project = await makeTestProject("at-risk-edges");
+    const { session } = await upsertSession(project.id, { externalId: "edges", runtime: "test" });
+    const now = new Date(Date.now() - 1_234);
+    const occurredAt = new Date(now.getTime() - 3 * DAY_MS - 567);
+    const horizon = occurredAt.getTime() + DEFAULT_POLICY.evidenceHorizonDays * DAY_MS;
+    const at = [now.getTime() - 1, now.getTime(), now.getTime() + 1, horizon - 1, horizon, horizon + 1];
+    const spans = await appendSpans(
+      project.id,
+      session.id,
+      at.map((_, seq) => ({
+        seq,
+        kind: "TOOL_CALL" as const,
+        toolName: "write_file",
+        toolInput: { path: `/etc/app/${seq}.yaml`, mode: "overwrite" },
+        occurredAt,
+        body: new TextEncoder().encode(JSON.stringify({ path: `/etc/app/${seq}.yaml`, mode: "overwrite" })),
+      })),
+    );
+    for (const [i, ms] of at.entries())
+      await db().spanOriginal.update({
+        where: { sessionId_spanId: { sessionId: session.id, spanId: spans[i]!.id } },
+        data: { expiresAt: new Date(ms) },
+      });
+    const policy = await loadPolicy(db(), project.id);
+    const facts = await loadOriginalFacts(
+      db(),
+      session.id,
+      spans.map((s) => s.id),
+    );
+    const expected = spans
+      .filter((s) => {
+        const f = { class: "SIDE_EFFECTING" as EvidentialClass, occurredAt, original: facts.get(s.id) ?? null };
+        expect(isAtRisk(f, policy, now)).toBe(atRiskWhateverTheClock(f, policy) && !ttlPassed(f.original!, now));
+        return isAtRisk(f, policy, now);
+      })
+      .map((s) => s.id);
+    const listed = (await listAtRiskOriginals(project.id, 100_000, now)).map((o) => o.spanId);
+    expect(listed).toEqual(expected);
+    expect(listed).toEqual([spans[2]!.id, spans[3]!.id]);
   });
 });

@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import { type Actor, writeAudit } from "@/lib/server/audit";
+import { ttlPassedMs } from "@/lib/evidence/expiry";
 
 /** One original, by its primary key. */
 export interface OriginalKey {
@@ -95,7 +96,7 @@ export async function extendOriginals(
   now = new Date(),
 ): Promise<BulkOutcome> {
   const { keys, why } = checkSelection(selection, reason);
-  if (expiresAt.getTime() <= now.getTime()) {
+  if (ttlPassedMs(expiresAt.getTime(), now.getTime())) {
     throw new AppError("VALIDATION_FAILED", "A new expiry must be in the future", {
       fields: [{ path: "days", message: "must be in the future" }],
     });

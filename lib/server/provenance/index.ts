@@ -12,15 +12,21 @@ export {
   type TimelineSpan,
   timelineTotal,
 } from "./timeline";
+export { atRiskFunction, slackBeforeHorizon, spanAtRisk } from "./at-risk-sql";
+export { REPLACED_RULE, replacedInTranscript, uncheckedFunction } from "./unchecked-sql";
 export {
+  EXPIRY_RULE,
   GRID_CODES,
   gridCodeFunction,
   goneWhateverTheClock,
   heldPastTtl,
+  heldTtlAhead,
   originalFromSpan,
   retrievableWithPointer,
   STATUS_CODES,
   sqlTime,
   STATUS_RULE,
   statusConditions,
+  ttlAheadSql,
+  ttlPassedSql,
 } from "./status-sql";

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { db, type DbTx } from "@/lib/db/client";
 import { writeAudit, type Actor } from "@/lib/server/audit";
+import { ttlPassedMs } from "@/lib/evidence/expiry";
 
 /**
  * Operator and admin acts on an original's retention. Each locks the original's row, changes it
@@ -100,7 +101,8 @@ export async function setOriginalExpiry(
   now = new Date(),
   options: { allowShorten?: boolean } = { allowShorten: true },
 ) {
-  if (expiresAt.getTime() <= now.getTime()) {
+  // An expiry that has already passed would delete the original at once (the sweeper's rule).
+  if (ttlPassedMs(expiresAt.getTime(), now.getTime())) {
     throw new AppError("VALIDATION_FAILED", "A new expiry must be in the future", {
       fields: [{ path: "expiresAt", message: "must be in the future" }],
     });

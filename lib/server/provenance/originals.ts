@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
 import { rawQuery } from "@/lib/db/client";
+import { ttlPassed } from "@/lib/evidence/expiry";
 
 /** An original that is held and verifies: what a reader needs before it reads any of its bytes. */
 export interface HeldOriginal {
@@ -52,7 +53,7 @@ export async function heldOriginal(projectId: string, spanId: string, now = new 
       details: { deletedAt: row.deleted_at?.toISOString() ?? null },
     });
   }
-  if (!row.pinned && row.expires_at && row.expires_at.getTime() <= now.getTime()) {
+  if (row.expires_at && ttlPassed({ pinned: row.pinned ?? false, expiresAt: row.expires_at }, now)) {
     throw new AppError("GONE", "The original's TTL passed and it is not pinned; it awaits deletion", {
       details: { expiresAt: row.expires_at.toISOString() },
     });

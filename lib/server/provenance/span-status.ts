@@ -11,7 +11,6 @@ import { Prisma } from "@/lib/db/generated/client";
 import { provenanceStatus, weakestStatus } from "@/lib/evidence/provenance";
 import { spanStatuses, type StatusLink, type StatusSpan } from "@/lib/evidence/span-statuses";
 import type { EvidentialClass, ProvenanceStatus, RetentionPolicy, SpanKind, TranscriptState } from "@/lib/evidence/types";
-import { loadPolicy } from "@/lib/server/retention";
 import {
   GRID_CODES,
   heldPastTtl,
@@ -219,9 +218,13 @@ export function toSpanStatus(
   };
 }
 
-/** Every span of a session with its status, in transcript order (small sessions, tests and exports). */
-export async function sessionSpanStatuses(tx: DbTx, projectId: string, sessionId: string, now: Date): Promise<SpanStatus[]> {
-  const policy = await loadPolicy(tx, projectId);
+/** Every span of a session with its status under its project's policy, in transcript order (small sessions, tests and exports). */
+export async function sessionSpanStatuses(
+  tx: DbTx,
+  policy: RetentionPolicy,
+  sessionId: string,
+  now: Date,
+): Promise<SpanStatus[]> {
   const grid = await sessionGrid(tx, sessionId, policy, now);
   const rows = await tx.$queryRaw<SpanRowFacts[]>`
     select ${SPAN_FACTS} from span where session_id = ${sessionId}::uuid order by seq asc nulls last, occurred_at asc, id asc`;

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { atRiskFunction } from "./at-risk-sql";
+import { uncheckedFunction } from "./unchecked-sql";
 import { GRID_CODES, gridCodeFunction, STATUS_CODES, statusConditions } from "./status-sql";
 
 // One rule, two places it runs: the SQL function and the queries' conditions are both written from
@@ -10,6 +12,17 @@ describe("the provenance status rule", () => {
   it("prisma/sql/custodian_grid_code.sql is the function written from the rule (npm run sql:migration writes it)", () => {
     const file = readFileSync(path.resolve("prisma", "sql", "custodian_grid_code.sql"), "utf8");
     expect(file).toBe(gridCodeFunction());
+  });
+
+  it("prisma/sql/custodian_span_at_risk.sql is the function written from the rule (npm run sql:migration writes it)", () => {
+    const file = readFileSync(path.resolve("prisma", "sql", "custodian_span_at_risk.sql"), "utf8");
+    expect(file).toBe(atRiskFunction());
+    expect(file).toContain("AND expires < occurred + make_interval(days => horizon_days), false)");
+  });
+
+  it("prisma/sql/custodian_span_unchecked.sql is the function written from the rule (npm run sql:migration writes it)", () => {
+    const file = readFileSync(path.resolve("prisma", "sql", "custodian_span_unchecked.sql"), "utf8");
+    expect(file).toBe(uncheckedFunction());
   });
 
   it("grid codes name the statuses in STATUS_CODES' order, weakest first", () => {

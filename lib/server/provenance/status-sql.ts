@@ -58,6 +58,27 @@ export const STATUS_RULE = {
   reachesHorizon: (f: StatusFacts) => `${f.expires} >= ${f.horizon}`,
 } as const;
 
+/**
+ * The clock's one rule, spelled once: an original's TTL has passed when its expiry is now or earlier
+ * (ttlPassedMs in lib/evidence/expiry.ts); `ahead` is its complement for an expiry that is set. A
+ * null expiry (pinned, no TTL, or deleted, in the span's copy) satisfies neither. Kept as clauses
+ * rather than a SQL function so that a range over an expiry column still reads its index.
+ */
+export const EXPIRY_RULE = {
+  passed: (expires: string, now: string) => `${expires} <= ${now}`,
+  ahead: (expires: string, now: string) => `${expires} > ${now}`,
+} as const;
+
+/** `expires` (a column of timestamp(3), UTC) has passed at `now`: EXPIRY_RULE.passed with the clock as a literal. */
+export function ttlPassedSql(expires: string, now: Date): Prisma.Sql {
+  return Prisma.raw(`(${EXPIRY_RULE.passed(expires, sqlTime(now).sql)})`);
+}
+
+/** `expires` is set and still ahead of `now` (EXPIRY_RULE.ahead). */
+export function ttlAheadSql(expires: string, now: Date): Prisma.Sql {
+  return Prisma.raw(`(${EXPIRY_RULE.ahead(expires, sqlTime(now).sql)})`);
+}
+
 /** The grid's clock-free codes (span_grid_count.code): STATUS_CODES' indexes, and 4 for "durable whatever the clock". */
 export const GRID_CODES = { NONE: 0, LOST: 1, EXPIRING: 2, DURABLE: 3, DURABLE_ALWAYS: 4 } as const;
 
@@ -104,7 +125,12 @@ function rowFacts(alias: string, horizonDays = 0): StatusFacts {
 
 /** The clock's one clause: the TTL has passed. */
 function pastTtl(f: StatusFacts, now: Date): string {
-  return `${f.expires} <= ${sqlTime(now).sql}`;
+  return EXPIRY_RULE.passed(f.expires, sqlTime(now).sql);
+}
+
+/** The clock's other clause: the TTL is set and still ahead. */
+function ttlAhead(f: StatusFacts, now: Date): string {
+  return EXPIRY_RULE.ahead(f.expires, sqlTime(now).sql);
 }
 
 /**
@@ -126,6 +152,15 @@ export function heldPastTtl(alias: string, now: Date): Prisma.Sql {
 }
 
 /**
+ * A pointer to a held original whose TTL is still ahead: the spans whose status the clock will
+ * change, each at its expiry (heldPastTtl once it passes). span_held_expiry_idx holds them.
+ */
+export function heldTtlAhead(alias: string, now: Date): Prisma.Sql {
+  const f = rowFacts(alias);
+  return Prisma.raw(`(${f.hasPointer} and ${STATUS_RULE.held(f)} and ${ttlAhead(f, now)})`);
+}
+
+/**
  * Conditions on a span row (non-summary) for each status, mutually exclusive; none, lost and
  * expiring are what statusExpression tests in order, durable is the rest written out (null-safe,
  * for a WHERE clause).
@@ -133,7 +168,7 @@ export function heldPastTtl(alias: string, now: Date): Prisma.Sql {
 export function statusConditions(alias: string, p: StatusParams) {
   const f = rowFacts(alias, p.horizonDays);
   const r = STATUS_RULE;
-  const current = `${f.expires} > ${sqlTime(p.now).sql}`;
+  const current = ttlAhead(f, p.now);
   return {
     none: Prisma.raw(`(${r.noPointer(f)})`),
     lost: Prisma.raw(`(${f.hasPointer} and (${r.notHeld(f)} or ${pastTtl(f, p.now)}))`),
@@ -157,9 +192,7 @@ export function statusExpression(alias: string, p: StatusParams): Prisma.Sql {
  */
 export function retrievableWithPointer(alias: string, now: Date): Prisma.Sql {
   const f = rowFacts(alias);
-  return Prisma.raw(
-    `(${f.hasPointer} and ${STATUS_RULE.held(f)} and (${STATUS_RULE.noTtl(f)} or ${f.expires} > ${sqlTime(now).sql}))`,
-  );
+  return Prisma.raw(`(${f.hasPointer} and ${STATUS_RULE.held(f)} and (${STATUS_RULE.noTtl(f)} or ${ttlAhead(f, now)}))`);
 }
 
 export type OriginalStateValue = "ABSENT" | "DELETED" | "HASH_MISMATCH" | "HELD";

@@ -17,6 +17,7 @@ import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./scope";
+import { heldTtlAhead, sqlTime } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
 
 /**
@@ -136,22 +137,21 @@ export async function saveVerdicts(
     if (!part) throw new Error(`no answer for session ${s.id}`);
     return store(part);
   });
-  // Timestamps travel as UTC text: timestamp(3) columns hold UTC.
-  await rawQuery(
-    `insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
-     select k.session_id, $4, k.version, $5::timestamp(3),
-            (select s.original_expires_at from span s
-              where s.session_id = k.session_id and s.kind <> 'SUMMARY' and s.has_pointer and s.original_state = 'HELD'
-                and s.original_expires_at > $5::timestamp(3)
-              order by s.original_expires_at limit 1),
-            k.answer
-       from unnest($1::uuid[], $2::bigint[], $3::text[]) as k(session_id, version, answer)
-     on conflict (session_id, question_key) do update
-        set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
-            valid_until = excluded.valid_until, answer = excluded.answer
-      where question_verdict.evidence_version <= excluded.evidence_version`,
-    [sessions.map((s) => s.id), sessions.map((s) => s.evidence_version), answers, key, now.toISOString()],
-  );
+  // The first expiry ahead among the spans whose status the clock changes (heldTtlAhead).
+  const query = Prisma.sql`
+    insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
+    select k.session_id, ${key}, k.version, ${sqlTime(now)},
+           (select s.original_expires_at from span s
+             where s.session_id = k.session_id and s.kind <> 'SUMMARY' and ${heldTtlAhead("s", now)}
+             order by s.original_expires_at limit 1),
+           k.answer
+      from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.evidence_version)}::bigint[], ${answers}::text[])
+           as k(session_id, version, answer)
+    on conflict (session_id, question_key) do update
+       set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
+           valid_until = excluded.valid_until, answer = excluded.answer
+     where question_verdict.evidence_version <= excluded.evidence_version`;
+  await rawQuery(query.text, query.values);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { DEFAULT_POLICY } from "@/lib/evidence/policy";
+import { Prisma } from "@/lib/db/generated/client";
+import { spanAtRisk, sqlTime, ttlAheadSql } from "@/lib/server/provenance";
 
 export interface AtRiskOriginal {
   sessionId: string;
@@ -16,8 +17,13 @@ export interface AtRiskOriginal {
 /**
  * Held originals of evidence-bearing spans that will expire before their evidence horizon,
  * soonest first, in one project: what a retention owner should pin or extend before it is too late.
+ * The rule is custodian_span_at_risk's (the session counters' too) over the span's copied facts,
+ * with the clock's: the TTL is still ahead (EXPIRY_RULE). The scan runs over span_original's
+ * (expires_at, pinned) index in expiry order, so the unpinned, not yet expired keys drive it.
  */
-export async function listAtRiskOriginals(projectId: string, limit = 200): Promise<AtRiskOriginal[]> {
+export async function listAtRiskOriginals(projectId: string, limit = 200, now = new Date()): Promise<AtRiskOriginal[]> {
+  // One evaluation of the project's horizon (an InitPlan), not one per span.
+  const horizonDays = Prisma.sql`(select custodian_horizon_days(${projectId}::uuid))`;
   const rows = await db().$queryRaw<
     Array<{
       session_id: string;
@@ -32,14 +38,13 @@ export async function listAtRiskOriginals(projectId: string, limit = 200): Promi
   >`
     select o.session_id::text as session_id, coalesce(se.title, se.external_id) as title, o.span_id::text as span_id,
            s.seq, s.class::text as class, o.expires_at, s.byte_length as bytes,
-           s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays})) as horizon_at
+           s.occurred_at + make_interval(days => ${horizonDays}) as horizon_at
       from span_original o
       join span s on s.session_id = o.session_id and s.id = o.span_id
       join session se on se.id = o.session_id
-      left join retention_policy p on p.project_id = se.project_id
      where se.project_id = ${projectId}::uuid
-       and o.bytes is not null and o.pinned = false and o.expires_at > now() and s.class <> 'NARRATIVE'
-       and o.expires_at < s.occurred_at + make_interval(days => coalesce(p.evidence_horizon_days, ${DEFAULT_POLICY.evidenceHorizonDays}))
+       and o.pinned = false and ${ttlAheadSql("o.expires_at", now)}
+       and ${spanAtRisk("s", horizonDays)}
      order by o.expires_at
      limit ${limit}`;
   return rows.map((r) => ({
@@ -68,7 +73,8 @@ export async function expiriesByWeek(projectId: string, now: Date, weeks: number
     select to_char(date_trunc('week', o.expires_at), 'YYYY-MM-DD') as week, s.class::text as class, count(*) as count
       from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
       join session se on se.id = o.session_id
-     where se.project_id = ${projectId}::uuid and o.expires_at > ${now} and o.expires_at <= ${until} and o.pinned = false and o.bytes is not null and s.class <> 'NARRATIVE'
+     where se.project_id = ${projectId}::uuid and ${ttlAheadSql("o.expires_at", now)} and o.expires_at <= ${sqlTime(until)}
+       and o.pinned = false and o.bytes is not null and s.class <> 'NARRATIVE'
      group by 1, 2`;
   return rows.map((r) => ({ week: r.week, class: r.class, count: Number(r.count) }));
 }

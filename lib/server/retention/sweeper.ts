@@ -1,5 +1,6 @@
 import { db, type DbTx } from "@/lib/db/client";
 import { SWEEPER, writeAudits } from "@/lib/server/audit";
+import { ttlPassedSql } from "@/lib/server/provenance";
 
 export interface SweepResult {
   deleted: number;
@@ -31,7 +32,7 @@ export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000
   const candidates = await db().$queryRaw<Candidate[]>`
     select o.session_id::text as session_id, o.span_id::text as span_id, s.project_id::text as project_id
       from span_original o join session s on s.id = o.session_id
-     where o.expires_at <= ${now} and o.pinned = false and o.bytes is not null
+     where ${ttlPassedSql("o.expires_at", now)} and o.pinned = false and o.bytes is not null
      order by o.expires_at
      limit ${limit}`;
   const lost: string[] = [];
@@ -60,7 +61,7 @@ async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
         select o.session_id, o.span_id from span_original o
           join unnest(${batch.map((c) => c.session_id)}::uuid[], ${batch.map((c) => c.span_id)}::uuid[]) as k(session_id, span_id)
             on o.session_id = k.session_id and o.span_id = k.span_id
-         where o.pinned = false and o.expires_at <= ${now} and o.bytes is not null
+         where o.pinned = false and ${ttlPassedSql("o.expires_at", now)} and o.bytes is not null
          for update of o skip locked)
       update span_original o set bytes = null, deleted_at = ${now}, delete_reason = 'ttl expired'
         from due

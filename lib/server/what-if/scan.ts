@@ -15,7 +15,7 @@ import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { DAY_MS } from "@/lib/evidence/policy";
 import type { AtomKind, EvidentialClass, RetentionPolicy } from "@/lib/evidence/types";
-import { sqlTime } from "@/lib/server/provenance";
+import { slackBeforeHorizon, sqlTime } from "@/lib/server/provenance";
 
 /** A replaced span whose held original is due within the horizon under either policy. */
 export interface Candidate {
@@ -172,7 +172,7 @@ export async function scanQueriesToExplain(
  * k = floor((e - now) / 1 day) (date_bin's day from now); moved by d whole days it is deleted on day
  * max(k + d, 0), within the horizon when k + d < horizonDays. It is EXPIRING under a policy when
  * e + d < occurred_at + the evidence horizon, i.e. when its slack (whole days from occurrence to
- * expiry) is below the horizon less d.
+ * expiry) is below the horizon less d (slackBeforeHorizon, the at-risk rule in days).
  *
  * Read from span_expiry_count (held originals with an expiry by session, class, hour of expiry and
  * slack) rather than from every held span: every expiry of an hour falls on one day k, except in
@@ -204,6 +204,7 @@ export function heldBucketsSql(
     SIDE_EFFECTING: policy.evidenceHorizonDays - d.SIDE_EFFECTING,
   });
   const t = sqlTime(now);
+  const slack = Prisma.sql`slack_days`;
   return Prisma.sql`
     with counted as (
       select c.session_id, c.class, c.class::text as cls, c.expires_hour, c.slack_days, c.originals::bigint as n, c.bytes,
@@ -226,8 +227,8 @@ export function heldBucketsSql(
       union all select session_id, cls, slack_days, k, n_before, bytes_before from cut
       union all select session_id, cls, slack_days, k + 1, n - n_before, bytes - bytes_before from cut),
     days as (
-      select session_id, cls, n, bytes, slack_days < ${byCls(below(current, dc))} as expiring_current,
-             slack_days < ${byCls(below(proposed, dp))} as expiring_proposed, ${day(dc)} as day_current, ${day(dp)} as day_proposed
+      select session_id, cls, n, bytes, ${slackBeforeHorizon(slack, byCls(below(current, dc)))} as expiring_current,
+             ${slackBeforeHorizon(slack, byCls(below(proposed, dp)))} as expiring_proposed, ${day(dc)} as day_current, ${day(dp)} as day_proposed
         from parts where n > 0),
     grouped as (
       select cls, day_current, day_proposed, grouping(day_current) as by_current, grouping(day_proposed) as by_proposed,
