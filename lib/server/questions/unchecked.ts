@@ -15,12 +15,9 @@ import {
   type CompiledPredicate,
   type QuestionSpan,
 } from "@/lib/evidence/questions";
-import { goneWhateverTheClock, heldPastTtl } from "@/lib/server/provenance";
+import { goneWhateverTheClock, heldPastTtl, replacedInTranscript } from "@/lib/server/provenance";
 import { inSessions, inTime, type Scope } from "./scope";
 import type { RunQuery } from "./stream";
-
-/** Replaced spans (not summaries) that the question engine sees: they have a seq. */
-const REPLACED = Prisma.sql`s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONEST') and s.kind <> 'SUMMARY' and s.seq is not null`;
 
 /**
  * Replaced spans that cannot be checked now, in two parts each read through its own partial index:
@@ -28,7 +25,8 @@ const REPLACED = Prisma.sql`s.transcript_state in ('RECLAIMED', 'RECLAIMED_HONES
  * and that the sweeper has not yet deleted (span_reclaimed_expiry_idx).
  */
 export function uncheckedParts(now: Date): [gone: Prisma.Sql, expired: Prisma.Sql] {
-  return [Prisma.sql`${REPLACED} and ${goneWhateverTheClock("s")}`, Prisma.sql`${REPLACED} and ${heldPastTtl("s", now)}`];
+  const replaced = replacedInTranscript("s");
+  return [Prisma.sql`${replaced} and ${goneWhateverTheClock("s")}`, Prisma.sql`${replaced} and ${heldPastTtl("s", now)}`];
 }
 
 /**
