@@ -97,6 +97,9 @@ describe("a question on tool names alone", () => {
     const s = await session("tool-names-plan");
     const [p] = compileQuestion({ toolNames: ["Bash"] });
     const query = candidateAtomsQuery(p!, { projectId: s.projectId, sessionIds: [s.sessionId], from: null, to: null });
+    // Statistics as autovacuum would leave them, taken now: whether it has run yet would otherwise
+    // decide the plan of these few rows.
+    await db().$executeRawUnsafe("analyze span, evidence_atom");
     const plan = await db().$transaction(async (tx) => {
       await tx.$executeRawUnsafe("set local enable_seqscan = off");
       const rows = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`explain ${query.text}`, ...query.values);
