@@ -7,6 +7,12 @@ import { askEvidenceQuestion, type QuestionProgress } from "./ask";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
+/** The spans replaced by a summary that carries no pointer to them, as a compactor observed doing it: they block. */
+async function replaceWithoutPointers(projectId: string, sessionId: string, spanIds: string[]) {
+  const summary = await candidateSummaryFor(sessionId, spanIds, "Copied the configuration.", { pointers: false });
+  await reclaim({ projectId, sessionId, selection: { spanIds }, summary, dryRun: false, requester: "test", observed: true });
+}
+
 /**
  * Two sessions, each with calls writing under /etc/app/ (some failed, each followed by its result)
  * and some of those writes reclaimed without pointers, so they block.
@@ -38,17 +44,7 @@ async function scenario() {
       });
     }
     const written = await appendSpans(project.id, session.id, spans);
-    const replaced = [written[8]!.id, written[14]!.id, written[20]!.id];
-    const summary = await candidateSummaryFor(session.id, replaced, "Copied the configuration.", { pointers: false });
-    await reclaim({
-      projectId: project.id,
-      sessionId: session.id,
-      selection: { spanIds: replaced },
-      summary,
-      dryRun: false,
-      requester: "test",
-      observed: true,
-    });
+    await replaceWithoutPointers(project.id, session.id, [written[8]!.id, written[14]!.id, written[20]!.id]);
     sessions.push(session.id);
   }
   return { projectId: project.id, sessions };
@@ -131,17 +127,11 @@ describe("a window shared by both kinds of counted blocker", () => {
         );
       }
       const written = await appendSpans(project.id, session.id, spans);
-      const replaced = written.filter((_, i) => i % 2 === 1).map((w) => w.id);
-      const summary = await candidateSummaryFor(session.id, replaced, "Copied the configuration.", { pointers: false });
-      await reclaim({
-        projectId: project.id,
-        sessionId: session.id,
-        selection: { spanIds: replaced },
-        summary,
-        dryRun: false,
-        requester: "test",
-        observed: true,
-      });
+      await replaceWithoutPointers(
+        project.id,
+        session.id,
+        written.filter((_, i) => i % 2 === 1).map((w) => w.id),
+      );
     }
     return project.id;
   }
