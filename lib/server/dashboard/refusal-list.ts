@@ -8,8 +8,8 @@ import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
-import { exactText, isoDay, nearerEnd, pageParam, pageWithin, parseListQuery, type RawSearchParams } from "./list-query";
-import { rangeParam, timeWindow } from "@/lib/core/time-range";
+import { exactText, nearerEnd, pageParam, pageWithin, parseListQuery, type RawSearchParams } from "./list-query";
+import { dayParam, rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** Events on one page of the refusals list. */
 export const REFUSAL_PAGE_SIZE = 50;
@@ -28,8 +28,8 @@ export const RefusalListQuerySchema = z
     cellProvenance: z.enum(PROVENANCE_STATUSES).optional(),
     /** Who asked, exactly as recorded (a key's label, a person, an importer). */
     requester: exactText(320).optional(),
-    from: isoDay.optional(),
-    to: isoDay.optional(),
+    from: dayParam.optional(),
+    to: dayParam.optional(),
     /** The project views' time range (time-range.ts); `from` wins when both are given. */
     range: rangeParam.optional(),
     /** The last this many days (older links); `from` and `range` win when given. */

@@ -5,8 +5,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { gridTally } from "@/lib/evidence/safety";
 import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
-import { isoDay } from "./list-query";
-import { rangeParam, timeWindow } from "@/lib/core/time-range";
+import { dayParam, rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** span_grid_count's codes for the statuses the grid shows red on evidence-bearing rows: LOST and NONE. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
@@ -26,8 +25,8 @@ export const SessionListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   /** The project views' time range (time-range.ts), over each session's last activity. */
   range: rangeParam.optional(),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
+  from: dayParam.optional(),
+  to: dayParam.optional(),
 });
 
 export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
