@@ -257,6 +257,22 @@ describe("the project overview, counted in SQL", () => {
     expect(d90.unaskedCompactions).toMatchObject({ total: 3, spansReplaced: 15 });
   });
 
+  it("counts over the days the URL names, from the first day's start to the last day's end, and nothing after", async () => {
+    const { a } = await seed();
+    const days = { from: day(-2).slice(0, 10), to: day(-1).slice(0, 10) };
+    const o = await projectOverview(a.id, { range: "7d", days, now: NOW });
+    expect(o.window).toMatchObject({ days, bucket: "day", from: day(-2), buckets: 2, until: new Date(TODAY - 1).toISOString() });
+    // Yesterday's three refusals (06:30, 12:59:59.999 and 13:00); today's are after the last day.
+    expect(o.refusals).toEqual({ series: [{ at: day(-1), count: 3 }], total: 3 });
+    expect(o.unaskedCompactions).toEqual({
+      series: [{ at: day(-2), count: 1, spansReplaced: 5 }],
+      total: 1,
+      spansReplaced: 5,
+      askedTotal: 0,
+    });
+    expect(o.evidenceLost).toEqual({ series: [], deleted: 0, damaged: 0 });
+  });
+
   it("projects today's spans at risk ahead: per bucket, those whose held original then expires, any already past in the first", async () => {
     const { a, s1, s2 } = await seed();
     // Session one's 3 (side-effecting) is past its expiry and not swept yet: it goes at the next sweep.

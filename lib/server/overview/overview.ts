@@ -9,7 +9,7 @@ import {
   refusalsPerBucket,
   unaskedCompactionsPerBucket,
 } from "./queries";
-import { DAY_MS, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
+import { DAY_MS, type OverviewDays, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
 
 type ByClass = Record<EvidentialClass, { originals: number; bytes: number }>;
 
@@ -49,14 +49,18 @@ export interface ProjectOverview {
 
 const EXPIRY_DAYS = 7;
 
-function overviewScope(projectId: string, range: OverviewRange, now: Date) {
+function overviewScope(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
   const today = now.getTime() - (now.getTime() % DAY_MS);
-  return { scope: { projectId, window: overviewWindow(range, now) }, today, expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS) };
+  return {
+    scope: { projectId, window: overviewWindow(range, now, days) },
+    today,
+    expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS),
+  };
 }
 
 /** The statements behind an overview, by name: what the pages benchmark EXPLAINs. */
-export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date) {
-  const { scope, expiryEnd } = overviewScope(projectId, range, now);
+export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
+  const { scope, expiryEnd } = overviewScope(projectId, range, now, days);
   return {
     ...overviewStatements(scope, now, expiryEnd),
     "spans at risk ahead": atRiskAheadSql(projectId, aheadWindow(scope.window)),
@@ -65,9 +69,9 @@ export function projectOverviewStatements(projectId: string, range: OverviewRang
 
 export async function projectOverview(
   projectId: string,
-  { range, now = new Date() }: { range: OverviewRange; now?: Date },
+  { range, days, now = new Date() }: { range: OverviewRange; days?: OverviewDays; now?: Date },
 ): Promise<ProjectOverview> {
-  const { scope, today, expiryEnd } = overviewScope(projectId, range, now);
+  const { scope, today, expiryEnd } = overviewScope(projectId, range, now, days);
   // Only the class figures of the storage read are used (one day of growth, no session list); they
   // come from the trigger-kept span_storage_count, a few rows per session, not from the spans.
   const [refusals, compactions, lost, atRisk, ahead, expiries, storage] = await Promise.all([

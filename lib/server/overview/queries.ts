@@ -22,12 +22,12 @@ export function bucketUnit(bucket: OverviewWindow["bucket"]): Prisma.Sql {
   return Prisma.raw(bucket === "hour" ? "'hour'" : "'day'");
 }
 
-/** The window as SQL: its bucket unit, first instant and last instant ("now": nothing after it counts). */
+/** The window as SQL: its bucket unit, first instant and last instant (the end of its days, or "now": nothing after it counts). */
 function bounds({ window }: Scope) {
   return {
     unit: bucketUnit(window.bucket),
     from: sqlTime(new Date(window.from)),
-    to: sqlTime(new Date(window.asOf)),
+    to: sqlTime(new Date(window.until ?? window.asOf)),
   };
 }
 
