@@ -108,17 +108,18 @@ export function fillBuckets<R extends { at: string }>(
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
- * Where each figure leads: the list that shows its rows, filtered. Figures counted over the range
- * (refusals, compactions without asking) pass it on; spans at risk are counted now, whatever the
- * range, so their list is not narrowed by it.
+ * Where each figure leads: the list that shows its rows, filtered, in the same range. Figures
+ * counted over the range (refusals, compactions without asking) pass it on; so do the sessions at
+ * risk or with evidence lost, counted now among the sessions active in the range, as their list
+ * counts them.
  */
 export function overviewLinks(slug: string, view: { range: OverviewRange; days?: OverviewDays }) {
   const range = viewQuery(view);
   return {
     refusals: projectHref(slug, `/refusals?show=refusals&${range}`),
     unasked: projectHref(slug, `/sessions?state=unasked&${range}`),
-    atRisk: projectHref(slug, "/sessions?state=at-risk"),
-    lost: projectHref(slug, "/sessions?state=lost"),
+    atRisk: projectHref(slug, `/sessions?state=at-risk&${range}`),
+    lost: projectHref(slug, `/sessions?state=lost&${range}`),
     retention: projectHref(slug, "/retention"),
   };
 }
@@ -165,6 +166,7 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
     figures: [
       { label: "Spans at risk now", value: formatCount(o.atRisk.spans) },
       { label: "Sessions with spans at risk", value: formatCount(o.atRisk.sessions) },
+      { label: "Sessions with evidence lost", value: formatCount(o.lostNow.sessions) },
       { label: "Originals deleted", value: formatCount(l.deleted) },
       { label: "Originals found damaged", value: formatCount(l.damaged) },
     ],
@@ -175,6 +177,7 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
     unit: "count",
     points: fillBuckets(l.series, o.window, ["deleted", "damaged"]),
     empty: l.deleted + l.damaged === 0 ? `No evidence lost ${when}` : null,
+    note: `At risk and lost now: in the sessions active ${when}, as the sessions list counts them.`,
     link: {
       href: o.atRisk.spans > 0 ? links.atRisk : links.lost,
       text: o.atRisk.spans > 0 ? "See the sessions at risk" : "See the sessions that lost evidence",

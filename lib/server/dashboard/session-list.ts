@@ -162,38 +162,8 @@ export function sessionListSql(
   /** The project's evidence horizon: what tells an original past its TTL that was EXPIRING. */
   horizonDays: number,
 ): Prisma.Sql {
-  // What the grid shows red: evidence-bearing spans LOST or with no pointer, and those whose TTL
-  // has passed since their counter was kept.
-  const lost = Prisma.sql`
-    (select coalesce(sum(g.n), 0) from span_grid_count g
-      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code in (${LOST_GRID_CODE}, ${NONE_GRID_CODE}))
-    + (select count(*) from span s
-        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)})`;
-  // What the grid shows amber (gridTally's at risk): evidence-bearing spans EXPIRING by their
-  // counters, less those whose TTL has passed since (the grid shows them LOST), found as above.
-  const atRisk = Prisma.sql`
-    (select coalesce(sum(g.n), 0) from span_grid_count g
-      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code = ${EXPIRING_GRID_CODE})
-    - (select count(*) from span s
-        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)}
-          and custodian_grid_code(s.has_pointer, s.original_state, s.original_expires_at, s.occurred_at, ${horizonDays}::int)
-              = ${EXPIRING_GRID_CODE})`;
-  const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
-  if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
-  }
-  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
-  // Within the range: on (project_id, last_activity_at), the index the default order reads.
-  const { since, until } = timeWindow(query, now);
-  if (since) conditions.push(Prisma.sql`se.last_activity_at >= ${since}`);
-  if (until) conditions.push(Prisma.sql`se.last_activity_at < ${until}`);
-  if (query.state === "refused") conditions.push(Prisma.sql`se.refusal_count > 0`);
-  if (query.state === "at-risk") conditions.push(Prisma.sql`${atRisk} > 0`);
-  if (query.state === "lost") conditions.push(Prisma.sql`${lost} > 0`);
-  if (query.state === "incomplete")
-    conditions.push(Prisma.sql`exists (select 1 from skipped_record r where r.session_id = se.id)`);
-  if (query.state === "unasked") conditions.push(Prisma.sql`se.unasked_compaction_count > 0`);
+  const { atRisk, lost } = shownCounts(now, horizonDays);
+  const conditions = sessionConditions(projectId, query, now, { atRisk, lost });
   // The id last: sessions tied on a count keep one order, so pages never overlap.
   const order =
     query.sort === "refusals"
@@ -215,4 +185,84 @@ export function sessionListSql(
            se.unasked_compaction_count as unasked, se.span_count > se.non_summary_count as has_summaries, page.total
       from page join session se on se.id = page.id join project pr on pr.id = se.project_id
      order by ${order}`;
+}
+
+/**
+ * What the list's own counts are, per session `se` (see sessionListSql): the grid's red cells
+ * (evidence-bearing spans LOST or with no pointer, and those whose TTL has passed since their
+ * counter was kept) and its amber ones (EXPIRING by their counters, less those past their TTL since).
+ */
+function shownCounts(now: Date, horizonDays: number): { atRisk: Prisma.Sql; lost: Prisma.Sql } {
+  const lost = Prisma.sql`
+    (select coalesce(sum(g.n), 0) from span_grid_count g
+      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code in (${LOST_GRID_CODE}, ${NONE_GRID_CODE}))
+    + (select count(*) from span s
+        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)})`;
+  const atRisk = Prisma.sql`
+    (select coalesce(sum(g.n), 0) from span_grid_count g
+      where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code = ${EXPIRING_GRID_CODE})
+    - (select count(*) from span s
+        where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)}
+          and custodian_grid_code(s.has_pointer, s.original_state, s.original_expires_at, s.occurred_at, ${horizonDays}::int)
+              = ${EXPIRING_GRID_CODE})`;
+  return { atRisk, lost };
+}
+
+/** The list's filters as conditions on session `se`: search, runtime, the view's range (last activity) and state. */
+function sessionConditions(
+  projectId: string,
+  query: Pick<SessionListQuery, "q" | "runtime" | "state"> & Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  now: Date,
+  { atRisk, lost }: { atRisk: Prisma.Sql; lost: Prisma.Sql },
+): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(Prisma.sql`(se.external_id ilike ${like} or se.title ilike ${like})`);
+  }
+  if (query.runtime) conditions.push(Prisma.sql`se.runtime = ${query.runtime}`);
+  // Within the range: on (project_id, last_activity_at), the index the default order reads.
+  const { since, until } = timeWindow(query, now);
+  if (since) conditions.push(Prisma.sql`se.last_activity_at >= ${since}`);
+  if (until) conditions.push(Prisma.sql`se.last_activity_at < ${until}`);
+  if (query.state === "refused") conditions.push(Prisma.sql`se.refusal_count > 0`);
+  if (query.state === "at-risk") conditions.push(Prisma.sql`${atRisk} > 0`);
+  if (query.state === "lost") conditions.push(Prisma.sql`${lost} > 0`);
+  if (query.state === "incomplete")
+    conditions.push(Prisma.sql`exists (select 1 from skipped_record r where r.session_id = se.id)`);
+  if (query.state === "unasked") conditions.push(Prisma.sql`se.unasked_compaction_count > 0`);
+  return conditions;
+}
+
+/**
+ * How many sessions the list shows in a state (at risk, or with evidence lost) within the view's
+ * range, and their spans in that state as the list's SQL counts them: the same conditions as the
+ * list (sessionListSql), so a figure that links to the list counts what the list shows.
+ */
+export function sessionStateCountSql(
+  projectId: string,
+  query: { state: "at-risk" | "lost" } & Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  now: Date,
+  horizonDays: number,
+): Prisma.Sql {
+  const counts = shownCounts(now, horizonDays);
+  const conditions = sessionConditions(projectId, query, now, counts);
+  const spans = query.state === "at-risk" ? counts.atRisk : counts.lost;
+  return Prisma.sql`
+    select count(*)::int as sessions, coalesce(sum(${spans}), 0)::int as spans
+      from session se
+     where ${Prisma.join(conditions, " and ")}`;
+}
+
+/** sessionStateCountSql, run. */
+export async function countSessionsInState(
+  projectId: string,
+  query: Parameters<typeof sessionStateCountSql>[1],
+  now: Date,
+): Promise<{ sessions: number; spans: number }> {
+  const horizonDays = (await loadPolicy(db(), projectId)).evidenceHorizonDays;
+  const [row] = await db().$queryRaw<Array<{ sessions: number; spans: number }>>(
+    sessionStateCountSql(projectId, query, now, horizonDays),
+  );
+  return { sessions: row?.sessions ?? 0, spans: row?.spans ?? 0 };
 }

@@ -281,7 +281,9 @@ describe("the project overview, counted in SQL", () => {
     // 23:30), 7 (today + 7, 00:01) and session two's 0 (today + 3); 2 is pinned, 8 has no bytes,
     // 4 and 5 are narrative. Project B's span expires today and must not count.
     const d7 = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(d7.atRisk.spans).toBe(6);
+    // At risk now is what the sessions list and the grid show amber: the overdue 3 shows as lost.
+    expect(d7.atRisk.spans).toBe(5);
+    expect(d7.lostNow).toEqual({ spans: 2, sessions: 1 });
     expect(d7.atRiskAhead).toEqual({
       window: { bucket: "day", from: day(0), buckets: 7 },
       held: 6,
@@ -321,7 +323,8 @@ describe("the project overview, counted in SQL", () => {
       },
     });
     const short = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(short.atRisk.spans).toBe(1);
+    // Now, that one shows as lost, not at risk (as in the list and the grid); the projection still holds it.
+    expect(short.atRisk.spans).toBe(0);
     expect(short.atRiskAhead).toMatchObject({ held: 1, series: [{ at: day(0), expiring: 1 }] });
   });
 

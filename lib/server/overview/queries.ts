@@ -101,14 +101,6 @@ export async function evidenceLostPerBucket(q: Scope): Promise<Array<{ at: strin
   return rows.map((r) => ({ at: r.at.toISOString(), deleted: n(r.deleted), damaged: n(r.damaged) }));
 }
 
-/** Spans at risk now: the sessions' trigger-kept counts (what the sessions list shows per row). */
-export async function atRiskNow(projectId: string): Promise<{ spans: number; sessions: number }> {
-  const rows = await db().$queryRaw<Array<{ spans: bigint | null; sessions: bigint }>>`
-    select sum(at_risk_count)::bigint as spans, count(*) filter (where at_risk_count > 0) as sessions
-      from session where project_id = ${projectId}::uuid`;
-  return { spans: n(rows[0]?.spans), sessions: n(rows[0]?.sessions) };
-}
-
 export interface ExpiryRow {
   at: string;
   class: EvidentialClass;
