@@ -1,14 +1,14 @@
 export { FEED_SHOWS, refusalFeed, type RefusalFeed } from "./refusal-feed";
 export { cellOriginals, getSessionOverview } from "./session-detail";
 export {
-  countSessionsInState,
+  countSessionsAtRiskAndLost,
   listSessionPage,
   PAGE_SIZE,
   SESSION_SORTS,
   SESSION_STATES,
   type SessionListQuery,
   sessionListSql,
-  sessionStateCountSql,
+  sessionStateCountsSql,
 } from "./session-list";
 export { getSpanDetail } from "./span-detail";
 export { requireSessionsOfProject } from "./span-project";

@@ -270,34 +270,41 @@ function sessionConditions(
 }
 
 /**
- * How many sessions the list shows in a state (at risk, or with evidence lost) within the view's
- * range, and their spans in that state as the list's SQL counts them: the same conditions as the
- * list (sessionListSql), so a figure that links to the list counts what the list shows.
+ * How many sessions the list shows at risk and with evidence lost within the view's range, and
+ * their spans in each state as the list's SQL counts them: the list's own conditions
+ * (sessionListSql, state "at-risk" and "lost"), so a figure that links to the list counts what the
+ * list shows. One pass over the range's sessions computes both.
  */
-export function sessionStateCountSql(
+export function sessionStateCountsSql(
   projectId: string,
-  query: { state: "at-risk" | "lost" } & Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  query: Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
   now: Date,
   horizonDays: number,
 ): Prisma.Sql {
   const counts = shownCounts(now, horizonDays);
-  const conditions = sessionConditions(projectId, query, now, counts);
-  const spans = query.state === "at-risk" ? counts.atRisk : counts.lost;
+  const conditions = sessionConditions(projectId, { ...query, state: "any" }, now, counts);
   return Prisma.sql`
-    select count(*)::int as sessions, coalesce(sum(${spans}), 0)::int as spans
-      from session se
-     where ${Prisma.join(conditions, " and ")}`;
+    select count(*) filter (where at_risk > 0)::int as at_risk_sessions, coalesce(sum(at_risk) filter (where at_risk > 0), 0)::int as at_risk_spans,
+           count(*) filter (where lost > 0)::int as lost_sessions, coalesce(sum(lost) filter (where lost > 0), 0)::int as lost_spans
+      from (select ${counts.atRisk} as at_risk, ${counts.lost} as lost
+              from session se
+             where ${Prisma.join(conditions, " and ")}) c`;
 }
 
-/** sessionStateCountSql, run. */
-export async function countSessionsInState(
+type StateCount = { sessions: number; spans: number };
+
+/** sessionStateCountsSql, run. */
+export async function countSessionsAtRiskAndLost(
   projectId: string,
-  query: Parameters<typeof sessionStateCountSql>[1],
+  query: Parameters<typeof sessionStateCountsSql>[1],
   now: Date,
-): Promise<{ sessions: number; spans: number }> {
+): Promise<{ atRisk: StateCount; lost: StateCount }> {
   const horizonDays = (await loadPolicy(db(), projectId)).evidenceHorizonDays;
-  const [row] = await db().$queryRaw<Array<{ sessions: number; spans: number }>>(
-    sessionStateCountSql(projectId, query, now, horizonDays),
-  );
-  return { sessions: row?.sessions ?? 0, spans: row?.spans ?? 0 };
+  const [row] = await db().$queryRaw<
+    Array<{ at_risk_sessions: number; at_risk_spans: number; lost_sessions: number; lost_spans: number }>
+  >(sessionStateCountsSql(projectId, query, now, horizonDays));
+  return {
+    atRisk: { sessions: row?.at_risk_sessions ?? 0, spans: row?.at_risk_spans ?? 0 },
+    lost: { sessions: row?.lost_sessions ?? 0, spans: row?.lost_spans ?? 0 },
+  };
 }

@@ -1,5 +1,5 @@
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
-import { countSessionsInState } from "@/lib/server/dashboard";
+import { countSessionsAtRiskAndLost } from "@/lib/server/dashboard";
 import { storageFigures } from "@/lib/server/retention";
 import { type AtRiskAhead, aheadWindow, atRiskAhead, atRiskAheadSql } from "./at-risk-ahead";
 import {
@@ -82,12 +82,11 @@ export async function projectOverview(
   // come from the trigger-kept span_storage_count, a few rows per session, not from the spans.
   // The sessions list's range, as the figures' links carry it.
   const listRange = days ? { from: days.from, to: days.to } : { range };
-  const [refusals, compactions, lost, atRisk, lostNow, ahead, expiries, storage] = await Promise.all([
+  const [refusals, compactions, lost, { atRisk, lost: lostNow }, ahead, expiries, storage] = await Promise.all([
     refusalsPerBucket(scope),
     unaskedCompactionsPerBucket(scope),
     evidenceLostPerBucket(scope),
-    countSessionsInState(projectId, { state: "at-risk", ...listRange }, now),
-    countSessionsInState(projectId, { state: "lost", ...listRange }, now),
+    countSessionsAtRiskAndLost(projectId, listRange, now),
     atRiskAhead(projectId, scope.window),
     expiriesPerDay(projectId, now, expiryEnd),
     storageFigures(projectId, now, 1, 0),
