@@ -2,23 +2,33 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useSearchParams } from "next/navigation";
-import type { MouseEvent } from "react";
+import { type MouseEvent, useState } from "react";
 import type { OverviewRange, ProjectOverview } from "@/lib/server/overview";
 import { prepareAtRiskAhead } from "./charts/at-risk-ahead-series";
-import { prepareOverview, RANGES, rangeFromUrl, rangeWords } from "./charts/overview-series";
+import { prepareOverview, RANGES, rangeFromUrl, rangeWords, viewWords } from "./charts/overview-series";
 import { formatTime } from "./format";
 import { OverviewPanel } from "./OverviewPanel";
 
 const POLL_MS = 10_000;
 
+/** The range as the URL gives it: a preset, and the days (?from=…&to=…) that win over it when present. */
+interface UrlView {
+  range: OverviewRange;
+  from: string;
+  to: string;
+}
+
 /** React Query keys of the overview: per project and range, so a range's data is never shown for another. */
 export const overviewKeys = {
   all: ["overview"] as const,
-  project: (slug: string, range: OverviewRange) => ["overview", slug, range] as const,
+  project: (slug: string, view: UrlView) => ["overview", slug, view.range, view.from, view.to] as const,
 };
 
-async function fetchOverview(slug: string, range: OverviewRange): Promise<ProjectOverview> {
-  const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(slug)}/overview?range=${range}`, {
+async function fetchOverview(slug: string, view: UrlView): Promise<ProjectOverview> {
+  const query = new URLSearchParams({ range: view.range });
+  if (view.from) query.set("from", view.from);
+  if (view.to) query.set("to", view.to);
+  const response = await fetch(`/api/dashboard/projects/${encodeURIComponent(slug)}/overview?${query}`, {
     cache: "no-store",
   });
   if (!response.ok) throw new Error(`The overview answered ${response.status}`);
@@ -29,17 +39,22 @@ const GRID = { display: "grid", gap: 16, gridTemplateColumns: "repeat(auto-fit, 
 
 /**
  * A project's overview: rendered on the server with `initial`, then polled while the page is open.
- * The range lives in the URL (?range=7d); picking one changes the URL without a page load and
- * shows a loading state until that range's figures arrive (a plain link when scripts are off).
+ * The range lives in the URL (?range=7d, or the days ?from=…&to=… the other views carry here);
+ * picking a preset changes the URL without a page load and shows a loading state until that
+ * range's figures arrive (a plain link when scripts are off).
  */
 export function OverviewDashboard({ slug, initial }: { slug: string; initial: ProjectOverview }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const range = rangeFromUrl(searchParams.get("range")) ?? initial.window.range;
+  const view: UrlView = { range, from: searchParams.get("from") ?? "", to: searchParams.get("to") ?? "" };
+  // The server counted `initial` for the URL the page was loaded with: only that view starts with it.
+  const [loaded] = useState(() => JSON.stringify(view));
+  const days = view.from || view.to;
   const { data, error, dataUpdatedAt } = useQuery({
-    queryKey: overviewKeys.project(slug, range),
-    queryFn: () => fetchOverview(slug, range),
-    initialData: range === initial.window.range ? initial : undefined,
+    queryKey: overviewKeys.project(slug, view),
+    queryFn: () => fetchOverview(slug, view),
+    initialData: JSON.stringify(view) === loaded ? initial : undefined,
     refetchInterval: POLL_MS,
   });
 
@@ -48,6 +63,9 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
     event.preventDefault();
     const next = new URLSearchParams(searchParams);
     next.set("range", r);
+    // A preset replaces the days: they would win over it.
+    next.delete("from");
+    next.delete("to");
     // Next.js keeps useSearchParams in step with pushState: no server round trip for a range.
     window.history.pushState(null, "", `${pathname}?${next}`);
   };
@@ -60,8 +78,8 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
             key={r}
             href={`?range=${r}`}
             onClick={pick(r)}
-            aria-current={r === range ? "page" : undefined}
-            className={r === range ? "button" : "button secondary"}
+            aria-current={r === range && !days ? "page" : undefined}
+            className={r === range && !days ? "button" : "button secondary"}
           >
             {rangeWords(r).replace("the last ", "Last ")}
           </a>
@@ -71,9 +89,14 @@ export function OverviewDashboard({ slug, initial }: { slug: string; initial: Pr
         {error ? (
           <span className="error-text">Live updates paused: {(error as Error).message}</span>
         ) : !data ? (
-          <>Loading {rangeWords(range)}…</>
+          <>Loading {days ? "the days asked for" : rangeWords(range)}…</>
         ) : (
-          <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
+          <>
+            {data.window.days
+              ? `Counting ${viewWords(data.window, new Date(data.window.asOf).getUTCFullYear())} (UTC days). `
+              : ""}
+            Live: refreshed {formatTime(new Date(dataUpdatedAt))}
+          </>
         )}
       </p>
       {!data ? (

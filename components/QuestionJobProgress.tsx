@@ -6,7 +6,7 @@ import type { QuestionJobJson } from "@/lib/server/questions";
 import { EvidenceAnswerHeading, NoSpansInScopeNote } from "./EvidenceAnswerHeading";
 import { CompletenessCaseList } from "./CompletenessCaseList";
 import { BlockerTable, CitationTable, pinOriginalForm, type SessionTitles } from "./EvidenceAnswerTables";
-import { formatCount } from "./format";
+import { checkedTally, countOf, formatCount } from "./format";
 
 const POLL_MS = 1_000;
 
@@ -68,9 +68,8 @@ export function QuestionJobProgress({
     <section aria-label="Answer" data-testid="question-job-answer">
       <EvidenceAnswerHeading title={answer.question.title} answer={answer.answer} />
       <p className="subtitle">
-        {formatCount(answer.citationCount)} citations, {formatCount(answer.blockerCount)} blocking spans;{" "}
-        {formatCount(answer.checkedSpans)} spans checked in {formatCount(answer.sessionsInScope)} sessions; scope{" "}
-        {answer.scopeComplete ? "complete" : "incomplete"}.
+        {countOf(answer.citationCount, "citation")}, {countOf(answer.blockerCount, "blocking span")};{" "}
+        {checkedTally(answer.checkedSpans, answer.sessionsInScope)}; scope {answer.scopeComplete ? "complete" : "incomplete"}.
         {answer.citations.length < answer.citationCount || answer.blockers.length < answer.blockerCount
           ? ` The first ${formatCount(Math.max(answer.citations.length, answer.blockers.length))} of each are shown; the export has them all.`
           : ""}

@@ -39,7 +39,9 @@ export function SearchBox({ action, defaultValue }: { action: string; defaultVal
         maxLength={500}
         autoComplete="off"
       />
-      <button type="submit">Search</button>
+      <button type="submit" className="button">
+        Search
+      </button>
     </form>
   );
 }

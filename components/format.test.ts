@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerLabel, formatDay, formatDayTime, formatTime, provenanceWords } from "./format";
+import { answerLabel, checkedTally, countOf, formatDay, formatDayTime, formatTime, provenanceWords } from "./format";
 
 describe("formatDay", () => {
   it("names a UTC day by month and day, with its year only when it is not the page's", () => {
@@ -34,5 +34,20 @@ describe("answerLabel", () => {
 describe("provenanceWords", () => {
   it("names a status as the grid's columns do: no pointer, never none", () => {
     expect(["DURABLE", "EXPIRING", "LOST", "NONE"].map(provenanceWords)).toEqual(["durable", "expiring", "lost", "no pointer"]);
+  });
+});
+
+describe("countOf and checkedTally", () => {
+  it("say one in the singular and any other count in the plural, with separators", () => {
+    expect(countOf(1, "span")).toBe("1 span");
+    expect(countOf(0, "span")).toBe("0 spans");
+    expect(countOf(28963, "span")).toBe("28,963 spans");
+    expect(countOf(2, "blocking span")).toBe("2 blocking spans");
+  });
+  it("tally the spans an answer checked and the sessions they are in", () => {
+    expect(checkedTally(1, 1)).toBe("1 span checked in 1 session");
+    expect(checkedTally(0, 0)).toBe("0 spans checked in 0 sessions");
+    expect(checkedTally(1204, 3)).toBe("1,204 spans checked in 3 sessions");
+    expect(checkedTally(5, 1)).toBe("5 spans checked in 1 session");
   });
 });

@@ -21,6 +21,16 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en");
 }
 
+/** "1 span", "0 spans", "28,963 spans": a count with its noun, singular only for one. */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}
+
+/** "1 span checked in 1 session", "28,963 spans checked in 4 sessions": an evidence answer's tally. */
+export function checkedTally(spans: number, sessions: number): string {
+  return `${countOf(spans, "span")} checked in ${countOf(sessions, "session")}`;
+}
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /**

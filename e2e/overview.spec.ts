@@ -114,10 +114,18 @@ test("a project's overview shows its refusals, spans at risk and compactions wit
   await page.reload();
   await expect(page.getByRole("region", { name: "Refusals per hour" })).toBeVisible();
 
-  // A figure leads to the list behind it, filtered.
+  // A figure leads to the list behind it, filtered, in the same range, and the list shows as many
+  // sessions as the figure says.
+  const atRiskSessions = page
+    .getByRole("region", { name: "Evidence lost" })
+    .locator("dt", { hasText: "Sessions with spans at risk" })
+    .locator("xpath=following-sibling::dd[1]");
+  const figure = Number(await atRiskSessions.textContent());
+  expect(figure).toBeGreaterThan(0);
   await page.getByRole("link", { name: "See the sessions at risk" }).click();
-  await expect(page).toHaveURL(new RegExp(`/projects/${seeded.slug}/sessions\\?state=at-risk$`));
+  await expect(page).toHaveURL(new RegExp(`/projects/${seeded.slug}/sessions\\?state=at-risk&range=24h$`));
   await expect(page.getByRole("link", { name: seeded.atRiskTitle })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Sessions" }).locator("tbody tr")).toHaveCount(figure);
 });
 
 test("an empty project's overview says plainly that nothing happened", async ({ page }) => {

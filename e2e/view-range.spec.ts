@@ -107,3 +107,41 @@ test("a range picked on the overview is the range of Sessions, Refusals, Evidenc
   await page.goto(`/projects/${slug}/refusals`);
   await expect(feed.getByText("Older: a summary would have lost the call")).toBeVisible();
 });
+
+test("days picked on a list are the overview's too: it counts in them and its links keep them", async ({ page }) => {
+  const slug = await seed();
+  await signIn(page, "admin");
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+  const from = day(25);
+  const to = day(15);
+  const year = new Date().getUTCFullYear();
+
+  // Days on the refusals list, carried to the overview by the navigation.
+  await page.goto(`/projects/${slug}/refusals?from=${from}&to=${to}`);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]from=${from}&to=${to}$`));
+  const when = `from ${formatDay(from, year)} to ${formatDay(to, year)}`;
+  await expect(page.getByText(`Counting ${when} (UTC days).`)).toBeVisible();
+  // No preset is the current range while days are.
+  await expect(page.getByRole("navigation", { name: "Range" }).locator("[aria-current]")).toHaveCount(0);
+  // The refusal of 20 days ago is in the days, today's is not: eleven daily bars, one refusal.
+  const refusals = page.getByRole("region", { name: "Refusals per day" });
+  await expect(refusals.getByRole("img", { name: `1 refusal ${when}` })).toBeVisible();
+  await refusals.getByText("The numbers").click();
+  await expect(refusals.getByRole("table", { name: "Refusals per day: the numbers" }).getByRole("row")).toHaveCount(12);
+
+  // Its link into the refusals keeps the days, and the list shows the same one refusal.
+  await refusals.getByRole("link", { name: "See the refusals" }).click();
+  await expect(page).toHaveURL(new RegExp(`/refusals\\?show=refusals&from=${from}&to=${to}$`));
+  const feed = page.getByRole("table", { name: "Refusal events" });
+  await expect(feed.getByText("Older: a summary would have lost the call")).toBeVisible();
+  await expect(feed.getByText("Recent: a summary would have lost the call")).toHaveCount(0);
+
+  // Back on the overview, a preset replaces the days.
+  await page.goto(`/projects/${slug}?from=${from}&to=${to}`);
+  await page.getByRole("navigation", { name: "Range" }).getByRole("link", { name: "Last 7 days" }).click();
+  await expect(page).toHaveURL(/\?range=7d$/);
+  await expect(
+    page.getByRole("region", { name: "Refusals per day" }).getByRole("img", { name: "1 refusal in the last 7 days" }),
+  ).toBeVisible();
+});

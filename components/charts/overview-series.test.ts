@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProjectOverview } from "@/lib/server/overview";
-import { bucketLabels, fillBuckets, overviewLinks, prepareOverview, RANGES, rangeFromUrl } from "./overview-series";
+import { bucketLabels, fillBuckets, overviewLinks, prepareOverview, RANGES, rangeFromUrl, viewWords } from "./overview-series";
 
 const zeroClasses = () => ({
   NARRATIVE: { originals: 0, bytes: 0 },
@@ -14,6 +14,7 @@ function overview(patch: Partial<ProjectOverview> = {}): ProjectOverview {
     refusals: { series: [], total: 0 },
     unaskedCompactions: { series: [], total: 0, spansReplaced: 0, askedTotal: 0 },
     atRisk: { spans: 0, sessions: 0 },
+    lostNow: { spans: 0, sessions: 0 },
     atRiskAhead: { window: { bucket: "day", from: "2026-12-03T00:00:00.000Z", buckets: 7 }, held: 0, series: [] },
     evidenceLost: { series: [], deleted: 0, damaged: 0 },
     expiringThisWeek: {
@@ -127,7 +128,10 @@ describe("prepareOverview", () => {
     ]);
     expect(charts.unasked!.summary).toBe("1 compaction without asking the gate in the last 7 days, replacing 5 spans");
     expect(charts.lost!.figures[0]).toEqual({ label: "Spans at risk now", value: "3" });
-    expect(charts.lost!.link.href).toBe("/projects/ops/sessions?state=at-risk");
+    expect(charts.lost!.link.href).toBe("/projects/ops/sessions?state=at-risk&range=7d");
+    expect(charts.lost!.note).toBe(
+      "At risk and lost now: in the sessions active in the last 7 days, as the sessions list counts them.",
+    );
     expect(charts.expiring!.summary).toBe("2 originals (2.5 kB) expire by 2026-12-09");
     expect(charts.expiring!.points.map((p) => p.values.originals)).toEqual([0, 0, 2, 0, 0, 0, 0]);
     expect(charts.expiring!.figures.find((f) => f.label === "Structured")).toEqual({ label: "Structured", value: "2" });
@@ -140,12 +144,27 @@ describe("prepareOverview", () => {
   });
 
   it("links into the filtered lists of the project, its slug escaped", () => {
-    expect(overviewLinks("ops team", "24h")).toEqual({
+    expect(overviewLinks("ops team", { range: "24h" })).toEqual({
       refusals: "/projects/ops%20team/refusals?show=refusals&range=24h",
       unasked: "/projects/ops%20team/sessions?state=unasked&range=24h",
-      atRisk: "/projects/ops%20team/sessions?state=at-risk",
-      lost: "/projects/ops%20team/sessions?state=lost",
+      atRisk: "/projects/ops%20team/sessions?state=at-risk&range=24h",
+      lost: "/projects/ops%20team/sessions?state=lost&range=24h",
       retention: "/projects/ops%20team/retention",
     });
+  });
+
+  it("counts in the URL's days when it names them, says so, and links the lists with the same days", () => {
+    const days = { from: "2026-11-30", to: "2026-12-02" };
+    const base = overview();
+    const o = overview({ window: { ...base.window, days, from: "2026-11-30T00:00:00.000Z", buckets: 3 } });
+    const charts = Object.fromEntries(prepareOverview(o, "ops").charts.map((c) => [c.id, c]));
+    expect(charts.refusals!.empty).toBe("No refusals from Nov 30 to Dec 2");
+    expect(charts.refusals!.points.map((p) => p.label)).toEqual(["11-30", "12-01", "12-02"]);
+    expect(charts.refusals!.link.href).toBe("/projects/ops/refusals?show=refusals&from=2026-11-30&to=2026-12-02");
+    expect(charts.unasked!.link.href).toBe("/projects/ops/sessions?state=unasked&from=2026-11-30&to=2026-12-02");
+    expect(charts.lost!.link.href).toBe("/projects/ops/sessions?state=lost&from=2026-11-30&to=2026-12-02");
+    expect(viewWords({ range: "7d", days: { from: "2026-12-02", to: "2026-12-02" } }, 2026)).toBe("on Dec 2");
+    expect(viewWords({ range: "7d", days: { from: "2025-12-30", to: "2026-01-02" } }, 2026)).toBe("from Dec 30 2025 to Jan 2");
+    expect(viewWords({ range: "30d" })).toBe("in the last 30 days");
   });
 });

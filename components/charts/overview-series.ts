@@ -4,8 +4,8 @@
  * figures shown beside each chart, the empty-state sentence and the link into the filtered list.
  * Pure and unit-tested; the chart components draw what this returns and decide nothing.
  */
-import type { OverviewRange, ProjectOverview } from "@/lib/server/overview";
-import { formatCount, humanize } from "../format";
+import type { OverviewDays, OverviewRange, ProjectOverview } from "@/lib/server/overview";
+import { formatCount, formatDay, humanize } from "../format";
 import { projectHref } from "../project-href";
 import { formatBytes } from "./what-if-series";
 
@@ -62,6 +62,18 @@ export function rangeWords(range: OverviewRange): string {
   return RANGE_WORDS[range];
 }
 
+/** When the overview counts, as a phrase: "in the last 7 days", or its days ("from Dec 1 to Dec 6", "on Dec 6"). */
+export function viewWords(view: { range: OverviewRange; days?: OverviewDays }, year?: number): string {
+  if (!view.days) return `in ${rangeWords(view.range)}`;
+  const { from, to } = view.days;
+  return from === to ? `on ${formatDay(from, year)}` : `from ${formatDay(from, year)} to ${formatDay(to, year)}`;
+}
+
+/** The range as URL parameters, as every ranged list takes it: `range=7d`, or `from=…&to=…`. */
+export function viewQuery(view: { range: OverviewRange; days?: OverviewDays }): string {
+  return view.days ? `from=${view.days.from}&to=${view.days.to}` : `range=${view.range}`;
+}
+
 /** "13:00" and "2026-12-03 13:00 UTC" for hours; "12-03" and "2026-12-03" for days. */
 export function bucketLabels(start: Date, bucket: "hour" | "day"): { label: string; title: string } {
   const iso = start.toISOString();
@@ -96,34 +108,36 @@ export function fillBuckets<R extends { at: string }>(
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
- * Where each figure leads: the list that shows its rows, filtered. Figures counted over the range
- * (refusals, compactions without asking) pass it on; spans at risk are counted now, whatever the
- * range, so their list is not narrowed by it.
+ * Where each figure leads: the list that shows its rows, filtered, in the same range. Figures
+ * counted over the range (refusals, compactions without asking) pass it on; so do the sessions at
+ * risk or with evidence lost, counted now among the sessions active in the range, as their list
+ * counts them.
  */
-export function overviewLinks(slug: string, range: OverviewRange) {
+export function overviewLinks(slug: string, view: { range: OverviewRange; days?: OverviewDays }) {
+  const range = viewQuery(view);
   return {
-    refusals: projectHref(slug, `/refusals?show=refusals&range=${range}`),
-    unasked: projectHref(slug, `/sessions?state=unasked&range=${range}`),
-    atRisk: projectHref(slug, "/sessions?state=at-risk"),
-    lost: projectHref(slug, "/sessions?state=lost"),
+    refusals: projectHref(slug, `/refusals?show=refusals&${range}`),
+    unasked: projectHref(slug, `/sessions?state=unasked&${range}`),
+    atRisk: projectHref(slug, `/sessions?state=at-risk&${range}`),
+    lost: projectHref(slug, `/sessions?state=lost&${range}`),
     retention: projectHref(slug, "/retention"),
   };
 }
 
 export function prepareOverview(o: ProjectOverview, slug: string) {
   const range = o.window.range;
-  const when = rangeWords(range);
-  const links = overviewLinks(slug, range);
+  const when = viewWords(o.window, new Date(o.window.asOf).getUTCFullYear());
+  const links = overviewLinks(slug, o.window);
 
   const refusals: OverviewChartModel = {
     id: "refusals",
     title: `Refusals per ${o.window.bucket}`,
-    summary: `${plural(o.refusals.total, "refusal", "refusals")} in ${when}`,
+    summary: `${plural(o.refusals.total, "refusal", "refusals")} ${when}`,
     figures: [{ label: "Refusals", value: formatCount(o.refusals.total) }],
     keys: [{ key: "count", label: "Refusals" }],
     unit: "count",
     points: fillBuckets(o.refusals.series, o.window, ["count"]),
-    empty: o.refusals.total === 0 ? `No refusals in ${when}` : null,
+    empty: o.refusals.total === 0 ? `No refusals ${when}` : null,
     link: { href: links.refusals, text: "See the refusals" },
   };
 
@@ -131,7 +145,7 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
   const unasked: OverviewChartModel = {
     id: "unasked",
     title: "Compactions without asking",
-    summary: `${plural(c.total, "compaction", "compactions")} without asking the gate in ${when}, replacing ${plural(c.spansReplaced, "span", "spans")}`,
+    summary: `${plural(c.total, "compaction", "compactions")} without asking the gate ${when}, replacing ${plural(c.spansReplaced, "span", "spans")}`,
     figures: [
       { label: "Without asking", value: formatCount(c.total) },
       { label: "Spans they replaced", value: formatCount(c.spansReplaced) },
@@ -140,7 +154,7 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
     keys: [{ key: "count", label: "Compactions without asking" }],
     unit: "count",
     points: fillBuckets(c.series, o.window, ["count"]),
-    empty: c.total === 0 ? `No compactions without asking in ${when}` : null,
+    empty: c.total === 0 ? `No compactions without asking ${when}` : null,
     link: { href: links.unasked, text: "See the sessions compacted without asking" },
   };
 
@@ -148,10 +162,11 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
   const lost: OverviewChartModel = {
     id: "lost",
     title: "Evidence lost",
-    summary: `${plural(l.deleted, "original", "originals")} deleted and ${formatCount(l.damaged)} found damaged in ${when}; ${plural(o.atRisk.spans, "span", "spans")} at risk now`,
+    summary: `${plural(l.deleted, "original", "originals")} deleted and ${formatCount(l.damaged)} found damaged ${when}; ${plural(o.atRisk.spans, "span", "spans")} at risk now`,
     figures: [
       { label: "Spans at risk now", value: formatCount(o.atRisk.spans) },
       { label: "Sessions with spans at risk", value: formatCount(o.atRisk.sessions) },
+      { label: "Sessions with evidence lost", value: formatCount(o.lostNow.sessions) },
       { label: "Originals deleted", value: formatCount(l.deleted) },
       { label: "Originals found damaged", value: formatCount(l.damaged) },
     ],
@@ -161,7 +176,8 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
     ],
     unit: "count",
     points: fillBuckets(l.series, o.window, ["deleted", "damaged"]),
-    empty: l.deleted + l.damaged === 0 ? `No evidence lost in ${when}` : null,
+    empty: l.deleted + l.damaged === 0 ? `No evidence lost ${when}` : null,
+    note: `At risk and lost now: in the sessions active ${when}, as the sessions list counts them.`,
     link: {
       href: o.atRisk.spans > 0 ? links.atRisk : links.lost,
       text: o.atRisk.spans > 0 ? "See the sessions at risk" : "See the sessions that lost evidence",

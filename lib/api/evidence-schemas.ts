@@ -100,7 +100,10 @@ export const EvidenceAnswerSchema = z.object({
   pages: z.object({ citations: pageOf, blockers: pageOf }),
   gaps: z.array(z.object({ sessionId: uuid, fromSeq: z.number().int(), toSeq: z.number().int() })),
   checkedSpans: z.number().int(),
-  /** Sessions the scope names (all the project's when it names none). */
+  /**
+   * Sessions of the scope (all the project's when it names none) with at least one span in its time
+   * range, summaries included (any span when it has none): the sessions the checked spans come from.
+   */
   sessionsInScope: z.number().int(),
   scopeComplete: z.boolean(),
   /** Records the sessions' imports skipped: each blocks a NO. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rangeParam, rangeStartDay, timeWindow } from "./time-range";
+import { dayParam, rangeParam, rangeStartDay, timeWindow } from "./time-range";
 
 const NOW = new Date("2026-12-06T10:30:00.000Z");
 
@@ -27,5 +27,14 @@ describe("the project views' time range", () => {
     expect(rangeStartDay("24h", NOW)).toBe("2026-12-05");
     expect(rangeParam.safeParse("7d").success).toBe(true);
     expect(rangeParam.safeParse("1y").success).toBe(false);
+  });
+});
+
+describe("dayParam", () => {
+  it("takes a real calendar day in the years Postgres round-trips, and refuses anything else", () => {
+    expect(dayParam.parse("2026-12-06")).toBe("2026-12-06");
+    for (const bad of ["2026-02-30", "2026-12-6", "06-12-2026", "0000-01-01", "1899-12-31", "9999-01-01", "2026-12-06T00:00"]) {
+      expect(dayParam.safeParse(bad).success, bad).toBe(false);
+    }
   });
 });

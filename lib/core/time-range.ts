@@ -23,6 +23,14 @@ const RANGE_MS: Record<TimeRange, number> = {
 /** The `range` field of a list's query schema. */
 export const rangeParam = z.enum(TIME_RANGES, { error: `Expected one of ${TIME_RANGES.join(", ")}` });
 
+/**
+ * A whole UTC day in the URL (?from=2026-12-01), as the lists' `from` and `to` take it: a real
+ * calendar day, in years a timestamp parameter round-trips through Postgres without surprises.
+ */
+export const dayParam = z.iso
+  .date({ error: "Expected a date as YYYY-MM-DD" })
+  .refine((day) => day >= "1900-01-01" && day <= "9998-12-31", "Expected a year from 1900 to 9998");
+
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 /** The instants a view's range covers, [since, until); either end open when the URL leaves it so. */

@@ -2,7 +2,7 @@ import { OverviewDashboard } from "@/components/OverviewDashboard";
 import { projectHref } from "@/components/project-href";
 import { requireMember } from "@/lib/auth/project-access";
 import { AppError } from "@/lib/core/errors";
-import { type OverviewRange, parseOverviewRange, projectOverview } from "@/lib/server/overview";
+import { parseOverviewView, projectOverview } from "@/lib/server/overview";
 
 export const metadata = { title: "Overview" };
 
@@ -18,21 +18,29 @@ export default async function ProjectOverviewPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { project } = await requireMember((await params).slug);
-  const raw = (await searchParams).range;
-  let range: OverviewRange;
+  const query = await searchParams;
+  const first = (key: string) => {
+    const value = query[key];
+    return typeof value === "string" ? value : value?.[0];
+  };
+  let view: ReturnType<typeof parseOverviewView>;
   try {
-    range = parseOverviewRange(typeof raw === "string" ? raw : raw?.[0]);
+    view = parseOverviewView({ range: first("range"), from: first("from"), to: first("to") }, new Date());
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") {
+      const days = first("from") || first("to");
       return (
         <div className="panel error-text" role="alert">
-          There is no range “{String(raw)}”. <a href={projectHref(project.slug)}>Show the last 7 days</a>.
+          {days
+            ? `There is no range from “${first("from") ?? ""}” to “${first("to") ?? ""}”.`
+            : `There is no range “${first("range")}”.`}{" "}
+          <a href={projectHref(project.slug)}>Show the last 7 days</a>.
         </div>
       );
     }
     throw error;
   }
-  const initial = await projectOverview(project.id, { range });
+  const initial = await projectOverview(project.id, view);
   return (
     <>
       <h1>{project.name}</h1>

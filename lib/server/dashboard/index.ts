@@ -1,6 +1,15 @@
 export { FEED_SHOWS, refusalFeed, type RefusalFeed } from "./refusal-feed";
 export { cellOriginals, getSessionOverview } from "./session-detail";
-export { listSessionPage, PAGE_SIZE, SESSION_SORTS, SESSION_STATES, type SessionListQuery, sessionListSql } from "./session-list";
+export {
+  countSessionsAtRiskAndLost,
+  listSessionPage,
+  PAGE_SIZE,
+  SESSION_SORTS,
+  SESSION_STATES,
+  type SessionListQuery,
+  sessionListSql,
+  sessionStateCountsSql,
+} from "./session-list";
 export { getSpanDetail } from "./span-detail";
 export { requireSessionsOfProject } from "./span-project";
 export { sessionNames } from "./session-names";

@@ -20,11 +20,6 @@ export const pageParam = z.coerce
   .max(1_000_000, "Expected a page number up to 1000000")
   .default(1);
 
-/** A whole UTC day; years a timestamp parameter round-trips through Postgres without surprises. */
-export const isoDay = z.iso
-  .date({ error: "Expected a date as YYYY-MM-DD" })
-  .refine((day) => day >= "1900-01-01" && day <= "9998-12-31", "Expected a year from 1900 to 9998");
-
 /** Free text matched exactly; Postgres text cannot hold NUL, so it is refused here rather than there. */
 export const exactText = (max: number) =>
   z

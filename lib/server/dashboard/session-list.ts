@@ -3,16 +3,18 @@ import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { gridTally } from "@/lib/evidence/safety";
-import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
+import { heldPastTtl, STATUS_CODES, sessionGrid, statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
-import { isoDay } from "./list-query";
-import { rangeParam, timeWindow } from "@/lib/core/time-range";
+import { dayParam, rangeParam, timeWindow } from "@/lib/core/time-range";
 
 /** span_grid_count's codes for the statuses the grid shows red on evidence-bearing rows: LOST and NONE. */
 const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 const NONE_GRID_CODE = STATUS_CODES.indexOf("NONE");
 /** And the status it shows amber on them: EXPIRING. */
 const EXPIRING_GRID_CODE = STATUS_CODES.indexOf("EXPIRING");
+const GRID_NONE = NONE_GRID_CODE;
+const GRID_LOST = LOST_GRID_CODE;
+const GRID_DURABLE = STATUS_CODES.indexOf("DURABLE");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete", "unasked"] as const;
@@ -26,8 +28,8 @@ export const SessionListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   /** The project views' time range (time-range.ts), over each session's last activity. */
   range: rangeParam.optional(),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
+  from: dayParam.optional(),
+  to: dayParam.optional(),
 });
 
 export type SessionListQuery = z.output<typeof SessionListQuerySchema>;
@@ -150,7 +152,8 @@ async function countsAsTheGridShowsThem(
  * skipped are counted from skipped_record's key. Summaries are left out of both: the grid resolves
  * a summary's status over its links, which no kept count holds. A summary is amber or red only
  * when a span beneath it is, so the filters find the sessions the shown counts name (but where that
- * span is narrative); the at-risk sort orders by spans, summaries aside.
+ * span is narrative); the at-risk sort orders by what the grid shows amber, summaries included
+ * (summariesAtRisk resolves them as the grid does).
  * Computing those for every session before paging cost the last page of 1,000 sessions 170 ms;
  * only the lost, at-risk and incomplete filters and the at-risk sort need them for all. Each reads
  * by the session's keys (span_grid_count's, span_held_expiry_idx): nothing scans a session's spans.
@@ -163,15 +166,42 @@ export function sessionListSql(
   /** The project's evidence horizon: what tells an original past its TTL that was EXPIRING. */
   horizonDays: number,
 ): Prisma.Sql {
-  // What the grid shows red: evidence-bearing spans LOST or with no pointer, and those whose TTL
-  // has passed since their counter was kept.
+  const { atRisk, lost } = shownCounts(now, horizonDays);
+  const conditions = sessionConditions(projectId, query, now, { atRisk, lost });
+  // The id last: sessions tied on a count keep one order, so pages never overlap.
+  const order =
+    query.sort === "refusals"
+      ? Prisma.sql`se.refusal_count desc, se.last_activity_at desc, se.id desc`
+      : query.sort === "at-risk"
+        ? Prisma.sql`${atRisk} + ${summariesAtRisk({ now, horizonDays })} desc, se.last_activity_at desc, se.id desc`
+        : Prisma.sql`se.last_activity_at desc, se.id desc`;
+  return Prisma.sql`
+    with page as (
+      select se.id, count(*) over () as total
+        from session se
+       where ${Prisma.join(conditions, " and ")}
+       order by ${order}
+       limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}
+    )
+    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at, se.created_at,
+           se.span_count as spans, se.refusal_count as refusals, (${atRisk})::int as at_risk, (${lost})::int as lost,
+           (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped,
+           se.unasked_compaction_count as unasked, se.span_count > se.non_summary_count as has_summaries, page.total
+      from page join session se on se.id = page.id join project pr on pr.id = se.project_id
+     order by ${order}`;
+}
+
+/**
+ * What the list's own counts are, per session `se` (see sessionListSql): the grid's red cells
+ * (evidence-bearing spans LOST or with no pointer, and those whose TTL has passed since their
+ * counter was kept) and its amber ones (EXPIRING by their counters, less those past their TTL since).
+ */
+function shownCounts(now: Date, horizonDays: number): { atRisk: Prisma.Sql; lost: Prisma.Sql } {
   const lost = Prisma.sql`
     (select coalesce(sum(g.n), 0) from span_grid_count g
       where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code in (${LOST_GRID_CODE}, ${NONE_GRID_CODE}))
     + (select count(*) from span s
         where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)})`;
-  // What the grid shows amber (gridTally's at risk): evidence-bearing spans EXPIRING by their
-  // counters, less those whose TTL has passed since (the grid shows them LOST), found as above.
   const atRisk = Prisma.sql`
     (select coalesce(sum(g.n), 0) from span_grid_count g
       where g.session_id = se.id and g.class <> 'NARRATIVE' and g.code = ${EXPIRING_GRID_CODE})
@@ -179,6 +209,47 @@ export function sessionListSql(
         where s.session_id = se.id and s.kind <> 'SUMMARY' and s.class <> 'NARRATIVE' and ${heldPastTtl("s", now)}
           and custodian_grid_code(s.has_pointer, s.original_state, s.original_expires_at, s.occurred_at, ${horizonDays}::int)
               = ${EXPIRING_GRID_CODE})`;
+  return { atRisk, lost };
+}
+
+/**
+ * Session `se`'s summaries the grid shows amber: evidence-bearing summaries whose status, resolved
+ * over their links as resolveSummaryStatuses does, is EXPIRING. A summary's status is the weakest
+ * of the spans it replaced directly and of the summaries beneath it; NONE when a link of it has no
+ * pointer, when it replaced nothing, or on a cycle of links. Summaries are few, and read by their
+ * own index; only the at-risk sort reads this.
+ */
+function summariesAtRisk(p: { now: Date; horizonDays: number }): Prisma.Sql {
+  const c = statusConditions("s", p);
+  const code = Prisma.sql`(case when ${c.none} then ${GRID_NONE} when ${c.lost} then ${GRID_LOST} when ${c.expiring} then ${EXPIRING_GRID_CODE} else ${GRID_DURABLE} end)`;
+  return Prisma.sql`(with recursive
+      sums as (select m.id, m.class, m.replacing_summary_id as parent from span m where m.session_id = se.id and m.kind = 'SUMMARY'),
+      local as (
+        select m.id,
+               case when exists (select 1 from summary_link l
+                                  where l.session_id = se.id and l.summary_span_id = m.id and l.pointer_sha256 is null) then ${GRID_NONE}
+                    else coalesce((select min(${code}) from span s
+                                    where s.session_id = se.id and s.replacing_summary_id = m.id and s.kind <> 'SUMMARY'),
+                                  case when exists (select 1 from sums k where k.parent = m.id) then ${GRID_DURABLE} else ${GRID_NONE} end)
+               end as code
+          from sums m),
+      walk (root, node, path, cycle) as (
+        select id, id, array[id], false from sums
+        union all
+        select w.root, k.id, w.path || k.id, k.id = any(w.path) from walk w join sums k on k.parent = w.node where not w.cycle)
+    select count(*) from sums r
+     where r.class <> 'NARRATIVE'
+       and (select min(case when w.cycle then ${GRID_NONE} else l.code end)
+              from walk w join local l on l.id = w.node where w.root = r.id) = ${EXPIRING_GRID_CODE})`;
+}
+
+/** The list's filters as conditions on session `se`: search, runtime, the view's range (last activity) and state. */
+function sessionConditions(
+  projectId: string,
+  query: Pick<SessionListQuery, "q" | "runtime" | "state"> & Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  now: Date,
+  { atRisk, lost }: { atRisk: Prisma.Sql; lost: Prisma.Sql },
+): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [Prisma.sql`se.project_id = ${projectId}::uuid`];
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -195,25 +266,45 @@ export function sessionListSql(
   if (query.state === "incomplete")
     conditions.push(Prisma.sql`exists (select 1 from skipped_record r where r.session_id = se.id)`);
   if (query.state === "unasked") conditions.push(Prisma.sql`se.unasked_compaction_count > 0`);
-  // The id last: sessions tied on a count keep one order, so pages never overlap.
-  const order =
-    query.sort === "refusals"
-      ? Prisma.sql`se.refusal_count desc, se.last_activity_at desc, se.id desc`
-      : query.sort === "at-risk"
-        ? Prisma.sql`${atRisk} desc, se.last_activity_at desc, se.id desc`
-        : Prisma.sql`se.last_activity_at desc, se.id desc`;
+  return conditions;
+}
+
+/**
+ * How many sessions the list shows at risk and with evidence lost within the view's range, and
+ * their spans in each state as the list's SQL counts them: the list's own conditions
+ * (sessionListSql, state "at-risk" and "lost"), so a figure that links to the list counts what the
+ * list shows. One pass over the range's sessions computes both.
+ */
+export function sessionStateCountsSql(
+  projectId: string,
+  query: Partial<Pick<SessionListQuery, "range" | "from" | "to">>,
+  now: Date,
+  horizonDays: number,
+): Prisma.Sql {
+  const counts = shownCounts(now, horizonDays);
+  const conditions = sessionConditions(projectId, { ...query, state: "any" }, now, counts);
   return Prisma.sql`
-    with page as (
-      select se.id, count(*) over () as total
-        from session se
-       where ${Prisma.join(conditions, " and ")}
-       order by ${order}
-       limit ${PAGE_SIZE} offset ${(query.page - 1) * PAGE_SIZE}
-    )
-    select se.id::text as id, se.project_id::text as project_id, pr.slug, se.external_id, se.runtime, se.title, se.last_activity_at, se.created_at,
-           se.span_count as spans, se.refusal_count as refusals, (${atRisk})::int as at_risk, (${lost})::int as lost,
-           (select count(*) from skipped_record r where r.session_id = se.id)::int as skipped,
-           se.unasked_compaction_count as unasked, se.span_count > se.non_summary_count as has_summaries, page.total
-      from page join session se on se.id = page.id join project pr on pr.id = se.project_id
-     order by ${order}`;
+    select count(*) filter (where at_risk > 0)::int as at_risk_sessions, coalesce(sum(at_risk) filter (where at_risk > 0), 0)::int as at_risk_spans,
+           count(*) filter (where lost > 0)::int as lost_sessions, coalesce(sum(lost) filter (where lost > 0), 0)::int as lost_spans
+      from (select ${counts.atRisk} as at_risk, ${counts.lost} as lost
+              from session se
+             where ${Prisma.join(conditions, " and ")}) c`;
+}
+
+type StateCount = { sessions: number; spans: number };
+
+/** sessionStateCountsSql, run. */
+export async function countSessionsAtRiskAndLost(
+  projectId: string,
+  query: Parameters<typeof sessionStateCountsSql>[1],
+  now: Date,
+): Promise<{ atRisk: StateCount; lost: StateCount }> {
+  const horizonDays = (await loadPolicy(db(), projectId)).evidenceHorizonDays;
+  const [row] = await db().$queryRaw<
+    Array<{ at_risk_sessions: number; at_risk_spans: number; lost_sessions: number; lost_spans: number }>
+  >(sessionStateCountsSql(projectId, query, now, horizonDays));
+  return {
+    atRisk: { sessions: row?.at_risk_sessions ?? 0, spans: row?.at_risk_spans ?? 0 },
+    lost: { sessions: row?.lost_sessions ?? 0, spans: row?.lost_spans ?? 0 },
+  };
 }

@@ -257,6 +257,22 @@ describe("the project overview, counted in SQL", () => {
     expect(d90.unaskedCompactions).toMatchObject({ total: 3, spansReplaced: 15 });
   });
 
+  it("counts over the days the URL names, from the first day's start to the last day's end, and nothing after", async () => {
+    const { a } = await seed();
+    const days = { from: day(-2).slice(0, 10), to: day(-1).slice(0, 10) };
+    const o = await projectOverview(a.id, { range: "7d", days, now: NOW });
+    expect(o.window).toMatchObject({ days, bucket: "day", from: day(-2), buckets: 2, until: new Date(TODAY - 1).toISOString() });
+    // Yesterday's three refusals (06:30, 12:59:59.999 and 13:00); today's are after the last day.
+    expect(o.refusals).toEqual({ series: [{ at: day(-1), count: 3 }], total: 3 });
+    expect(o.unaskedCompactions).toEqual({
+      series: [{ at: day(-2), count: 1, spansReplaced: 5 }],
+      total: 1,
+      spansReplaced: 5,
+      askedTotal: 0,
+    });
+    expect(o.evidenceLost).toEqual({ series: [], deleted: 0, damaged: 0 });
+  });
+
   it("projects today's spans at risk ahead: per bucket, those whose held original then expires, any already past in the first", async () => {
     const { a, s1, s2 } = await seed();
     // Session one's 3 (side-effecting) is past its expiry and not swept yet: it goes at the next sweep.
@@ -265,7 +281,9 @@ describe("the project overview, counted in SQL", () => {
     // 23:30), 7 (today + 7, 00:01) and session two's 0 (today + 3); 2 is pinned, 8 has no bytes,
     // 4 and 5 are narrative. Project B's span expires today and must not count.
     const d7 = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(d7.atRisk.spans).toBe(6);
+    // At risk now is what the sessions list and the grid show amber: the overdue 3 shows as lost.
+    expect(d7.atRisk.spans).toBe(5);
+    expect(d7.lostNow).toEqual({ spans: 2, sessions: 1 });
     expect(d7.atRiskAhead).toEqual({
       window: { bucket: "day", from: day(0), buckets: 7 },
       held: 6,
@@ -305,7 +323,8 @@ describe("the project overview, counted in SQL", () => {
       },
     });
     const short = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(short.atRisk.spans).toBe(1);
+    // Now, that one shows as lost, not at risk (as in the list and the grid); the projection still holds it.
+    expect(short.atRisk.spans).toBe(0);
     expect(short.atRiskAhead).toMatchObject({ held: 1, series: [{ at: day(0), expiring: 1 }] });
   });
 

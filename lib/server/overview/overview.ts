@@ -1,15 +1,15 @@
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
+import { countSessionsAtRiskAndLost } from "@/lib/server/dashboard";
 import { storageFigures } from "@/lib/server/retention";
 import { type AtRiskAhead, aheadWindow, atRiskAhead, atRiskAheadSql } from "./at-risk-ahead";
 import {
-  atRiskNow,
   evidenceLostPerBucket,
   expiriesPerDay,
   overviewStatements,
   refusalsPerBucket,
   unaskedCompactionsPerBucket,
 } from "./queries";
-import { DAY_MS, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
+import { DAY_MS, type OverviewDays, type OverviewRange, type OverviewWindow, overviewWindow } from "./range";
 
 type ByClass = Record<EvidentialClass, { originals: number; bytes: number }>;
 
@@ -28,8 +28,14 @@ export interface ProjectOverview {
     /** Compactions in the same window that did ask the gate. */
     askedTotal: number;
   };
-  /** Now, not over the range: spans whose held original expires before their evidence horizon. */
+  /**
+   * Now, in the sessions active in the range (the sessions list's range, which the figure links to
+   * with the same range): evidence-bearing spans whose held original expires before their evidence
+   * horizon, and the sessions holding them, counted by the list's own query.
+   */
   atRisk: { spans: number; sessions: number };
+  /** The same for evidence lost now (the grid's red cells): what the list's "lost" filter shows. */
+  lostNow: { spans: number; sessions: number };
   /**
    * Spans at risk over time: a projection over as many buckets ahead as the range looks back, if
    * nobody pins or extends (their past is not kept; see at-risk-ahead.ts).
@@ -49,14 +55,18 @@ export interface ProjectOverview {
 
 const EXPIRY_DAYS = 7;
 
-function overviewScope(projectId: string, range: OverviewRange, now: Date) {
+function overviewScope(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
   const today = now.getTime() - (now.getTime() % DAY_MS);
-  return { scope: { projectId, window: overviewWindow(range, now) }, today, expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS) };
+  return {
+    scope: { projectId, window: overviewWindow(range, now, days) },
+    today,
+    expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS),
+  };
 }
 
 /** The statements behind an overview, by name: what the pages benchmark EXPLAINs. */
-export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date) {
-  const { scope, expiryEnd } = overviewScope(projectId, range, now);
+export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
+  const { scope, expiryEnd } = overviewScope(projectId, range, now, days);
   return {
     ...overviewStatements(scope, now, expiryEnd),
     "spans at risk ahead": atRiskAheadSql(projectId, aheadWindow(scope.window)),
@@ -65,16 +75,18 @@ export function projectOverviewStatements(projectId: string, range: OverviewRang
 
 export async function projectOverview(
   projectId: string,
-  { range, now = new Date() }: { range: OverviewRange; now?: Date },
+  { range, days, now = new Date() }: { range: OverviewRange; days?: OverviewDays; now?: Date },
 ): Promise<ProjectOverview> {
-  const { scope, today, expiryEnd } = overviewScope(projectId, range, now);
+  const { scope, today, expiryEnd } = overviewScope(projectId, range, now, days);
   // Only the class figures of the storage read are used (one day of growth, no session list); they
   // come from the trigger-kept span_storage_count, a few rows per session, not from the spans.
-  const [refusals, compactions, lost, atRisk, ahead, expiries, storage] = await Promise.all([
+  // The sessions list's range, as the figures' links carry it.
+  const listRange = days ? { from: days.from, to: days.to } : { range };
+  const [refusals, compactions, lost, { atRisk, lost: lostNow }, ahead, expiries, storage] = await Promise.all([
     refusalsPerBucket(scope),
     unaskedCompactionsPerBucket(scope),
     evidenceLostPerBucket(scope),
-    atRiskNow(projectId),
+    countSessionsAtRiskAndLost(projectId, listRange, now),
     atRiskAhead(projectId, scope.window),
     expiriesPerDay(projectId, now, expiryEnd),
     storageFigures(projectId, now, 1, 0),
@@ -105,6 +117,7 @@ export async function projectOverview(
       askedTotal: compactions.askedTotal,
     },
     atRisk,
+    lostNow,
     atRiskAhead: ahead,
     evidenceLost: { series: lost, deleted: sum(lost, (r) => r.deleted), damaged: sum(lost, (r) => r.damaged) },
     expiringThisWeek: {

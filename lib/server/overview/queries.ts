@@ -22,12 +22,12 @@ export function bucketUnit(bucket: OverviewWindow["bucket"]): Prisma.Sql {
   return Prisma.raw(bucket === "hour" ? "'hour'" : "'day'");
 }
 
-/** The window as SQL: its bucket unit, first instant and last instant ("now": nothing after it counts). */
+/** The window as SQL: its bucket unit, first instant and last instant (the end of its days, or "now": nothing after it counts). */
 function bounds({ window }: Scope) {
   return {
     unit: bucketUnit(window.bucket),
     from: sqlTime(new Date(window.from)),
-    to: sqlTime(new Date(window.asOf)),
+    to: sqlTime(new Date(window.until ?? window.asOf)),
   };
 }
 
@@ -99,14 +99,6 @@ export function evidenceLostSql(q: Scope): Prisma.Sql {
 export async function evidenceLostPerBucket(q: Scope): Promise<Array<{ at: string; deleted: number; damaged: number }>> {
   const rows = await db().$queryRaw<Array<{ at: Date; deleted: bigint; damaged: bigint }>>(evidenceLostSql(q));
   return rows.map((r) => ({ at: r.at.toISOString(), deleted: n(r.deleted), damaged: n(r.damaged) }));
-}
-
-/** Spans at risk now: the sessions' trigger-kept counts (what the sessions list shows per row). */
-export async function atRiskNow(projectId: string): Promise<{ spans: number; sessions: number }> {
-  const rows = await db().$queryRaw<Array<{ spans: bigint | null; sessions: bigint }>>`
-    select sum(at_risk_count)::bigint as spans, count(*) filter (where at_risk_count > 0) as sessions
-      from session where project_id = ${projectId}::uuid`;
-  return { spans: n(rows[0]?.spans), sessions: n(rows[0]?.sessions) };
 }
 
 export interface ExpiryRow {

@@ -179,4 +179,29 @@ describe("other answers", () => {
       askEvidenceQuestion({ projectId: a.projectId, question: systemConfig, scope: { sessionIds: ["not-a-uuid"] } }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("counts in sessionsInScope only the sessions with spans in the time range", async () => {
+    const a = await seedScenario("ev-sessions-in-range");
+    const day = 86_400_000;
+    const { session: old } = await upsertSession(a.projectId, { externalId: "last-year", runtime: "codex" });
+    await appendSpans(a.projectId, old.id, [
+      { seq: 0, kind: "MESSAGE", occurredAt: new Date(Date.now() - 365 * day), body: new TextEncoder().encode("hello") },
+    ]);
+    await upsertSession(a.projectId, { externalId: "no-spans-yet", runtime: "codex" });
+    const week = await askEvidenceQuestion({
+      projectId: a.projectId,
+      question: systemConfig,
+      scope: { from: new Date(Date.now() - 7 * day), to: new Date(Date.now() + day) },
+    });
+    expect(week).toMatchObject({ answer: "YES", checkedSpans: 2, sessionsInScope: 1 });
+    // Without a range every session with a span counts; one with none has nothing to check.
+    const always = await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig });
+    expect(always).toMatchObject({ checkedSpans: 3, sessionsInScope: 2 });
+    const none = await askEvidenceQuestion({
+      projectId: a.projectId,
+      question: systemConfig,
+      scope: { to: new Date(Date.now() - 400 * day) },
+    });
+    expect(none).toMatchObject({ noSpansInScope: true, sessionsInScope: 0 });
+  });
 });

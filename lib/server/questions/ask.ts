@@ -130,15 +130,15 @@ export async function askEvidenceQuestion(
     citationCount += part.citationCount;
     blockerCount += part.blockerCount;
   }
-  const [skipped, empty] = await Promise.all([skippedRecordsOf(sessions), noSpansIn(sessions, scope)]);
-  const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, empty);
+  const [skipped, withSpans] = await Promise.all([skippedRecordsOf(sessions), sessionsWithSpansIn(sessions, scope)]);
+  const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, withSpans === 0);
   return {
     ...concluded,
     outcomes: addTallies(sessions.map((s) => parts.get(s.id)!.outcomes)),
     citationCount,
     blockerCount,
     question,
-    sessionsInScope: sessions.length,
+    sessionsInScope: withSpans,
   };
 }
 
@@ -157,13 +157,19 @@ async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRec
     .map((r) => ({ sessionId: r.session_id, line: r.line, reason: r.reason }));
 }
 
-/** No span at all in scope (summaries included): such a scope never answers NO. */
-async function noSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<boolean> {
-  if (!timed(scope)) return sessions.every((s) => s.span_count === 0);
-  if (sessions.length === 0) return true;
-  const [row] = await db().$queryRaw<Array<{ any: boolean }>>`
-    select exists (select 1 from span s where s.session_id = any(${sessions.map((s) => s.id)}::uuid[]) and ${inTime("s", scope)}) as any`;
-  return !row?.any;
+/**
+ * The sessions in scope with at least one span (summaries included) in the question's time range,
+ * every span when it has none: what "checked in N sessions" counts. None: the scope has no span
+ * at all, and never answers NO.
+ */
+async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<number> {
+  const held = sessions.filter((s) => s.span_count > 0);
+  if (!timed(scope) || held.length === 0) return held.length;
+  const [row] = await db().$queryRaw<Array<{ n: number }>>`
+    select count(*)::int as n from session t
+     where t.id = any(${held.map((s) => s.id)}::uuid[])
+       and exists (select 1 from span s where s.session_id = t.id and ${inTime("s", scope)})`;
+  return row?.n ?? 0;
 }
 
 /** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */

@@ -10,7 +10,7 @@ import {
 } from "@/components/EvidenceAnswerTables";
 import { RangeSelect } from "@/components/RangeSelect";
 import { SkippedRecords } from "@/components/SkippedRecords";
-import { formatCount, humanize } from "@/components/format";
+import { checkedTally, countOf, humanize } from "@/components/format";
 import { Pager, pageWindow } from "@/components/Pager";
 import { AppError } from "@/lib/core/errors";
 import { can } from "@/lib/core/permissions";
@@ -225,9 +225,9 @@ export default async function EvidencePage({
         <section aria-label="Answer">
           <EvidenceAnswerHeading title={result.question.title} answer={result.answer} />
           <p className="subtitle">
-            {formatCount(result.citationCount)} citations, {formatCount(result.blockerCount)} blocking spans;{" "}
-            {formatCount(result.checkedSpans)} spans checked in {formatCount(result.sessionsInScope)} sessions; scope{" "}
-            {result.scopeComplete ? "complete" : "incomplete"}. Export:{" "}
+            {countOf(result.citationCount, "citation")}, {countOf(result.blockerCount, "blocking span")};{" "}
+            {checkedTally(result.checkedSpans, result.sessionsInScope)}; scope {result.scopeComplete ? "complete" : "incomplete"}.
+            Export:{" "}
             <a href={at(`/evidence/export?${exportParams}&format=json`)} download>
               JSON
             </a>{" "}

@@ -96,7 +96,9 @@ export default async function SearchPageView({
         <Select label="Class" name="class" values={EVIDENTIAL_CLASSES} value={first("class")} />
         <Select label="Provenance" name="provenance" values={PROVENANCE_STATUSES} value={first("provenance")} />
         {first("session") ? <input type="hidden" name="session" value={first("session")} /> : null}
-        <button type="submit">Search</button>
+        <button type="submit" className="button">
+          Search
+        </button>
       </form>
       {first("session") ? (
         <p className="subtitle">

@@ -141,7 +141,9 @@ export default async function SessionPage({
           <br />
           <input name="q" type="search" maxLength={500} placeholder="text, word*, &quot;a phrase&quot;" />
         </label>
-        <button type="submit">Find</button>
+        <button type="submit" className="button">
+          Find
+        </button>
       </form>
       {cls && provenance && can(role, "originals:pin") ? (
         <CellBulkActions

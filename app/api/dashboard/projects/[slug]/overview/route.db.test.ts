@@ -59,6 +59,12 @@ describe("the overview route", () => {
     expect(body.refusals.total).toBe(1);
     expect(body.storage.total.originals).toBe(1);
     expect((await (await get(project.slug)).json()).window.range).toBe("7d");
+    // Days, as the lists carry them: today's refusal is in a range ending today, not in one ending yesterday.
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const days = await (await get(project.slug, `from=${day(2)}&to=${day(0)}`)).json();
+    expect(days.window).toMatchObject({ days: { from: day(2), to: day(0) }, bucket: "day", buckets: 3 });
+    expect(days.refusals.total).toBe(1);
+    expect((await (await get(project.slug, `from=${day(3)}&to=${day(1)}`)).json()).refusals.total).toBe(0);
   });
 
   it("a non-member gets 404 JSON, as for a project that does not exist; signed out is 401", async () => {
@@ -81,6 +87,12 @@ describe("the overview route", () => {
     const response = await get(project.slug, "range=1y");
     expect(response.status).toBe(422);
     expect((await response.json()).error.fields).toEqual([expect.objectContaining({ path: "range" })]);
+    const backwards = await get(project.slug, "from=2026-12-05&to=2026-12-01");
+    expect(backwards.status).toBe(422);
+    expect((await backwards.json()).error.fields).toEqual([expect.objectContaining({ path: "from" })]);
+    expect((await (await get(project.slug, "to=2026-02-30")).json()).error.fields).toEqual([
+      expect.objectContaining({ path: "to" }),
+    ]);
     const post = await POST(
       new Request(`http://custodian.test/api/dashboard/projects/${project.slug}/overview`, { method: "POST" }),
     );
