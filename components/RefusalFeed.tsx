@@ -61,13 +61,12 @@ export function RefusalFeed({
     ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, id: c.id, row: c })),
   ].sort((a, b) => sign * (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const year = new Date(data.asOf).getUTCFullYear();
-  // Pages are cut in rows (a request's refusals are one): the pager counts rows, the summary events.
   const window = {
     page: data.page,
     pages: data.pages,
     start: (data.page - 1) * data.pageSize,
-    end: (data.page - 1) * data.pageSize + rows.length,
-    total: data.rows,
+    end: (data.page - 1) * data.pageSize + data.events.length + (data.compactions ?? []).length,
+    total: data.total,
   };
   return (
     <>
@@ -82,7 +81,7 @@ export function RefusalFeed({
         )}
       </p>
       <ListSummary
-        window={{ ...window, total: data.total }}
+        window={window}
         hrefFor={(n) => feedHref(project, data.query, n)}
         noun={["event", "events"]}
         testId="list-total"
@@ -112,7 +111,7 @@ export function RefusalFeed({
           </tbody>
         </table>
       )}
-      <Pager label="Refusal pages" noun="Rows" window={window} hrefFor={(n) => feedHref(project, data.query, n)} />
+      <Pager label="Refusal pages" noun="Events" window={window} hrefFor={(n) => feedHref(project, data.query, n)} />
     </>
   );
 }

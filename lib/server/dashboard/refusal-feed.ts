@@ -8,7 +8,6 @@ import {
   REFUSAL_PAGE_SIZE,
   type RefusalListQuery,
   refusalListPage,
-  refusalsOfGroups,
   refusalWhereSql,
   refusalWindow,
 } from "./refusal-list";
@@ -22,16 +21,11 @@ export const FEED_DAYS = 30;
 const CHART_MAX_DAYS = 366;
 
 export interface RefusalFeed {
-  /**
-   * The page's refusals, a gate request's together (one row of the list: paging never splits a
-   * request), and its compactions done without asking (a row each), in the list's order.
-   */
+  /** The page's refusals and compactions done without asking (events of their own), in the list's order. */
   events: RefusalRow[];
   compactions: CompactionRow[];
-  /** Events (refusals and compactions) matching the filters, over all pages; the page, kept within 1..pages. */
+  /** Events matching the filters, over all pages; the page, kept within 1..pages. */
   total: number;
-  /** The rows pages are cut from: one per gate request's refusals (or lone refusal), one per compaction. */
-  rows: number;
   page: number;
   pages: number;
   pageSize: number;
@@ -52,11 +46,13 @@ export async function refusalFeed(
   now = new Date(),
 ): Promise<RefusalFeed> {
   const query = parseRefusalListQuery(raw);
-  const { keys, total, rows, page, pages } = await refusalListPage(projectId, query, now);
+  const { keys, total, page, pages } = await refusalListPage(projectId, query, now);
   const chart = chartWindow(query, now);
-  const groups = keys.filter((k) => k.kind === "refusal");
   const [events, compactions, counts] = await Promise.all([
-    refusalsOfGroups(projectId, query, now, groups).then((refusals) => refusalsByKeys(projectId, refusals)),
+    refusalsByKeys(
+      projectId,
+      keys.filter((k) => k.kind === "refusal"),
+    ),
     compactionsByIds(
       projectId,
       keys.filter((k) => k.kind === "compaction").map((k) => k.id),
@@ -67,7 +63,6 @@ export async function refusalFeed(
     events,
     compactions,
     total,
-    rows,
     page,
     pages,
     pageSize: REFUSAL_PAGE_SIZE,

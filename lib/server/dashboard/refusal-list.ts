@@ -79,47 +79,10 @@ export function compactionWhereSql(projectId: string, query: RefusalListQuery, n
 }
 
 export interface RefusalListKey {
-  /** A refusal row is a group: one gate request's refusals (its id, GROUP_OF's), or a lone refusal. */
   kind: "refusal" | "compaction";
   sessionId: string;
   id: string;
   occurredAt: Date;
-}
-
-/**
- * The row a refusal belongs to, as text: its gate request (the reclamation its decision carries:
- * one compaction asked of the gate), or the refusal alone when no decision is recorded for it.
- */
-const GROUP_OF = Prisma.sql`coalesce('q:' || d.reclamation_id::text, 'r:' || r.id::text)`;
-
-/**
- * The list's refusal rows: the matching refusals grouped by session and request, each group at the
- * time of its newest refusal (newest first) or its oldest (oldest first), so paging never splits a
- * request's refusals across pages nor counts one twice.
- */
-function refusalGroupsSql(where: Prisma.Sql, newestFirst: boolean): Prisma.Sql {
-  // The group's time is the same whichever end a page is read from.
-  const at = Prisma.raw(newestFirst ? "max(r.occurred_at)" : "min(r.occurred_at)");
-  return Prisma.sql`select r.session_id, ${GROUP_OF} as id, ${at} as occurred_at, count(*) as events
-      from refusal_event r
-      left join gate_decision d on d.session_id = r.session_id and d.id = r.decision_id
-     where ${where}
-     group by r.session_id, ${GROUP_OF}`;
-}
-
-/** The refusals of a page's groups (session and GROUP_OF's id) that match the list's filters. */
-export function refusalGroupEventsSql(
-  projectId: string,
-  query: RefusalListQuery,
-  now: Date,
-  groups: ReadonlyArray<{ sessionId: string; id: string }>,
-): Prisma.Sql {
-  const keys = Prisma.join(groups.map((g) => Prisma.sql`(${g.sessionId}::uuid, ${g.id})`));
-  return Prisma.sql`select r.session_id::text as session_id, r.id::text as id, ${GROUP_OF} as grp
-      from refusal_event r
-      left join gate_decision d on d.session_id = r.session_id and d.id = r.decision_id
-     where ${refusalWhereSql(projectId, query, now)} and (r.session_id, ${GROUP_OF}) in (${keys})
-     order by r.occurred_at, r.id`;
 }
 
 function parts(projectId: string, query: RefusalListQuery, now: Date) {
@@ -129,15 +92,12 @@ function parts(projectId: string, query: RefusalListQuery, now: Date) {
   };
 }
 
-/** How many refusals match, the rows they make (one per request), and the compactions: each over its project index. */
+/** How many events match, per table: each counted over its project index. */
 export function refusalCountSql(projectId: string, query: RefusalListQuery, now: Date): Prisma.Sql {
   const { refusals, compactions } = parts(projectId, query, now);
-  const r = refusals
-    ? Prisma.sql`(select count(*) from refusal_event r where ${refusals})::int as refusals,
-       (select count(*) from (${refusalGroupsSql(refusals, true)}) g)::int as groups`
-    : Prisma.sql`0 as refusals, 0 as groups`;
+  const r = refusals ? Prisma.sql`(select count(*) from refusal_event r where ${refusals})` : Prisma.sql`0`;
   const c = compactions ? Prisma.sql`(select count(*) from compaction c where ${compactions})` : Prisma.sql`0`;
-  return Prisma.sql`select ${r}, ${c}::int as compactions`;
+  return Prisma.sql`select ${r}::int as refusals, ${c}::int as compactions`;
 }
 
 /**
@@ -155,18 +115,17 @@ export function refusalPageSql(
   const { refusals, compactions } = parts(projectId, query, now);
   const dir = Prisma.raw(read.descending ? "desc" : "asc");
   const sources: Array<{ sql: Prisma.Sql; alone: Prisma.Sql }> = [];
-  const add = (kind: string, from: Prisma.Sql, alias: string, where: Prisma.Sql) => {
+  const add = (kind: string, table: string, alias: string, where: Prisma.Sql) => {
     const a = Prisma.raw(alias);
     const select = Prisma.sql`select ${kind}::text as kind, ${a}.session_id::text as session_id, ${a}.id::text as id, ${a}.occurred_at
-      from ${from} ${a} where ${where} order by ${a}.occurred_at ${dir}, ${a}.id ${dir}`;
+      from ${Prisma.raw(table)} ${a} where ${where} order by ${a}.occurred_at ${dir}, ${a}.id ${dir}`;
     sources.push({
       sql: Prisma.sql`(${select} limit ${read.offset + read.limit})`,
       alone: Prisma.sql`${select} limit ${read.limit} offset ${read.offset}`,
     });
   };
-  if (refusals && present.refusals)
-    add("refusal", Prisma.sql`(${refusalGroupsSql(refusals, query.sort === "newest")})`, "g", Prisma.sql`true`);
-  if (compactions && present.compactions) add("compaction", Prisma.sql`compaction`, "c", compactions);
+  if (refusals && present.refusals) add("refusal", "refusal_event", "r", refusals);
+  if (compactions && present.compactions) add("compaction", "compaction", "c", compactions);
   if (sources.length === 0)
     return Prisma.sql`select null::text as kind, null::text as session_id, null::text as id, null::timestamp as occurred_at where false`;
   if (sources.length === 1) return sources[0]!.alone;
@@ -178,18 +137,14 @@ export function refusalPageSql(
     order by occurred_at ${dir}, id ${dir} limit ${read.limit} offset ${read.offset}`;
 }
 
-/**
- * One page of keys (a refusal key is a group: a request's refusals), the exact totals (events,
- * and the rows pages are cut from: a row per request and per compaction) and where the page is.
- */
+/** One page of keys, the exact total and where the page is. */
 export async function refusalListPage(projectId: string, query: RefusalListQuery, now: Date) {
-  const [counted = { refusals: 0, groups: 0, compactions: 0 }] = await db().$queryRaw<
-    Array<{ refusals: number; groups: number; compactions: number }>
-  >(refusalCountSql(projectId, query, now));
+  const [counted = { refusals: 0, compactions: 0 }] = await db().$queryRaw<Array<{ refusals: number; compactions: number }>>(
+    refusalCountSql(projectId, query, now),
+  );
   const total = counted.refusals + counted.compactions;
-  const rowsTotal = counted.groups + counted.compactions;
-  const { page, pages } = pageWithin(query.page, rowsTotal, REFUSAL_PAGE_SIZE);
-  const read = nearerEnd(page, REFUSAL_PAGE_SIZE, rowsTotal);
+  const { page, pages } = pageWithin(query.page, total, REFUSAL_PAGE_SIZE);
+  const read = nearerEnd(page, REFUSAL_PAGE_SIZE, total);
   const newestFirst = query.sort === "newest";
   const rows =
     read.limit === 0
@@ -210,27 +165,5 @@ export async function refusalListPage(projectId: string, query: RefusalListQuery
     occurredAt: r.occurred_at,
   }));
   if (read.reversed) keys.reverse();
-  return { keys, total, rows: rowsTotal, page, pages };
-}
-
-/**
- * The refusals of a page's groups, each group's together in the list's order (its newest first
- * when newest first): the keys the page's refusal rows are read by.
- */
-export async function refusalsOfGroups(
-  projectId: string,
-  query: RefusalListQuery,
-  now: Date,
-  groups: ReadonlyArray<{ sessionId: string; id: string }>,
-): Promise<Array<{ sessionId: string; id: string }>> {
-  if (groups.length === 0) return [];
-  const rows = await db().$queryRaw<Array<{ session_id: string; id: string; grp: string }>>(
-    refusalGroupEventsSql(projectId, query, now, groups),
-  );
-  if (query.sort === "newest") rows.reverse();
-  const position = new Map(groups.map((g, i) => [`${g.sessionId}/${g.id}`, i]));
-  return rows
-    .map((r, i) => ({ r, i, at: position.get(`${r.session_id}/${r.grp}`) ?? groups.length }))
-    .sort((a, b) => a.at - b.at || a.i - b.i)
-    .map(({ r }) => ({ sessionId: r.session_id, id: r.id }));
+  return { keys, total, page, pages };
 }

@@ -3,7 +3,7 @@ import { parseWith, text } from "@/lib/core/validation";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { gridTally } from "@/lib/evidence/safety";
-import { heldPastTtl, STATUS_CODES, sessionGrid, statusConditions } from "@/lib/server/provenance";
+import { heldPastTtl, STATUS_CODES, sessionGrid } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import { dayParam, rangeParam, timeWindow } from "@/lib/core/time-range";
 
@@ -12,9 +12,6 @@ const LOST_GRID_CODE = STATUS_CODES.indexOf("LOST");
 const NONE_GRID_CODE = STATUS_CODES.indexOf("NONE");
 /** And the status it shows amber on them: EXPIRING. */
 const EXPIRING_GRID_CODE = STATUS_CODES.indexOf("EXPIRING");
-const GRID_NONE = NONE_GRID_CODE;
-const GRID_LOST = LOST_GRID_CODE;
-const GRID_DURABLE = STATUS_CODES.indexOf("DURABLE");
 
 export const SESSION_SORTS = ["activity", "refusals", "at-risk"] as const;
 export const SESSION_STATES = ["any", "refused", "at-risk", "lost", "incomplete", "unasked"] as const;
@@ -152,8 +149,7 @@ async function countsAsTheGridShowsThem(
  * skipped are counted from skipped_record's key. Summaries are left out of both: the grid resolves
  * a summary's status over its links, which no kept count holds. A summary is amber or red only
  * when a span beneath it is, so the filters find the sessions the shown counts name (but where that
- * span is narrative); the at-risk sort orders by what the grid shows amber, summaries included
- * (summariesAtRisk resolves them as the grid does).
+ * span is narrative); the at-risk sort orders by spans, summaries aside.
  * Computing those for every session before paging cost the last page of 1,000 sessions 170 ms;
  * only the lost, at-risk and incomplete filters and the at-risk sort need them for all. Each reads
  * by the session's keys (span_grid_count's, span_held_expiry_idx): nothing scans a session's spans.
@@ -173,7 +169,7 @@ export function sessionListSql(
     query.sort === "refusals"
       ? Prisma.sql`se.refusal_count desc, se.last_activity_at desc, se.id desc`
       : query.sort === "at-risk"
-        ? Prisma.sql`${atRisk} + ${summariesAtRisk({ now, horizonDays })} desc, se.last_activity_at desc, se.id desc`
+        ? Prisma.sql`${atRisk} desc, se.last_activity_at desc, se.id desc`
         : Prisma.sql`se.last_activity_at desc, se.id desc`;
   return Prisma.sql`
     with page as (
@@ -210,37 +206,6 @@ function shownCounts(now: Date, horizonDays: number): { atRisk: Prisma.Sql; lost
           and custodian_grid_code(s.has_pointer, s.original_state, s.original_expires_at, s.occurred_at, ${horizonDays}::int)
               = ${EXPIRING_GRID_CODE})`;
   return { atRisk, lost };
-}
-
-/**
- * Session `se`'s summaries the grid shows amber: evidence-bearing summaries whose status, resolved
- * over their links as resolveSummaryStatuses does, is EXPIRING. A summary's status is the weakest
- * of the spans it replaced directly and of the summaries beneath it; NONE when a link of it has no
- * pointer, when it replaced nothing, or on a cycle of links. Summaries are few, and read by their
- * own index; only the at-risk sort reads this.
- */
-function summariesAtRisk(p: { now: Date; horizonDays: number }): Prisma.Sql {
-  const c = statusConditions("s", p);
-  const code = Prisma.sql`(case when ${c.none} then ${GRID_NONE} when ${c.lost} then ${GRID_LOST} when ${c.expiring} then ${EXPIRING_GRID_CODE} else ${GRID_DURABLE} end)`;
-  return Prisma.sql`(with recursive
-      sums as (select m.id, m.class, m.replacing_summary_id as parent from span m where m.session_id = se.id and m.kind = 'SUMMARY'),
-      local as (
-        select m.id,
-               case when exists (select 1 from summary_link l
-                                  where l.session_id = se.id and l.summary_span_id = m.id and l.pointer_sha256 is null) then ${GRID_NONE}
-                    else coalesce((select min(${code}) from span s
-                                    where s.session_id = se.id and s.replacing_summary_id = m.id and s.kind <> 'SUMMARY'),
-                                  case when exists (select 1 from sums k where k.parent = m.id) then ${GRID_DURABLE} else ${GRID_NONE} end)
-               end as code
-          from sums m),
-      walk (root, node, path, cycle) as (
-        select id, id, array[id], false from sums
-        union all
-        select w.root, k.id, w.path || k.id, k.id = any(w.path) from walk w join sums k on k.parent = w.node where not w.cycle)
-    select count(*) from sums r
-     where r.class <> 'NARRATIVE'
-       and (select min(case when w.cycle then ${GRID_NONE} else l.code end)
-              from walk w join local l on l.id = w.node where w.root = r.id) = ${EXPIRING_GRID_CODE})`;
 }
 
 /** The list's filters as conditions on session `se`: search, runtime, the view's range (last activity) and state. */
