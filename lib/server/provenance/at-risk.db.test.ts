@@ -9,21 +9,26 @@ import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { listAtRiskOriginals, loadPolicy } from "@/lib/server/retention";
 import { loadOriginalFacts } from "./original-facts";
 
+/** A write of a system config file: a side-effecting span whose original the policy keeps for a TTL. */
+const configWrite = (seq: number, occurredAt: Date) => {
+  const toolInput = { path: `/etc/app/${seq}.yaml`, mode: "overwrite" };
+  return {
+    seq,
+    kind: "TOOL_CALL" as const,
+    toolName: "write_file",
+    toolInput,
+    occurredAt,
+    body: new TextEncoder().encode(JSON.stringify(toolInput)),
+  };
+};
+
 describe("at risk: the pure definition and the retention page's SQL agree", () => {
   it("lists exactly the originals isAtRisk names", async () => {
     const project = await makeTestProject("at-risk");
     const { session } = await upsertSession(project.id, { externalId: "s", runtime: "test" });
     const occurredAt = new Date(Date.now() - 5 * DAY_MS);
-    const write = (seq: number) => ({
-      seq,
-      kind: "TOOL_CALL" as const,
-      toolName: "write_file",
-      toolInput: { path: `/etc/app/${seq}.yaml`, mode: "overwrite" },
-      occurredAt,
-      body: new TextEncoder().encode(JSON.stringify({ path: `/etc/app/${seq}.yaml`, mode: "overwrite" })),
-    });
     const spans = await appendSpans(project.id, session.id, [
-      ...Array.from({ length: 8 }, (_, seq) => write(seq)),
+      ...Array.from({ length: 8 }, (_, seq) => configWrite(seq, occurredAt)),
       { seq: 8, kind: "MESSAGE", occurredAt, body: new TextEncoder().encode("Sounds good, carry on.") },
     ]);
     const horizon = occurredAt.getTime() + DEFAULT_POLICY.evidenceHorizonDays * DAY_MS;
@@ -73,14 +78,7 @@ describe("at risk: the pure definition and the retention page's SQL agree", () =
     const spans = await appendSpans(
       project.id,
       session.id,
-      at.map((_, seq) => ({
-        seq,
-        kind: "TOOL_CALL" as const,
-        toolName: "write_file",
-        toolInput: { path: `/etc/app/${seq}.yaml`, mode: "overwrite" },
-        occurredAt,
-        body: new TextEncoder().encode(JSON.stringify({ path: `/etc/app/${seq}.yaml`, mode: "overwrite" })),
-      })),
+      at.map((_, seq) => configWrite(seq, occurredAt)),
     );
     for (const [i, ms] of at.entries())
       await db().spanOriginal.update({
