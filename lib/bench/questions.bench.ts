@@ -6,8 +6,9 @@
  * the project and 50 ms for a session), the growth curve (questions-curve.ts), over HTTP
  * (questions-http.ts: afresh and with verdicts current), EXPLAIN (ANALYZE, BUFFERS) summaries of
  * the statements a question judged afresh starts with, and the same on the embedded database at a
- * smaller size (questions-embedded.ts). A phase that fails is named with its reason and the others
- * still run; every figure measured is printed at the end, and the run exits non-zero on a failure.
+ * smaller size (questions-embedded.ts), with the database server's memory settings it ran with. A
+ * phase that fails is named with its reason and the others still run; every figure measured is
+ * printed at the end, and the run exits non-zero on a failure.
  *
  * BENCH_ITERATIONS (at least 20, the default), BENCH_WARMUP (default 3), BENCH_PROJECT (default
  * "scale"), BENCH_HTTP (next | handler), BENCH_EMBEDDED_SPANS (default 100,000; 0 skips).
@@ -54,6 +55,7 @@ async function main() {
     console.log(
       `"Did we modify system config?" over project "${targets.slug}" (${targets.sessions} sessions, ${targets.spans.toLocaleString("en")} spans)`,
     );
+    report.note(await serverSettings());
     const kept = await questionsInProcess(report, phase, targets, options);
     await report.phase(`growth, Postgres`, () => growthCurve(report, "growth, Postgres", targets, options));
     if (kept === undefined) report.fail("over HTTP, Postgres", "the phase", new Error("skipped: no count of kept verdicts"));
@@ -91,6 +93,13 @@ async function plans(url: string, projectId: string, sessionId: string) {
   } finally {
     await client.end();
   }
+}
+
+/** The database server's memory settings the figures were measured with (docs/operations.md). */
+async function serverSettings(): Promise<string> {
+  const rows = await db().$queryRaw<Array<{ name: string; setting: string }>>`
+    select name, current_setting(name) as setting from unnest(array['shared_buffers', 'effective_cache_size', 'work_mem']) as name`;
+  return `Database server settings: ${rows.map((r) => `${r.name} ${r.setting}`).join(", ")}.`;
 }
 
 /** The bound on an evidence question's heap growth, in MiB. */
