@@ -102,8 +102,10 @@ export async function askEvidenceQuestion(
     let { answers, damaged, whole } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded now;
     // asking again judges the replaced spans that rested on them as they are.
-    let news = 0;
-    for (const d of damaged) news += await recordDamaged(db(), d.sessionId, [d.spanId]);
+    const bySession = new Map<string, string[]>();
+    for (const d of damaged) bySession.set(d.sessionId, [...(bySession.get(d.sessionId) ?? []), d.spanId]);
+    const recorded = await Promise.all([...bySession].map(([sessionId, spanIds]) => recordDamaged(db(), sessionId, spanIds)));
+    const news = recorded.reduce((sum, n) => sum + n, 0);
     if (news > 0) ({ answers } = await run());
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
     // Only sessions whose lists the window kept whole are kept: the others' are cut short.
@@ -219,14 +221,6 @@ export async function evidenceQueriesToExplain(
   const { question, policy, sessions, scope } = await prepare(input);
   const key = verdictKeyFor(input, question, policy, scope);
   const predicates = compileQuestion(question);
-  const uncheckedCounted = uncheckedCountQuery(predicates, scope, now);
-  // The rows read are those of the first sessions, up to the window: all of them, as an upper bound.
-  const rows = uncheckedRowsQuery(
-    predicates,
-    scope,
-    now,
-    sessions.map((s) => ({ sessionId: s.id, limit: ANSWER_WINDOW })),
-  );
   const counted = countedBlockersQuery(
     predicates,
     scope,
@@ -235,6 +229,17 @@ export async function evidenceQueriesToExplain(
     ANSWER_WINDOW,
     CANDIDATE_ROWS_AT_ONCE,
   );
+  // Without unknown tools' calls to count, the unchecked spans are counted, then their first rows
+  // read (those of the first sessions, up to the window: all of them here, as an upper bound).
+  const uncheckedCounted = counted ? null : uncheckedCountQuery(predicates, scope, now);
+  const rows = counted
+    ? null
+    : uncheckedRowsQuery(
+        predicates,
+        scope,
+        now,
+        sessions.map((s) => ({ sessionId: s.id, limit: ANSWER_WINDOW })),
+      );
   return [
     ...(key ? [{ label: "stored verdicts of the sessions in scope", sql: verdictsQuery(sessions, key, now) }] : []),
     ...candidateSources(predicates, scope).map((sql, i) => ({

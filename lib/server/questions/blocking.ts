@@ -32,28 +32,24 @@ export async function judgeCountedBlockers(
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
 ): Promise<Map<string, number>> {
-  // The unchecked spans are counted and their first rows read beside the statement that counts the
-  // unknown tools' calls (and reads those the window holds), not after it: the room each session's
-  // unchecked spans may take is then reckoned without the calls before them, an upper bound, and
-  // the answer's window keeps the first of all that is offered.
-  const uncheckedSide = (async () => {
-    const unchecked = await countUnchecked(query, predicates, scope, now);
-    const wanted: Array<{ sessionId: string; limit: number }> = [];
-    let room = window;
-    for (const s of sessions) {
-      if (room <= 0) break;
-      const u = unchecked.get(s.id) ?? 0;
-      if (u > 0) wanted.push({ sessionId: s.id, limit: Math.min(u, room) });
-      room -= u;
-    }
-    await readUnchecked(query, predicates, scope, now, wanted, cwdOf, emit);
-    return unchecked;
-  })();
-  const counted = unknownToolsMatter(predicates)
-    ? await readCountedBlockers(query, predicates, sessions, scope, policy, now, window, atOnce, cwdOf, emit)
-    : null;
-  if (counted) tellCandidates(counted.candidates);
-  const totals = new Map(await uncheckedSide);
-  for (const [id, n] of counted?.unknown ?? []) totals.set(id, (totals.get(id) ?? 0) + n);
-  return totals;
+  // Where unknown tools' calls can block, one statement counts both kinds and reads the first of
+  // each that the window can hold: the room each session leaves is then exact for both.
+  if (unknownToolsMatter(predicates)) {
+    const counted = (await readCountedBlockers(query, predicates, sessions, scope, policy, now, window, atOnce, cwdOf, emit))!;
+    tellCandidates(counted.candidates);
+    const totals = new Map(counted.unchecked);
+    for (const [id, n] of counted.unknown) totals.set(id, (totals.get(id) ?? 0) + n);
+    return totals;
+  }
+  const unchecked = await countUnchecked(query, predicates, scope, now);
+  const wanted: Array<{ sessionId: string; limit: number }> = [];
+  let room = window;
+  for (const s of sessions) {
+    if (room <= 0) break;
+    const u = unchecked.get(s.id) ?? 0;
+    if (u > 0) wanted.push({ sessionId: s.id, limit: Math.min(u, room) });
+    room -= u;
+  }
+  await readUnchecked(query, predicates, scope, now, wanted, cwdOf, emit);
+  return unchecked;
 }

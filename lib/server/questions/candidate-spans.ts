@@ -317,7 +317,9 @@ async function judgeBatch(
   if (hits.size === 0) return;
   if (judgedSpans) for (const key of hits.keys()) judgedSpans.add(key);
   for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now, judgedSpans !== null))) {
-    if (row.intact === false) damaged.push({ sessionId: row.session_id, spanId: row.id });
+    // Damage already recorded (the span's original is no longer HELD) needs no recording again:
+    // only bytes changed behind the database's back since they were last verified do.
+    if (row.intact === false && row.original_state === "HELD") damaged.push({ sessionId: row.session_id, spanId: row.id });
     if (row.unknown_atoms) merge(atomsBySpan(row.unknown_atoms));
     const span = questionSpan(row, row.seq!, policy, now, {
       atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),

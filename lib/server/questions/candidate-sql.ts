@@ -101,10 +101,11 @@ export function factsQuery(
   unknownAtoms: boolean,
 ): Prisma.Sql {
   const keys = Prisma.sql`unnest(${spans.map((k) => k.session_id)}::uuid[], ${spans.map((k) => k.id)}::uuid[], ${spans.map((k) => k.may_cite)}::boolean[]) as k(session_id, span_id, may_cite)`;
-  // A span's atoms lie together under the primary key: the unknown calls' among them cost a probe.
+  // A span's atoms lie together under the primary key: the unknown calls' among them cost a probe,
+  // made only for the spans that hold such a call (span.unknown_call, kept by a trigger on atoms).
   const unknown = unknownAtoms
-    ? Prisma.sql`, (select json_agg(${atomJson("u")}) from evidence_atom u
-                     where u.session_id = s.session_id and u.span_id = s.id and ${unknownToolCondition("u")}) as unknown_atoms`
+    ? Prisma.sql`, case when s.unknown_call then (select json_agg(${atomJson("u")}) from evidence_atom u
+                     where u.session_id = s.session_id and u.span_id = s.id and ${unknownToolCondition("u")}) end as unknown_atoms`
     : Prisma.empty;
   return Prisma.sql`
     select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body${unknown}

@@ -91,18 +91,42 @@ export function uncheckedRowsQuery(
   now: Date,
   wanted: Array<{ sessionId: string; limit: number }>,
 ): Prisma.Sql | null {
+  const keys = Prisma.sql`unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.limit)}::int[]) as k(session_id, lim)`;
+  const first = firstUncheckedRows(predicates, scope, now, keys);
+  return first && Prisma.sql`select x.session_id, x.id, x.seq, x.facts from ${first} x`;
+}
+
+/**
+ * The first `k.lim` blocking unchecked spans by seq of each session `k.session_id` of `keys` (a
+ * FROM item naming them as k(session_id, lim)), as a FROM item of rows (session_id, id, seq,
+ * facts) in text; null when no class can block.
+ */
+export function firstUncheckedRows(
+  predicates: readonly CompiledPredicate[],
+  scope: Scope,
+  now: Date,
+  keys: Prisma.Sql,
+): Prisma.Sql | null {
   const blocks = blocksSql(predicates);
   if (!blocks) return null;
   const part = (condition: Prisma.Sql) => Prisma.sql`
     select s.id, s.seq, ${FACTS} as facts from span s
      where s.session_id = k.session_id and ${inTime("s", scope)} and ${condition} and ${blocks}`;
   const [gone, expired] = uncheckedParts(now);
-  return Prisma.sql`
+  return Prisma.sql`(
     select k.session_id::text as session_id, x.id::text as id, x.seq, x.facts
-      from unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.limit)}::int[]) as k(session_id, lim)
+      from ${keys}
      cross join lateral (
        select u.id, u.seq, u.facts from (${part(gone)} union all ${part(expired)}) u order by u.seq limit k.lim
-     ) x`;
+     ) x)`;
+}
+
+/** An unchecked span read for its blocker: its facts packed as FACTS packs them. */
+export interface UncheckedRow {
+  session_id: string;
+  id: string;
+  seq: number;
+  facts: string;
 }
 
 /** Verdicts remembered by the facts they rest on, at most this many at once. */
@@ -134,9 +158,16 @@ export async function readUnchecked(
   emit: (blocker: Blocker) => void,
 ): Promise<void> {
   if (wanted.length === 0) return;
-  const rows = await query<{ session_id: string; id: string; seq: number; facts: string }>(
-    uncheckedRowsQuery(predicates, scope, now, wanted)!,
-  );
+  judgeUnchecked(await query<UncheckedRow>(uncheckedRowsQuery(predicates, scope, now, wanted)!), predicates, cwdOf, emit);
+}
+
+/** Each unchecked span's blocker, judged by the engine once per set of facts, handed to `emit`. */
+export function judgeUnchecked(
+  rows: readonly UncheckedRow[],
+  predicates: CompiledPredicate[],
+  cwdOf: (sessionId: string) => string | undefined,
+  emit: (blocker: Blocker) => void,
+): void {
   const verdicts = new Map<string, Blocker | null>();
   for (const { session_id: sessionId, id: spanId, seq, facts } of rows) {
     let t = verdicts.get(facts);

@@ -28,7 +28,7 @@ import {
   type ScopeSessionRow,
   type SpanFactsRow,
 } from "./scope";
-import { uncheckedCountQuery } from "./unchecked";
+import { firstUncheckedRows, judgeUnchecked, uncheckedCountQuery, type UncheckedRow } from "./unchecked";
 import type { RunQuery } from "./stream";
 
 /**
@@ -118,11 +118,11 @@ const PROBE = { prefixesAsFilter: true } as const;
 const NO_COUNTS = Prisma.sql`select null::text as session_id, 0 as n where false`;
 
 /**
- * For EXPLAIN and for reading: one statement that counts the unknown tools' calls no predicate
- * could match per session (beside the unchecked spans, uncheckedCountQuery, which share the
- * window with them), reads the facts of the first of those calls by seq of each session, as many as the window
+ * For EXPLAIN and for reading: one statement that counts, per session, the unknown tools' calls no
+ * predicate could match and the unchecked spans that block (uncheckedCountQuery), which share the
+ * window; reads the facts of the first of both kinds by seq of each session, as many as the window
  * (`window`) can hold after the counted blockers of the sessions before it (in the order of
- * `sessionIds`), and the atoms of the other calls, which the engine judges with the candidates
+ * `sessionIds`); and the atoms of the other calls, which the engine judges with the candidates
  * (up to `atOnce` of them, and how many there are). The calls are read once, with the facts their
  * count needs, from the partial index of them (span.unknown_call); everything comes as JSON. Null
  * when no predicate can be blocked by such a call.
@@ -147,6 +147,16 @@ export function countedBlockersQuery(
     'atoms', (select json_agg(${atomJson("a")} order by a.ordinal) from evidence_atom a
                where a.session_id = s.session_id and a.span_id = s.id and ${unknownToolCondition("a")}))`;
   const { indexed, probed } = candidateSpans(predicates, scope);
+  // The first unchecked spans of each session, as many as the room its earlier sessions leave in
+  // the window (both kinds counted) and its own count allow.
+  const firstUnchecked =
+    firstUncheckedRows(
+      predicates,
+      scope,
+      now,
+      Prisma.sql`(select r.session_id, least(u.n, r.room)::int from room r join unchecked u on u.session_id = r.session_id::text
+                   where r.room > 0) as k(session_id, lim)`,
+    ) ?? Prisma.sql`(select null::text as session_id, null::text as id, null::int as seq, null::text as facts where false)`;
   const matched = Prisma.join(
     [Prisma.sql`exists (select 1 from candidate c where c.session_id = u.session_id and c.span_id = u.span_id)`, ...probed],
     " or ",
@@ -181,12 +191,18 @@ export function countedBlockersQuery(
         join room r on r.session_id = d.session_id
        where d.place <= r.room
     ),
+    first_unchecked as (
+      select f.* from ${firstUnchecked} f
+    ),
     overlap as (
       select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
         from judged j join evidence_atom a on a.session_id = j.session_id and a.span_id = j.span_id
        where j.matched and ${unknownToolCondition("a")}
     )
     select (select coalesce(json_agg(json_build_array(kn.session_id, kn.n)), '[]') from known kn) as unknown,
+           (select coalesce(json_agg(json_build_array(u.session_id, u.n)), '[]') from unchecked u) as unchecked,
+           (select coalesce(json_agg(json_build_object('session_id', f.session_id, 'id', f.id, 'seq', f.seq, 'facts', f.facts)), '[]')
+              from first_unchecked f) as unchecked_rows,
            (select coalesce(json_agg(${facts}), '[]') from chosen c join span s on s.session_id = c.session_id and s.id = c.id) as spans,
            (select count(*)::int from overlap) as overlap_count,
            (select coalesce(json_agg(${atomJson("o")} order by o.session_id, o.span_id, o.ordinal), '[]')
@@ -203,10 +219,10 @@ type FactsJson = Omit<SpanFactsRow, "occurred_at" | "original_expires_at"> & {
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, "text") as (text: string) => Date;
 
 /**
- * Counts the calls of tools whose effects are not known that no predicate could match per session
- * (the unchecked spans are counted on their own, blocking.ts), hands the blocker of each of those calls
- * that the window can hold to `emit`, and returns the atoms of the other calls for the candidates
- * (null: more than `atOnce`). Null when no predicate can be blocked by such a call.
+ * Counts the calls of tools whose effects are not known that no predicate could match, and the
+ * unchecked spans that block, per session; hands the blocker of each of those the window can hold
+ * to `emit`; and returns the atoms of the other calls for the candidates (null: more than
+ * `atOnce`). Null when no predicate can be blocked by such a call.
  */
 export async function readCountedBlockers(
   query: RunQuery,
@@ -219,7 +235,7 @@ export async function readCountedBlockers(
   atOnce: number,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (blocker: Blocker) => void,
-): Promise<{ unknown: Map<string, number>; candidates: UnknownCandidates } | null> {
+): Promise<{ unknown: Map<string, number>; unchecked: Map<string, number>; candidates: UnknownCandidates } | null> {
   const sql = countedBlockersQuery(
     predicates,
     scope,
@@ -231,6 +247,8 @@ export async function readCountedBlockers(
   if (!sql) return null;
   const [row] = await query<{
     unknown: Array<[string, number]>;
+    unchecked: Array<[string, number]>;
+    unchecked_rows: UncheckedRow[];
     spans: FactsJson[];
     overlap_count: number;
     overlap: AtomRow[];
@@ -250,8 +268,10 @@ export async function readCountedBlockers(
       throw new Error(`The engine judges unknown tool call ${facts.id} otherwise than the count query does`);
     emit(verdict.blocker);
   }
+  judgeUnchecked(row!.unchecked_rows, predicates, cwdOf, emit);
   return {
     unknown: new Map(row!.unknown),
+    unchecked: new Map(row!.unchecked),
     candidates: row!.overlap_count > atOnce ? null : row!.overlap,
   };
 }
