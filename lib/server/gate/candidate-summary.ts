@@ -3,7 +3,8 @@ import { makeHonestSummary } from "@/lib/evidence/manifest";
 import type { CandidateSummary, ProvenancePointer } from "@/lib/evidence/types";
 import { AppError } from "@/lib/core/errors";
 import type { Actor } from "@/lib/server/audit";
-import { loadAtoms, reclaim } from "./reclaim";
+import { reclaim } from "./reclaim";
+import { loadAtoms } from "@/lib/server/atoms";
 
 /**
  * A summary as a compactor that knows Custodian would send it: its text, optionally pointers to

@@ -1,4 +1,5 @@
 export { candidateSummaryFor, reclaimSeqRange } from "./candidate-summary";
 export { atomJson, decisionJson } from "./decision-json";
 export { evaluateGateRequest } from "./evaluate";
-export { loadAtoms, reclaim } from "./reclaim";
+export { reclaim } from "./reclaim";
+export { loadAtoms } from "@/lib/server/atoms";

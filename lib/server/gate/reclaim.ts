@@ -5,7 +5,7 @@ import type { Verdict } from "@/lib/evidence/types";
 import { db, type DbTx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { evaluateGate, type GateDecision, type GateSpan } from "@/lib/evidence/gate";
-import type { Atom, CandidateSummary } from "@/lib/evidence/types";
+import type { CandidateSummary } from "@/lib/evidence/types";
 import { atomJson } from "./decision-json";
 import { loadOriginalFacts } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
@@ -13,6 +13,7 @@ import { type Actor, writeAudit } from "@/lib/server/audit";
 import { lockSpans, selectSpans, type SpanSelection } from "./span-selection";
 import { recordCompaction } from "./compaction-record";
 import { recordSummarySpan } from "./summary-span";
+import { loadAtoms } from "@/lib/server/atoms";
 
 export type { SpanSelection } from "./span-selection";
 
@@ -52,6 +53,9 @@ export interface ReclamationResult {
  * transcript states are written in one transaction. A refused span stays verbatim.
  */
 export async function reclaim(request: ReclamationRequest): Promise<ReclamationResult> {
+  // A dry run only reads, statement by statement, each seeing the latest committed rows: it needs
+  // no transaction of its own (a hook asks one before every compaction).
+  if (request.dryRun) return reclaimIn(db(), request);
   try {
     return await db().$transaction((tx) => reclaimIn(tx, request), { timeout: 60_000, maxWait: 30_000 });
   } catch (error) {
@@ -74,8 +78,9 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
   if (!session) throw new AppError("NOT_FOUND", "Session not found");
 
   // Concurrent reclamations over the same spans take turns: the later one reads what the earlier
-  // committed (each statement sees the latest committed rows) and finds them already reclaimed.
-  await lockSpans(tx, sessionId, request.selection);
+  // committed (each statement sees the latest committed rows) and finds them already reclaimed. A
+  // dry run writes nothing, so it takes no locks (row locks are writes) and waits on no one.
+  if (!request.dryRun) await lockSpans(tx, sessionId, request.selection);
   const spans = await selectSpans(tx, sessionId, request.selection);
   const unavailable = spans.filter((s) => s.transcriptState === "RECLAIMED" || s.transcriptState === "RECLAIMED_HONEST");
   if (unavailable.length > 0) {
@@ -216,28 +221,4 @@ export function actorOf(requester: string): Actor {
   if (kind === "user") return { type: "USER", label: who };
   if (kind === "api-key") return { type: "API_KEY", label: who };
   return { type: "SYSTEM", label: requester || "system" };
-}
-
-export async function loadAtoms(tx: DbTx, sessionId: string, spanIds: string[]): Promise<Map<string, Atom[]>> {
-  const rows = await tx.evidenceAtom.findMany({
-    where: { sessionId, spanId: { in: spanIds } },
-    orderBy: [{ spanId: "asc" }, { ordinal: "asc" }],
-  });
-  const bySpan = new Map<string, Atom[]>();
-  for (const row of rows) {
-    const atom: Atom = {
-      kind: row.kind,
-      text: row.text,
-      normalized: row.normalized,
-      byteStart: row.byteStart,
-      byteEnd: row.byteEnd,
-      ...(row.effect ? { effect: row.effect } : {}),
-      ...(row.negated ? { negated: true } : {}),
-      ...(row.argName ? { argName: row.argName } : {}),
-    };
-    const list = bySpan.get(row.spanId);
-    if (list) list.push(atom);
-    else bySpan.set(row.spanId, [atom]);
-  }
-  return bySpan;
 }

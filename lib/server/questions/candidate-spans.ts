@@ -8,18 +8,8 @@ import { type CompiledPredicate, judgeSpan, matchAtom, spanQualifies } from "@/l
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { rawQuery } from "@/lib/db/client";
 import { type CandidateRow, candidateSources, type FactsRow, factsQuery, ordered, unknownToolAtomsQuery } from "./candidate-sql";
-import {
-  ATOM_FIELDS,
-  atomsBySpan,
-  keyOf,
-  orderedAtoms,
-  placed,
-  questionSpan,
-  spanKeys,
-  type AtomRow,
-  type Judged,
-  type Scope,
-} from "./scope";
+import { atomsBySpan, keyOf, orderedAtoms, placed, questionSpan, spanKeys, type Judged, type Scope } from "./scope";
+import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import type { UnknownCandidates } from "./unknown-blockers";
 import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
 

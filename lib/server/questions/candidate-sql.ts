@@ -6,7 +6,8 @@
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
-import { ATOM_FIELDS, checkableNow, inSessions, inTime, SPAN_FACTS, type AtomRow, type Scope, type SpanFactsRow } from "./scope";
+import { checkableNow, inSessions, inTime, SPAN_FACTS, type Scope, type SpanFactsRow } from "./scope";
+import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
 
 /**

@@ -9,6 +9,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
 import { originalFromSpan, retrievableWithPointer, sqlTime } from "@/lib/server/provenance";
 import type { SpanRowFacts } from "@/lib/server/provenance";
+import { type AtomRow, toAtom } from "@/lib/server/atoms";
 
 export interface ScopeSessionRow {
   id: string;
@@ -41,26 +42,9 @@ export interface SpanFactsRow extends SpanRowFacts {
   byte_length: number;
 }
 
-export interface AtomRow {
-  session_id: string;
-  span_id: string;
-  ordinal: number;
-  kind: Atom["kind"];
-  text: string;
-  normalized: string;
-  byte_start: number;
-  byte_end: number;
-  effect: Atom["effect"] | null;
-  negated: boolean;
-  arg_name: string | null;
-}
-
 export const SPAN_FACTS = Prisma.sql`s.session_id::text as session_id, s.id::text as id, s.seq, s.kind::text as kind, s.class::text as class,
   s.transcript_state::text as transcript_state, s.occurred_at, s.has_pointer, s.original_state::text as original_state,
   s.original_expires_at, s.sha256, s.tool_name, s.outcome::text as outcome, s.exit_code, s.byte_length`;
-
-export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
-  a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
 
 /** Scopes of at most this many named sessions read their rows by session; larger ones as a project's. */
 export const FEW_SESSIONS = 50;
@@ -147,19 +131,6 @@ export function questionSpan(
     ...(row.exit_code !== null ? { exitCode: row.exit_code } : {}),
     occurredAt: row.occurred_at,
     ...extra,
-  };
-}
-
-export function toAtom(row: AtomRow): Atom {
-  return {
-    kind: row.kind,
-    text: row.text,
-    normalized: row.normalized,
-    byteStart: row.byte_start,
-    byteEnd: row.byte_end,
-    ...(row.effect ? { effect: row.effect } : {}),
-    ...(row.negated ? { negated: true } : {}),
-    ...(row.arg_name ? { argName: row.arg_name } : {}),
   };
 }
 

@@ -12,7 +12,6 @@ import { blockingClasses, judgeSpan, type CompiledPredicate, type QuestionSpan }
 import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
 import { atomCondition, hasSpanLevelConditions } from "./candidates";
 import {
-  ATOM_FIELDS,
   atomsBySpan,
   inSessions,
   inTimeRange,
@@ -22,11 +21,11 @@ import {
   questionSpan,
   SPAN_FACTS,
   spanKeys,
-  type AtomRow,
   type Judged,
   type Scope,
   type SpanFactsRow,
 } from "./scope";
+import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { goneWhateverTheClock, heldPastTtl } from "@/lib/server/provenance";
 import { spanStatusOf } from "@/lib/server/provenance";
 

@@ -16,7 +16,6 @@ import type { RetentionPolicy } from "@/lib/evidence/types";
 import pg from "pg";
 import { atomCondition, atomsInScope, unknownToolCondition } from "./candidates";
 import {
-  type AtomRow,
   atomsBySpan,
   checkableNow,
   inSessions,
@@ -28,6 +27,7 @@ import {
   type ScopeSessionRow,
   type SpanFactsRow,
 } from "./scope";
+import type { AtomRow } from "@/lib/server/atoms";
 import { firstUncheckedRows, judgeUnchecked, uncheckedCountQuery, type UncheckedRow } from "./unchecked";
 import type { RunQuery } from "./stream";
 
