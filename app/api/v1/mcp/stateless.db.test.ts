@@ -143,7 +143,7 @@ describe("MCP stateless revision (2026-07-28)", () => {
       expect(seen.filter((s) => s.method === "tools/call").every((s) => s.name !== null)).toBe(true);
       expect(seen.every((s) => s.session === null)).toBe(true);
     }
-  });
+  }, 120_000);
 
   it("still negotiates 2025-11-25 with a v2 client left in its default (initialize) mode", async () => {
     seen.length = 0;
@@ -192,5 +192,5 @@ describe("MCP stateless revision (2026-07-28)", () => {
     // then starts this one: its first message already carries the envelope, and none is initialize.
     expect(new Set(sent.map((m) => m.method))).toEqual(new Set(["tools/list", "tools/call"]));
     expect(new Set(sent.map((m) => m.version))).toEqual(new Set(["2026-07-28"]));
-  }, 120_000);
+  }, 240_000);
 });
