@@ -128,6 +128,10 @@ describe("MCP protocol revisions", () => {
 
   it("negotiates every supported revision over stdio and answers as the current one", async () => {
     const current = await throughRevision(stdioTransport(), LATEST_PROTOCOL_VERSION);
+    // The relay's server (the SDK's v2, which picks the era per connection) lists and answers
+    // exactly what the HTTP endpoint does in this era.
+    expect(current.agreed).toBe(LATEST_PROTOCOL_VERSION);
+    expect(current.seen).toEqual((await throughRevision(httpTransport(), LATEST_PROTOCOL_VERSION)).seen);
     for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION)) {
       const { agreed, seen } = await throughRevision(stdioTransport(), version);
       expect(agreed).toBe(version);
