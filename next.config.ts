@@ -14,7 +14,15 @@ const API_CONTENT_SECURITY_POLICY =
 
 const config: NextConfig = {
   // Database drivers and the embedded Postgres load native-ish assets at run time: keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "pg-copy-streams", "@prisma/adapter-pg"],
+  // The MCP SDK v2 server chooses its runtime shims by package export conditions: Node loads it, as in the tests.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pg",
+    "pg-copy-streams",
+    "@prisma/adapter-pg",
+    "@modelcontextprotocol/server",
+  ],
   poweredByHeader: false,
   // Type checking is `npm run typecheck` (the first step of `npm test`); `npm start` need not repeat it.
   typescript: { ignoreBuildErrors: true },

@@ -258,13 +258,47 @@ export function openApiDocument() {
         post: {
           summary: "MCP over streamable HTTP (stateless; JSON responses)",
           description:
-            "JSON-RPC messages of the Model Context Protocol. Tools, all read-only: evidence_query (the answer as " +
-            "POST /api/v1/evidence/query returns it, or a job), evidence_job (a job as GET /api/v1/evidence/jobs/{id} " +
-            "returns it), get_original, side_effect_ledger, gate_check; errors are tool errors carrying this API's codes. The key's project scopes every tool.",
+            "JSON-RPC messages of the Model Context Protocol, one a POST, no session. Revisions 2025-11-25, 2025-06-18, " +
+            "2025-03-26, 2024-11-05 and 2024-10-07 (negotiated by initialize, then named in MCP-Protocol-Version), and " +
+            "the stateless revision 2026-07-28: no initialize, server/discover says what the server has, and every " +
+            "request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in " +
+            "params._meta and the headers MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name. Tools, all " +
+            "read-only: evidence_query (the answer as POST /api/v1/evidence/query returns it, or a job), evidence_job " +
+            "(a job as GET /api/v1/evidence/jobs/{id} returns it), get_original, side_effect_ledger, gate_check, " +
+            "search_transcripts; errors are tool errors carrying this API's codes. The key's project scopes every tool.",
+          parameters: [
+            {
+              name: "MCP-Protocol-Version",
+              in: "header",
+              required: false,
+              description: "The revision the request is of; required on every 2026-07-28 request",
+              schema: { type: "string", example: "2026-07-28" },
+            },
+            {
+              name: "Mcp-Method",
+              in: "header",
+              required: false,
+              description: "2026-07-28: the request's JSON-RPC method, required",
+              schema: { type: "string", example: "tools/call" },
+            },
+            {
+              name: "Mcp-Name",
+              in: "header",
+              required: false,
+              description: "2026-07-28: the tool a tools/call names, required on those",
+              schema: { type: "string", example: "evidence_query" },
+            },
+          ],
           requestBody: { required: true, ...json({ type: "object", description: "A JSON-RPC request or notification" }) },
           responses: {
             "200": ok("The JSON-RPC response", { type: "object" }),
             "202": { description: "A notification, accepted" },
+            "400": {
+              description:
+                "A JSON-RPC error: a revision not served (with the revisions that are), headers that disagree with " +
+                "the body or are missing (-32020), a 2026-07-28 envelope missing or malformed (-32602)",
+              ...json({ type: "object" }),
+            },
             ...errors(401, 403, 429),
           },
         },

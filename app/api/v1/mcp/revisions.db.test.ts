@@ -1,7 +1,9 @@
 /**
- * Every MCP protocol revision the SDK supports, negotiated through the SDK's own client over both
- * transports, answers as the current revision does; and a request with no session (no initialize,
- * no Mcp-Session-Id) is answered, since the HTTP endpoint is stateless.
+ * Every MCP protocol revision negotiated by `initialize` that the SDK supports, through the SDK's own
+ * client over both transports, answers as the newest of them does; a request with no session (no
+ * initialize, no Mcp-Session-Id) is answered, since the HTTP endpoint is stateless; and a probe of
+ * the stateless revision (2026-07-28) is answered as that revision's server answers it
+ * (stateless.db.test.ts drives that revision with the SDK's v2 client).
  */
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -126,6 +128,10 @@ describe("MCP protocol revisions", () => {
 
   it("negotiates every supported revision over stdio and answers as the current one", async () => {
     const current = await throughRevision(stdioTransport(), LATEST_PROTOCOL_VERSION);
+    // The relay's server (the SDK's v2, which picks the era per connection) lists and answers
+    // exactly what the HTTP endpoint does in this era.
+    expect(current.agreed).toBe(LATEST_PROTOCOL_VERSION);
+    expect(current.seen).toEqual((await throughRevision(httpTransport(), LATEST_PROTOCOL_VERSION)).seen);
     for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION)) {
       const { agreed, seen } = await throughRevision(stdioTransport(), version);
       expect(agreed).toBe(version);
@@ -134,22 +140,22 @@ describe("MCP protocol revisions", () => {
     }
   }, 240_000);
 
-  it("answers a stateless-revision (2026-07-28) server/discover probe as a legacy server, so a dual-era client falls back to initialize", async () => {
-    // The revision's probe: the version and capabilities in _meta, on HTTP also in the header. A
-    // modern server would answer its own UnsupportedProtocolVersionError (data.supported); this one
-    // answers a legacy JSON-RPC error, which the revision's backward-compatibility rules read as "use initialize".
-    const discover = {
+  it("answers a stateless-revision (2026-07-28) server/discover probe as a server of that revision, on both transports", async () => {
+    // The revision's probe: the version, client and capabilities in _meta; over HTTP also the
+    // MCP-Protocol-Version and Mcp-Method headers, which the revision requires on every request.
+    const discover = (version: string) => ({
       jsonrpc: "2.0",
       id: 1,
       method: "server/discover",
       params: {
         _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/protocolVersion": version,
+          "io.modelcontextprotocol/clientInfo": { name: "probe", version: "1" },
           "io.modelcontextprotocol/clientCapabilities": {},
         },
       },
-    };
-    const probe = (headers: Record<string, string>) =>
+    });
+    const probe = (body: unknown, headers: Record<string, string>) =>
       fetch(new URL("/api/v1/mcp", listener.url), {
         method: "POST",
         headers: {
@@ -158,23 +164,50 @@ describe("MCP protocol revisions", () => {
           Accept: "application/json, text/event-stream",
           ...headers,
         },
-        body: JSON.stringify(discover),
+        body: JSON.stringify(body),
       });
-    const withHeader = await probe({ "MCP-Protocol-Version": "2026-07-28" });
-    expect(withHeader.status).toBe(400);
-    const refused = (await withHeader.json()) as { error: { code: number; data?: unknown } };
-    expect(refused.error.code).toBe(-32000);
-    expect(refused.error.data).toBeUndefined();
-    const bare = (await (await probe({})).json()) as { id: number; error: { code: number } };
-    expect(bare).toMatchObject({ id: 1, error: { code: -32601 } });
+    const discovered = {
+      id: 1,
+      result: {
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        resultType: "complete",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "custodian", version: "1" } },
+      },
+    };
+    const answered = await probe(discover("2026-07-28"), {
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "server/discover",
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("mcp-session-id")).toBeNull();
+    expect(await answered.json()).toMatchObject(discovered);
+
+    // Without the headers the revision requires: its header-mismatch error (-32020), HTTP 400.
+    const headless = await probe(discover("2026-07-28"), {});
+    expect(headless.status).toBe(400);
+    expect(await headless.json()).toMatchObject({ id: 1, error: { code: -32020 } });
+    // A later revision: the unsupported-version error naming the one served, so the client can ask again.
+    const later = await probe(discover("2099-01-01"), { "MCP-Protocol-Version": "2099-01-01", "Mcp-Method": "server/discover" });
+    expect(later.status).toBe(400);
+    expect(await later.json()).toMatchObject({
+      id: 1,
+      error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2099-01-01" } },
+    });
+    // A request of the initialize revisions named server/discover (no envelope) is theirs: no such method.
+    const { _meta: _, ...bare } = discover("2026-07-28").params;
+    expect(await (await probe({ ...discover("2026-07-28"), params: bare }, {})).json()).toMatchObject({
+      id: 1,
+      error: { code: -32601 },
+    });
 
     const stdio = stdioTransport();
-    const answered = new Promise<JSONRPCMessage>((resolve) => {
+    const reply = new Promise<JSONRPCMessage>((resolve) => {
       stdio.onmessage = resolve;
     });
     await stdio.start();
-    await stdio.send(discover as JSONRPCMessage);
-    expect(await answered).toMatchObject({ id: 1, error: { code: -32601 } });
+    await stdio.send(discover("2026-07-28") as JSONRPCMessage);
+    expect(await reply).toMatchObject(discovered);
     await stdio.close();
   }, 60_000);
 
@@ -212,9 +245,14 @@ describe("MCP protocol revisions", () => {
     const result = ((await called.json()) as { result: { structuredContent: Record<string, unknown> } }).result;
     expect(result.structuredContent).toMatchObject({ answer: "NO", scopeComplete: true });
 
-    // A revision it does not serve is refused, naming those it does.
-    const unknown = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, "2099-01-01");
+    // A revision of that era it does not serve is refused, naming those it does.
+    const unknown = await post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, "2025-01-01");
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(await unknown.json())).toContain(SUPPORTED_PROTOCOL_VERSIONS.join(", "));
+    // A header of the stateless era (2026-07-28 and later) asks for its per-request envelope, which
+    // this request lacks: invalid params naming what is missing.
+    const later = await post({ jsonrpc: "2.0", id: 4, method: "tools/list" }, "2099-01-01");
+    expect(later.status).toBe(400);
+    expect(await later.json()).toMatchObject({ id: 4, error: { code: -32602, data: { envelope: { missing: ["_meta"] } } } });
   });
 });

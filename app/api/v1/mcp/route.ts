@@ -1,26 +1,17 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { otherMethods } from "@/lib/api/respond";
 import { apiRoute } from "@/lib/api/route";
-import { custodianMcpServer } from "./tools";
+import { serveMcp } from "./serve";
 
 export const dynamic = "force-dynamic";
 
 /**
- * MCP over streamable HTTP, stateless: each POST carries its JSON-RPC messages and gets JSON back;
- * the Bearer key scopes every tool to its project.
+ * MCP over streamable HTTP, stateless: each POST carries its JSON-RPC message and gets JSON back,
+ * for clients of the `initialize` revisions and of the stateless one (2026-07-28) alike; the Bearer
+ * key scopes every tool to its project.
  */
 export const POST = apiRoute({
   permission: "read",
-  handler: async ({ caller, request }) => {
-    const server = custodianMcpServer({ projectId: caller.projectId, label: caller.label });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      await server.close();
-    }
-  },
+  handler: ({ caller, request }) => serveMcp({ projectId: caller.projectId, label: caller.label }, request),
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -39,7 +39,10 @@ export function toolError(error: unknown): CallToolResult {
   };
 }
 
-async function callTool(tool: CustodianTool | undefined, name: string, args: unknown): Promise<CallToolResult> {
+/** How Custodian names itself to clients, in every revision. */
+export const SERVER_INFO = { name: "custodian", version: "1" } as const;
+
+export async function callTool(tool: CustodianTool | undefined, name: string, args: unknown): Promise<CallToolResult> {
   try {
     if (!tool) throw new AppError("NOT_FOUND", `There is no tool named "${name}"`);
     return await tool.call(parseWith(tool.input, args ?? {}, `The arguments of ${name}`));

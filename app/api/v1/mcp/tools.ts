@@ -1,7 +1,9 @@
 /**
  * Custodian's MCP server: read-only tools over one project's evidence, for agents and their
  * operators. Served over streamable HTTP by ./route.ts (and over stdio by `custodian mcp`, which
- * relays to that route). Errors are tool errors carrying the API's codes.
+ * relays to that route): to clients of the `initialize` revisions by the server below, to clients of
+ * the stateless revision (2026-07-28) by ./stateless.ts, both from the same tools. Errors are tool
+ * errors carrying the API's codes.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -13,7 +15,7 @@ import { gateCheck, LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT, ledgerText, sideEffe
 import { answerOrQueue, readQuestionJob } from "@/lib/server/questions";
 import { getOriginalTool } from "./get-original";
 import { searchTranscriptsTool } from "./search";
-import { type CustodianTool, defineTool, serveTools, toolResult as result } from "./tool-calls";
+import { type CustodianTool, defineTool, SERVER_INFO, serveTools, toolResult as result } from "./tool-calls";
 
 export interface McpCaller {
   projectId: string;
@@ -36,16 +38,22 @@ const McpQuerySchema = z.object({
   async: z.boolean().optional(),
 });
 
-export function custodianMcpServer(caller: McpCaller): McpServer {
-  const server = new McpServer({ name: "custodian", version: "1" }, { capabilities: { tools: {} } });
-  serveTools(server, [
+/** The tools, one definition for every protocol revision and both transports. */
+export function custodianTools(caller: McpCaller): CustodianTool[] {
+  return [
     evidenceQuery(caller),
     evidenceJob(caller),
     getOriginalTool(caller),
     sideEffectLedgerTool(caller),
     gateCheckTool(caller),
     searchTranscriptsTool(caller),
-  ] as CustodianTool[]);
+  ] as CustodianTool[];
+}
+
+/** The server for the revisions negotiated by `initialize` (2024-10-07 to 2025-11-25). */
+export function custodianMcpServer(caller: McpCaller): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  serveTools(server, custodianTools(caller));
   return server;
 }
 
