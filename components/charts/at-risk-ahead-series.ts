@@ -46,6 +46,7 @@ export function prepareAtRiskAhead(o: ProjectOverview, slug: string): OverviewCh
     summary: `Of ${plural(a.held, "span", "spans")} at risk with the original held, in ${active}, ${formatCount(lost)} ${lost === 1 ? "loses" : "lose"} it by the end of ${last} if nobody pins or extends`,
     note:
       `The spans of ${active}, projected over ${when} from their originals' stored expiries, assuming nobody pins or extends. ` +
+      "Counted as the retention page lists them: with the spans that have no pointer, which the grid shows red rather than at risk. " +
       "Past figures are not shown: pins, extensions and policy changes rewrite an original's expiry, so the count on an earlier day cannot be read back.",
     figures: [
       { label: "At risk, original held now", value: formatCount(a.held) },
