@@ -30,7 +30,7 @@ export function RetentionWhatIfByClass({
   return (
     <>
       <ScrollBox label="By class, scrollable">
-        <table aria-label="By class, day by day">
+        <table className="figures" aria-label="By class, day by day">
           <thead>
             <tr>
               <th rowSpan={2}>Day</th>
@@ -38,7 +38,15 @@ export function RetentionWhatIfByClass({
               <th colSpan={HEADS.length}>Current</th>
               <th colSpan={HEADS.length}>Proposed</th>
             </tr>
-            <tr>{["current", "proposed"].flatMap((p) => HEADS.map((h) => <th key={`${p}-${h}`}>{h}</th>))}</tr>
+            <tr>
+              {["current", "proposed"].flatMap((p) =>
+                HEADS.map((h) => (
+                  <th key={`${p}-${h}`} className="num">
+                    {h}
+                  </th>
+                )),
+              )}
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
@@ -65,14 +73,14 @@ export function RetentionWhatIfByClass({
           {sessionsTruncated ? ", the soonest only" : ""})
         </summary>
         <ScrollBox label="Sessions affected, scrollable">
-          <table aria-label="Sessions affected by day">
+          <table className="figures" aria-label="Sessions affected by day">
             <thead>
               <tr>
                 <th>Day</th>
                 <th>Session</th>
                 <th>Class</th>
-                <th>Turned expiring</th>
-                <th>Lost</th>
+                <th className="num">Turned expiring</th>
+                <th className="num">Lost</th>
               </tr>
             </thead>
             <tbody>
@@ -85,8 +93,8 @@ export function RetentionWhatIfByClass({
                     <Link href={sessionHref(s.sessionId)}>{sessionName(s.sessionId)}</Link>
                   </td>
                   <td>{classLabel(s.class)}</td>
-                  <td>{formatCount(s.turnedExpiring)}</td>
-                  <td>{formatCount(s.lost)}</td>
+                  <td className="num">{formatCount(s.turnedExpiring)}</td>
+                  <td className="num">{formatCount(s.lost)}</td>
                 </tr>
               ))}
             </tbody>
