@@ -23,7 +23,7 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   expect(await page.getByRole("region", { name: "Expiries" }).textContent()).not.toMatch(/SIDE_EFFECTING|STRUCTURED/);
 
   const proposal = page.getByRole("form", { name: "Proposed policy" });
-  await proposal.getByLabel("side-effecting TTL (days)").fill("1");
+  await proposal.getByLabel("Side-effecting TTL (days)").fill("1");
   await proposal.getByRole("button", { name: "Simulate" }).click();
 
   const simulation = page.getByRole("region", { name: "Simulation" });
