@@ -56,11 +56,21 @@ export function RetentionWhatIfByClass({
                 </td>
                 <td className="one-line">{row.clsLabel}</td>
                 {(["current", "proposed"] as const).flatMap((p) => [
-                  <td key={`${p}-freed`}>{formatBytes(row[p].freed)}</td>,
-                  <td key={`${p}-lost`}>{formatCount(row[p].lost)}</td>,
-                  <td key={`${p}-turned`}>{formatCount(row[p].turnedExpiring)}</td>,
-                  <td key={`${p}-expiring`}>{formatCount(row[p].expiringHeld)}</td>,
-                  <td key={`${p}-stored`}>{formatBytes(row[p].stored)}</td>,
+                  <td key={`${p}-freed`} className="num">
+                    {formatBytes(row[p].freed)}
+                  </td>,
+                  <td key={`${p}-lost`} className="num">
+                    {formatCount(row[p].lost)}
+                  </td>,
+                  <td key={`${p}-turned`} className="num">
+                    {formatCount(row[p].turnedExpiring)}
+                  </td>,
+                  <td key={`${p}-expiring`} className="num">
+                    {formatCount(row[p].expiringHeld)}
+                  </td>,
+                  <td key={`${p}-stored`} className="num">
+                    {formatBytes(row[p].stored)}
+                  </td>,
                 ])}
               </tr>
             ))}
