@@ -96,7 +96,8 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
     .filter({ hasText: "Changed retention policy" })
     .filter({ hasText: "E2E: storage budget for side effects" });
   await expect(row.first()).toBeVisible();
-  await expect(row.first()).toContainText("ttlDays.SIDE_EFFECTING");
+  // The changed field in words, its key on hover.
+  await expect(row.first().getByTitle("ttlDays.SIDE_EFFECTING", { exact: true })).toHaveText("Side-effecting TTL (days)");
 
   await page.goto(`${base}/retention/history`);
   const history = page.getByRole("table", { name: "Policy versions" });
