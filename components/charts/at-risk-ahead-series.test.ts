@@ -80,7 +80,7 @@ describe("prepareAtRiskAhead", () => {
       { label: "At risk, original held now", value: "5" },
       { label: "Lost within the next 7 days", value: "1" },
       { label: "Still held at the end", value: "4" },
-      { label: "First expiry", value: "Dec 4" },
+      { label: "First expiry", value: "Dec\u00a04" },
     ]);
     expect(chart.keys.map((k) => k.key)).toEqual(["held", "lost"]);
     expect(chart.empty).toBeNull();
@@ -100,7 +100,7 @@ describe("prepareAtRiskAhead", () => {
   it("says in words, not seven equal bars, when none of them expires within the window, and when the first does", () => {
     const chart = prepareAtRiskAhead(overview(week([], 27, "2027-01-20T22:00:00.000Z")), "demo");
     expect(chart.empty).toBe("None of them loses its original within the next 7 days; the first expires on Jan 20 2027");
-    expect(chart.figures.at(-1)).toEqual({ label: "First expiry", value: "Jan 20 2027" });
+    expect(chart.figures.at(-1)).toEqual({ label: "First expiry", value: "Jan\u00a020\u00a02027" });
   });
 
   it("says so when nothing is at risk", () => {

@@ -52,7 +52,8 @@ export function prepareAtRiskAhead(o: ProjectOverview, slug: string): OverviewCh
       { label: "At risk, original held now", value: formatCount(a.held) },
       { label: `Lost within ${when}`, value: formatCount(lost) },
       { label: "Still held at the end", value: formatCount(a.held - lost) },
-      ...(first ? [{ label: "First expiry", value: first }] : []),
+      // A date reads as one: it does not wrap between day and year beside its label on a phone.
+      ...(first ? [{ label: "First expiry", value: first.replaceAll(" ", "\u00a0") }] : []),
     ],
     keys: [
       { key: "held", label: "Still held" },
