@@ -73,11 +73,12 @@ export function AtRiskTable({
                 <span className="visually-hidden">Select</span>
               </th>
             ) : null}
+            {/* When it expires and whose it is first: what a phone's first screen shows. */}
             <th>Expires</th>
-            <th>Horizon</th>
             <th>Session</th>
             <th className="num">Span</th>
             <th>Class</th>
+            <th>Horizon</th>
           </tr>
         </thead>
         <tbody>
@@ -97,9 +98,6 @@ export function AtRiskTable({
               <td className="when">
                 <time dateTime={o.expiresAt}>{formatTime(new Date(o.expiresAt))}</time>
               </td>
-              <td className="when">
-                <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
-              </td>
               <td className="name">
                 <Link href={projectHref(project, `/sessions/${o.sessionId}`)}>{o.sessionTitle}</Link>
               </td>
@@ -108,6 +106,9 @@ export function AtRiskTable({
               </td>
               <td className="one-line">
                 <Code value={o.class} />
+              </td>
+              <td className="when">
+                <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
               </td>
             </tr>
           ))}

@@ -44,7 +44,7 @@ describe("AuditLogTable", () => {
     expect(html).toContain('title="original.pin">Pinned original</span>');
     expect(html).toContain(`href="/projects/acme/spans/${SPAN}"`);
     expect(html).toMatch(
-      /<dt class="mono">pinned<\/dt><dd><span class="audit-value">no<\/span> .*→.* <span class="audit-value">yes<\/span><\/dd>/,
+      /<dt title="pinned">Pinned<\/dt><dd><span class="audit-value">no<\/span> .*→.* <span class="audit-value">yes<\/span><\/dd>/,
     );
     // Every cell names itself, for the card layout of narrow screens.
     for (const label of ["When", "Who", "Act", "Target", "Changes", "Reason"]) expect(html).toContain(`data-label="${label}"`);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { AuditEventView, ChangeValue } from "@/lib/server/audit";
 import { Code } from "./Code";
 import { formatCount } from "./format";
+import { changeFieldLabel } from "./policy-labels";
 import { type PageWindow, Pager } from "./Pager";
 import { Time } from "./Time";
 import "./audit-log.css";
@@ -79,7 +80,7 @@ export function AuditLogTable({
                   <dl className="audit-changes">
                     {event.changes.map((change) => (
                       <div key={change.field}>
-                        <dt className="mono">{change.field}</dt>
+                        <dt title={change.field}>{changeFieldLabel(change.field)}</dt>
                         <dd>
                           <Value value={change.before} /> <span aria-hidden="true">→</span>
                           <span className="visually-hidden">changed to</span> <Value value={change.after} />

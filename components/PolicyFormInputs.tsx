@@ -1,5 +1,5 @@
 import { EVIDENTIAL_CLASSES, type RetentionPolicy } from "@/lib/evidence/types";
-import { humanize } from "./format";
+import { policyFieldLabel } from "./policy-labels";
 
 const TTL_FIELD = { NARRATIVE: "ttlNarrative", STRUCTURED: "ttlStructured", SIDE_EFFECTING: "ttlSideEffecting" } as const;
 
@@ -27,7 +27,7 @@ export function PolicyFormInputs({ policy, hidden }: { policy: RetentionPolicy; 
       </label>
       {EVIDENTIAL_CLASSES.map((c) => (
         <label key={c}>
-          {humanize(c)} TTL (days)
+          {policyFieldLabel(`ttlDays.${c}`)}
           <br />
           <input name={TTL_FIELD[c]} type="number" min={0} max={36500} defaultValue={policy.ttlDays[c]} required />
         </label>

@@ -111,6 +111,8 @@ function ExplainedSpanView({ span, basePath }: { span: ExplainedSpan; basePath: 
 
 /** The body with the dropped atoms marked by byte range; text is escaped by React, never HTML. */
 function DroppedAtoms({ bytes, atoms }: { bytes: Uint8Array; atoms: ExplainedSpan["atomsAtRisk"] }) {
+  // An empty box says nothing: say that the span held no bytes (a tool result with no output).
+  if (bytes.byteLength === 0) return <p className="subtitle">Its body is empty: 0 bytes.</p>;
   const segments = bodySegments(
     bytes,
     atoms.map((a) => ({ byteStart: a.byteStart, byteEnd: a.byteEnd, label: humanize(a.kind) })),

@@ -71,6 +71,10 @@ export function RefusalFeed({
   return (
     <>
       <div className="panel" style={{ marginBottom: 16 }}>
+        <h2 style={{ marginTop: 0 }}>
+          Refusals per day by cell
+          {series.points.length > 0 ? `, ${series.points[0]!.label} to ${series.points.at(-1)!.label}` : null}
+        </h2>
         <RefusalsChart series={series} />
       </div>
       <p className="subtitle" aria-live="polite">

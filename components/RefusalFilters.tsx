@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES } from "@/lib/evidence/types";
 import type { RefusalListQuery } from "@/lib/server/dashboard";
-import { humanize } from "./format";
+import { humanize, provenanceWords } from "./format";
 import { RangeSelect } from "./RangeSelect";
 
 const SHOW_LABEL = { both: "Both", refusals: "Refusals", compactions: "Compactions without asking" } as const;
@@ -49,7 +49,7 @@ export function RefusalFilters({ action, query }: { action: string; query: Refus
           <option value="">Any</option>
           {PROVENANCE_STATUSES.map((p) => (
             <option key={p} value={p} title={p}>
-              {humanize(p)}
+              {provenanceWords(p)}
             </option>
           ))}
         </select>

@@ -180,7 +180,7 @@ function SimulationView({
         {formatCount(simulation.refusals.lost)} lost).
       </p>
       <ScrollBox label="Day by day, scrollable">
-        <table aria-label="Day by day">
+        <table className="figures" aria-label="Day by day">
           <thead>
             <tr>
               <th rowSpan={2}>Day</th>
@@ -190,7 +190,9 @@ function SimulationView({
             <tr>
               {["current", "proposed"].flatMap((p) =>
                 ["Originals deleted", "Bytes freed", "Bytes stored", "Answers changed"].map((h) => (
-                  <th key={`${p}-${h}`}>{h}</th>
+                  <th key={`${p}-${h}`} className="num">
+                    {h}
+                  </th>
                 )),
               )}
             </tr>
@@ -201,14 +203,14 @@ function SimulationView({
                 <td className="when">
                   <time dateTime={row.date}>{row.label}</time>
                 </td>
-                <td>{formatCount(row.current.deleted)}</td>
-                <td>{formatBytes(row.current.freed)}</td>
-                <td>{formatBytes(row.current.stored)}</td>
-                <td>{formatCount(row.answers.current)}</td>
-                <td>{formatCount(row.proposed.deleted)}</td>
-                <td>{formatBytes(row.proposed.freed)}</td>
-                <td>{formatBytes(row.proposed.stored)}</td>
-                <td>{formatCount(row.answers.proposed)}</td>
+                <td className="num">{formatCount(row.current.deleted)}</td>
+                <td className="num">{formatBytes(row.current.freed)}</td>
+                <td className="num">{formatBytes(row.current.stored)}</td>
+                <td className="num">{formatCount(row.answers.current)}</td>
+                <td className="num">{formatCount(row.proposed.deleted)}</td>
+                <td className="num">{formatBytes(row.proposed.freed)}</td>
+                <td className="num">{formatBytes(row.proposed.stored)}</td>
+                <td className="num">{formatCount(row.answers.proposed)}</td>
               </tr>
             ))}
           </tbody>
@@ -221,7 +223,7 @@ function SimulationView({
         <p>No evidence question changes its answer within {simulation.horizonDays} days.</p>
       ) : (
         <ScrollBox label="Answers affected, scrollable">
-          <table aria-label="Answers affected">
+          <table className="figures" aria-label="Answers affected">
             <thead>
               <tr>
                 <th>Question</th>

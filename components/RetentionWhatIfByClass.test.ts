@@ -40,9 +40,9 @@ describe("the what-if's table by class", () => {
     );
     const rows = [
       ...html.matchAll(
-        /<tr><td class="when"><time[^>]*>([^<]+)<\/time><\/td><td class="one-line">([^<]+)<\/td>((?:<td>[^<]*<\/td>){10})<\/tr>/g,
+        /<tr><td class="when"><time[^>]*>([^<]+)<\/time><\/td><td class="one-line">([^<]+)<\/td>((?:<td class="num">[^<]*<\/td>){10})<\/tr>/g,
       ),
-    ].map((m) => [m[1], m[2], [...m[3]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => c[1])]);
+    ].map((m) => [m[1], m[2], [...m[3]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => c[1])]);
     expect(rows).toContainEqual(["Dec 3", "Side-effecting", ["0 B", "0", "0", "0", "1.0 kB", "0 B", "0", "1", "1", "1.0 kB"]]);
     expect(rows).toContainEqual(["Dec 4", "Side-effecting", ["0 B", "0", "0", "0", "1.0 kB", "740 B", "1", "0", "0", "260 B"]]);
     expect(html).toContain(`href="/projects/p/sessions/${session}">Rotate the staging keys</a>`);

@@ -30,7 +30,7 @@ export function RetentionWhatIfByClass({
   return (
     <>
       <ScrollBox label="By class, scrollable">
-        <table aria-label="By class, day by day">
+        <table className="figures" aria-label="By class, day by day">
           <thead>
             <tr>
               <th rowSpan={2}>Day</th>
@@ -38,7 +38,15 @@ export function RetentionWhatIfByClass({
               <th colSpan={HEADS.length}>Current</th>
               <th colSpan={HEADS.length}>Proposed</th>
             </tr>
-            <tr>{["current", "proposed"].flatMap((p) => HEADS.map((h) => <th key={`${p}-${h}`}>{h}</th>))}</tr>
+            <tr>
+              {["current", "proposed"].flatMap((p) =>
+                HEADS.map((h) => (
+                  <th key={`${p}-${h}`} className="num">
+                    {h}
+                  </th>
+                )),
+              )}
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
@@ -48,11 +56,21 @@ export function RetentionWhatIfByClass({
                 </td>
                 <td className="one-line">{row.clsLabel}</td>
                 {(["current", "proposed"] as const).flatMap((p) => [
-                  <td key={`${p}-freed`}>{formatBytes(row[p].freed)}</td>,
-                  <td key={`${p}-lost`}>{formatCount(row[p].lost)}</td>,
-                  <td key={`${p}-turned`}>{formatCount(row[p].turnedExpiring)}</td>,
-                  <td key={`${p}-expiring`}>{formatCount(row[p].expiringHeld)}</td>,
-                  <td key={`${p}-stored`}>{formatBytes(row[p].stored)}</td>,
+                  <td key={`${p}-freed`} className="num">
+                    {formatBytes(row[p].freed)}
+                  </td>,
+                  <td key={`${p}-lost`} className="num">
+                    {formatCount(row[p].lost)}
+                  </td>,
+                  <td key={`${p}-turned`} className="num">
+                    {formatCount(row[p].turnedExpiring)}
+                  </td>,
+                  <td key={`${p}-expiring`} className="num">
+                    {formatCount(row[p].expiringHeld)}
+                  </td>,
+                  <td key={`${p}-stored`} className="num">
+                    {formatBytes(row[p].stored)}
+                  </td>,
                 ])}
               </tr>
             ))}
@@ -65,14 +83,14 @@ export function RetentionWhatIfByClass({
           {sessionsTruncated ? ", the soonest only" : ""})
         </summary>
         <ScrollBox label="Sessions affected, scrollable">
-          <table aria-label="Sessions affected by day">
+          <table className="figures" aria-label="Sessions affected by day">
             <thead>
               <tr>
                 <th>Day</th>
                 <th>Session</th>
                 <th>Class</th>
-                <th>Turned expiring</th>
-                <th>Lost</th>
+                <th className="num">Turned expiring</th>
+                <th className="num">Lost</th>
               </tr>
             </thead>
             <tbody>
@@ -85,8 +103,8 @@ export function RetentionWhatIfByClass({
                     <Link href={sessionHref(s.sessionId)}>{sessionName(s.sessionId)}</Link>
                   </td>
                   <td>{classLabel(s.class)}</td>
-                  <td>{formatCount(s.turnedExpiring)}</td>
-                  <td>{formatCount(s.lost)}</td>
+                  <td className="num">{formatCount(s.turnedExpiring)}</td>
+                  <td className="num">{formatCount(s.lost)}</td>
                 </tr>
               ))}
             </tbody>

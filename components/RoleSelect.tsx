@@ -38,7 +38,7 @@ export function PersonRole({
     <ActionForm action={setRole} label={label} inline>
       <input type="hidden" name="userId" value={userId} />
       <RoleSelect defaultValue={role} />
-      <button type="submit" className="link-button">
+      <button type="submit" className="button secondary small">
         Save
       </button>
     </ActionForm>

@@ -35,8 +35,17 @@ const STATE_TONE: Record<TranscriptState, string> = {
  * A page of the transcript, each span with what it says (expandable in place), its agent, call
  * outcome, class, provenance and transcript state, linked to its page in the project (`project`: its slug).
  */
-export function SpanTimeline({ spans, project }: { spans: TimelineSpan[]; project?: string }) {
-  if (spans.length === 0) return <div className="panel empty-state">No spans match.</div>;
+export function SpanTimeline({
+  spans,
+  project,
+  empty = "No spans match.",
+}: {
+  spans: TimelineSpan[];
+  project?: string;
+  /** What an empty page says: which filters found nothing, and where to go instead. */
+  empty?: React.ReactNode;
+}) {
+  if (spans.length === 0) return <div className="panel empty-state">{empty}</div>;
   return (
     <table className="data" aria-label="Spans" data-testid="span-list">
       <thead>

@@ -16,48 +16,48 @@ export function StorageFigures({ figures, project }: { figures: Figures; project
         {formatCount(figures.total.originals)} originals, <strong>{formatBytes(figures.total.bytes)}</strong>.
       </p>
       <div style={{ display: "flex", gap: 24, flexWrap: "wrap", alignItems: "start" }}>
-        <table aria-label="Bytes by class">
+        <table className="figures" aria-label="Bytes by class">
           <thead>
             <tr>
               <th>Class</th>
-              <th>Originals</th>
-              <th>Bytes</th>
+              <th className="num">Originals</th>
+              <th className="num">Bytes</th>
             </tr>
           </thead>
           <tbody>
             {(["NARRATIVE", "STRUCTURED", "SIDE_EFFECTING"] as const).map((c) => (
               <tr key={c}>
                 <td>{classLabel(c)}</td>
-                <td>{formatCount(figures.byClass[c].originals)}</td>
-                <td>{formatBytes(figures.byClass[c].bytes)}</td>
+                <td className="num">{formatCount(figures.byClass[c].originals)}</td>
+                <td className="num">{formatBytes(figures.byClass[c].bytes)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <table aria-label="Bytes by runtime">
+        <table className="figures" aria-label="Bytes by runtime">
           <thead>
             <tr>
               <th>Runtime</th>
-              <th>Originals</th>
-              <th>Bytes</th>
+              <th className="num">Originals</th>
+              <th className="num">Bytes</th>
             </tr>
           </thead>
           <tbody>
             {figures.byRuntime.map((r) => (
               <tr key={r.runtime}>
                 <td>{r.runtime}</td>
-                <td>{formatCount(r.originals)}</td>
-                <td>{formatBytes(r.bytes)}</td>
+                <td className="num">{formatCount(r.originals)}</td>
+                <td className="num">{formatBytes(r.bytes)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <table aria-label="Largest sessions">
+        <table className="figures" aria-label="Largest sessions">
           <thead>
             <tr>
               <th>Session</th>
               <th>Runtime</th>
-              <th>Bytes</th>
+              <th className="num">Bytes</th>
             </tr>
           </thead>
           <tbody>
@@ -67,7 +67,7 @@ export function StorageFigures({ figures, project }: { figures: Figures; project
                   <Link href={projectHref(project, `/sessions/${s.sessionId}`)}>{s.title}</Link>
                 </td>
                 <td className="one-line">{s.runtime}</td>
-                <td className="one-line">{formatBytes(s.bytes)}</td>
+                <td className="num one-line">{formatBytes(s.bytes)}</td>
               </tr>
             ))}
           </tbody>

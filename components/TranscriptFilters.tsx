@@ -2,7 +2,7 @@ import Link from "next/link";
 import { OUTCOME_LABELS, TOOL_OUTCOMES, type ToolOutcome } from "@/lib/evidence/outcomes";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS, TRANSCRIPT_STATES } from "@/lib/evidence/types";
 import type { SpanListQuery } from "@/lib/server/dashboard";
-import { humanize } from "./format";
+import { humanize, provenanceWords } from "./format";
 
 /** The agent filter's value in the URL: the main agent, or one subagent by id (prefixed, so no id can pass for "main"). */
 export const MAIN_AGENT_PARAM = "main";
@@ -32,11 +32,14 @@ function EnumSelect({
   name,
   values,
   value,
+  words = humanize,
 }: {
   label: string;
   name: string;
   values: readonly string[];
   value: string | undefined;
+  /** A value as the page shows it elsewhere (a provenance status as its badge names it: "no pointer"). */
+  words?: (value: string) => string;
 }) {
   return (
     <label>
@@ -46,7 +49,7 @@ function EnumSelect({
         <option value="">Any</option>
         {values.map((v) => (
           <option key={v} value={v} title={v}>
-            {humanize(v)}
+            {words(v)}
           </option>
         ))}
       </select>
@@ -90,7 +93,13 @@ export function TranscriptFilters({
     >
       <EnumSelect label="Kind" name="kind" values={SPAN_KINDS} value={query.kind} />
       <EnumSelect label="Class" name="class" values={EVIDENTIAL_CLASSES} value={query.class} />
-      <EnumSelect label="Provenance" name="provenance" values={PROVENANCE_STATUSES} value={query.provenance} />
+      <EnumSelect
+        label="Provenance"
+        name="provenance"
+        values={PROVENANCE_STATUSES}
+        value={query.provenance}
+        words={provenanceWords}
+      />
       <EnumSelect label="Transcript state" name="state" values={TRANSCRIPT_STATES} value={query.state} />
       <label>
         Order

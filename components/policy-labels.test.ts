@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classLabel, distinctSessions, policyFieldLabel, policyValueLabel, saveNote } from "./policy-labels";
+import { changeFieldLabel, classLabel, distinctSessions, policyFieldLabel, policyValueLabel, saveNote } from "./policy-labels";
 
 describe("policy labels", () => {
   it("names every field a policy diff produces in words", () => {
@@ -43,5 +43,16 @@ describe("policy labels", () => {
       " Note: Evidence-demanding workloads: evidence workloads are off.",
     );
     expect(saveNote([], [{ field: "ttlDays.STRUCTURED" }])).toBe("");
+  });
+});
+
+describe("changeFieldLabel", () => {
+  it("words an audit change's field, a policy field as the forms name it", () => {
+    expect(changeFieldLabel("pinned")).toBe("Pinned");
+    expect(changeFieldLabel("exportSha256")).toBe("Export SHA-256");
+    expect(changeFieldLabel("movedToLost")).toBe("Moved to lost");
+    expect(changeFieldLabel("question.anyOf")).toBe("Question: any of");
+    expect(changeFieldLabel("ttlDays.SIDE_EFFECTING")).toBe("Side-effecting TTL (days)");
+    expect(changeFieldLabel("evidenceHorizonDays")).toBe("Evidence horizon (days)");
   });
 });

@@ -23,6 +23,29 @@ export function policyFieldLabel(field: string): string {
   return FIELD_LABELS[field] ?? field;
 }
 
+/** Words of a field's own spelling: "SHA-256" for sha256, others lower case ("movedToLost": "moved to lost"). */
+function fieldWords(part: string): string {
+  return part
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .toLowerCase()
+    .replace(/\bsha ?256\b/g, "SHA-256")
+    .replace(/\bttl\b/g, "TTL")
+    .replace(/\burl\b/g, "URL");
+}
+
+/**
+ * A changed field of an audit event as people read it: a policy field as the policy forms name it,
+ * anything else in words ("exportSha256": "Export SHA-256", "question.anyOf": "Question: any of").
+ * The field itself stays on hover, for whoever compares with an export.
+ */
+export function changeFieldLabel(field: string): string {
+  const policy = policyFieldLabel(field);
+  if (policy !== field) return policy;
+  const words = field.split(".").map(fieldWords).join(": ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A field's value before or after: on and off for the workloads switch, the number otherwise. */
 export function policyValueLabel(field: string, value: unknown): string {
   if (field === "evidenceWorkloads") return value ? "on" : "off";

@@ -92,7 +92,7 @@ test("an auditor pages through 1,000+ events, filters by act and person, and dow
     "href",
     new RegExp(`^/projects/${seeded.slug}/spans/`),
   );
-  await expect(oldest).toContainText("pinned");
+  await expect(oldest.getByTitle("pinned", { exact: true })).toHaveText("Pinned");
   await expect(page.getByRole("link", { name: "Next →" })).toHaveCount(0);
 
   // By act: only Bo's unpins.

@@ -23,7 +23,7 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
   expect(await page.getByRole("region", { name: "Expiries" }).textContent()).not.toMatch(/SIDE_EFFECTING|STRUCTURED/);
 
   const proposal = page.getByRole("form", { name: "Proposed policy" });
-  await proposal.getByLabel("side-effecting TTL (days)").fill("1");
+  await proposal.getByLabel("Side-effecting TTL (days)").fill("1");
   await proposal.getByRole("button", { name: "Simulate" }).click();
 
   const simulation = page.getByRole("region", { name: "Simulation" });
@@ -96,7 +96,8 @@ test("a policy owner previews a shorter side-effecting TTL, saves it with a reas
     .filter({ hasText: "Changed retention policy" })
     .filter({ hasText: "E2E: storage budget for side effects" });
   await expect(row.first()).toBeVisible();
-  await expect(row.first()).toContainText("ttlDays.SIDE_EFFECTING");
+  // The changed field in words, its key on hover.
+  await expect(row.first().getByTitle("ttlDays.SIDE_EFFECTING", { exact: true })).toHaveText("Side-effecting TTL (days)");
 
   await page.goto(`${base}/retention/history`);
   const history = page.getByRole("table", { name: "Policy versions" });

@@ -17,7 +17,7 @@ test("retention owner: a shorter TTL simulated, saved with a reason, in the hist
   const version = Number(await page.getByTestId("policy-version").textContent());
   expect(Number.isInteger(version)).toBe(true);
   const proposal = page.getByRole("form", { name: "Proposed policy" });
-  const ttl = proposal.getByLabel("structured TTL (days)", { exact: true });
+  const ttl = proposal.getByLabel("Structured TTL (days)", { exact: true });
   const before = Number(await ttl.inputValue());
   const shorter = 7;
   expect(before).toBeGreaterThan(shorter);
@@ -73,5 +73,5 @@ test("retention owner: a shorter TTL simulated, saved with a reason, in the hist
   // The retention page is back on the old TTL, under the new version.
   await page.getByRole("link", { name: "Back to retention" }).click();
   await expect(page.getByTestId("policy-version")).toHaveText(String(version + 2));
-  await expect(proposal.getByLabel("structured TTL (days)", { exact: true })).toHaveValue(String(before));
+  await expect(proposal.getByLabel("Structured TTL (days)", { exact: true })).toHaveValue(String(before));
 });

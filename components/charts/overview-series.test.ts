@@ -15,7 +15,12 @@ function overview(patch: Partial<ProjectOverview> = {}): ProjectOverview {
     unaskedCompactions: { series: [], total: 0, spansReplaced: 0, askedTotal: 0 },
     atRisk: { spans: 0, sessions: 0 },
     lostNow: { spans: 0, sessions: 0 },
-    atRiskAhead: { window: { bucket: "day", from: "2026-12-03T00:00:00.000Z", buckets: 7 }, held: 0, series: [] },
+    atRiskAhead: {
+      window: { bucket: "day", from: "2026-12-03T00:00:00.000Z", buckets: 7 },
+      held: 0,
+      series: [],
+      firstExpiry: null,
+    },
     evidenceLost: { series: [], deleted: 0, damaged: 0 },
     expiringThisWeek: {
       window: { bucket: "day", from: "2026-12-03T00:00:00.000Z", buckets: 7 },

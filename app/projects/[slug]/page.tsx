@@ -6,6 +6,8 @@ import { parseOverviewView, projectOverview } from "@/lib/server/overview";
 
 export const metadata = { title: "Overview" };
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 /**
  * A project's first page: what an ops team watches. Membership is checked first; the figures are
  * rendered here with the page, then the client polls the overview route for fresh ones.
@@ -28,14 +30,19 @@ export default async function ProjectOverviewPage({
     view = parseOverviewView({ range: first("range"), from: first("from"), to: first("to") }, new Date());
   } catch (error) {
     if (error instanceof AppError && error.code === "VALIDATION_FAILED") {
-      const days = first("from") || first("to");
+      // Name the field and what it wants ("from: Expected a date as YYYY-MM-DD"), not only the value.
+      const field = error.fields?.[0];
+      const value = field ? first(field.path) : first("range");
       return (
-        <div className="panel error-text" role="alert">
-          {days
-            ? `There is no range from “${first("from") ?? ""}” to “${first("to") ?? ""}”.`
-            : `There is no range “${first("range")}”.`}{" "}
-          <a href={projectHref(project.slug)}>Show the last 7 days</a>.
-        </div>
+        <>
+          <h1>{project.name}</h1>
+          <div className="panel error-text" role="alert">
+            {field
+              ? `That range cannot be shown: ${field.path} is “${value ?? ""}”; ${lowerFirst(field.message.replace(/\.$/, ""))}.`
+              : `There is no range “${value ?? ""}”.`}{" "}
+            <a href={projectHref(project.slug)}>Show the last 7 days</a>.
+          </div>
+        </>
       );
     }
     throw error;

@@ -273,7 +273,7 @@ describe("the project overview, counted in SQL", () => {
     expect(o.evidenceLost).toEqual({ series: [], deleted: 0, damaged: 0 });
   });
 
-  it("projects today's spans at risk ahead: per bucket, those whose held original then expires, any already past in the first", async () => {
+  it("projects today's spans at risk ahead: per bucket, those whose held original then expires; one already past is lost, not held", async () => {
     const { a, s1, s2 } = await seed();
     // Session one's 3 (side-effecting) is past its expiry and not swept yet: it goes at the next sweep.
     await s1.setOriginal(3, { expiresAt: at(-2 * HOUR_MS) });
@@ -284,29 +284,39 @@ describe("the project overview, counted in SQL", () => {
     // At risk now is what the sessions list and the grid show amber: the overdue 3 shows as lost.
     expect(d7.atRisk.spans).toBe(5);
     expect(d7.lostNow).toEqual({ spans: 2, sessions: 1 });
+    // The overdue 3 is lost now (the sweeper deletes it next), as the list and the grid show it.
     expect(d7.atRiskAhead).toEqual({
       window: { bucket: "day", from: day(0), buckets: 7 },
-      held: 6,
+      held: 5,
       series: [
-        { at: day(0), expiring: 2 },
+        { at: day(0), expiring: 1 },
         { at: day(2), expiring: 1 },
         { at: day(3), expiring: 1 },
         { at: day(6), expiring: 1 },
       ],
+      firstExpiry: hour(13),
     });
+    // The range picks whose spans: no session was active in the last 24 hours (both last wrote five
+    // days ago), so there is nothing to project; once session one is, its spans are projected by the hour.
+    const quiet = await projectOverview(a.id, { range: "24h", now: NOW });
+    expect(quiet.atRiskAhead).toEqual({
+      window: { bucket: "hour", from: hour(12), buckets: 24 },
+      held: 0,
+      series: [],
+      firstExpiry: null,
+    });
+    await db().session.update({ where: { id: s1.session.id }, data: { lastActivityAt: at(-HOUR_MS) } });
     const h24 = await projectOverview(a.id, { range: "24h", now: NOW });
     expect(h24.atRiskAhead).toEqual({
       window: { bucket: "hour", from: hour(12), buckets: 24 },
-      held: 6,
-      series: [
-        { at: hour(12), expiring: 1 },
-        { at: hour(13), expiring: 1 },
-      ],
+      held: 4,
+      series: [{ at: hour(13), expiring: 1 }],
+      firstExpiry: hour(13),
     });
     // A pin takes a span out of the projection; so does a horizon its expiry no longer falls before.
     await s2.setOriginal(0, { pinned: true });
     const pinned = await projectOverview(a.id, { range: "7d", now: NOW });
-    expect(pinned.atRiskAhead.held).toBe(5);
+    expect(pinned.atRiskAhead.held).toBe(4);
     expect(pinned.atRiskAhead.series.find((p) => p.at === day(3))).toBeUndefined();
     // The spans occurred five days before now: a five-day horizon leaves only expiries before now,
     // i.e. the overdue one (3); today's (0), an hour after now, is no longer at risk.
@@ -323,9 +333,9 @@ describe("the project overview, counted in SQL", () => {
       },
     });
     const short = await projectOverview(a.id, { range: "7d", now: NOW });
-    // Now, that one shows as lost, not at risk (as in the list and the grid); the projection still holds it.
+    // Now, that one shows as lost, not at risk (as in the list and the grid), and the projection agrees.
     expect(short.atRisk.spans).toBe(0);
-    expect(short.atRiskAhead).toMatchObject({ held: 1, series: [{ at: day(0), expiring: 1 }] });
+    expect(short.atRiskAhead).toMatchObject({ held: 0, series: [], firstExpiry: null });
   });
 
   it("an empty project has empty series and zero totals", async () => {
@@ -369,7 +379,7 @@ describe("the project overview, counted in SQL", () => {
       [refusalsSql(scope), [["refusal_event", "project_id"]]],
       [compactionsSql(scope, false), [["compaction", "project_id"]]],
       [evidenceLostSql(scope), [["audit_log", "project_id"]]],
-      [atRiskAheadSql(a.id, aheadWindow(scope.window)), [["session", "project_id"]]],
+      [atRiskAheadSql(a.id, aheadWindow(scope.window), { since: at(-7 * DAY_MS) }, NOW), [["session", "project_id"]]],
       // Few expiring originals: a range on the expiry time; a small project: its sessions first,
       // then each session's held spans by index. Either way no scan of every original.
       [

@@ -1,4 +1,5 @@
 import { EVIDENTIAL_CLASSES, type EvidentialClass } from "@/lib/evidence/types";
+import { timeWindow } from "@/lib/core/time-range";
 import { countSessionsAtRiskAndLost } from "@/lib/server/dashboard";
 import { storageFigures } from "@/lib/server/retention";
 import { type AtRiskAhead, aheadWindow, atRiskAhead, atRiskAheadSql } from "./at-risk-ahead";
@@ -38,7 +39,8 @@ export interface ProjectOverview {
   lostNow: { spans: number; sessions: number };
   /**
    * Spans at risk over time: a projection over as many buckets ahead as the range looks back, if
-   * nobody pins or extends (their past is not kept; see at-risk-ahead.ts).
+   * nobody pins or extends (their past is not kept; see at-risk-ahead.ts), of the spans of the
+   * sessions active in the range, as the retention page's at-risk list shows them for that range.
    */
   atRiskAhead: AtRiskAhead;
   evidenceLost: { series: Array<{ at: string; deleted: number; damaged: number }>; deleted: number; damaged: number };
@@ -57,8 +59,13 @@ const EXPIRY_DAYS = 7;
 
 function overviewScope(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
   const today = now.getTime() - (now.getTime() % DAY_MS);
+  // The sessions list's range, as the figures' links carry it.
+  const listRange = days ? { from: days.from, to: days.to } : { range };
   return {
     scope: { projectId, window: overviewWindow(range, now, days) },
+    listRange,
+    /** The sessions active in the range, whose spans the at-risk projection follows. */
+    activeSessions: timeWindow(listRange, now),
     today,
     expiryEnd: new Date(today + EXPIRY_DAYS * DAY_MS),
   };
@@ -66,10 +73,10 @@ function overviewScope(projectId: string, range: OverviewRange, now: Date, days?
 
 /** The statements behind an overview, by name: what the pages benchmark EXPLAINs. */
 export function projectOverviewStatements(projectId: string, range: OverviewRange, now: Date, days?: OverviewDays) {
-  const { scope, expiryEnd } = overviewScope(projectId, range, now, days);
+  const { scope, activeSessions, expiryEnd } = overviewScope(projectId, range, now, days);
   return {
     ...overviewStatements(scope, now, expiryEnd),
-    "spans at risk ahead": atRiskAheadSql(projectId, aheadWindow(scope.window)),
+    "spans at risk ahead": atRiskAheadSql(projectId, aheadWindow(scope.window), activeSessions, now),
   };
 }
 
@@ -77,17 +84,15 @@ export async function projectOverview(
   projectId: string,
   { range, days, now = new Date() }: { range: OverviewRange; days?: OverviewDays; now?: Date },
 ): Promise<ProjectOverview> {
-  const { scope, today, expiryEnd } = overviewScope(projectId, range, now, days);
+  const { scope, listRange, activeSessions, today, expiryEnd } = overviewScope(projectId, range, now, days);
   // Only the class figures of the storage read are used (one day of growth, no session list); they
   // come from the trigger-kept span_storage_count, a few rows per session, not from the spans.
-  // The sessions list's range, as the figures' links carry it.
-  const listRange = days ? { from: days.from, to: days.to } : { range };
   const [refusals, compactions, lost, { atRisk, lost: lostNow }, ahead, expiries, storage] = await Promise.all([
     refusalsPerBucket(scope),
     unaskedCompactionsPerBucket(scope),
     evidenceLostPerBucket(scope),
     countSessionsAtRiskAndLost(projectId, listRange, now),
-    atRiskAhead(projectId, scope.window),
+    atRiskAhead(projectId, scope.window, activeSessions),
     expiriesPerDay(projectId, now, expiryEnd),
     storageFigures(projectId, now, 1, 0),
   ]);

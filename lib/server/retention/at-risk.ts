@@ -20,10 +20,21 @@ export interface AtRiskOriginal {
  * The rule is custodian_span_at_risk's (the session counters' too) over the span's copied facts,
  * with the clock's: the TTL is still ahead (EXPIRY_RULE). The scan runs over span_original's
  * (expires_at, pinned) index in expiry order, so the unpinned, not yet expired keys drive it.
+ * Given `sessions`, only the spans of the sessions last active in that range: the overview's
+ * "spans at risk ahead" for the same range (at-risk-ahead.ts) follows exactly these.
  */
-export async function listAtRiskOriginals(projectId: string, limit = 200, now = new Date()): Promise<AtRiskOriginal[]> {
+export async function listAtRiskOriginals(
+  projectId: string,
+  limit = 200,
+  now = new Date(),
+  sessions: { since?: Date; until?: Date } = {},
+): Promise<AtRiskOriginal[]> {
   // One evaluation of the project's horizon (an InitPlan), not one per span.
   const horizonDays = Prisma.sql`(select custodian_horizon_days(${projectId}::uuid))`;
+  const active = [
+    ...(sessions.since ? [Prisma.sql`and se.last_activity_at >= ${sessions.since}`] : []),
+    ...(sessions.until ? [Prisma.sql`and se.last_activity_at < ${sessions.until}`] : []),
+  ];
   const rows = await db().$queryRaw<
     Array<{
       session_id: string;
@@ -42,7 +53,7 @@ export async function listAtRiskOriginals(projectId: string, limit = 200, now = 
       from span_original o
       join span s on s.session_id = o.session_id and s.id = o.span_id
       join session se on se.id = o.session_id
-     where se.project_id = ${projectId}::uuid
+     where se.project_id = ${projectId}::uuid ${active.length ? Prisma.join(active, " ") : Prisma.empty}
        and o.pinned = false and ${ttlAheadSql("o.expires_at", now)}
        and ${spanAtRisk("s", horizonDays)}
      order by o.expires_at

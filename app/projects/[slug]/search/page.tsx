@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { projectHref } from "@/components/project-href";
 import { SearchHits } from "@/components/SearchHits";
-import { humanize } from "@/components/format";
+import { humanize, provenanceWords } from "@/components/format";
 import { requireMember } from "@/lib/auth/project-access";
 import { AppError } from "@/lib/core/errors";
 import { EVIDENTIAL_CLASSES, PROVENANCE_STATUSES, SPAN_KINDS } from "@/lib/evidence/types";
@@ -27,7 +27,7 @@ function Select({ label, name, values, value }: { label: string; name: string; v
         <option value="">Any</option>
         {values.map((v) => (
           <option key={v} value={v}>
-            {humanize(v)}
+            {name === "provenance" ? provenanceWords(v) : humanize(v)}
           </option>
         ))}
       </select>

@@ -128,12 +128,12 @@ export default async function SessionsPage({
       {rows.length === 0 ? (
         <div className="panel empty-state">No sessions match. Stream spans from a runtime or import a transcript.</div>
       ) : (
-        <table className="data" aria-label="Sessions">
+        <table className="data sessions" aria-label="Sessions">
           <thead>
             <tr>
+              {/* The counts a person scans for first sit beside the name: on a phone, where the table
+                  scrolls in its own box, they are what the first screen shows. */}
               <th>Session</th>
-              <th>Runtime</th>
-              <th className="num">Spans</th>
               <th className="num">
                 <Link href={href(project.slug, query, { sort: "refusals", page: 1 })}>Refusals</Link>
               </th>
@@ -144,6 +144,8 @@ export default async function SessionsPage({
                 Lost or no pointer
               </th>
               <th className="num">Compacted without asking</th>
+              <th className="num">Spans</th>
+              <th>Runtime</th>
               <th>
                 <Link href={href(project.slug, query, { sort: "activity", page: 1 })}>Last activity (UTC)</Link>
               </th>
@@ -172,8 +174,6 @@ export default async function SessionsPage({
                     {s.externalId}
                   </div>
                 </td>
-                <td className="one-line">{s.runtime}</td>
-                <td className="num">{s.spanCount}</td>
                 <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
                 <td className="num" data-testid="at-risk">
                   {s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}
@@ -184,6 +184,8 @@ export default async function SessionsPage({
                 <td className="num">
                   <CompactionBadge count={s.unaskedCompactionCount} />
                 </td>
+                <td className="num">{s.spanCount}</td>
+                <td className="one-line">{s.runtime}</td>
                 <td className="when">
                   <time dateTime={s.lastActivityAt.toISOString()} title={formatTime(s.lastActivityAt)}>
                     {formatDayTime(s.lastActivityAt, year)}

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { orNotFound } from "../../or-not-found";
 import { projectHref } from "@/components/project-href";
 import { RANGE_KEYS, withViewRange } from "@/components/view-range";
@@ -161,7 +162,19 @@ export default async function SessionPage({
         noun={["span", "spans"]}
         testId="list-total"
       />
-      <SpanTimeline spans={spans} project={project.slug} />
+      <SpanTimeline
+        spans={spans}
+        project={project.slug}
+        empty={
+          narrowing.length > 0 ? (
+            <>
+              No span of this session matches: {narrowing.join("; ")}. <Link href={`${path}#spans`}>Show every span</Link>.
+            </>
+          ) : (
+            "This session has no spans yet."
+          )
+        }
+      />
       <Pager
         label="Transcript pages"
         noun="Spans"
