@@ -125,13 +125,18 @@ describe("MCP protocol revisions", () => {
   });
 
   it("negotiates every supported revision over stdio and answers as the current one", async () => {
-    const current = await throughRevision(stdioTransport(), LATEST_PROTOCOL_VERSION);
-    for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION)) {
-      const { agreed, seen } = await throughRevision(stdioTransport(), version);
+    // One server process a client (a stdio server serves one session), all at once: each spends
+    // seconds starting, and one after another they were the longest test of their layer.
+    const older = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION);
+    const [current, ...others] = await Promise.all(
+      [LATEST_PROTOCOL_VERSION, ...older].map((version) => throughRevision(stdioTransport(), version)),
+    );
+    older.forEach((version, i) => {
+      const { agreed, seen } = others[i]!;
       expect(agreed).toBe(version);
-      expect(seen.tools).toEqual(current.seen.tools);
-      expect(seen.answer).toEqual(current.seen.answer);
-    }
+      expect(seen.tools).toEqual(current!.seen.tools);
+      expect(seen.answer).toEqual(current!.seen.answer);
+    });
   }, 240_000);
 
   it("answers a stateless-revision (2026-07-28) server/discover probe as a legacy server, so a dual-era client falls back to initialize", async () => {
