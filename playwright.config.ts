@@ -10,6 +10,9 @@ process.env.E2E_DATABASE ??= `custodian_e2e_${randomBytes(4).toString("hex")}`;
 // The first command's server (`npm start` on the embedded database, in a folder of this run's own).
 process.env.E2E_EMBEDDED_PORT ??= String(Number(process.env.E2E_PORT) + 800);
 process.env.E2E_EMBEDDED_DIR ??= path.join(tmpdir(), `custodian-e2e-embedded-${randomBytes(4).toString("hex")}`);
+// Which half of the accessibility matrix axe checks in this run (a11ySample in e2e/support/pages.ts):
+// the UTC day, fixed here once so that a run across midnight agrees with itself.
+process.env.E2E_A11Y_ROTATION ??= String(Math.floor(Date.now() / 86_400_000));
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;

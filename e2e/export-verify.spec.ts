@@ -46,7 +46,7 @@ test("an exported answer verifies with custodian verify-export, then names the c
   });
   expect(exported.citations).toHaveLength(2);
 
-  const clean = verifyExport(file);
+  const clean = await verifyExport(file);
   expect(clean.out).toMatch(
     /^Verified: export hash ok; signature by this instance; recorded in the audit log; 2 of 2 citations verify/m,
   );
@@ -59,7 +59,7 @@ test("an exported answer verifies with custodian verify-export, then names the c
     changed.sessionId,
     changed.spanId,
   ]);
-  const broken = verifyExport(file);
+  const broken = await verifyExport(file);
   expect(broken.out).toContain(`citation 2: span ${changed.spanId} (session ${changed.sessionId}): original changed`);
   expect(broken.out).not.toContain(`span ${first.spanId}`);
   expect(broken.out).toMatch(

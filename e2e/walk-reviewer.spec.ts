@@ -96,7 +96,7 @@ test("reviewer: a month's question answered with a citation to escaped verbatim 
     answer: { answer: "YES", citationCount: cited },
   });
   expect(exported.citations.map((c: { sessionId: string }) => c.sessionId)).not.toContain(seeded.outside.id);
-  const verified = verifyExport(file);
+  const verified = await verifyExport(file);
   expect(verified.out).toMatch(
     new RegExp(
       `^Verified: export hash ok; signature by this instance; recorded in the audit log; ${cited} of ${cited} citations? verify`,

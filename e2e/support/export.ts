@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,12 +14,22 @@ export async function downloadJsonExport(page: Page, link: Locator): Promise<{ f
   return { file, exported: JSON.parse(readFileSync(file, "utf8")) as EvidenceExportDocument };
 }
 
-/** `custodian verify-export <file>` against the e2e run's database, as an auditor would run it. */
-export function verifyExport(file: string) {
-  const run = spawnSync("npx", ["tsx", "lib/cli/main.ts", "verify-export", file], {
-    encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: e2eDatabase().url, CUSTODIAN_DATABASE_MODE: "postgres" },
-    timeout: 90_000,
+/**
+ * `custodian verify-export <file>` against the e2e run's database, as an auditor would run it (the
+ * command's own entry, as `npm run custodian` starts it). Run without blocking the test's worker
+ * and with no limit of its own: the test's limit stops a hang, and a fixed 90 s failed it on a
+ * loaded machine by the clock alone.
+ */
+export function verifyExport(file: string): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["lib/cli/custodian.mjs", "verify-export", file], {
+      env: { ...process.env, DATABASE_URL: e2eDatabase().url, CUSTODIAN_DATABASE_MODE: "postgres" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (status) => resolve({ status, out: `${out}${err}` }));
   });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }

@@ -55,7 +55,7 @@ export const PAGES: Array<{ name: string; signedIn: boolean; path: (page: Page) 
 
 /**
  * axe finds nothing on the page as it stands (call it after whatever the test did to reach a state;
- * `rules` runs only those),
+ * `rules` runs only those, and an empty list skips axe),
  * and the page is no wider than the screen (wide tables scroll inside their own box). With
  * E2E_SCREENSHOTS set, its full-page screenshot is kept in e2e/artifacts for a person to look at;
  * the suite leaves them out (they assert nothing, and four full-page screenshots a page are slow); a
@@ -68,10 +68,13 @@ export async function expectAccessible(
   scheme: "light" | "dark" = "light",
   rules?: string[],
 ) {
-  const results = await (rules ? axe(page).withRules(rules) : axe(page)).analyze();
-  expect(results.violations.map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes.length}) ${v.nodes[0]?.target ?? ""}`)).toEqual(
-    [],
-  );
+  if (rules?.length !== 0) {
+    const results = await (rules ? axe(page).withRules(rules) : axe(page)).analyze();
+    const where = `${name} at ${width} px in ${scheme} (E2E_A11Y_ROTATION=${a11yRotation()})`;
+    expect(
+      results.violations.map((v) => `${where}: ${v.id} (${v.impact}, ${v.nodes.length}) ${v.nodes[0]?.target ?? ""}`),
+    ).toEqual([]);
+  }
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   if (!process.env.E2E_SCREENSHOTS) return;
   const suffix = scheme === "dark" ? "-dark" : "";
@@ -91,30 +94,83 @@ export function axe(page: Page): AxeBuilder {
 }
 
 /**
- * The page as it stands, checked at both widths in both colour schemes. The page is loaded once:
- * the server renders the same HTML whatever the screen (nothing it sends depends on width or
- * scheme), so what changes between the four is layout and colour, which the browser recomputes
- * on resize and on a scheme change as it does on a fresh load; charts follow their container
- * through a resize observer. Narrow first, as a phone opens it.
+ * The page as it stands, at both widths in both colour schemes. The page is loaded once: the server
+ * renders the same HTML whatever the screen (nothing it sends depends on width or scheme), so what
+ * changes between the four is layout and colour, which the browser recomputes on resize and on a
+ * scheme change as it does on a fresh load; charts follow their container through a resize
+ * observer. Narrow first, as a phone opens it.
  *
- * In light, every default axe rule and the page's width. In dark, the rules that read colour
- * (DARK_RULES) and the dark palette: the dark scheme changes nothing but the values of colour custom
- * properties (app/color-scheme.test.ts holds the stylesheets to that), so the layout, the markup and
- * every rule that does not read colour come out as they did in light at the same width.
+ * In every run, at both widths: the page no wider than the screen, and in dark the dark palette.
+ * axe runs on a rotating half of the matrix (a11ySample): every default rule in light at one width,
+ * and in dark the rules that read colour (DARK_RULES) at the other. The dark scheme changes nothing
+ * but the values of colour custom properties (app/color-scheme.test.ts holds the stylesheets to
+ * that), so the layout, the markup and every rule that does not read colour come out as they do in
+ * light at the same width.
  */
 export async function everyWidthAndScheme(page: Page, name: string) {
-  for (const width of [390, 1280]) {
+  const sample = a11ySample(name);
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await settled(page);
-      if (scheme === "light") await expectAccessible(page, name, width, scheme);
+      const withAxe = sample.some((s) => s.width === width && s.scheme === scheme);
+      if (scheme === "light") await expectAccessible(page, name, width, scheme, withAxe ? undefined : NO_AXE);
       else {
-        await expectAccessible(page, name, width, scheme, DARK_RULES);
+        await expectAccessible(page, name, width, scheme, withAxe ? DARK_RULES : NO_AXE);
         await expectDarkPalette(page);
       }
     }
   }
+}
+
+const WIDTHS = [390, 1280] as const;
+
+/** For expectAccessible: the page's width alone, axe not run. */
+const NO_AXE: string[] = [];
+
+/**
+ * Where axe runs on a page in this run: every default rule in light at one width, the colour rules
+ * in dark at the other; which width gets which turns with the rotation, and is split between pages
+ * by their names. What that holds, run by run:
+ *
+ * - every page is checked in every run: all of axe's default rules in light, axe's colour rules in
+ *   dark, no sideways scroll and the dark palette at both widths;
+ * - every run checks each width in each scheme on about half the pages (a page's half is fixed by a
+ *   hash of its name), so a fault that shows on every page at one width or in one scheme fails
+ *   every run;
+ * - two runs of consecutive rotations check every page at every width in every scheme: the
+ *   rotation is the UTC day unless E2E_A11Y_ROTATION sets it, so the daily runs of any two days in
+ *   a row cover the whole matrix, and a failure names its rotation to be run again as it was;
+ * - E2E_A11Y_FULL=1 (or E2E_SCREENSHOTS) runs axe on the whole matrix, every page, every time.
+ *
+ * The whole matrix ran axe four times a page, about a quarter of the browser tests' time; the
+ * rotation runs it twice.
+ */
+export function a11ySample(name: string): Array<{ width: number; scheme: "light" | "dark" }> {
+  if (process.env.E2E_A11Y_FULL || process.env.E2E_SCREENSHOTS)
+    return WIDTHS.flatMap((width) => [
+      { width, scheme: "light" as const },
+      { width, scheme: "dark" as const },
+    ]);
+  const turn = (a11yRotation() + nameHash(name)) % 2;
+  return [
+    { width: WIDTHS[turn]!, scheme: "light" },
+    { width: WIDTHS[1 - turn]!, scheme: "dark" },
+  ];
+}
+
+/** This run's rotation: E2E_A11Y_ROTATION, else the number of the UTC day. */
+export function a11yRotation(): number {
+  const set = process.env.E2E_A11Y_ROTATION;
+  return set !== undefined && /^\d+$/.test(set) ? Number(set) : Math.floor(Date.now() / 86_400_000);
+}
+
+/** A stable hash of a page's name (FNV-1a), to split pages between the two halves of a rotation. */
+function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 /** axe's default rules whose outcome depends on colours: contrast, and links told apart by colour. */

@@ -40,7 +40,9 @@ async function setup(label: string) {
     url: listener.url,
     key,
     failClosed: false,
-    timeoutMs: 30_000,
+    // The hook's own limit, far above what a hook takes even on a loaded machine: these tests are
+    // of what it stores, and at 30 s a busy run failed them by the clock.
+    timeoutMs: 100_000,
     ledgerLimit: 40,
     stateDir: join(dir, "state"),
   };

@@ -75,7 +75,10 @@ function cutFile(bytes: Uint8Array, starts: number[], cut: Cut): { bytes: Uint8A
     const line = cut.at + 1;
     const from = starts[cut.at]!;
     const to = starts[cut.at + 1] ?? bytes.length;
-    return { bytes: new Uint8Array([...bytes.subarray(0, from), ...bytes.subarray(to)]), kept: (l) => l !== line };
+    const dropped = new Uint8Array(bytes.length - (to - from));
+    dropped.set(bytes.subarray(0, from));
+    dropped.set(bytes.subarray(to), from);
+    return { bytes: dropped, kept: (l) => l !== line };
   }
   const offset = cut.boundary ? starts[cut.at]! : cut.at;
   const line = lineOf(offset);

@@ -406,6 +406,11 @@ async function referenceQuestionSpans(sessionId: string, now: Date): Promise<Que
  */
 type SpansAtClock = Map<string, Promise<QuestionSpan[]>>;
 
+/** `run` over every item, `width` at a time, in order; the first failure fails the whole. */
+async function inBatches<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(run));
+}
+
 async function referenceAnswer(projectId: string, input: EvidenceQueryInput, now: Date, built: SpansAtClock = new Map()) {
   const sessions = await db().session.findMany({
     where: { projectId, ...(input.scope?.sessionIds ? { id: { in: input.scope.sessionIds } } : {}) },
@@ -721,26 +726,27 @@ describe("evidence questions from indexes", () => {
     const blockedBy = new Set<string>();
     const built: SpansAtClock = new Map();
     let unknownEffects = 0;
-    for (const now of [CLOCKS[0]!, CLOCKS[2]!, CLOCKS[3]!, CLOCKS[6]!]) {
-      for (const question of questions) {
-        for (const scope of scopes()) {
-          const input: EvidenceQueryInput = { projectId: fixture.projectId, question, ...(scope ? { scope } : {}) };
-          const [got, cut, want] = await Promise.all([
-            askEvidenceQuestion(input, now),
-            // Lists cut at a window of 2, candidates read through cursors and judged 2 spans at a time.
-            askEvidenceQuestion(input, now, { window: 2, batchSpans: 2, rowsAtOnce: 1 }),
-            referenceAnswer(fixture.projectId, input, now, built),
-          ]);
-          expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));
-          expect(comparable(cut, 2), JSON.stringify({ question, scope, now, window: 2 })).toEqual(comparable(want, 2));
-          kinds.add(want.answer);
-          for (const b of want.blockers) blockedBy.add(b.spanId);
-          unknownEffects += want.blockers.filter((b) => b.unknownEffect).length;
-          if (want.gaps.length > 0) gapped++;
-          compared++;
-        }
-      }
-    }
+    const cases = [CLOCKS[0]!, CLOCKS[2]!, CLOCKS[3]!, CLOCKS[6]!].flatMap((now) =>
+      questions.flatMap((question) => scopes().map((scope) => ({ now, question, scope }))),
+    );
+    // A few cases at a time: each waits on the database most of its time, and one after another
+    // they left a core idle for minutes (this test was the longest of the database layer).
+    await inBatches(cases, 3, async ({ now, question, scope }) => {
+      const input: EvidenceQueryInput = { projectId: fixture.projectId, question, ...(scope ? { scope } : {}) };
+      const [got, cut, want] = await Promise.all([
+        askEvidenceQuestion(input, now),
+        // Lists cut at a window of 2, candidates read through cursors and judged 2 spans at a time.
+        askEvidenceQuestion(input, now, { window: 2, batchSpans: 2, rowsAtOnce: 1 }),
+        referenceAnswer(fixture.projectId, input, now, built),
+      ]);
+      expect(comparable(got), JSON.stringify({ question, scope, now })).toEqual(comparable(want));
+      expect(comparable(cut, 2), JSON.stringify({ question, scope, now, window: 2 })).toEqual(comparable(want, 2));
+      kinds.add(want.answer);
+      for (const b of want.blockers) blockedBy.add(b.spanId);
+      unknownEffects += want.blockers.filter((b) => b.unknownEffect).length;
+      if (want.gaps.length > 0) gapped++;
+      compared++;
+    });
     expect(compared).toBeGreaterThan(200);
     // Unknown tools' calls blocked, decided by counting (unknown-blockers.ts) and, where a
     // predicate could also cite them, by the engine.

@@ -978,6 +978,8 @@ describe("Claude Code importer: parent chain", () => {
 describe("Claude Code importer: corrupting a real file never turns YES into NO", () => {
   const lines = new TextDecoder().decode(progressFile).split("\n");
   const records = lines.map((_line, i) => i).filter((i) => lines[i]!.trim() !== "");
+  // Each line's bytes, encoded once: a run damages a few records and joins the rest as they are.
+  const lineBytes = lines.map(utf8);
   const FIELDS = ["type", "uuid", "parentUuid", "sessionId", "message", "data", "timestamp", "isSidechain", "agentId"];
   const WRONG: unknown[] = [42, [], {}, true, null];
   // Not covered, because no reader can detect them: a value changed into another valid value of
@@ -996,7 +998,7 @@ describe("Claude Code importer: corrupting a real file never turns YES into NO",
     const lastChained = Math.max(...records.filter((i) => lines[i]!.includes('"uuid"')));
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom(...records), corruption), { minLength: 1, maxLength: 4 }), (edits) => {
-        const copy: Array<string | Uint8Array | null> = [...lines];
+        const copy: Array<string | Uint8Array | null> = [...lineBytes];
         for (const [index, c] of edits) {
           const current = copy[index];
           if (current === null || current === undefined) continue;

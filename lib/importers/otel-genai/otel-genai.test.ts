@@ -839,6 +839,10 @@ describe.each(REAL_TRACES)("OTel GenAI importer: corrupting the real $name never
   const full = new TextDecoder().decode(real.bytes);
   const ranTool = (span: { kind: string; toolName?: string }) => span.kind === "TOOL_CALL" && span.toolName === real.tool;
   const starts = [...full.matchAll(real.spanStart)].map((m) => m.index!);
+  // The file's bytes and where each span starts and ends in them, worked out once: each run below
+  // damages one span of a copy and imports it, rather than encoding the whole document again.
+  const raw = utf8(full);
+  const byteStarts = starts.map((s) => utf8(full.slice(0, s)).length);
   const WRONG: unknown[] = [42, [], {}, true, null, "x"];
   // Not covered, because no reader can detect them: a value changed into another valid value of
   // the same type, and deleting a span nothing else names (a leaf such as the tool span: OTLP
@@ -856,20 +860,24 @@ describe.each(REAL_TRACES)("OTel GenAI importer: corrupting the real $name never
     expect(verdictOf(parseOtelGenAi(real.bytes), ranTool)).toBe("YES");
     fc.assert(
       fc.property(fc.nat({ max: starts.length - 1 }), corruption, (which, c) => {
-        const begin = starts[which]!;
-        const end = starts[which + 1] ?? full.length;
         let bytes: Uint8Array;
         if (c.kind === "retype") {
           const doc = JSON.parse(full) as Doc;
           real.spansOf(doc)[which]![c.field] = c.value;
           bytes = utf8(JSON.stringify(doc));
         } else {
-          const raw = utf8(full);
-          const at = utf8(full.slice(0, begin)).length + (c.at % Math.max(1, utf8(full.slice(begin, end)).length));
+          const byteBegin = byteStarts[which]!;
+          const byteEnd = byteStarts[which + 1] ?? raw.length;
+          const at = byteBegin + (c.at % Math.max(1, byteEnd - byteBegin));
           if (c.kind === "flip") bytes = raw.slice();
           else if (c.kind === "truncate") bytes = raw.subarray(0, at);
-          // A raw control character first: inside a string ",}" alone is another valid value.
-          else bytes = new Uint8Array([...raw.subarray(0, at), 0x01, 0x2c, 0x7d, ...raw.subarray(at)]);
+          else {
+            // A raw control character first: inside a string ",}" alone is another valid value.
+            bytes = new Uint8Array(raw.length + 3);
+            bytes.set(raw.subarray(0, at));
+            bytes.set([0x01, 0x2c, 0x7d], at);
+            bytes.set(raw.subarray(at), at + 3);
+          }
           if (c.kind === "flip") bytes[at] = c.byte;
         }
         const result = parseOtelGenAi(bytes);

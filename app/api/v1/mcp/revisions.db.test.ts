@@ -127,17 +127,22 @@ describe("MCP protocol revisions", () => {
   });
 
   it("negotiates every supported revision over stdio and answers as the current one", async () => {
-    const current = await throughRevision(stdioTransport(), LATEST_PROTOCOL_VERSION);
+    // One server process a client (a stdio server serves one session), all at once: each spends
+    // seconds starting, and one after another they were the longest test of their layer.
+    const older = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION);
+    const [current, ...others] = await Promise.all(
+      [LATEST_PROTOCOL_VERSION, ...older].map((version) => throughRevision(stdioTransport(), version)),
+    );
     // The relay's server (the SDK's v2, which picks the era per connection) lists and answers
     // exactly what the HTTP endpoint does in this era.
-    expect(current.agreed).toBe(LATEST_PROTOCOL_VERSION);
-    expect(current.seen).toEqual((await throughRevision(httpTransport(), LATEST_PROTOCOL_VERSION)).seen);
-    for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== LATEST_PROTOCOL_VERSION)) {
-      const { agreed, seen } = await throughRevision(stdioTransport(), version);
+    expect(current!.agreed).toBe(LATEST_PROTOCOL_VERSION);
+    expect(current!.seen).toEqual((await throughRevision(httpTransport(), LATEST_PROTOCOL_VERSION)).seen);
+    older.forEach((version, i) => {
+      const { agreed, seen } = others[i]!;
       expect(agreed).toBe(version);
-      expect(seen.tools).toEqual(current.seen.tools);
-      expect(seen.answer).toEqual(current.seen.answer);
-    }
+      expect(seen.tools).toEqual(current!.seen.tools);
+      expect(seen.answer).toEqual(current!.seen.answer);
+    });
   }, 240_000);
 
   it("answers a stateless-revision (2026-07-28) server/discover probe as a server of that revision, on both transports", async () => {
