@@ -79,10 +79,12 @@ export function atRiskAheadSql(projectId: string, ahead: AtRiskAhead["window"], 
        where s.original_state = 'HELD' and s.original_expires_at >= ${thisHour}
          and ${ttlPassedSql("s.original_expires_at", now)} and ${spanAtRisk("s", horizonDays)}
       having count(*) > 0
-    )
+    ),
+    -- Each hour net of its originals already past: an hour left with none is no one's first expiry.
+    hours as (select e.hour, sum(e.n) as n from expiring e group by 1 having sum(e.n) <> 0)
     select case when hour < ${end} then greatest(date_trunc(${unit}, hour), ${from}) end as at, sum(n)::bigint as n,
            min(hour) filter (where n > 0) as first_hour
-      from expiring
+      from hours
      group by 1 having sum(n) <> 0 order by 1 nulls last`;
 }
 

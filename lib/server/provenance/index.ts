@@ -1,6 +1,6 @@
 export { BULK_LIMIT, type BulkOutcome, extendOriginals, type OriginalKey, pinOriginals } from "./bulk-acts";
 export { pinOriginal, setOriginalExpiry, unpinOriginal } from "./operator-acts";
-export { loadOriginalFacts, recordDamaged } from "./original-facts";
+export { loadOriginalFacts, recordDamaged, recordDamagedSpans } from "./original-facts";
 export { type HeldOriginal, heldOriginal, ORIGINAL_CHUNK_BYTES, originalChunks, readOriginalBytes } from "./originals";
 export { gridQueries, lineageStatuses, sessionGrid, type SpanRowFacts, type SpanStatus, spanStatusOf } from "./span-status";
 export {

@@ -57,6 +57,20 @@ export async function loadOriginalFacts(
 }
 
 /**
+ * recordDamaged for spans of any sessions, one statement per session, side by side: how many were
+ * recorded as held and are not any more.
+ */
+export async function recordDamagedSpans(
+  tx: DbTx,
+  damaged: ReadonlyArray<{ sessionId: string; spanId: string }>,
+): Promise<number> {
+  const bySession = new Map<string, string[]>();
+  for (const d of damaged) bySession.set(d.sessionId, [...(bySession.get(d.sessionId) ?? []), d.spanId]);
+  const recorded = await Promise.all([...bySession].map(([sessionId, spanIds]) => recordDamaged(tx, sessionId, spanIds)));
+  return recorded.reduce((sum, n) => sum + n, 0);
+}
+
+/**
  * Re-verifies (and so records) originals found damaged: the trigger on span_original hashes them
  * again. Returns how many were recorded as held and are not any more.
  */

@@ -25,7 +25,7 @@ import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers
 import { CANDIDATE_ROWS_AT_ONCE, judgeCandidates } from "./candidate-spans";
 import { candidateSources } from "./candidate-sql";
 import { judgeSummaries, summariesQuery } from "./summaries";
-import { recordDamaged } from "@/lib/server/provenance";
+import { recordDamagedSpans } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
 import type { Judged } from "./scope";
 import { addTallies, ANSWER_WINDOW, FirstItems, OutcomeTally } from "./window";
@@ -102,11 +102,7 @@ export async function askEvidenceQuestion(
     let { answers, damaged, whole } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded now;
     // asking again judges the replaced spans that rested on them as they are.
-    const bySession = new Map<string, string[]>();
-    for (const d of damaged) bySession.set(d.sessionId, [...(bySession.get(d.sessionId) ?? []), d.spanId]);
-    const recorded = await Promise.all([...bySession].map(([sessionId, spanIds]) => recordDamaged(db(), sessionId, spanIds)));
-    const news = recorded.reduce((sum, n) => sum + n, 0);
-    if (news > 0) ({ answers } = await run());
+    if ((await recordDamagedSpans(db(), damaged)) > 0) ({ answers } = await run());
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
     // Only sessions whose lists the window kept whole are kept: the others' are cut short.
     else if (key) {
