@@ -11,6 +11,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { byteOffsetAt } from "./byte-offsets";
 import { byteRange, firstMatch, type MatchRange, type Snippet, snippetAround } from "./locate";
+import { SEARCHABLE } from "./sql";
 
 /** HELD: the match is in the original's bytes. EXPIRED: they are gone; it is in what is kept of the span. */
 export type SearchHitOriginal = "HELD" | "EXPIRED";
@@ -66,7 +67,7 @@ export async function hitRows(keys: Prisma.Sql, order: Prisma.Sql): Promise<HitR
            s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
            s.byte_length, se.external_id, se.title
       from (${keys}) p
-      join span_search x on x.session_id = p.session_id and x.span_id = p.span_id
+      join ${SEARCHABLE} x on x.session_id = p.session_id and x.span_id = p.span_id
       join span s on s.session_id = p.session_id and s.id = p.span_id
       join session se on se.id = p.session_id
      order by ${order}`;
