@@ -11,7 +11,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import type { ProvenanceStatus, RetentionPolicy } from "@/lib/evidence/types";
 import { sessionGrid } from "@/lib/server/provenance";
-import { SEARCHABLE } from "@/lib/server/search";
+import { SEARCH_SOURCES } from "@/lib/server/search";
 
 const NIL = "00000000-0000-0000-0000-000000000000";
 
@@ -227,7 +227,9 @@ export async function searchIndexDrift(tx: DbTx, projectId: string): Promise<str
        where se.project_id = ${projectId}::uuid
          and (o.bytes is not null or (o.deleted_at is not null and custodian_kept_text(o.session_id, o.span_id) is not null))),
     stored as (
-      select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept from ${SEARCHABLE} x
+      select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept
+        from (select i.project_id, i.session_id, i.span_id, i.occurred_at, i.kept from ${SEARCH_SOURCES.indexed} i
+              union all select p.project_id, p.session_id, p.span_id, p.occurred_at, p.kept from ${SEARCH_SOURCES.pending} p) x
        where x.project_id = ${projectId}::uuid
           or x.session_id in (select id from session where project_id = ${projectId}::uuid)
       union all

@@ -4,4 +4,4 @@ export type { SearchHit, SearchHitOriginal } from "./hits";
 export { parseSearchQuery, type SearchTerm } from "./query";
 export { RANK_CAP, REGEX_SCAN_MAX, type SearchPage, searchSpans } from "./search";
 export { indexAllPending, indexPendingBatch, pendingSearchCount, SEARCH_INDEX_BATCH } from "./indexer";
-export { SEARCHABLE } from "./sql";
+export { RELATIONS as SEARCH_SOURCES } from "./sources";

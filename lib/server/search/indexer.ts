@@ -3,7 +3,7 @@
  * span_search, a batch per statement. Ingest only writes an original's key there; the text's
  * projection and its two text indexes (trigrams and words) cost more than the rest of a span's
  * ingest, and cost less per span written a batch at a time. Search reads the pending rows too
- * (SEARCHABLE), so what it finds does not depend on when this runs, only how fast it answers.
+ * (sources.ts), so what it finds does not depend on when this runs, only how fast it answers.
  *
  * Any number of servers may run it at once: each batch takes the rows it locks and skips those
  * another holds (SKIP LOCKED), and moves them in one statement, so a span is never in both tables

@@ -1,6 +1,6 @@
 /**
  * The SQL of a search: which spans match (terms through span_search's indexes, filters on the
- * span), how they rank, and where a page starts. `x` is what search reads (SEARCHABLE), `s` the span.
+ * span), how they rank, and where a page starts. `x` is a source search reads (sources.ts), `s` the span.
  */
 import { Prisma } from "@/lib/db/generated/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
@@ -86,19 +86,6 @@ export function pendingRows(source: Prisma.Sql): Prisma.Sql {
      cross join lateral (select custodian_search_text(o.bytes) as body) t
      where o.bytes is not null`;
 }
-
-/**
- * Everything search reads: the indexed rows, and those of originals stored since the indexer last
- * ran, projected as they are read. An original is in one of the two, never both (its trigger and
- * the indexer move it in one statement), so a span is found once from the moment it is stored.
- * Postgres pushes each condition on `x` into both branches: the indexed one reads its indexes, the
- * pending one (a few seconds of ingest at most) is read whole.
- */
-export const SEARCHABLE = Prisma.sql`(
-  select project_id, session_id, span_id, occurred_at, body, words, kept from span_search
-  union all ${pendingRows(Prisma.sql`span_search_pending`)})`;
-
-export const FROM_SEARCH = Prisma.sql`${SEARCHABLE} x join span s on s.session_id = x.session_id and s.id = x.span_id`;
 
 /** Newest first: the (project, occurred_at) index's order, the page after the cursor's hit. */
 export const NEWEST_ORDER = Prisma.sql`x.occurred_at desc, x.session_id, x.span_id`;
