@@ -9,15 +9,23 @@
  * another holds (SKIP LOCKED), and moves them in one statement, so a span is never in both tables
  * nor in neither.
  */
-import { db } from "@/lib/db/client";
+import { databaseMode, db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { pendingRows } from "./sql";
 
 /** Spans indexed per statement: large enough that the index writes amortise, small enough to commit in well under a second. */
 export const SEARCH_INDEX_BATCH = 2000;
+/**
+ * The embedded database runs one statement at a time for every request: there a batch is kept to
+ * what it indexes in a few tens of milliseconds, so a request waits for one batch at most.
+ */
+export const EMBEDDED_SEARCH_INDEX_BATCH = 100;
+
+/** The batch for the database this server runs on. */
+export const searchIndexBatch = () => (databaseMode() === "embedded" ? EMBEDDED_SEARCH_INDEX_BATCH : SEARCH_INDEX_BATCH);
 
 /** Indexes up to `limit` pending originals; returns how many it took off the pending list. */
-export async function indexPendingBatch(limit = SEARCH_INDEX_BATCH): Promise<number> {
+export async function indexPendingBatch(limit = searchIndexBatch()): Promise<number> {
   const [row] = await db().$queryRaw<Array<{ taken: number }>>`
     with batch as (
       delete from span_search_pending d
@@ -33,7 +41,7 @@ export async function indexPendingBatch(limit = SEARCH_INDEX_BATCH): Promise<num
 }
 
 /** Indexes batches until none is pending (or only rows another indexer holds); returns how many it indexed. */
-export async function indexAllPending(limit = SEARCH_INDEX_BATCH): Promise<number> {
+export async function indexAllPending(limit = searchIndexBatch()): Promise<number> {
   let total = 0;
   for (;;) {
     const taken = await indexPendingBatch(limit);
