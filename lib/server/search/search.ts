@@ -14,7 +14,7 @@ import type { SearchInput } from "./input";
 import { termPatterns } from "./locate";
 import { hasIndexedTerm, parseSearchQuery, type SearchTerm } from "./query";
 import { countMatches, type MatchKey, newestKeys, rankedKeys } from "./sources";
-import { type SearchFilter, searchWhere } from "./sql";
+import { newestWalk, type SearchFilter, searchWhere } from "./sql";
 
 /** Up to this many matches are counted exactly and ranked; past it, newest first and "more than". */
 export const RANK_CAP = 1000;
@@ -75,11 +75,12 @@ export async function searchSpans(projectId: string, input: SearchInput, now = n
   const words = terms.flatMap((t) => (t.kind === "phrase" ? t.words.map((text) => ({ kind: "substring" as const, text })) : []));
   const placements = [...(pattern ? [[pattern]] : []), termPatterns(terms), termPatterns(words)];
   if (pattern) return patternPage(where, pattern, placements, input, cursor);
-  return termsPage(where, terms, placements, input, cursor);
+  return termsPage(where, filter, terms, placements, input, cursor);
 }
 
 async function termsPage(
   where: Prisma.Sql,
+  filter: SearchFilter,
   terms: readonly SearchTerm[],
   placements: ReadonlyArray<readonly RE2JS[]>,
   input: SearchInput,
@@ -96,7 +97,8 @@ async function termsPage(
     offset = cursor?.order === "relevance" ? cursor.offset : 0;
     keys = (await rankedKeys(where, terms, offset + limit + 1)).slice(offset);
   } else {
-    keys = await newestKeys(where, cursor, limit + 1);
+    // Many matches (or a page after the first of them): walked newest first, unless within one session.
+    keys = await newestKeys(where, cursor, limit + 1, filter.sessionId ? undefined : newestWalk(filter, cursor));
   }
   const more = keys.length > limit;
   const page = await hitRowsFor(keys.slice(0, limit));

@@ -66,15 +66,36 @@ async function keys(statement: (source: Source) => Prisma.Sql, order: (a: MatchK
     .slice(0, limit);
 }
 
-/** The first `limit` matches newest first, after the cursor's. */
-export function newestKeys(where: Prisma.Sql, after: SearchCursor | undefined, limit: number): Promise<MatchKey[]> {
-  return keys(
-    (source) => Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at, 0::real as rank
-                             from ${fromSource(source)} where ${where} and ${afterCursor(after)}
-                            order by ${NEWEST_ORDER} limit ${limit}`,
-    newestFirst,
-    limit,
-  );
+/**
+ * The first `limit` matches newest first, after the cursor's. With `walk` (newestWalk: a term with
+ * many matches), the indexed source is first read along it; fewer than `limit` matches there, and
+ * its whole order is read as the planner plans it.
+ */
+export async function newestKeys(
+  where: Prisma.Sql,
+  after: SearchCursor | undefined,
+  limit: number,
+  walk?: Prisma.Sql,
+): Promise<MatchKey[]> {
+  const page = (
+    from: Prisma.Sql,
+  ) => Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at, 0::real as rank
+      from ${from} where ${where} and ${afterCursor(after)} order by ${NEWEST_ORDER} limit ${limit}`;
+  const walked = walk
+    ? await db().$queryRaw<Array<Omit<MatchKey, "source">>>(
+        page(Prisma.sql`${walk} x join span s on s.session_id = x.session_id and s.id = x.span_id`),
+      )
+    : [];
+  if (walked.length >= limit) {
+    const pending = await db().$queryRaw<Array<Omit<MatchKey, "source">>>(page(fromSource("pending")));
+    return [
+      ...walked.map((k) => ({ ...k, source: "indexed" as const })),
+      ...pending.map((k) => ({ ...k, source: "pending" as const })),
+    ]
+      .sort(newestFirst)
+      .slice(0, limit);
+  }
+  return keys((source) => page(fromSource(source)), newestFirst, limit);
 }
 
 /** The first `limit` matches by rank of the terms as words, newest first among equals. */

@@ -95,3 +95,21 @@ export function afterCursor(cursor: SearchCursor | undefined): Prisma.Sql {
   const at = sqlTime(new Date(cursor.at));
   return Prisma.sql`x.occurred_at <= ${at} and (x.occurred_at < ${at} or (x.session_id, x.span_id) > (${cursor.sessionId}::uuid, ${cursor.spanId}::uuid))`;
 }
+
+/** Rows of span_search a newest-first page walks before it falls back to the planner's plan. */
+export const NEWEST_WALK_ROWS = 2000;
+
+/**
+ * The first NEWEST_WALK_ROWS of the project's indexed rows newest first, after the cursor and
+ * within the time range (the (project, occurred_at) index, read in order): a page of a term with
+ * many matches is found in them, filtered as they are walked, where the planner, misled by words
+ * that come together more often than apart ("has been updated": 2,301 rows estimated, 73,322
+ * found), would read and sort every match.
+ */
+export function newestWalk(f: SearchFilter, after: SearchCursor | undefined): Prisma.Sql {
+  const c: Prisma.Sql[] = [Prisma.sql`x.project_id = ${f.projectId}::uuid`, afterCursor(after)];
+  if (f.from) c.push(Prisma.sql`x.occurred_at >= ${sqlTime(f.from)}`);
+  if (f.to) c.push(Prisma.sql`x.occurred_at < ${sqlTime(f.to)}`);
+  return Prisma.sql`(select x.project_id, x.session_id, x.span_id, x.occurred_at, x.body, x.words, x.kept from span_search x
+                      where ${Prisma.join(c, " and ")} order by ${NEWEST_ORDER} limit ${NEWEST_WALK_ROWS})`;
+}
