@@ -41,7 +41,7 @@ export function ImportList({
             : "No imports yet: transcript files uploaded here or through the API appear here."}
         </div>
       ) : (
-        <table className="data" aria-label="Imports">
+        <table className="data stacked" aria-label="Imports">
           <thead>
             <tr>
               <th>Started</th>
@@ -60,26 +60,36 @@ export function ImportList({
           <tbody>
             {rows.map((job) => (
               <tr key={job.id} data-import-id={job.id}>
-                <td>
+                <td className="short" data-label="Started">
                   <Time value={new Date(job.createdAt)} />
                 </td>
-                <td>{job.format ?? "detected"}</td>
-                <td>
+                <td className="short" data-label="Format">
+                  {job.format ?? "detected"}
+                </td>
+                <td className="short" data-label="Status">
                   <span className={`badge ${STATUS_TONE[job.status]}`} title={job.status}>
                     {humanize(job.status)}
                   </span>
                   {job.error ? <div className="error-text">{job.error}</div> : null}
                 </td>
-                <td className="num">{bytes(job.byteLength)}</td>
-                <td className="num">
+                <td className="num" data-label="Size">
+                  {bytes(job.byteLength)}
+                </td>
+                <td className="num" data-label="Spans">
                   {job.status === "RUNNING" && job.spansTotal > 0
                     ? `${formatCount(job.spansDone)} of ${formatCount(job.spansTotal)}`
                     : formatCount(job.spansDone)}
                 </td>
-                <td className="num">{job.records ? formatCount(job.records.read) : "—"}</td>
-                <td className="num">{job.records ? formatCount(job.records.used) : "—"}</td>
-                <td className="num">{job.records ? formatCount(job.records.ignored) : "—"}</td>
-                <td className="num">
+                <td className="num" data-label="Records read">
+                  {job.records ? formatCount(job.records.read) : "—"}
+                </td>
+                <td className="num" data-label="Used">
+                  {job.records ? formatCount(job.records.used) : "—"}
+                </td>
+                <td className="num" data-label="Ignored">
+                  {job.records ? formatCount(job.records.ignored) : "—"}
+                </td>
+                <td className="num" data-label="Skipped">
                   {job.records ? (
                     job.records.skipped > 0 ? (
                       <span className="badge risk">{formatCount(job.records.skipped)}</span>
@@ -90,10 +100,12 @@ export function ImportList({
                     "—"
                   )}
                 </td>
-                <td>
+                <td data-label="Sessions">
                   <ImportSessionLinks slug={slug} links={job.sessionLinks} total={job.sessions ?? 0} />
                 </td>
-                <td className="mono">{job.requester}</td>
+                <td className="mono" data-label="Requested by">
+                  {job.requester}
+                </td>
               </tr>
             ))}
           </tbody>
