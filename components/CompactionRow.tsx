@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { BreakableText } from "./BreakableText";
 import { formatCount, formatDayTime, formatTime } from "./format";
 import type { CompactionRow as Row } from "@/lib/server/compactions";
 
@@ -33,7 +34,7 @@ export function CompactionRow({ row, basePath, year }: { row: Row; basePath: str
         {refused}.
       </td>
       <td className="mono below" data-label="Requested by">
-        {row.requester}
+        <BreakableText text={row.requester} />
       </td>
       {/* Its atoms are counted on the spans it replaced, not on the event. */}
       <td className="num absent">—</td>

@@ -1,9 +1,9 @@
 import type { ImportListJson } from "@/lib/server/dashboard";
-import { formatCount, humanize } from "./format";
+import { BreakableText } from "./BreakableText";
+import { formatCount, formatDayTime, formatTime, humanize } from "./format";
 import { ImportSessionLinks } from "./ImportSessionLinks";
 import { ListSummary } from "./ListSummary";
 import { type PageWindow, Pager } from "./Pager";
-import { Time } from "./Time";
 
 const STATUS_TONE = { RUNNING: "risk", DONE: "safe", FAILED: "lost" } as const;
 
@@ -31,6 +31,9 @@ export function ImportList({
   hrefFor: (page: number) => string;
   filtered: boolean;
 }) {
+  // A day and minute, as the other lists show times (the full time on hover): the year only where
+  // it is not the newest import's, which the server and the browser agree on.
+  const year = Math.max(0, ...rows.map((job) => new Date(job.createdAt).getUTCFullYear()));
   return (
     <>
       <ListSummary window={window} hrefFor={hrefFor} noun={["import", "imports"]} testId="list-total" />
@@ -60,8 +63,10 @@ export function ImportList({
           <tbody>
             {rows.map((job) => (
               <tr key={job.id} data-import-id={job.id}>
-                <td className="short" data-label="Started">
-                  <Time value={new Date(job.createdAt)} />
+                <td className="when short" data-label="Started">
+                  <time dateTime={job.createdAt} title={formatTime(new Date(job.createdAt))}>
+                    {formatDayTime(new Date(job.createdAt), year)}
+                  </time>
                 </td>
                 <td className="short" data-label="Format">
                   {job.format ?? "detected"}
@@ -72,7 +77,7 @@ export function ImportList({
                   </span>
                   {job.error ? <div className="error-text">{job.error}</div> : null}
                 </td>
-                <td className="num" data-label="Size">
+                <td className="num one-line" data-label="Size">
                   {bytes(job.byteLength)}
                 </td>
                 <td className="num" data-label="Spans">
@@ -104,7 +109,7 @@ export function ImportList({
                   <ImportSessionLinks slug={slug} links={job.sessionLinks} total={job.sessions ?? 0} />
                 </td>
                 <td className="mono" data-label="Requested by">
-                  {job.requester}
+                  <BreakableText text={job.requester} />
                 </td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatCount, formatDayTime, formatTime, humanize, provenanceWords } from "./format";
 import type { RefusalGroup } from "./refusal-groups";
+import { BreakableText } from "./BreakableText";
 
 /**
  * One gate request's refusals as a row of the refusal feed's table: when, the session, its refused
@@ -54,7 +55,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
         ))}
       </td>
       <td className="mono below" data-label="Requested by">
-        {first.requester}
+        <BreakableText text={first.requester} />
       </td>
       <td className="num" data-label="Atoms at risk">
         {formatCount(group.atomsAtRisk)}
