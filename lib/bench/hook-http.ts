@@ -8,6 +8,19 @@ import { statSync } from "node:fs";
 import { db } from "@/lib/db/client";
 import { measure, type Timing } from "./measure";
 
+/**
+ * The server's search indexer has indexed what the last run stored: it runs a second after, in the
+ * background, and a run that overlapped it would time the indexer too. A runtime's hooks come
+ * seconds apart; a benchmark's come back to back.
+ */
+export async function searchIndexed(): Promise<void> {
+  for (let waited = 0; waited < 60_000; waited += 20) {
+    if ((await db().spanSearchPending.count()) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the server's search indexer did not catch up within 60 s");
+}
+
 /** Target for what the agent waits for at each HTTP hook. */
 export const HTTP_HOOK_TARGET_MS = 50;
 
@@ -42,6 +55,7 @@ export async function measureHttpHooks(options: {
     };
   /** The server's capture has read the file to its end: its cursor holds the file's size. */
   const settled = async () => {
+    await searchIndexed();
     const size = statSync(options.transcript).size;
     for (let waited = 0; waited < 60_000; waited += 20) {
       const cursor = await db().transcriptCursor.findFirst({ where: { projectId: options.projectId }, select: { bytes: true } });

@@ -28,7 +28,7 @@ import { CLI } from "@/lib/server/audit";
 import { runHook } from "@/lib/cli/hook";
 import { buildHookBundle } from "@/lib/cli/hook-build";
 import type { ConnectionConfig } from "@/lib/cli/hook-config";
-import { measureHttpHooks } from "./hook-http";
+import { measureHttpHooks, searchIndexed } from "./hook-http";
 import { measure, printTimings, type RunningServer, startServer } from "./measure";
 
 const RECORDS = Number(process.env.BENCH_HOOK_RECORDS ?? 5000);
@@ -110,7 +110,14 @@ async function main() {
         last = await runHook("claude-code", "pre-compact", payload, config);
         if (last.exitCode !== 0 || last.stdout) throw new Error(`the hook did not allow: ${last.stderr}`);
       },
-      { iterations: ITERATIONS, warmup: 2, before: async () => appendFileSync(transcript, records(NEW_PER_RUN)) },
+      {
+        iterations: ITERATIONS,
+        warmup: 2,
+        before: async () => {
+          await searchIndexed();
+          appendFileSync(transcript, records(NEW_PER_RUN));
+        },
+      },
     );
     printTimings([timing]);
 
@@ -134,7 +141,10 @@ async function main() {
       });
       if (run.status !== 0 || run.stdout) throw new Error(`the hook did not allow: ${run.stderr}`);
     };
-    const appendNew = async () => appendFileSync(transcript, records(NEW_PER_RUN));
+    const appendNew = async () => {
+      await searchIndexed();
+      appendFileSync(transcript, records(NEW_PER_RUN));
+    };
     const processes = [
       await measure(
         `new process, the installed command (node, launcher, bundle), ${NEW_PER_RUN} new records`,
