@@ -9,48 +9,48 @@ BEGIN
   -- (ingest, imports, summaries); once the bytes are gone (the sweeper), what is kept of the span
   -- in their place; nothing of a deleted span.
   IF TG_OP = 'DELETE' THEN
-    DELETE FROM span_search x USING old_rows o WHERE x.session_id = o.session_id AND x.span_id = o.span_id;
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$DELETE FROM {span_search} x USING old_rows o WHERE x.session_id = o.session_id AND x.span_id = o.span_id$q$);
     RETURN NULL;
   END IF;
   IF TG_OP = 'UPDATE' THEN
     -- Bytes just gone (the sweeper): what Custodian keeps of the span (custodian_kept_text: its
     -- tool name and evidence atoms) takes their place, marked kept, so a search still finds the
     -- span there and never reads bytes that are no longer held; a span that keeps nothing leaves.
-    INSERT INTO span_search (project_id, session_id, span_id, occurred_at, body, words, kept)
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_search} (project_id, session_id, span_id, occurred_at, body, words, kept)
     SELECT se.project_id, n.session_id, n.span_id, s.occurred_at, t.body, to_tsvector('simple'::regconfig, t.body), true
       FROM new_rows n
       JOIN old_rows o ON o.session_id = n.session_id AND o.span_id = n.span_id
-     CROSS JOIN LATERAL (SELECT s.occurred_at FROM span s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
-     CROSS JOIN LATERAL (SELECT se.project_id FROM session se WHERE se.id = n.session_id LIMIT 1) se
+     CROSS JOIN LATERAL (SELECT s.occurred_at FROM {span} s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT se.project_id FROM {session} se WHERE se.id = n.session_id LIMIT 1) se
      CROSS JOIN LATERAL (SELECT custodian_kept_text(n.session_id, n.span_id) AS body) t
      WHERE n.bytes IS NULL AND o.bytes IS NOT NULL AND t.body IS NOT NULL
-    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = true;
-    DELETE FROM span_search x USING new_rows n
-     WHERE n.bytes IS NULL AND NOT x.kept AND x.session_id = n.session_id AND x.span_id = n.span_id;
+    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = true$q$);
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$DELETE FROM {span_search} x USING new_rows n
+     WHERE n.bytes IS NULL AND NOT x.kept AND x.session_id = n.session_id AND x.span_id = n.span_id$q$);
   END IF;
   -- Each original's span and session are looked up by key (a lateral with LIMIT 1, as
   -- span_original_to_span does, so that a batch never hashes the span table). On UPDATE only the
   -- originals whose bytes came back or changed length are written again: pins, extensions and
   -- scrubs leave the bytes as they were and cost no projection.
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO span_search (project_id, session_id, span_id, occurred_at, body, words)
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_search} (project_id, session_id, span_id, occurred_at, body, words)
     SELECT se.project_id, n.session_id, n.span_id, s.occurred_at, t.body, to_tsvector('simple'::regconfig, t.body)
       FROM new_rows n
-     CROSS JOIN LATERAL (SELECT s.occurred_at FROM span s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
-     CROSS JOIN LATERAL (SELECT se.project_id FROM session se WHERE se.id = n.session_id LIMIT 1) se
+     CROSS JOIN LATERAL (SELECT s.occurred_at FROM {span} s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT se.project_id FROM {session} se WHERE se.id = n.session_id LIMIT 1) se
      CROSS JOIN LATERAL (SELECT custodian_search_text(n.bytes) AS body) t
      WHERE n.bytes IS NOT NULL
-    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = false;
+    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = false$q$);
   ELSE
-    INSERT INTO span_search (project_id, session_id, span_id, occurred_at, body, words)
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_search} (project_id, session_id, span_id, occurred_at, body, words)
     SELECT se.project_id, n.session_id, n.span_id, s.occurred_at, t.body, to_tsvector('simple'::regconfig, t.body)
       FROM new_rows n
       JOIN old_rows o ON o.session_id = n.session_id AND o.span_id = n.span_id
-     CROSS JOIN LATERAL (SELECT s.occurred_at FROM span s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
-     CROSS JOIN LATERAL (SELECT se.project_id FROM session se WHERE se.id = n.session_id LIMIT 1) se
+     CROSS JOIN LATERAL (SELECT s.occurred_at FROM {span} s WHERE s.session_id = n.session_id AND s.id = n.span_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT se.project_id FROM {session} se WHERE se.id = n.session_id LIMIT 1) se
      CROSS JOIN LATERAL (SELECT custodian_search_text(n.bytes) AS body) t
      WHERE n.bytes IS NOT NULL AND (o.bytes IS NULL OR octet_length(o.bytes) <> octet_length(n.bytes))
-    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = false;
+    ON CONFLICT (session_id, span_id) DO UPDATE SET body = excluded.body, words = excluded.words, kept = false$q$);
   END IF;
   RETURN NULL;
 END;
