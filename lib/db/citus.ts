@@ -182,6 +182,21 @@ export async function distribute(client: Client, coordinator: CitusNode, options
     if (keys.length > 0) log(`${keys.length} foreign keys between session tables added again`);
   }
 
+  // Prisma returns every enum column of a write as "column::text", and Citus refuses a write
+  // whose RETURNING calls a function that is not IMMUTABLE: enum_out is STABLE only because a label
+  // can be renamed (ALTER TYPE ... RENAME VALUE), which Custodian never does. Marked IMMUTABLE in
+  // this database on every node (docs/citus.md, "Limits").
+  const enumOut = "alter function pg_catalog.enum_out(anyenum) immutable";
+  const volatility = await one<{ v: string }>(
+    client,
+    "select provolatile as v from pg_proc where oid = 'pg_catalog.enum_out'::regproc",
+  );
+  if (volatility?.v !== "i") {
+    await client.query(enumOut);
+    log("enum_out marked IMMUTABLE (Prisma's RETURNING of enum columns)");
+  }
+  await client.query("select run_command_on_workers($1)", [enumOut]);
+
   // The shared rules (custodian_*, prisma/sql/README.md) that triggers and queries call must exist
   // on every node: Citus propagates a function made after the extension, not one the migrations
   // made before it. (Trigger functions follow their tables; the audit log's stay on the coordinator.)
