@@ -367,11 +367,11 @@ export function replacedDueSql(
       'candidates', coalesce((
         select json_agg(json_build_object('session_id', n.session_id::text, 'span_id', n.id::text, 'cls', n.class::text,
                  'honest', n.honest, 'current_at', n.current_at, 'proposed_at', n.proposed_at,
-                 -- What the honest summary dropped, read for those spans alone.
-                 'dropped', case when n.honest then
-                   (select r.replaced_dropped from span r where r.session_id = n.session_id and r.id = n.id) end)
+                 -- What the honest summary dropped, read for those spans alone (by a join on the
+                 -- span's key: Citus plans no subquery per row over a CTE).
+                 'dropped', case when n.honest then r.replaced_dropped end)
                  order by n.rn)
-          from numbered n join chosen using (session_id)
+          from numbered n join chosen using (session_id) join span r on r.session_id = n.session_id and r.id = n.id
          where n.rn <= ${MAX_CANDIDATE_SPANS}), '[]')) as value`;
 }
 
