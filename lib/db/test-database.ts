@@ -93,7 +93,17 @@ async function grantTestRoleTriggerSwitch(): Promise<void> {
 }
 
 async function dropDatabase(name: string): Promise<void> {
-  await asServer((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await asServer((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      // On a Citus coordinator the drop reaches the workers, where the coordinator's own cached
+      // connections to the database may linger a moment after the run's last query.
+      if (!testServerIsCitus() || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /** A fresh database, migrated and granted: a template for copies, or one used as it is. */
