@@ -65,7 +65,7 @@ export function AtRiskTable({
           </p>
         )
       ) : null}
-      <table className="data" aria-label="Originals at risk">
+      <table className="data stacked" aria-label="Originals at risk">
         <thead>
           <tr>
             {canAct ? (
@@ -85,7 +85,7 @@ export function AtRiskTable({
           {rows.map((o) => (
             <tr key={o.spanId}>
               {canAct ? (
-                <td>
+                <td className="pick">
                   <input
                     type="checkbox"
                     name="original"
@@ -95,19 +95,19 @@ export function AtRiskTable({
                   />
                 </td>
               ) : null}
-              <td className="when">
+              <td className="when" data-label="Expires">
                 <time dateTime={o.expiresAt}>{formatTime(new Date(o.expiresAt))}</time>
               </td>
-              <td className="name">
+              <td className="name" data-label="Session">
                 <Link href={projectHref(project, `/sessions/${o.sessionId}`)}>{o.sessionTitle}</Link>
               </td>
-              <td className="num">
+              <td className="num" data-label="Span">
                 <Link href={projectHref(project, `/spans/${o.spanId}`)}>{o.seq ?? "summary"}</Link>
               </td>
-              <td className="one-line">
+              <td className="one-line short" data-label="Class">
                 <Code value={o.class} />
               </td>
-              <td className="when">
+              <td className="when short" data-label="Horizon">
                 <time dateTime={o.horizonAt}>{formatTime(new Date(o.horizonAt))}</time>
               </td>
             </tr>

@@ -39,7 +39,7 @@ export function AuditLogTable({
   return (
     <>
       <PageSummary window={window} hrefFor={hrefFor} />
-      <table className="data audit-log" aria-label="Audit log">
+      <table className="data audit-log stacked" aria-label="Audit log">
         <thead>
           <tr>
             <th scope="col">When</th>

@@ -121,10 +121,14 @@ describe("BlockerTable", () => {
       createElement(BlockerTable, { blockers, project: "acme", sessionTitles: {}, pinForm: null }),
     );
     expect(operator.match(/<th[ >]/g)).toHaveLength(7);
-    expect(operator).toContain("<td>2 paths</td><td>held</td>");
-    expect(operator).toContain("<td>not stated</td><td>gone</td>");
-    expect(operator).toContain("<td>pin (operator)</td>");
-    expect(operator).toContain("<td>not possible</td>");
+    expect(operator).toContain(
+      '<td class="short" data-label="Dropped">2 paths</td><td class="short" data-label="Original">held</td>',
+    );
+    expect(operator).toContain(
+      '<td class="short" data-label="Dropped">not stated</td><td class="short" data-label="Original">gone</td>',
+    );
+    expect(operator).toContain('<td class="below" data-label="Unblock">pin (operator)</td>');
+    expect(operator).toContain('<td class="below" data-label="Unblock">not possible</td>');
 
     const pinner = renderToStaticMarkup(
       createElement(BlockerTable, {
@@ -136,7 +140,7 @@ describe("BlockerTable", () => {
     );
     expect(pinner).toContain('<button type="submit">Pin span 1</button>');
     expect(pinner).not.toContain("Pin span 2");
-    expect(pinner).toContain("<td>not possible</td>");
+    expect(pinner).toContain('<td class="below" data-label="Unblock">not possible</td>');
   });
 });
 

@@ -66,7 +66,7 @@ export function pinOriginalForm(pin: Action, questionTitle: string): (blocker: B
 
 function SessionCell({ project, titles, sessionId }: { project: string; titles: SessionTitles; sessionId: string }) {
   return (
-    <td className="name">
+    <td className="name" data-label="Session">
       <Link href={projectHref(project, `/sessions/${sessionId}`)}>{sessionLabel(titles, sessionId)}</Link>
     </td>
   );
@@ -84,7 +84,7 @@ export function CitationTable({
   sessionTitles: SessionTitles;
 }) {
   return (
-    <table className="data" aria-label="Citations" id="citations">
+    <table className="data stacked" aria-label="Citations" id="citations">
       <thead>
         <tr>
           <th>Session</th>
@@ -99,17 +99,23 @@ export function CitationTable({
         {citations.map((c) => (
           <tr key={`${c.spanId}:${c.byteStart}`}>
             <SessionCell project={project} titles={sessionTitles} sessionId={c.sessionId} />
-            <td className="num">{c.seq}</td>
-            <td className="mono">
+            <td className="num" data-label="Seq">
+              {c.seq}
+            </td>
+            <td className="mono short" data-label="Bytes">
               <Link href={projectHref(project, `/spans/${c.spanId}?from=${c.byteStart}&to=${c.byteEnd}#cited`)}>
                 {c.byteStart}–{c.byteEnd}
               </Link>
             </td>
-            <td className="mono">{c.excerpt}</td>
-            <td>
+            <td className="mono below" data-label="Excerpt">
+              {c.excerpt}
+            </td>
+            <td className="short" data-label="Outcome">
               <CallOutcome outcome={c.outcome} exitCode={c.exitCode} />
             </td>
-            <td className="mono">{c.sha256.slice(0, 12)}…</td>
+            <td className="mono short" data-label="sha256">
+              {c.sha256.slice(0, 12)}…
+            </td>
           </tr>
         ))}
       </tbody>
@@ -131,7 +137,7 @@ export function BlockerTable({ project, sessionTitles, blockers, pinForm }: Bloc
   return (
     <>
       <h2 id="blockers">Blocking spans</h2>
-      <table className="data" aria-label="Blockers">
+      <table className="data stacked" aria-label="Blockers">
         <thead>
           <tr>
             <th>Session</th>
@@ -147,16 +153,24 @@ export function BlockerTable({ project, sessionTitles, blockers, pinForm }: Bloc
           {blockers.map((b) => (
             <tr key={b.spanId}>
               <SessionCell project={project} titles={sessionTitles} sessionId={b.sessionId} />
-              <td className="num">
+              <td className="num" data-label="Seq">
                 <Link href={projectHref(project, `/spans/${b.spanId}`)}>{b.seq}</Link>
               </td>
-              <td>
+              <td className="short" data-label="Cell">
                 <Code value={b.class} /> × <Code value={b.provenance} />
               </td>
-              <td>{b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}</td>
-              <td>{b.originalHeld ? "held" : "gone"}</td>
-              <td className="reason">{b.reason}</td>
-              <td>{b.unblockBy === "none" ? "not possible" : pinForm ? pinForm(b) : `${b.unblockBy} (operator)`}</td>
+              <td className="short" data-label="Dropped">
+                {b.dropped.length > 0 ? formatKindCounts(b.dropped) : "not stated"}
+              </td>
+              <td className="short" data-label="Original">
+                {b.originalHeld ? "held" : "gone"}
+              </td>
+              <td className="reason" data-label="Why">
+                {b.reason}
+              </td>
+              <td className="below" data-label="Unblock">
+                {b.unblockBy === "none" ? "not possible" : pinForm ? pinForm(b) : `${b.unblockBy} (operator)`}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -12,7 +12,7 @@ describe("EvidenceExportDocument", () => {
   it("shows who asked what, when, where, under which policy and version, and the export's hash", () => {
     for (const text of [
       "auditor@example.com",
-      "2026-12-03T10:00:00.000Z",
+      "2026-12-03 10:00 UTC",
       "Shop",
       `version ${sampleContext.policy.version}`,
       document.custodianVersion,
@@ -24,6 +24,10 @@ describe("EvidenceExportDocument", () => {
       expect(html).toContain(text);
     }
     expect(html.split(document.citations[0]!.citedSha256!).length - 1).toBe(2);
+  });
+
+  it("shows when it was asked as the dashboard shows times, the instant kept in its time element", () => {
+    expect(html).toContain('<time dateTime="2026-12-03T10:00:00.000Z">2026-12-03 10:00 UTC</time>');
   });
 
   it("renders transcript text as text, never as HTML", () => {

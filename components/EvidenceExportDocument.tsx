@@ -3,6 +3,7 @@ import { Code } from "./Code";
 import styles from "./EvidenceExportDocument.module.css";
 import { formatCount } from "./format";
 import { CompletenessCaseList } from "./CompletenessCaseList";
+import { Time } from "./Time";
 
 const ANSWER_TONE = { YES: "safe", NO: "safe", INSUFFICIENT_EVIDENCE: "lost" } as const;
 
@@ -28,7 +29,10 @@ export function EvidenceExportDocument({ document: d }: { document: ExportDocume
         <dt>Asked by</dt>
         <dd>{d.askedBy.email}</dd>
         <dt>Asked at</dt>
-        <dd>{d.askedAt}</dd>
+        <dd>
+          {/* As every time on the dashboard; the JSON document keeps the instant to the millisecond. */}
+          <Time value={new Date(d.askedAt)} />
+        </dd>
         <dt>Custodian version</dt>
         <dd>{d.custodianVersion}</dd>
         <dt>Retention policy</dt>

@@ -1,9 +1,9 @@
 import type { ImportListJson } from "@/lib/server/dashboard";
-import { formatCount, humanize } from "./format";
+import { BreakableText } from "./BreakableText";
+import { formatCount, formatDayTime, formatTime, humanize } from "./format";
 import { ImportSessionLinks } from "./ImportSessionLinks";
 import { ListSummary } from "./ListSummary";
 import { type PageWindow, Pager } from "./Pager";
-import { Time } from "./Time";
 
 const STATUS_TONE = { RUNNING: "risk", DONE: "safe", FAILED: "lost" } as const;
 
@@ -31,6 +31,9 @@ export function ImportList({
   hrefFor: (page: number) => string;
   filtered: boolean;
 }) {
+  // A day and minute, as the other lists show times (the full time on hover): the year only where
+  // it is not the newest import's, which the server and the browser agree on.
+  const year = Math.max(0, ...rows.map((job) => new Date(job.createdAt).getUTCFullYear()));
   return (
     <>
       <ListSummary window={window} hrefFor={hrefFor} noun={["import", "imports"]} testId="list-total" />
@@ -41,7 +44,7 @@ export function ImportList({
             : "No imports yet: transcript files uploaded here or through the API appear here."}
         </div>
       ) : (
-        <table className="data" aria-label="Imports">
+        <table className="data stacked" aria-label="Imports">
           <thead>
             <tr>
               <th>Started</th>
@@ -60,26 +63,38 @@ export function ImportList({
           <tbody>
             {rows.map((job) => (
               <tr key={job.id} data-import-id={job.id}>
-                <td>
-                  <Time value={new Date(job.createdAt)} />
+                <td className="when short" data-label="Started">
+                  <time dateTime={job.createdAt} title={formatTime(new Date(job.createdAt))}>
+                    {formatDayTime(new Date(job.createdAt), year)}
+                  </time>
                 </td>
-                <td>{job.format ?? "detected"}</td>
-                <td>
+                <td className="short" data-label="Format">
+                  {job.format ?? "detected"}
+                </td>
+                <td className="short" data-label="Status">
                   <span className={`badge ${STATUS_TONE[job.status]}`} title={job.status}>
                     {humanize(job.status)}
                   </span>
                   {job.error ? <div className="error-text">{job.error}</div> : null}
                 </td>
-                <td className="num">{bytes(job.byteLength)}</td>
-                <td className="num">
+                <td className="num one-line" data-label="Size">
+                  {bytes(job.byteLength)}
+                </td>
+                <td className="num" data-label="Spans">
                   {job.status === "RUNNING" && job.spansTotal > 0
                     ? `${formatCount(job.spansDone)} of ${formatCount(job.spansTotal)}`
                     : formatCount(job.spansDone)}
                 </td>
-                <td className="num">{job.records ? formatCount(job.records.read) : "—"}</td>
-                <td className="num">{job.records ? formatCount(job.records.used) : "—"}</td>
-                <td className="num">{job.records ? formatCount(job.records.ignored) : "—"}</td>
-                <td className="num">
+                <td className="num" data-label="Records read">
+                  {job.records ? formatCount(job.records.read) : "—"}
+                </td>
+                <td className="num" data-label="Used">
+                  {job.records ? formatCount(job.records.used) : "—"}
+                </td>
+                <td className="num" data-label="Ignored">
+                  {job.records ? formatCount(job.records.ignored) : "—"}
+                </td>
+                <td className="num" data-label="Skipped">
                   {job.records ? (
                     job.records.skipped > 0 ? (
                       <span className="badge risk">{formatCount(job.records.skipped)}</span>
@@ -90,10 +105,12 @@ export function ImportList({
                     "—"
                   )}
                 </td>
-                <td>
+                <td data-label="Sessions">
                   <ImportSessionLinks slug={slug} links={job.sessionLinks} total={job.sessions ?? 0} />
                 </td>
-                <td className="mono">{job.requester}</td>
+                <td className="mono" data-label="Requested by">
+                  <BreakableText text={job.requester} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -142,11 +142,15 @@ describe("QuestionJobProgress", () => {
       "0 citations, 2 blocking spans; 40 spans checked in 1 session; scope incomplete.",
     );
     expect(html).toMatch(/<th>Dropped<\/th><th>Original<\/th><th>Why<\/th><th>Unblock<\/th>/);
-    expect(html).toContain("<td>2 paths</td><td>held</td>");
-    expect(html).toContain("<td>not stated</td><td>gone</td>");
+    expect(html).toContain(
+      '<td class="short" data-label="Dropped">2 paths</td><td class="short" data-label="Original">held</td>',
+    );
+    expect(html).toContain(
+      '<td class="short" data-label="Dropped">not stated</td><td class="short" data-label="Original">gone</td>',
+    );
     // Without the pin action (a viewer), the act is named for an operator; a lost original cannot be helped.
-    expect(html).toContain("<td>pin (operator)</td>");
-    expect(html).toContain("<td>not possible</td>");
+    expect(html).toContain('<td class="below" data-label="Unblock">pin (operator)</td>');
+    expect(html).toContain('<td class="below" data-label="Unblock">not possible</td>');
     expect(html).not.toContain("Pin original");
   });
 
@@ -159,7 +163,7 @@ describe("QuestionJobProgress", () => {
     expect(html).toContain(">Pin original</button>");
     expect(html).not.toContain('aria-label="Pin span 4"');
     expect(html).not.toContain("pin (operator)");
-    expect(html).toContain("<td>not possible</td>");
+    expect(html).toContain('<td class="below" data-label="Unblock">not possible</td>');
   });
 
   it("a done job whose answer was kept in an earlier form says to ask again, and shows no progress or answer", () => {

@@ -102,7 +102,7 @@ describe("RefusalExplanation", () => {
     expect(row).toContain("replaced 3 spans without asking the gate; the gate would have refused 2 of them");
     expect(row).toContain('href="/projects/demo/spans/sum1"');
     expect(row).toContain(
-      '<td class="when"><time dateTime="2026-03-01T10:00:00.000Z" title="2026-03-01 10:00 UTC">Mar 1 10:00</time>',
+      '<td class="when short" data-label="When"><time dateTime="2026-03-01T10:00:00.000Z" title="2026-03-01 10:00 UTC">Mar 1 10:00</time>',
     );
   });
 });

@@ -93,7 +93,7 @@ export function RefusalFeed({
       {rows.length === 0 ? (
         <div className="panel empty-state">No refusals or compactions without asking match.</div>
       ) : (
-        <table className="data" aria-label="Refusal events">
+        <table className="data stacked" aria-label="Refusal events">
           <thead>
             <tr>
               <th>When</th>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatCount, formatDayTime, formatTime, humanize, provenanceWords } from "./format";
 import type { RefusalGroup } from "./refusal-groups";
+import { BreakableText } from "./BreakableText";
 
 /**
  * One gate request's refusals as a row of the refusal feed's table: when, the session, its refused
@@ -14,15 +15,15 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
   const spanLink = (r: RefusalGroup["first"]) => <Link href={`${basePath}/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link>;
   return (
     <tr data-event="refusal" data-spans={refusals.length}>
-      <td className="when">
+      <td className="when short" data-label="When">
         <time dateTime={first.occurredAt} title={formatTime(at)}>
           {formatDayTime(at, year)}
         </time>
       </td>
-      <td>
+      <td data-label="Session">
         <Link href={`${basePath}/sessions/${first.sessionId}`}>{first.sessionTitle}</Link>
       </td>
-      <td className={refusals.length === 1 ? "num" : undefined}>
+      <td className={refusals.length === 1 ? "num" : "short"} data-label="Spans">
         {refusals.length === 1 ? (
           spanLink(first)
         ) : (
@@ -41,21 +42,27 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
           </details>
         )}
       </td>
-      <td>
+      <td className="below" data-label="Cell">
         {group.cells.map((c) => (
           <div key={`${c.cellClass}:${c.cellProvenance}`}>
             {humanize(c.cellClass)} × {provenanceWords(c.cellProvenance)}
           </div>
         ))}
       </td>
-      <td className="reason">
+      <td className="reason" data-label="Reason">
         {group.reasons.map((reason) => (
           <div key={reason}>{reason}</div>
         ))}
       </td>
-      <td className="mono">{first.requester}</td>
-      <td className="num">{formatCount(group.atomsAtRisk)}</td>
-      <td>{refusals.length === 1 ? <Link href={`${basePath}/refusals/${first.id}`}>Why</Link> : "per span"}</td>
+      <td className="mono below" data-label="Requested by">
+        <BreakableText text={first.requester} />
+      </td>
+      <td className="num" data-label="Atoms at risk">
+        {formatCount(group.atomsAtRisk)}
+      </td>
+      <td className="below" data-label="Explained">
+        {refusals.length === 1 ? <Link href={`${basePath}/refusals/${first.id}`}>Why</Link> : "per span"}
+      </td>
     </tr>
   );
 }

@@ -20,7 +20,7 @@ export function TranscriptsAtRisk({ risks, now, withinDays }: { risks: Transcrip
         A runtime's own cleanup deletes these files within {withinDays} days and they are not fully imported. Let{" "}
         <code>custodian watch</code> finish them, fix what failed, or upload them here before they go.
       </p>
-      <table className="data" aria-label="Transcripts at risk">
+      <table className="data stacked" aria-label="Transcripts at risk">
         <thead>
           <tr>
             <th>File</th>
@@ -34,15 +34,19 @@ export function TranscriptsAtRisk({ risks, now, withinDays }: { risks: Transcrip
           {risks.map((r) => (
             <tr key={r.path}>
               {/* A path is one long word: it breaks anywhere rather than widening the page. */}
-              <td className="mono" style={{ wordBreak: "break-all" }}>
+              <td className="mono" style={{ wordBreak: "break-all" }} data-label="File">
                 {r.path}
               </td>
-              <td>{r.runtime}</td>
-              <td>
+              <td className="short" data-label="Runtime">
+                {r.runtime}
+              </td>
+              <td className="short" data-label="Deleted on">
                 <Time value={r.deleteAt} />
               </td>
-              <td className="num">{Math.max(0, Math.ceil((r.deleteAt.getTime() - now.getTime()) / DAY_MS))}</td>
-              <td>
+              <td className="num" data-label="Days left">
+                {Math.max(0, Math.ceil((r.deleteAt.getTime() - now.getTime()) / DAY_MS))}
+              </td>
+              <td data-label="Not imported">
                 {r.error ? <span className="error-text">Import failed: {r.error}</span> : `${formatCount(r.missingBytes)} bytes`}
               </td>
             </tr>

@@ -34,7 +34,12 @@ export function prepareExpirySeries(counts: readonly WeekClassCount[], from: Dat
     if (i === undefined || !keys.includes(c.class)) continue;
     points[i]![c.class] = (points[i]![c.class] as number) + c.count;
   }
+  // The axis names a week by its Monday, without its year (twelve weeks ahead read in order); the
+  // tooltip adds the year where it is not this one.
   const year = from.getUTCFullYear();
-  for (const p of points) p.label = formatDay(p.week as string, year);
+  for (const p of points) {
+    p.label = formatDay(p.week as string);
+    p.title = `Week of ${formatDay(p.week as string, year)}`;
+  }
   return { keys, names: Object.fromEntries(keys.map((k) => [k, classLabel(k)])) as Record<string, string>, points };
 }

@@ -58,7 +58,7 @@ describe("fillBuckets", () => {
       { bucket: "day", from: "2026-11-29T00:00:00.000Z", buckets: 4 },
       ["deleted", "damaged"],
     );
-    expect(points.map((p) => p.label)).toEqual(["11-29", "11-30", "12-01", "12-02"]);
+    expect(points.map((p) => p.label)).toEqual(["Nov 29", "Nov 30", "Dec 1", "Dec 2"]);
     expect(points.map((p) => p.values)).toEqual([
       { deleted: 0, damaged: 0 },
       { deleted: 0, damaged: 0 },
@@ -69,7 +69,7 @@ describe("fillBuckets", () => {
 
   it("labels hours and days in UTC", () => {
     expect(bucketLabels(new Date("2026-12-03T07:00:00Z"), "hour")).toEqual({ label: "07:00", title: "2026-12-03 07:00 UTC" });
-    expect(bucketLabels(new Date("2026-12-03T00:00:00Z"), "day")).toEqual({ label: "12-03", title: "2026-12-03" });
+    expect(bucketLabels(new Date("2026-12-03T00:00:00Z"), "day")).toEqual({ label: "Dec 3", title: "2026-12-03" });
   });
 });
 
@@ -164,7 +164,7 @@ describe("prepareOverview", () => {
     const o = overview({ window: { ...base.window, days, from: "2026-11-30T00:00:00.000Z", buckets: 3 } });
     const charts = Object.fromEntries(prepareOverview(o, "ops").charts.map((c) => [c.id, c]));
     expect(charts.refusals!.empty).toBe("No refusals from Nov 30 to Dec 2");
-    expect(charts.refusals!.points.map((p) => p.label)).toEqual(["11-30", "12-01", "12-02"]);
+    expect(charts.refusals!.points.map((p) => p.label)).toEqual(["Nov 30", "Dec 1", "Dec 2"]);
     expect(charts.refusals!.link.href).toBe("/projects/ops/refusals?show=refusals&from=2026-11-30&to=2026-12-02");
     expect(charts.unasked!.link.href).toBe("/projects/ops/sessions?state=unasked&from=2026-11-30&to=2026-12-02");
     expect(charts.lost!.link.href).toBe("/projects/ops/sessions?state=lost&from=2026-11-30&to=2026-12-02");

@@ -74,12 +74,15 @@ export function viewQuery(view: { range: OverviewRange; days?: OverviewDays }): 
   return view.days ? `from=${view.days.from}&to=${view.days.to}` : `range=${view.range}`;
 }
 
-/** "13:00" and "2026-12-03 13:00 UTC" for hours; "12-03" and "2026-12-03" for days. */
+/**
+ * "13:00" and "2026-12-03 13:00 UTC" for hours; "Dec 3" and "2026-12-03" for days: an axis label
+ * as a person reads a day (a bare "12-03" read as a number), the full date in the table and tooltip.
+ */
 export function bucketLabels(start: Date, bucket: "hour" | "day"): { label: string; title: string } {
   const iso = start.toISOString();
   return bucket === "hour"
     ? { label: iso.slice(11, 16), title: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` }
-    : { label: iso.slice(5, 10), title: iso.slice(0, 10) };
+    : { label: formatDay(start), title: iso.slice(0, 10) };
 }
 
 /**

@@ -46,6 +46,12 @@ const EnvSchema = z.object({
   CUSTODIAN_DEMO: z.enum(["0", "1"]).optional(),
   /** Minutes between sweeps in the server; 0 turns the schedule off. */
   CUSTODIAN_SWEEP_INTERVAL_MINUTES: z.coerce.number().min(0).max(525_600).default(60),
+  /**
+   * Milliseconds between the search indexer's runs in the server (each run indexes everything
+   * stored since the last); 0 turns it off. Search finds every stored span either way: what is not
+   * indexed yet is read as it is searched, which is slower the more there is.
+   */
+  CUSTODIAN_SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   CUSTODIAN_RATE_LIMIT_PER_MINUTE: positiveInt().default(6000),
   /**
    * Password sign-in (the form and /api/auth alike), counted in Postgres: failed attempts allowed

@@ -23,6 +23,7 @@ export const SESSION_TABLES = [
   "span_storage_count",
   "span_expiry_count",
   "span_search",
+  "span_search_pending",
 ] as const;
 
 export const REFERENCE_TABLES = [

@@ -11,6 +11,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_POLICY } from "@/lib/evidence/policy";
 import type { ProvenanceStatus, RetentionPolicy } from "@/lib/evidence/types";
 import { sessionGrid } from "@/lib/server/provenance";
+import { SEARCH_SOURCES } from "@/lib/server/search";
 
 const NIL = "00000000-0000-0000-0000-000000000000";
 
@@ -212,9 +213,10 @@ export async function summaryLineageDrift(tx: DbTx, projectId: string): Promise<
 }
 
 /**
- * span_search against the originals: one row for each that holds bytes, one marked kept for each
- * the sweeper deleted that keeps something of its span (custodian_kept_text), none for any other,
- * with its span's project and time (the text itself is the projection functions', tested on their own).
+ * What search reads (span_search, and the originals waiting for its indexer) against the originals:
+ * one row for each that holds bytes, one marked kept for each the sweeper deleted that keeps
+ * something of its span (custodian_kept_text), none for any other, none twice, with its span's
+ * project and time (the text itself is the projection functions', tested on their own).
  */
 export async function searchIndexDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
@@ -225,9 +227,15 @@ export async function searchIndexDrift(tx: DbTx, projectId: string): Promise<str
        where se.project_id = ${projectId}::uuid
          and (o.bytes is not null or (o.deleted_at is not null and custodian_kept_text(o.session_id, o.span_id) is not null))),
     stored as (
-      select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept from span_search x
+      select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept
+        from (select i.project_id, i.session_id, i.span_id, i.occurred_at, i.kept from ${SEARCH_SOURCES.indexed} i
+              union all select p.project_id, p.session_id, p.span_id, p.occurred_at, p.kept from ${SEARCH_SOURCES.pending} p) x
        where x.project_id = ${projectId}::uuid
-          or x.session_id in (select id from session where project_id = ${projectId}::uuid))
+          or x.session_id in (select id from session where project_id = ${projectId}::uuid)
+      union all
+      -- A span both indexed and pending would be found twice: each such row is a drift.
+      select p.session_id, p.span_id, null, null, null from span_search_pending p join span_search x using (session_id, span_id)
+       where p.session_id in (select id from session where project_id = ${projectId}::uuid))
     select 'span_search' as what, concat_ws('/', coalesce(e.session_id, s.session_id), coalesce(e.span_id, s.span_id)) as key,
            jsonb_build_object('project', s.project_id, 'occurredAt', s.occurred_at, 'kept', s.kept) as stored,
            jsonb_build_object('project', e.project_id, 'occurredAt', e.occurred_at, 'kept', e.kept) as expected

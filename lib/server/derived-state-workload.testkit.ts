@@ -19,6 +19,7 @@ import { appendSpans, upsertSession } from "@/lib/server/ingest";
 import { pinOriginal, setOriginalExpiry, unpinOriginal } from "@/lib/server/provenance";
 import { askEvidenceQuestion } from "@/lib/server/questions";
 import { sweep, updatePolicy } from "@/lib/server/retention";
+import { indexAllPending } from "@/lib/server/search";
 
 export type Op =
   | { t: "ingest"; s: number; gap: number; spans: Array<{ template: number; ageDays: number }> }
@@ -30,7 +31,9 @@ export type Op =
   | { t: "tick"; days: number }
   | { t: "horizon"; days: number }
   | { t: "cwd"; s: number; cwd: number }
-  | { t: "ask" };
+  | { t: "ask" }
+  /** The search indexer's run: spans stored before it are indexed, later ones wait for the next. */
+  | { t: "index" };
 
 export const SESSIONS = 3;
 const CWDS = ["/home/dev/app", "/srv/other", null] as const;
@@ -116,6 +119,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant("horizon" as const), days: fc.constantFrom(5, 20, 60, 400) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("cwd" as const), s: session, cwd: fc.nat({ max: CWDS.length - 1 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("ask" as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("index" as const) }) },
 );
 
 export const workloadArb = fc.array(opArb, { minLength: 4, maxLength: 14 });
@@ -123,15 +127,17 @@ export const workloadArb = fc.array(opArb, { minLength: 4, maxLength: 14 });
 const aged = (templates: number[], ageDays: number) => templates.map((template) => ({ template, ageDays }));
 
 /**
- * Where every workload starts: spans of each class in three sessions (one with a seq gap), a
- * refused, a pointerless observed and an honest reclamation, a summary of a summary, a pin, a
- * longer TTL, damaged bytes, a stored verdict, a sweep and a moved horizon. The random acts then
- * interleave with all of it.
+ * Where every workload starts: spans of each class in three sessions (one with a seq gap; the
+ * first two indexed for search, the third still waiting for the indexer), a refused, a
+ * pointerless observed and an honest reclamation, a summary of a summary, a pin, a longer TTL,
+ * damaged bytes, a stored verdict, a sweep and a moved horizon. The random acts then interleave
+ * with all of it.
  */
 export const PRELUDE: Op[] = [
   { t: "ingest", s: 0, gap: 0, spans: [...aged([0, 1, 2], 2), ...aged([3], 25), ...aged([4, 5, 1], 2)] },
   { t: "ingest", s: 0, gap: 2, spans: aged([2, 4, 0], 1) },
   { t: "ingest", s: 1, gap: 0, spans: aged([0, 2, 5, 1, 3], 10) },
+  { t: "index" },
   { t: "ingest", s: 2, gap: 0, spans: aged([1, 2], 0) },
   { t: "reclaim", s: 0, pick: [0, 1, 2], pointers: "all", honest: false, observed: false },
   { t: "reclaim", s: 0, pick: [8, 9], pointers: "none", honest: false, observed: true },
@@ -273,6 +279,9 @@ async function apply(w: Workload, op: Op): Promise<void> {
       return;
     case "ask":
       await askEvidenceQuestion({ projectId: w.projectId, question: CANNED }, w.clock);
+      return;
+    case "index":
+      await indexAllPending();
       return;
   }
 }

@@ -57,16 +57,20 @@ export function hookSyncRequest(input: HttpHookInput): SyncRequest | null {
 const running = globalThis as unknown as { custodianHookCaptures?: Map<string, Promise<unknown>> };
 const captures = () => (running.custodianHookCaptures ??= new Map());
 
-/** Runs `work` after the file's capture before it, if any: two events of a session never share a cursor. */
-async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` after the file's capture before it, if any: two events of a session never share a
+ * cursor. The caller has `value` as soon as the work has it; the next capture of the file also
+ * waits for `rest` (the cursor's write), which the caller does not.
+ */
+async function oneAtATime<T>(key: string, work: () => Promise<{ value: T; rest?: Promise<unknown> }>): Promise<T> {
   const before = captures().get(key) ?? Promise.resolve();
-  const mine = before.catch(() => {}).then(work);
-  const settled = mine.catch(() => {});
+  const mine: Promise<{ value: T; rest?: Promise<unknown> }> = before.catch(() => {}).then(work);
+  const settled = mine.then((done) => done.rest).catch(() => {});
   captures().set(key, settled);
   void settled.then(() => {
     if (captures().get(key) === settled) captures().delete(key);
   });
-  return mine;
+  return (await mine).value;
 }
 
 const fresh = (path: string): Cursor => ({ transcriptPath: path, bytes: 0, lines: 0, nextSeq: 0 });
@@ -117,8 +121,10 @@ export async function captureHookEvent(
         },
         signal,
       );
-      await save(null);
-      return answer;
+      // The answer does not wait for the cursor: were its write to fail, the next capture reads
+      // from the cursor before and sends those records again, which ingest takes as resubmissions.
+      const rest = save(null).catch((error: unknown) => console.error(`The cursor of ${path} could not be saved`, error));
+      return { value: answer, rest };
     } catch (error) {
       await save((error instanceof Error ? error.message : String(error)).slice(0, 2000)).catch(() => {});
       throw error;

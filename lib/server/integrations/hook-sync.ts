@@ -5,7 +5,7 @@
  * compaction would take now, and the evidence ledger for the agent's new context.
  */
 import { db } from "@/lib/db/client";
-import { statusConditions } from "@/lib/server/provenance";
+import { mayHoldNonDurableVerbatim, statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import type { ImportedCompaction } from "@/lib/importers/shared/types";
 import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
@@ -134,7 +134,9 @@ const GATE_CANDIDATES = 1000;
  */
 async function gateOnVerbatim(projectId: string, sessionId: string, requester: string, now: Date) {
   const policy = await loadPolicy(db(), projectId);
-  const { durable } = statusConditions("s", { now, horizonDays: Math.trunc(policy.evidenceHorizonDays) });
+  const horizonDays = Math.trunc(policy.evidenceHorizonDays);
+  if (!(await mayHoldNonDurableVerbatim(sessionId, now, horizonDays))) return { checked: 0, refusedCount: 0, refused: [] };
+  const { durable } = statusConditions("s", { now, horizonDays });
   const rows = await db().$queryRaw<Array<{ id: string; seq: number; sha256: string; byte_length: number; total: bigint }>>`
     select s.id, s.seq, s.sha256, s.byte_length, count(*) over () as total
     from span s

@@ -30,3 +30,4 @@ export {
   ttlAheadSql,
   ttlPassedSql,
 } from "./status-sql";
+export { mayHoldNonDurableVerbatim } from "./verbatim-durable";

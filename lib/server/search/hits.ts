@@ -6,11 +6,11 @@
  */
 import type { RE2JS } from "re2js";
 import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { byteOffsetAt } from "./byte-offsets";
 import { byteRange, firstMatch, type MatchRange, type Snippet, snippetAround } from "./locate";
+import { type MatchKey, RELATIONS } from "./sources";
 
 /** HELD: the match is in the original's bytes. EXPIRED: they are gone; it is in what is kept of the span. */
 export type SearchHitOriginal = "HELD" | "EXPIRED";
@@ -59,17 +59,25 @@ export interface HitRow {
   title: string | null;
 }
 
-/** The page's rows with their text, in the order `keys` selects them (a subquery with its own order and limit). */
-export async function hitRows(keys: Prisma.Sql, order: Prisma.Sql): Promise<HitRow[]> {
-  return db().$queryRaw<HitRow[]>`
-    select p.session_id::text as session_id, p.span_id::text as span_id, x.occurred_at, x.body, x.kept, s.seq, s.kind::text as kind,
-           s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
-           s.byte_length, se.external_id, se.title
-      from (${keys}) p
-      join span_search x on x.session_id = p.session_id and x.span_id = p.span_id
-      join span s on s.session_id = p.session_id and s.id = p.span_id
-      join session se on se.id = p.session_id
-     order by ${order}`;
+/** The rows of `keys` with their text, in the order of `keys`: one statement per source they come from. */
+export async function hitRowsFor(keys: readonly MatchKey[]): Promise<HitRow[]> {
+  const sources = [...new Set(keys.map((k) => k.source))];
+  const found = await Promise.all(
+    sources.map((source) => {
+      const mine = keys.filter((k) => k.source === source);
+      return db().$queryRaw<HitRow[]>`
+        select k.session_id::text as session_id, k.span_id::text as span_id, x.occurred_at, x.body, x.kept, s.seq, s.kind::text as kind,
+               s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
+               s.byte_length, se.external_id, se.title
+          from unnest(${mine.map((k) => k.session_id)}::uuid[], ${mine.map((k) => k.span_id)}::uuid[]) as k(session_id, span_id)
+          join ${RELATIONS[source]} x on x.session_id = k.session_id and x.span_id = k.span_id
+          join span s on s.session_id = k.session_id and s.id = k.span_id
+          join session se on se.id = k.session_id`;
+    }),
+  );
+  const byKey = new Map(found.flat().map((row) => [`${row.session_id}/${row.span_id}`, row]));
+  // A span the sweeper or a delete took between the two statements is left out.
+  return keys.flatMap((k) => byKey.get(`${k.session_id}/${k.span_id}`) ?? []);
 }
 
 /** A row as a hit, its match placed by the first of `patterns` lists that finds one. */

@@ -1,14 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { sweep } from "@/lib/server/retention";
+import { indexAllPending } from "./indexer";
 import { SearchInputSchema } from "./input";
 import { searchSpans } from "./search";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const ask = (q: Record<string, unknown>) => SearchInputSchema.parse(q);
+
+/**
+ * Every case runs twice: with the spans still waiting for the search indexer (read as they are
+ * searched) and with them indexed. Search must answer the same either way.
+ */
+let indexed = false;
 
 async function seeded(label: string, bodies: Array<{ body: Uint8Array; kind?: "MESSAGE" | "TOOL_CALL" | "TOOL_RESULT" }>) {
   const project = await makeTestProject(label);
@@ -25,6 +32,7 @@ async function seeded(label: string, bodies: Array<{ body: Uint8Array; kind?: "M
       body: b.body,
     })),
   );
+  if (indexed) await indexAllPending();
   return { project, session, spans, bodies: bodies.map((b) => b.body) };
 }
 
@@ -38,7 +46,11 @@ function matched(
   return Buffer.from(body.subarray(hit.byteStart ?? 0, hit.byteEnd ?? 0)).toString("latin1");
 }
 
-describe("search over spans", () => {
+describe.each(["pending", "indexed"])("search over spans, %s", (mode) => {
+  beforeAll(() => {
+    indexed = mode === "indexed";
+  });
+
   it("finds a substring inside a token, with the byte range of the match in the original bytes", async () => {
     const bodies = [
       { body: utf8('{"command":"curl -fsS https://localhost:8443/health"}'), kind: "TOOL_CALL" as const },

@@ -6,14 +6,15 @@
 import { RE2JS } from "re2js";
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import type { Prisma } from "@/lib/db/generated/client";
 import { loadPolicy } from "@/lib/server/retention";
 import { decodeCursor, encodeCursor, type SearchCursor } from "./cursor";
-import { hitRows, type SearchHit, toHit } from "./hits";
+import { hitRowsFor, type SearchHit, toHit } from "./hits";
 import type { SearchInput } from "./input";
 import { termPatterns } from "./locate";
 import { hasIndexedTerm, parseSearchQuery, type SearchTerm } from "./query";
-import { afterCursor, FROM_SEARCH, NEWEST_ORDER, rankQuery, type SearchFilter, searchWhere } from "./sql";
+import { countMatches, type MatchKey, newestKeys, rankedKeys } from "./sources";
+import { newestWalk, type SearchFilter, searchWhere } from "./sql";
 
 /** Up to this many matches are counted exactly and ranked; past it, newest first and "more than". */
 export const RANK_CAP = 1000;
@@ -74,42 +75,33 @@ export async function searchSpans(projectId: string, input: SearchInput, now = n
   const words = terms.flatMap((t) => (t.kind === "phrase" ? t.words.map((text) => ({ kind: "substring" as const, text })) : []));
   const placements = [...(pattern ? [[pattern]] : []), termPatterns(terms), termPatterns(words)];
   if (pattern) return patternPage(where, pattern, placements, input, cursor);
-  return termsPage(where, terms, placements, input, cursor);
+  return termsPage(where, filter, terms, placements, input, cursor);
 }
 
 async function termsPage(
   where: Prisma.Sql,
+  filter: SearchFilter,
   terms: readonly SearchTerm[],
   placements: ReadonlyArray<readonly RE2JS[]>,
   input: SearchInput,
   cursor: SearchCursor | undefined,
 ): Promise<SearchPage> {
-  const [counted] = await db().$queryRaw<Array<{ n: number }>>`
-    select count(*)::int as n from (select 1 from ${FROM_SEARCH} where ${where} limit ${RANK_CAP + 1}) m`;
-  const n = counted?.n ?? 0;
+  const n = await countMatches(where, RANK_CAP);
   const total = n > RANK_CAP ? { count: RANK_CAP, relation: "gt" as const } : { count: n, relation: "eq" as const };
   const order = cursor?.order ?? (n > RANK_CAP ? "newest" : "relevance");
   const limit = input.limit;
-  let rows: Awaited<ReturnType<typeof hitRows>>;
+  let keys: MatchKey[];
   let offset = 0;
   if (order === "relevance") {
+    // Ranked in each source, merged, then the page cut: at most RANK_CAP keys are read, never bodies.
     offset = cursor?.order === "relevance" ? cursor.offset : 0;
-    rows = await hitRows(
-      Prisma.sql`select x.session_id, x.span_id, x.occurred_at, ts_rank(x.words, ${rankQuery(terms)}) as rank
-                   from ${FROM_SEARCH} where ${where}
-                  order by rank desc, ${NEWEST_ORDER} limit ${limit + 1} offset ${offset}`,
-      Prisma.sql`p.rank desc, p.occurred_at desc, p.session_id, p.span_id`,
-    );
+    keys = (await rankedKeys(where, terms, offset + limit + 1)).slice(offset);
   } else {
-    rows = await hitRows(
-      Prisma.sql`select x.session_id, x.span_id, x.occurred_at
-                   from ${FROM_SEARCH} where ${where} and ${afterCursor(cursor)}
-                  order by ${NEWEST_ORDER} limit ${limit + 1}`,
-      Prisma.sql`p.occurred_at desc, p.session_id, p.span_id`,
-    );
+    // Many matches (or a page after the first of them): walked newest first, unless within one session.
+    keys = await newestKeys(where, cursor, limit + 1, filter.sessionId ? undefined : newestWalk(filter, cursor));
   }
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
+  const more = keys.length > limit;
+  const page = await hitRowsFor(keys.slice(0, limit));
   const last = page.at(-1);
   const next: SearchCursor | null =
     !more || !last
@@ -137,12 +129,8 @@ async function patternPage(
   let scanned = 0;
   let complete = false;
   while (hits.length < input.limit && scanned < REGEX_SCAN_MAX) {
-    const rows = await hitRows(
-      Prisma.sql`select x.session_id, x.span_id, x.occurred_at
-                   from ${FROM_SEARCH} where ${where} and ${afterCursor(after)}
-                  order by ${NEWEST_ORDER} limit ${REGEX_CHUNK}`,
-      Prisma.sql`p.occurred_at desc, p.session_id, p.span_id`,
-    );
+    const keys = await newestKeys(where, after, REGEX_CHUNK);
+    const rows = await hitRowsFor(keys);
     for (const row of rows) {
       scanned += 1;
       after = { order: "newest", at: row.occurred_at.toISOString(), sessionId: row.session_id, spanId: row.span_id };
@@ -151,7 +139,7 @@ async function patternPage(
         if (hits.length === input.limit) break;
       }
     }
-    if (rows.length < REGEX_CHUNK && hits.length < input.limit) {
+    if (keys.length < REGEX_CHUNK && hits.length < input.limit) {
       complete = true;
       break;
     }

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { CompactionBadge } from "@/components/CompactionBadge";
+import { FilterDisclosure } from "@/components/FilterDisclosure";
+import { activeFilterCount, SESSION_FILTER_DEFAULTS, SESSION_FILTER_GROUPS } from "@/components/filter-count";
 import { ListSummary } from "@/components/ListSummary";
 import { Pager, pageWindow } from "@/components/Pager";
 import { RangeSelect } from "@/components/RangeSelect";
@@ -69,56 +71,58 @@ export default async function SessionsPage({
     <>
       <h1>Sessions</h1>
       <p className="subtitle">Agent runs whose transcripts Custodian holds in {project.name}.</p>
-      <form
-        method="get"
-        className="panel"
-        style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap", marginBottom: 16 }}
-        aria-label="Filter sessions"
-      >
-        <label>
-          Search
-          <br />
-          <input name="q" defaultValue={query.q ?? ""} placeholder="title or external id" />
-        </label>
-        <label>
-          Runtime
-          <br />
-          <select name="runtime" defaultValue={query.runtime ?? ""}>
-            <option value="">Any</option>
-            {runtimes.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          State
-          <br />
-          <select name="state" defaultValue={query.state}>
-            {SESSION_STATES.map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABEL[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Sort by
-          <br />
-          <select name="sort" defaultValue={query.sort}>
-            {SESSION_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABEL[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <RangeSelect value={query.range} label="Last activity within" />
-        <button type="submit" className="button">
-          Apply
-        </button>
-      </form>
+      <FilterDisclosure active={activeFilterCount(query, SESSION_FILTER_GROUPS, SESSION_FILTER_DEFAULTS)}>
+        <form
+          method="get"
+          className="panel"
+          style={{ display: "flex", gap: 12, alignItems: "end", flexWrap: "wrap" }}
+          aria-label="Filter sessions"
+        >
+          <label>
+            Search
+            <br />
+            <input name="q" defaultValue={query.q ?? ""} placeholder="title or external id" />
+          </label>
+          <label>
+            Runtime
+            <br />
+            <select name="runtime" defaultValue={query.runtime ?? ""}>
+              <option value="">Any</option>
+              {runtimes.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            State
+            <br />
+            <select name="state" defaultValue={query.state}>
+              {SESSION_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {STATE_LABEL[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Sort by
+            <br />
+            <select name="sort" defaultValue={query.sort}>
+              {SESSION_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {SORT_LABEL[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <RangeSelect value={query.range} label="Last activity within" />
+          <button type="submit" className="button">
+            Apply
+          </button>
+        </form>
+      </FilterDisclosure>
       <ListSummary
         window={window}
         hrefFor={(n) => href(project.slug, query, { page: n })}
@@ -128,11 +132,11 @@ export default async function SessionsPage({
       {rows.length === 0 ? (
         <div className="panel empty-state">No sessions match. Stream spans from a runtime or import a transcript.</div>
       ) : (
-        <table className="data sessions" aria-label="Sessions">
+        <table className="data sessions stacked" aria-label="Sessions">
           <thead>
             <tr>
-              {/* The counts a person scans for first sit beside the name: on a phone, where the table
-                  scrolls in its own box, they are what the first screen shows. */}
+              {/* The counts a person scans for first sit beside the name: on a phone, where each row
+                  is a card, they are the line under it. */}
               <th>Session</th>
               <th className="num">
                 <Link href={href(project.slug, query, { sort: "refusals", page: 1 })}>Refusals</Link>
@@ -154,7 +158,7 @@ export default async function SessionsPage({
           <tbody>
             {rows.map((s) => (
               <tr key={s.id}>
-                <td className="name">
+                <td className="name" data-label="Session">
                   <Link href={withViewRange(projectHref(project.slug, `/sessions/${s.id}`), rangeOf(query))}>
                     {s.title ?? s.externalId}
                   </Link>
@@ -174,19 +178,25 @@ export default async function SessionsPage({
                     {s.externalId}
                   </div>
                 </td>
-                <td className="num">{s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}</td>
-                <td className="num" data-testid="at-risk">
+                <td className="num" data-label="Refusals">
+                  {s.refusalCount > 0 ? <span className="badge lost">{s.refusalCount}</span> : 0}
+                </td>
+                <td className="num" data-testid="at-risk" data-label="At risk">
                   {s.atRiskCount > 0 ? <span className="badge risk">{s.atRiskCount}</span> : 0}
                 </td>
-                <td className="num" data-testid="lost">
+                <td className="num" data-testid="lost" data-label="Lost or no pointer">
                   {s.lostCount > 0 ? <span className="badge lost">{s.lostCount}</span> : 0}
                 </td>
-                <td className="num">
+                <td className="num" data-label="Compacted without asking">
                   <CompactionBadge count={s.unaskedCompactionCount} />
                 </td>
-                <td className="num">{s.spanCount}</td>
-                <td className="one-line">{s.runtime}</td>
-                <td className="when">
+                <td className="num" data-label="Spans">
+                  {s.spanCount}
+                </td>
+                <td className="one-line short" data-label="Runtime">
+                  {s.runtime}
+                </td>
+                <td className="when short" data-label="Last activity (UTC)">
                   <time dateTime={s.lastActivityAt.toISOString()} title={formatTime(s.lastActivityAt)}>
                     {formatDayTime(s.lastActivityAt, year)}
                   </time>
