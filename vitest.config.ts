@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
-          exclude: ["**/*.db.test.ts", "**/*.embedded.test.ts", "node_modules/**"],
+          exclude: ["**/*.db.test.ts", "**/*.embedded.test.ts", "**/*.citus.test.ts", "node_modules/**"],
           environment: "node",
           // Pure tests share nothing through module state (no module mocks here: those live in the
           // db project), so a worker reuses its loaded modules across files instead of loading

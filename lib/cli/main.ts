@@ -16,6 +16,7 @@ import { IMPORT_FORMATS } from "@/lib/importers";
 import { runMain } from "@/lib/runner/run-main";
 import { runMcpStdio } from "./mcp";
 import { HOOK_USAGE, runHookCommand } from "./hook-command";
+import { CITUS_USAGE, runCitusCommand } from "./citus-command";
 import { MEMBERS_USAGE, runMembersCommand } from "./members-command";
 import { runVerifyExport, VERIFY_EXPORT_USAGE } from "./verify-export";
 import { runWatchCommand, WATCH_USAGE } from "./watch-main";
@@ -42,7 +43,7 @@ ${MEMBERS_USAGE}  projects create --slug <slug> [--name <name>]
   sweep               Delete originals whose TTL passed and that are not pinned.
   mcp                 Custodian's MCP tools over stdio (relayed to CUSTODIAN_URL's /api/v1/mcp
                       with CUSTODIAN_KEY).
-${HOOK_USAGE}${WATCH_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
+${HOOK_USAGE}${WATCH_USAGE}${CITUS_USAGE}  audit verify        Check the audit log's hash chain; names the first broken link (exit status 1).
 ${VERIFY_EXPORT_USAGE}`;
 
 const ROLES = { viewer: "VIEWER", operator: "OPERATOR", admin: "ADMIN" } as const;
@@ -67,6 +68,10 @@ async function main() {
   }
   if (group === "hook") {
     await runHookCommand([action ?? "", ...rest]);
+    return;
+  }
+  if (group === "citus") {
+    await runCitusCommand(action, rest);
     return;
   }
   if (group === "watch") {

@@ -1,6 +1,7 @@
 import { env } from "@/lib/core/env";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { distribute, registeredWorkers } from "./citus";
 import { applyMigrations } from "./migrations";
 import { databaseUrlFor, parseDatabaseUrl, type PgConnectionFields } from "./pg-pool";
 import { assertReachable } from "./reachability";
@@ -50,6 +51,24 @@ function urlsOf(name: string): { url: string; ownerUrl: string } {
   };
 }
 
+/**
+ * Whether the test server is a Citus coordinator the run distributes its databases on (the Citus
+ * layer, `npm run test:citus`: TEST_DATABASE_URL is the coordinator). A database there is migrated
+ * and distributed afresh: a copy by TEMPLATE would hold the coordinator's part only.
+ */
+export function testServerIsCitus(): boolean {
+  return process.env.CUSTODIAN_TEST_CITUS === "1";
+}
+
+/** Migrates the database `name` (and on a Citus coordinator distributes it), as its owner. */
+async function prepareDatabaseSchema(name: string): Promise<void> {
+  await applyMigrations(urlsOf(name).ownerUrl);
+  if (!testServerIsCitus()) return;
+  const server = testServer();
+  const workers = await asServer(registeredWorkers);
+  await asServer((owner) => distribute(owner, { host: server.host, port: server.port }, { workers }), name);
+}
+
 /** Gives the application's role its rights on `name` (CONNECT is the server's, so a copy needs it again). */
 async function grantTestRole(name: string): Promise<void> {
   await asServer((owner) => grantAppRole(owner, TEST_APP_ROLE, name), name);
@@ -74,7 +93,17 @@ async function grantTestRoleTriggerSwitch(): Promise<void> {
 }
 
 async function dropDatabase(name: string): Promise<void> {
-  await asServer((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await asServer((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      // On a Citus coordinator the drop reaches the workers, where the coordinator's own cached
+      // connections to the database may linger a moment after the run's last query.
+      if (!testServerIsCitus() || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /** A fresh database, migrated and granted: a template for copies, or one used as it is. */
@@ -86,7 +115,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase & 
     await ensureRole(admin, TEST_APP_ROLE, { login: true });
   });
   const { url, ownerUrl } = urlsOf(name);
-  await applyMigrations(ownerUrl);
+  await prepareDatabaseSchema(name);
   await grantTestRole(name);
   await grantTestRoleTriggerSwitch();
   return { name, url, ownerUrl, drop: () => dropDatabase(name) };
@@ -101,7 +130,11 @@ export async function workerDatabase(template: string, worker: string): Promise<
   const exists = await asServer(
     async (admin) => (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1,
   );
-  if (!exists) {
+  if (!exists && testServerIsCitus()) {
+    await asServer((admin) => admin.query(`CREATE DATABASE "${name}"`));
+    await prepareDatabaseSchema(name);
+    await grantTestRole(name);
+  } else if (!exists) {
     await asServer((admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
     await grantTestRole(name);
   }

@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.evidence_atom_span_delete()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  DELETE FROM evidence_atom a USING old_rows o WHERE a.session_id = o.session_id AND a.span_id = o.id;
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$DELETE FROM {evidence_atom} a USING old_rows o WHERE a.session_id = o.session_id AND a.span_id = o.id$q$);
   RETURN NULL;
 END;
 $function$;

@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.expiry_counts_span_insert()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO span_expiry_count AS c (session_id, class, expires_hour, slack_days, originals, bytes)
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_expiry_count} AS c (session_id, class, expires_hour, slack_days, originals, bytes)
   SELECT n.session_id, n.class, date_trunc('hour', n.original_expires_at), custodian_slack_days(n.original_expires_at, n.occurred_at),
          count(*), sum(n.byte_length)
     FROM new_rows n
@@ -13,7 +13,7 @@ BEGIN
    GROUP BY 1, 2, 3, 4
    ORDER BY 1, 2, 3, 4
   ON CONFLICT (session_id, class, expires_hour, slack_days)
-  DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes;
+  DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes$q$);
   RETURN NULL;
 END;
 $function$;

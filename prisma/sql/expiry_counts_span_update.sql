@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.expiry_counts_span_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO span_expiry_count AS c (session_id, class, expires_hour, slack_days, originals, bytes)
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_expiry_count} AS c (session_id, class, expires_hour, slack_days, originals, bytes)
   SELECT x.session_id, x.class, x.expires_hour, x.slack_days, sum(x.sign), sum(x.sign * x.byte_length)
     FROM (SELECT n.session_id, n.class, date_trunc('hour', n.original_expires_at) AS expires_hour,
                  custodian_slack_days(n.original_expires_at, n.occurred_at) AS slack_days, 1 AS sign, n.byte_length::bigint AS byte_length
@@ -18,7 +18,7 @@ BEGIN
   HAVING sum(x.sign) <> 0 OR sum(x.sign * x.byte_length) <> 0
    ORDER BY 1, 2, 3, 4
   ON CONFLICT (session_id, class, expires_hour, slack_days)
-  DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes;
+  DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes$q$);
   RETURN NULL;
 END;
 $function$;

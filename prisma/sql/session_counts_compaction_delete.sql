@@ -5,9 +5,9 @@ CREATE OR REPLACE FUNCTION public.session_counts_compaction_delete()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session se SET unasked_compaction_count = se.unasked_compaction_count - d.n
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} se SET unasked_compaction_count = se.unasked_compaction_count - d.n
   FROM (SELECT session_id, count(*) AS n FROM old_rows WHERE NOT asked GROUP BY session_id) d
-  WHERE se.id = d.session_id;
+  WHERE se.id = d.session_id$q$);
   RETURN NULL;
 END $function$;
 

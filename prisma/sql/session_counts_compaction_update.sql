@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.session_counts_compaction_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session se SET unasked_compaction_count = se.unasked_compaction_count + d.n
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} se SET unasked_compaction_count = se.unasked_compaction_count + d.n
   FROM (
     SELECT session_id, sum(n) AS n FROM (
       SELECT session_id, count(*) AS n FROM new_rows WHERE NOT asked GROUP BY session_id
@@ -13,7 +13,7 @@ BEGIN
       SELECT session_id, -count(*) AS n FROM old_rows WHERE NOT asked GROUP BY session_id
     ) x GROUP BY session_id
   ) d
-  WHERE se.id = d.session_id AND d.n <> 0;
+  WHERE se.id = d.session_id AND d.n <> 0$q$);
   RETURN NULL;
 END $function$;
 

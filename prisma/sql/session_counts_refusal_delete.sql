@@ -5,8 +5,8 @@ CREATE OR REPLACE FUNCTION public.session_counts_refusal_delete()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session se SET refusal_count = se.refusal_count - d.n
-    FROM (SELECT session_id, count(*) AS n FROM old_rows GROUP BY session_id) d WHERE se.id = d.session_id;
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} se SET refusal_count = se.refusal_count - d.n
+    FROM (SELECT session_id, count(*) AS n FROM old_rows GROUP BY session_id) d WHERE se.id = d.session_id$q$);
   RETURN NULL;
 END;
 $function$;

@@ -5,9 +5,9 @@ CREATE OR REPLACE FUNCTION public.session_counts_refusal_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session se SET refusal_count = se.refusal_count + d.n
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} se SET refusal_count = se.refusal_count + d.n
     FROM (SELECT session_id, sum(sign) AS n FROM (SELECT session_id, 1 AS sign FROM new_rows UNION ALL SELECT session_id, -1 FROM old_rows) c GROUP BY session_id) d
-   WHERE se.id = d.session_id AND d.n <> 0;
+   WHERE se.id = d.session_id AND d.n <> 0$q$);
   RETURN NULL;
 END;
 $function$;

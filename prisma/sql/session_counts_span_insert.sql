@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.session_counts_span_insert()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session se SET
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} se SET
     span_count = se.span_count + d.spans,
     non_summary_count = se.non_summary_count + d.non_summary,
     seq_count = se.seq_count + d.seqs,
@@ -24,10 +24,10 @@ BEGIN
            count(*) FILTER (WHERE custodian_span_at_risk(n.original_state, n.original_expires_at, n.class, n.occurred_at, custodian_horizon_days(s.project_id))) AS at_risk,
            count(*) FILTER (WHERE n.original_state = 'DELETED') AS lost,
            count(*) FILTER (WHERE custodian_span_unchecked(n.transcript_state, n.kind, n.seq, n.has_pointer, n.original_state)) AS unchecked
-      FROM new_rows n JOIN session s ON s.id = n.session_id
+      FROM new_rows n JOIN {session} s ON s.id = n.session_id
      GROUP BY n.session_id
   ) d
-  WHERE se.id = d.session_id;
+  WHERE se.id = d.session_id$q$);
   RETURN NULL;
 END;
 $function$;

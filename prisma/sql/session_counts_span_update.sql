@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.session_counts_span_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  WITH changes AS (
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$WITH changes AS (
     SELECT n.session_id, 1 AS sign, n.kind, n.seq, n.class, n.occurred_at, n.original_state, n.original_expires_at, n.transcript_state, n.has_pointer FROM new_rows n
     UNION ALL
     SELECT o.session_id, -1, o.kind, o.seq, o.class, o.occurred_at, o.original_state, o.original_expires_at, o.transcript_state, o.has_pointer FROM old_rows o
@@ -26,22 +26,22 @@ BEGIN
            sum(c.sign) FILTER (WHERE c.original_state = 'DELETED') AS lost,
            sum(c.sign) FILTER (WHERE custodian_span_unchecked(c.transcript_state, c.kind, c.seq, c.has_pointer, c.original_state)) AS unchecked,
            c.session_id IN (SELECT session_id FROM moved_seqs) AS seqs_moved
-      FROM changes c JOIN session s ON s.id = c.session_id
+      FROM changes c JOIN {session} s ON s.id = c.session_id
      GROUP BY c.session_id
   )
-  UPDATE session se SET
+  UPDATE {session} se SET
     span_count = se.span_count + d.spans,
     non_summary_count = se.non_summary_count + COALESCE(d.non_summary, 0),
     seq_count = se.seq_count + COALESCE(d.seqs, 0),
-    seq_min = CASE WHEN d.seqs_moved THEN (SELECT min(seq) FROM span WHERE session_id = se.id) ELSE se.seq_min END,
-    seq_max = CASE WHEN d.seqs_moved THEN (SELECT max(seq) FROM span WHERE session_id = se.id) ELSE se.seq_max END,
+    seq_min = CASE WHEN d.seqs_moved THEN (SELECT min(seq) FROM {span} WHERE session_id = se.id) ELSE se.seq_min END,
+    seq_max = CASE WHEN d.seqs_moved THEN (SELECT max(seq) FROM {span} WHERE session_id = se.id) ELSE se.seq_max END,
     at_risk_count = se.at_risk_count + COALESCE(d.at_risk, 0),
     lost_count = se.lost_count + COALESCE(d.lost, 0),
     unchecked_count = se.unchecked_count + COALESCE(d.unchecked, 0)
   FROM d
   WHERE se.id = d.session_id
     AND (d.spans <> 0 OR COALESCE(d.non_summary, 0) <> 0 OR COALESCE(d.seqs, 0) <> 0 OR COALESCE(d.at_risk, 0) <> 0
-         OR COALESCE(d.lost, 0) <> 0 OR COALESCE(d.unchecked, 0) <> 0 OR d.seqs_moved);
+         OR COALESCE(d.lost, 0) <> 0 OR COALESCE(d.unchecked, 0) <> 0 OR d.seqs_moved)$q$);
   RETURN NULL;
 END;
 $function$;

@@ -5,8 +5,8 @@ CREATE OR REPLACE FUNCTION public.session_evidence_version_bump()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE session SET evidence_version = evidence_version + 1
-   WHERE id IN (SELECT DISTINCT session_id FROM changed_rows);
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {session} SET evidence_version = evidence_version + 1
+   WHERE id IN (SELECT DISTINCT session_id FROM changed_rows)$q$);
   RETURN NULL;
 END;
 $function$;

@@ -9,9 +9,9 @@ BEGIN
   -- effects are not known from the statement that writes such an atom of it on. Most statements
   -- write none, and then update nothing (an UPDATE would fire span's statement triggers for no row).
   IF EXISTS (SELECT 1 FROM new_rows n WHERE n.effect = 'UNKNOWN_TOOL' AND NOT n.negated) THEN
-    UPDATE span s SET unknown_call = true
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {span} s SET unknown_call = true
       FROM (SELECT DISTINCT n.session_id, n.span_id FROM new_rows n WHERE n.effect = 'UNKNOWN_TOOL' AND NOT n.negated) u
-     WHERE s.session_id = u.session_id AND s.id = u.span_id AND NOT s.unknown_call;
+     WHERE s.session_id = u.session_id AND s.id = u.span_id AND NOT s.unknown_call$q$);
   END IF;
   RETURN NULL;
 END;

@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.storage_counts_span_delete()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE span_storage_count c SET originals = c.originals - d.n, bytes = c.bytes - d.bytes
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {span_storage_count} c SET originals = c.originals - d.n, bytes = c.bytes - d.bytes
     FROM (
       SELECT o.session_id, o.class, o.created_at::date AS day, count(*) AS n, sum(o.byte_length) AS bytes
         FROM old_rows o
@@ -13,7 +13,7 @@ BEGIN
        GROUP BY 1, 2, 3
        ORDER BY 1, 2, 3
     ) d
-   WHERE c.session_id = d.session_id AND c.class = d.class AND c.day = d.day;
+   WHERE c.session_id = d.session_id AND c.class = d.class AND c.day = d.day$q$);
   RETURN NULL;
 END;
 $function$;

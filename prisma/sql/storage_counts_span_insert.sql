@@ -5,13 +5,13 @@ CREATE OR REPLACE FUNCTION public.storage_counts_span_insert()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO span_storage_count AS c (session_id, class, day, originals, bytes)
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_storage_count} AS c (session_id, class, day, originals, bytes)
   SELECT n.session_id, n.class, n.created_at::date, count(*), sum(n.byte_length)
     FROM new_rows n
    WHERE n.original_state = 'HELD'
    GROUP BY 1, 2, 3
    ORDER BY 1, 2, 3
-  ON CONFLICT (session_id, class, day) DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes;
+  ON CONFLICT (session_id, class, day) DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes$q$);
   RETURN NULL;
 END;
 $function$;

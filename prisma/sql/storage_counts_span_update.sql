@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.storage_counts_span_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO span_storage_count AS c (session_id, class, day, originals, bytes)
+  EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$INSERT INTO {span_storage_count} AS c (session_id, class, day, originals, bytes)
   SELECT x.session_id, x.class, x.day, sum(x.sign), sum(x.sign * x.byte_length)
     FROM (SELECT n.session_id, n.class, n.created_at::date AS day, 1 AS sign, n.byte_length::bigint AS byte_length
             FROM new_rows n WHERE n.original_state = 'HELD'
@@ -15,7 +15,7 @@ BEGIN
    GROUP BY 1, 2, 3
   HAVING sum(x.sign) <> 0 OR sum(x.sign * x.byte_length) <> 0
    ORDER BY 1, 2, 3
-  ON CONFLICT (session_id, class, day) DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes;
+  ON CONFLICT (session_id, class, day) DO UPDATE SET originals = c.originals + excluded.originals, bytes = c.bytes + excluded.bytes$q$);
   RETURN NULL;
 END;
 $function$;

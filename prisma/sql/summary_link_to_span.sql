@@ -6,18 +6,18 @@ CREATE OR REPLACE FUNCTION public.summary_link_to_span()
 AS $function$
 BEGIN
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    UPDATE span s SET replacing_summary_id = NULL, replaced_dropped = NULL
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {span} s SET replacing_summary_id = NULL, replaced_dropped = NULL
       FROM old_rows o
      WHERE s.session_id = o.session_id AND s.id = o.replaced_span_id AND s.replacing_summary_id = o.summary_span_id
-       AND NOT EXISTS (SELECT 1 FROM summary_link x
-                        WHERE x.session_id = o.session_id AND x.replaced_span_id = o.replaced_span_id AND x.summary_span_id = o.summary_span_id);
+       AND NOT EXISTS (SELECT 1 FROM {summary_link} x
+                        WHERE x.session_id = o.session_id AND x.replaced_span_id = o.replaced_span_id AND x.summary_span_id = o.summary_span_id)$q$);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     -- A span is replaced at most once (summary_link's unique key): one link per span here.
-    UPDATE span s SET replacing_summary_id = n.summary_span_id, replaced_dropped = n.dropped
+    EXECUTE custodian_shard_sql(TG_TABLE_NAME, $q$UPDATE {span} s SET replacing_summary_id = n.summary_span_id, replaced_dropped = n.dropped
       FROM new_rows n
      WHERE s.session_id = n.session_id AND s.id = n.replaced_span_id
-       AND (s.replacing_summary_id IS DISTINCT FROM n.summary_span_id OR s.replaced_dropped IS DISTINCT FROM n.dropped);
+       AND (s.replacing_summary_id IS DISTINCT FROM n.summary_span_id OR s.replaced_dropped IS DISTINCT FROM n.dropped)$q$);
   END IF;
   RETURN NULL;
 END;

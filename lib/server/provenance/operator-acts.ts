@@ -25,11 +25,18 @@ interface LockedOriginal {
 
 async function lockOriginal(tx: DbTx, ref: OriginalRef): Promise<LockedOriginal> {
   if (!isUuid(ref.spanId)) throw new AppError("NOT_FOUND", "Span not found");
+  // The span's session first, then the original locked by its key: a lock must name the session
+  // on a Citus cluster (a row lock over every shard is refused; docs/citus.md).
+  const [found] = await tx.$queryRaw<Array<{ session_id: string }>>`
+    select o.session_id::text as session_id
+      from span_original o join session s on s.id = o.session_id
+     where o.span_id = ${ref.spanId}::uuid and s.project_id = ${ref.projectId}::uuid`;
+  if (!found) throw new AppError("NOT_FOUND", "Span not found");
   const rows = await tx.$queryRaw<LockedOriginal[]>`
     select o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at, o.pinned, o.bytes is not null as present
-      from span_original o join session s on s.id = o.session_id
-     where o.span_id = ${ref.spanId}::uuid and s.project_id = ${ref.projectId}::uuid
-       for update of o`;
+      from span_original o
+     where o.session_id = ${found.session_id}::uuid and o.span_id = ${ref.spanId}::uuid
+       for update`;
   const row = rows[0];
   if (!row) throw new AppError("NOT_FOUND", "Span not found");
   if (!row.present) throw new AppError("GONE", "The original was already deleted; there is nothing left to retain");

@@ -16,7 +16,9 @@ import { atomJson, candidateSpanSql } from "./unknown-blockers";
  * A predicate on commands also needs a command of the span that could match its pattern. A span
  * is dropped here when the candidates hold all of its commands (counted in the commands index
  * alone) and none contains a literal the pattern requires; the rest come with their count of
- * commands, so the ones still to read are known.
+ * commands, so the ones still to read are known. (A join, not a subquery per span: Citus plans no
+ * correlated subquery over a CTE. A span without commands has no row in kept and was not wanted:
+ * neither could it match nor does it hold fewer commands than it has.)
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   if (p.wholeCall) return callCandidatesQuery(p, scope);
@@ -35,10 +37,10 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
         from candidate c group by c.session_id, c.span_id
     ),
     kept as materialized (
-      select s.session_id, s.span_id,
-             (select count(*) from evidence_atom x where x.session_id = s.session_id and x.span_id = s.span_id and x.kind = 'COMMAND')::int as commands,
-             s.could_match, s.held
+      select s.session_id, s.span_id, count(*)::int as commands, s.could_match, s.held
         from spans s
+        join evidence_atom x on x.session_id = s.session_id and x.span_id = s.span_id and x.kind = 'COMMAND'
+       group by s.session_id, s.span_id, s.could_match, s.held
     )
     select ${ATOM_FIELDS}, k.commands as span_commands
       from candidate a join kept k on k.session_id = a.session_id and k.span_id = a.span_id

@@ -176,5 +176,8 @@ export function orderedAtoms(rows: Map<number, AtomRow> | undefined): Atom[] {
 
 /** `unnest` of span keys as k(session_id, span_id). */
 export function spanKeys(keys: Array<{ session_id: string; id: string }>): Prisma.Sql {
-  return Prisma.sql`unnest(${keys.map((k) => k.session_id)}::uuid[], ${keys.map((k) => k.id)}::uuid[]) as k(session_id, span_id)`;
+  // Two unnests in a select list (in step) rather than one of two arrays: Citus mis-types the
+  // latter's rows when it ships them to the workers as an intermediate result.
+  return Prisma.sql`(select unnest(${keys.map((k) => k.session_id)}::uuid[]) as session_id,
+    unnest(${keys.map((k) => k.id)}::uuid[]) as span_id) as k`;
 }

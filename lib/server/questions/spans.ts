@@ -72,16 +72,17 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
 
 /**
  * The sessions whose every span the engine sees lies in the scope's time range: their first and
- * last such span by time (span_transcript_time_idx) both do.
+ * last such span by time (span_transcript_time_idx) both do. (From the session rows, not a list of
+ * ids: Citus pushes a lateral join down only from a table distributed like span.)
  */
 async function wholeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<Set<string>> {
   if (sessions.length === 0) return new Set();
   const seen = Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`;
   const rows = await db().$queryRaw<Array<{ session_id: string }>>`
     select k.id::text as session_id
-      from unnest(${sessions.map((s) => s.id)}::uuid[]) as k(id)
+      from session k
       join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at limit 1) lo on true
       join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
-     where ${inTime("lo", scope)} and ${inTime("hi", scope)}`;
+     where k.id = any(${sessions.map((s) => s.id)}::uuid[]) and ${inTime("lo", scope)} and ${inTime("hi", scope)}`;
   return new Set(rows.map((r) => r.session_id));
 }

@@ -245,11 +245,16 @@ async function claimAtoms(predicates: CompiledPredicate[], summaries: SpanFactsR
   return new Map([...atomsBySpan(rows)].map(([key, atoms]) => [key, orderedAtoms(atoms)]));
 }
 
-/** Per summary, its first atom that could claim for the predicate (judged by kind alone). */
+/**
+ * Per summary, its first atom that could claim for the predicate (judged by kind alone). Laterally
+ * from the summary's span row: Citus pushes a lateral join down only from a table distributed like
+ * evidence_atom.
+ */
 function firstAtoms(summaries: SpanFactsRow[], p: CompiledPredicate): Promise<AtomRow[]> {
   return db().$queryRaw<AtomRow[]>`
     select ${ATOM_FIELDS} from ${spanKeys(summaries)}
+      join span sp on sp.session_id = k.session_id and sp.id = k.span_id
      cross join lateral (select * from evidence_atom a
-                          where a.session_id = k.session_id and a.span_id = k.span_id and ${atomCondition("a", p, { asClaim: true, prefixesAsFilter: true })}
+                          where a.session_id = sp.session_id and a.span_id = sp.id and ${atomCondition("a", p, { asClaim: true, prefixesAsFilter: true })}
                           order by a.ordinal limit 1) a`;
 }

@@ -91,8 +91,9 @@ export function uncheckedRowsQuery(
   now: Date,
   wanted: Array<{ sessionId: string; limit: number }>,
 ): Prisma.Sql | null {
-  const keys = Prisma.sql`unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.limit)}::int[]) as k(session_id, lim)`;
-  const first = firstUncheckedRows(predicates, scope, now, keys);
+  const keys = Prisma.sql`(select unnest(${wanted.map((w) => w.sessionId)}::uuid[]) as session_id,
+    unnest(${wanted.map((w) => w.limit)}::int[]) as lim) as k`;
+  const first = firstUncheckedRows(predicates, scope, now, keys, Math.max(0, ...wanted.map((w) => w.limit)));
   return first && Prisma.sql`select x.session_id, x.id, x.seq, x.facts from ${first} x`;
 }
 
@@ -106,19 +107,26 @@ export function firstUncheckedRows(
   scope: Scope,
   now: Date,
   keys: Prisma.Sql,
+  cap: number,
 ): Prisma.Sql | null {
   const blocks = blocksSql(predicates);
   if (!blocks) return null;
   const part = (condition: Prisma.Sql) => Prisma.sql`
     select s.id, s.seq, ${FACTS} as facts from span s
-     where s.session_id = k.session_id and ${inTime("s", scope)} and ${condition} and ${blocks}`;
+     where s.session_id = se.id and ${inTime("s", scope)} and ${condition} and ${blocks}`;
   const [gone, expired] = uncheckedParts(now);
+  // Joined laterally from the session row, at most `cap` (no key's lim is larger) and then k.lim:
+  // Citus pushes a lateral join down only from a table distributed like span, and with a LIMIT that
+  // names no column of the keys. On one node only the last session to fill the window reads more.
   return Prisma.sql`(
     select k.session_id::text as session_id, x.id::text as id, x.seq, x.facts
       from ${keys}
+      join session se on se.id = k.session_id
      cross join lateral (
-       select u.id, u.seq, u.facts from (${part(gone)} union all ${part(expired)}) u order by u.seq limit k.lim
-     ) x)`;
+       select u.id, u.seq, u.facts, row_number() over (order by u.seq) as place
+         from (${part(gone)} union all ${part(expired)}) u order by u.seq limit ${Math.min(cap, 2_147_483_647)}::int
+     ) x
+     where x.place <= k.lim)`;
 }
 
 /** An unchecked span read for its blocker: its facts packed as FACTS packs them. */

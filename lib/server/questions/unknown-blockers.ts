@@ -156,6 +156,7 @@ export function countedBlockersQuery(
       now,
       Prisma.sql`(select r.session_id, least(u.n, r.room)::int from room r join unchecked u on u.session_id = r.session_id::text
                    where r.room > 0) as k(session_id, lim)`,
+      room,
     ) ?? Prisma.sql`(select null::text as session_id, null::text as id, null::int as seq, null::text as facts where false)`;
   const matched = Prisma.join(
     [Prisma.sql`exists (select 1 from candidate c where c.session_id = u.session_id and c.span_id = u.span_id)`, ...probed],

@@ -137,16 +137,17 @@ export async function saveVerdicts(
     if (!part) throw new Error(`no answer for session ${s.id}`);
     return store(part);
   });
-  // The first expiry ahead among the spans whose status the clock changes (heldTtlAhead).
+  // The first expiry ahead among the spans whose status the clock changes (heldTtlAhead), laterally
+  // from the session row (pushed down per shard on Citus, as a subquery over a list is not).
   const query = Prisma.sql`
     insert into question_verdict (session_id, question_key, evidence_version, valid_from, valid_until, answer)
-    select k.session_id, ${key}, k.version, ${sqlTime(now)},
-           (select s.original_expires_at from span s
-             where s.session_id = k.session_id and s.kind <> 'SUMMARY' and ${heldTtlAhead("s", now)}
-             order by s.original_expires_at limit 1),
-           k.answer
-      from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.evidence_version)}::bigint[], ${answers}::text[])
-           as k(session_id, version, answer)
+    select k.session_id, ${key}, k.version, ${sqlTime(now)}, v.original_expires_at, k.answer
+      from (select unnest(${sessions.map((s) => s.id)}::uuid[]) as session_id,
+                   unnest(${sessions.map((s) => s.evidence_version)}::bigint[]) as version, unnest(${answers}::text[]) as answer) k
+      join session se on se.id = k.session_id
+      left join lateral (select s.original_expires_at from span s
+             where s.session_id = se.id and s.kind <> 'SUMMARY' and ${heldTtlAhead("s", now)}
+             order by s.original_expires_at limit 1) v on true
     on conflict (session_id, question_key) do update
        set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
            valid_until = excluded.valid_until, answer = excluded.answer

@@ -23,10 +23,12 @@ const SWEEP_BATCH = 500;
 
 /**
  * Deletes the bytes of originals whose TTL passed and that are not pinned, a batch per
- * transaction. The deleting UPDATE re-checks "not pinned and expired" under each row's lock, so a
- * pin or an extension committed a moment earlier wins; rows a concurrent act holds are skipped
- * (SKIP LOCKED: the sweeper never waits on an operator, so the two cannot deadlock) and left for
- * the next run. The audit rows (what moved to LOST) commit with their deletions.
+ * transaction. Each session's originals of the batch are locked, re-checking "not pinned and
+ * expired" under each row's lock, so a pin or an extension committed a moment earlier wins; rows a
+ * concurrent act holds are skipped (SKIP LOCKED: the sweeper never waits on an operator, so the two
+ * cannot deadlock) and left for the next run. Per session because on a Citus cluster a row lock
+ * must name its session (one shard; docs/citus.md). The audit rows (what moved to LOST) commit with
+ * their deletions.
  */
 export async function sweep(now = new Date(), limit = 10_000, scrubLimit = 2_000): Promise<SweepResult> {
   const candidates = await db().$queryRaw<Candidate[]>`
@@ -56,17 +58,22 @@ async function sweepBatch(batch: Candidate[], now: Date): Promise<string[][]> {
   const projectOf = new Map(batch.map((c) => [c.span_id, c.project_id]));
   return db().$transaction(
     async (tx) => {
-      const rows = await tx.$queryRaw<Array<{ session_id: string; span_id: string; expires_at: Date }>>`
-      with due as (
-        select o.session_id, o.span_id from span_original o
-          join unnest(${batch.map((c) => c.session_id)}::uuid[], ${batch.map((c) => c.span_id)}::uuid[]) as k(session_id, span_id)
-            on o.session_id = k.session_id and o.span_id = k.span_id
-         where o.pinned = false and ${ttlPassedSql("o.expires_at", now)} and o.bytes is not null
-         for update of o skip locked)
-      update span_original o set bytes = null, deleted_at = ${now}, delete_reason = 'ttl expired'
-        from due
-       where o.session_id = due.session_id and o.span_id = due.span_id
-      returning o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at`;
+      const rows: Array<{ session_id: string; span_id: string; expires_at: Date }> = [];
+      for (const group of bySession(batch)) {
+        const session = group[0]!.session_id;
+        const due = await tx.$queryRaw<Array<{ span_id: string }>>`
+          select o.span_id::text as span_id from span_original o
+           where o.session_id = ${session}::uuid and o.span_id = any(${group.map((c) => c.span_id)}::uuid[])
+             and o.pinned = false and ${ttlPassedSql("o.expires_at", now)} and o.bytes is not null
+             for update skip locked`;
+        if (due.length === 0) continue;
+        rows.push(
+          ...(await tx.$queryRaw<Array<{ session_id: string; span_id: string; expires_at: Date }>>`
+          update span_original o set bytes = null, deleted_at = ${now}, delete_reason = 'ttl expired'
+           where o.session_id = ${session}::uuid and o.span_id = any(${due.map((d) => d.span_id)}::uuid[])
+          returning o.session_id::text as session_id, o.span_id::text as span_id, o.expires_at`),
+        );
+      }
       if (rows.length === 0) return [];
       const moved = await movedToLost(tx, rows);
       await writeAudits(
@@ -99,19 +106,37 @@ export async function scrub(
   now = new Date(),
   limit = 2_000,
 ): Promise<{ verified: number; damaged: number; lostSpanIds: string[] }> {
-  const rows = await db().$queryRaw<
-    Array<{ session_id: string; span_id: string; project_id: string; was_held: boolean; held: boolean }>
-  >`
-    with pick as (
-      select session_id, span_id, bytes_state = 'HELD' as was_held from span_original
-       where bytes_state <> 'DELETED' order by verified_at limit ${limit}
-         for update skip locked)
-    update span_original o set bytes_state = o.bytes_state
-      from pick
-     where o.session_id = pick.session_id and o.span_id = pick.span_id
-    returning o.session_id::text as session_id, o.span_id::text as span_id,
-              (select project_id::text from session where id = o.session_id) as project_id,
-              pick.was_held, o.bytes_state = 'HELD' as held`;
+  // The originals verified longest ago, then each session's of them hashed again under their locks
+  // (rows a concurrent act holds are skipped): on a Citus cluster a row lock names its session.
+  const picked = await db().$queryRaw<Array<{ session_id: string; span_id: string; project_id: string }>>`
+    select o.session_id::text as session_id, o.span_id::text as span_id, s.project_id::text as project_id
+      from span_original o join session s on s.id = o.session_id
+     where o.bytes_state <> 'DELETED' order by o.verified_at limit ${limit}`;
+  const projectOf = new Map(picked.map((p) => [p.session_id, p.project_id]));
+  const rows: Array<{ session_id: string; span_id: string; project_id: string; was_held: boolean; held: boolean }> = [];
+  for (const group of bySession(picked)) {
+    const session = group[0]!.session_id;
+    const scrubbed = await db().$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ span_id: string; was_held: boolean }>>`
+        select span_id::text as span_id, bytes_state = 'HELD' as was_held from span_original
+         where session_id = ${session}::uuid and span_id = any(${group.map((g) => g.span_id)}::uuid[]) and bytes_state <> 'DELETED'
+           for update skip locked`;
+      if (locked.length === 0) return [];
+      const after = await tx.$queryRaw<Array<{ span_id: string; held: boolean }>>`
+        update span_original set bytes_state = bytes_state
+         where session_id = ${session}::uuid and span_id = any(${locked.map((l) => l.span_id)}::uuid[])
+        returning span_id::text as span_id, bytes_state = 'HELD' as held`;
+      const wasHeld = new Map(locked.map((l) => [l.span_id, l.was_held]));
+      return after.map((r) => ({
+        session_id: session,
+        span_id: r.span_id,
+        project_id: projectOf.get(session)!,
+        was_held: wasHeld.get(r.span_id) ?? false,
+        held: r.held,
+      }));
+    });
+    rows.push(...scrubbed);
+  }
   // Only news: a mismatch recorded before was reported then.
   const damaged = rows.filter((r) => r.was_held && !r.held);
   if (damaged.length === 0) return { verified: rows.length, damaged: 0, lostSpanIds: [] };
@@ -141,15 +166,23 @@ export async function scrub(
  * resting on it, however many generations up.
  */
 async function movedToLost(tx: DbTx, spans: Array<{ session_id: string; span_id: string }>): Promise<string[][]> {
-  const above = await tx.$queryRaw<Array<{ span_id: string; summary_id: string }>>`
-    with recursive up(session_id, span_id, summary_id) as (
-      select l.session_id, k.span_id, l.summary_span_id
-        from unnest(${spans.map((r) => r.session_id)}::uuid[], ${spans.map((r) => r.span_id)}::uuid[]) as k(session_id, span_id)
-        join summary_link l on l.session_id = k.session_id and l.replaced_span_id = k.span_id
-      union
-      select up.session_id, up.span_id, l.summary_span_id
-        from summary_link l join up on l.session_id = up.session_id and l.replaced_span_id = up.summary_id)
-    select span_id::text as span_id, summary_id::text as summary_id from up`;
+  // Each session's lineage on its own (one shard on a Citus cluster): links never cross sessions.
+  const above: Array<{ span_id: string; summary_id: string }> = [];
+  for (const group of bySession(spans)) {
+    const session = group[0]!.session_id;
+    above.push(
+      ...(await tx.$queryRaw<Array<{ span_id: string; summary_id: string }>>`
+      with recursive up(span_id, summary_id) as (
+        select l.replaced_span_id, l.summary_span_id
+          from summary_link l
+         where l.session_id = ${session}::uuid and l.replaced_span_id = any(${group.map((r) => r.span_id)}::uuid[])
+        union
+        select up.span_id, l.summary_span_id
+          from summary_link l join up on l.replaced_span_id = up.summary_id
+         where l.session_id = ${session}::uuid)
+      select span_id::text as span_id, summary_id::text as summary_id from up`),
+    );
+  }
   const summariesOf = new Map<string, string[]>();
   for (const a of above) {
     const list = summariesOf.get(a.span_id);
@@ -157,4 +190,15 @@ async function movedToLost(tx: DbTx, spans: Array<{ session_id: string; span_id:
     else summariesOf.set(a.span_id, [a.summary_id]);
   }
   return spans.map((s) => [s.span_id, ...(summariesOf.get(s.span_id) ?? [])]);
+}
+
+/** Rows grouped by their session, in the order each session first appears. */
+function bySession<T extends { session_id: string }>(rows: T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.session_id);
+    if (group) group.push(row);
+    else groups.set(row.session_id, [row]);
+  }
+  return [...groups.values()];
 }

@@ -205,17 +205,19 @@ export function heldBucketsSql(
   });
   const t = sqlTime(now);
   const slack = Prisma.sql`slack_days`;
+  // Each counter with its day and that day's boundary. Read twice, as a subquery, not a CTE: the
+  // cut's lateral count over span then joins it on session_id, which Citus pushes down per session.
+  const k = Prisma.sql`floor(extract(epoch from (c.expires_hour - ${t})) / 86400)::int`;
+  const counted = Prisma.sql`select c.session_id, c.class, c.class::text as cls, c.expires_hour, c.slack_days, c.originals::bigint as n,
+      c.bytes, ${k} as k, ${t} + make_interval(days => ${k} + 1) as boundary
+      from span_expiry_count c join session se on se.id = c.session_id
+     where se.project_id = ${projectId}::uuid and c.originals > 0`;
   return Prisma.sql`
-    with counted as (
-      select c.session_id, c.class, c.class::text as cls, c.expires_hour, c.slack_days, c.originals::bigint as n, c.bytes,
-             floor(extract(epoch from (c.expires_hour - ${t})) / 86400)::int as k
-        from span_expiry_count c join session se on se.id = c.session_id
-       where se.project_id = ${projectId}::uuid and c.originals > 0),
-    keyed as (select counted.*, ${t} + make_interval(days => k + 1) as boundary from counted),
+    with keyed as (${counted}),
     cut as (
       -- The hours a day boundary cuts: the originals before it stay on day k.
       select keyed.*, b.n as n_before, b.bytes as bytes_before
-        from keyed cross join lateral (
+        from (${counted}) keyed cross join lateral (
           select count(*) as n, coalesce(sum(s.byte_length), 0) as bytes
             from span s
            where s.session_id = keyed.session_id and s.original_state = 'HELD' and s.class = keyed.class
@@ -365,11 +367,11 @@ export function replacedDueSql(
       'candidates', coalesce((
         select json_agg(json_build_object('session_id', n.session_id::text, 'span_id', n.id::text, 'cls', n.class::text,
                  'honest', n.honest, 'current_at', n.current_at, 'proposed_at', n.proposed_at,
-                 -- What the honest summary dropped, read for those spans alone.
-                 'dropped', case when n.honest then
-                   (select r.replaced_dropped from span r where r.session_id = n.session_id and r.id = n.id) end)
+                 -- What the honest summary dropped, read for those spans alone (by a join on the
+                 -- span's key: Citus plans no subquery per row over a CTE).
+                 'dropped', case when n.honest then r.replaced_dropped end)
                  order by n.rn)
-          from numbered n join chosen using (session_id)
+          from numbered n join chosen using (session_id) join span r on r.session_id = n.session_id and r.id = n.id
          where n.rn <= ${MAX_CANDIDATE_SPANS}), '[]')) as value`;
 }
 
