@@ -6,11 +6,13 @@
  */
 import type { RE2JS } from "re2js";
 import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { EvidentialClass, SpanKind, TranscriptState } from "@/lib/evidence/types";
 import { byteOffsetAt } from "./byte-offsets";
 import { byteRange, firstMatch, type MatchRange, type Snippet, snippetAround } from "./locate";
-import { type MatchKey, RELATIONS } from "./sources";
+import type { MatchKey } from "./sources";
+import { pendingRows } from "./sql";
 
 /** HELD: the match is in the original's bytes. EXPIRED: they are gone; it is in what is kept of the span. */
 export type SearchHitOriginal = "HELD" | "EXPIRED";
@@ -59,24 +61,27 @@ export interface HitRow {
   title: string | null;
 }
 
-/** The rows of `keys` with their text, in the order of `keys`: one statement per source they come from. */
+/**
+ * The rows of `keys` with their text, in the order of `keys`: one statement, each key read from
+ * whichever source holds it now (one of the two, in the statement's snapshot). A span the sweeper
+ * or a delete took since its key was read is left out.
+ */
 export async function hitRowsFor(keys: readonly MatchKey[]): Promise<HitRow[]> {
-  const sources = [...new Set(keys.map((k) => k.source))];
-  const found = await Promise.all(
-    sources.map((source) => {
-      const mine = keys.filter((k) => k.source === source);
-      return db().$queryRaw<HitRow[]>`
-        select k.session_id::text as session_id, k.span_id::text as span_id, x.occurred_at, x.body, x.kept, s.seq, s.kind::text as kind,
-               s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
-               s.byte_length, se.external_id, se.title
-          from unnest(${mine.map((k) => k.session_id)}::uuid[], ${mine.map((k) => k.span_id)}::uuid[]) as k(session_id, span_id)
-          join ${RELATIONS[source]} x on x.session_id = k.session_id and x.span_id = k.span_id
-          join span s on s.session_id = k.session_id and s.id = k.span_id
-          join session se on se.id = k.session_id`;
-    }),
-  );
-  const byKey = new Map(found.flat().map((row) => [`${row.session_id}/${row.span_id}`, row]));
-  // A span the sweeper or a delete took between the two statements is left out.
+  if (keys.length === 0) return [];
+  const pendingKey = Prisma.sql`(select q.session_id, q.span_id from span_search_pending q where q.session_id = k.session_id and q.span_id = k.span_id)`;
+  const found = await db().$queryRaw<HitRow[]>`
+    select k.session_id::text as session_id, k.span_id::text as span_id, x.occurred_at, x.body, x.kept, s.seq, s.kind::text as kind,
+           s.class::text as class, s.tool_name, s.outcome::text as outcome, s.agent_id, s.transcript_state::text as transcript_state,
+           s.byte_length, se.external_id, se.title
+      from unnest(${keys.map((k) => k.session_id)}::uuid[], ${keys.map((k) => k.span_id)}::uuid[]) as k(session_id, span_id)
+     cross join lateral (
+            select i.occurred_at, i.body, i.kept from span_search i where i.session_id = k.session_id and i.span_id = k.span_id
+            union all
+            select p.occurred_at, p.body, p.kept from (${pendingRows(pendingKey)}) p
+            limit 1) x
+      join span s on s.session_id = k.session_id and s.id = k.span_id
+      join session se on se.id = k.session_id`;
+  const byKey = new Map(found.map((row) => [`${row.session_id}/${row.span_id}`, row]));
   return keys.flatMap((k) => byKey.get(`${k.session_id}/${k.span_id}`) ?? []);
 }
 

@@ -1,9 +1,11 @@
 /**
  * Search reads two sources: span_search (indexed), and the originals waiting for the search indexer
- * (pending, their text projected as it is read; lib/server/search/indexer.ts). Each statement runs
- * once per source, side by side, and the rows merge here in the order SQL gives each: a UNION of
- * the two in one statement misled the planner's estimates into sorting every match of a common
- * word (seconds at a million spans), where the indexed source alone reads 21 rows of an index.
+ * (pending, their text projected as it is read; lib/server/search/indexer.ts). Each statement reads
+ * both in one snapshot, so a span the indexer moves meanwhile is seen once, never twice nor not at
+ * all (the indexer moves it in one statement). Each source is a subquery with its own order and
+ * limit, planned on its own: one UNION of the two sources under one order misled the planner's
+ * estimates into sorting every match of a common word (seconds at a million spans), where the
+ * indexed source alone reads 21 rows of an index. The rows merge here, in SQL's order.
  */
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -12,7 +14,6 @@ import type { SearchTerm } from "./query";
 import { afterCursor, NEWEST_ORDER, pendingRows, rankQuery } from "./sql";
 
 export type Source = "indexed" | "pending";
-const SOURCES: readonly Source[] = ["indexed", "pending"];
 
 /** Each source as span_search's columns. */
 export const RELATIONS: Record<Source, Prisma.Sql> = {
@@ -26,26 +27,31 @@ const fromSource = (source: Source) =>
 
 /** A match's place in the results: its span, its time, and its rank (0 when newest first). */
 export interface MatchKey {
-  source: Source;
   session_id: string;
   span_id: string;
   occurred_at: Date;
   rank: number;
 }
 
-const bothSources = <T>(statement: (source: Source) => Prisma.Sql) =>
-  Promise.all(SOURCES.map((source) => db().$queryRaw<T[]>(statement(source))));
+type SourcedKey = MatchKey & { source: Source };
+
+/** One statement over both sources' keys, each its own subquery (its own order and limit), tagged with its source. */
+const bothSources = (indexed: Prisma.Sql, pending: Prisma.Sql) =>
+  db().$queryRaw<SourcedKey[]>`
+    select 'indexed' as source, i.* from (${indexed}) i union all select 'pending' as source, p.* from (${pending}) p`;
+
+const merged = (rows: SourcedKey[], order: (a: MatchKey, b: MatchKey) => number, limit: number): MatchKey[] =>
+  rows
+    .map(({ source: _, ...key }) => key)
+    .sort(order)
+    .slice(0, limit);
 
 /** Matches counted up to `cap` + 1 (more means "more than cap"). */
 export async function countMatches(where: Prisma.Sql, cap: number): Promise<number> {
-  const counts = await bothSources<{ n: number }>(
-    (source) =>
-      Prisma.sql`select count(*)::int as n from (select 1 from ${fromSource(source)} where ${where} limit ${cap + 1}) m`,
-  );
-  return Math.min(
-    cap + 1,
-    counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0),
-  );
+  const count = (source: Source) =>
+    Prisma.sql`(select count(*) from (select 1 from ${fromSource(source)} where ${where} limit ${cap + 1}) m)`;
+  const [row] = await db().$queryRaw<Array<{ n: number }>>`select (${count("indexed")} + ${count("pending")})::int as n`;
+  return Math.min(cap + 1, row?.n ?? 0);
 }
 
 /** Newest first, as SQL orders NEWEST_ORDER: uuids compare as their lowercase text does. */
@@ -58,14 +64,6 @@ function newestFirst(a: MatchKey, b: MatchKey): number {
 
 const byRank = (a: MatchKey, b: MatchKey) => b.rank - a.rank || newestFirst(a, b);
 
-async function keys(statement: (source: Source) => Prisma.Sql, order: (a: MatchKey, b: MatchKey) => number, limit: number) {
-  const lists = await bothSources<Omit<MatchKey, "source">>(statement);
-  return lists
-    .flatMap((rows, i) => rows.map((row) => ({ ...row, source: SOURCES[i]! })))
-    .sort(order)
-    .slice(0, limit);
-}
-
 /**
  * The first `limit` matches newest first, after the cursor's. With `walk` (newestWalk: a term with
  * many matches), the indexed source is first read along it; fewer than `limit` matches there, and
@@ -77,35 +75,26 @@ export async function newestKeys(
   limit: number,
   walk?: Prisma.Sql,
 ): Promise<MatchKey[]> {
-  const page = (
-    from: Prisma.Sql,
-  ) => Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at, 0::real as rank
-      from ${from} where ${where} and ${afterCursor(after)} order by ${NEWEST_ORDER} limit ${limit}`;
-  const walked = walk
-    ? await db().$queryRaw<Array<Omit<MatchKey, "source">>>(
-        page(Prisma.sql`${walk} x join span s on s.session_id = x.session_id and s.id = x.span_id`),
-      )
-    : [];
-  if (walked.length >= limit) {
-    const pending = await db().$queryRaw<Array<Omit<MatchKey, "source">>>(page(fromSource("pending")));
-    return [
-      ...walked.map((k) => ({ ...k, source: "indexed" as const })),
-      ...pending.map((k) => ({ ...k, source: "pending" as const })),
-    ]
-      .sort(newestFirst)
-      .slice(0, limit);
+  const page = (from: Prisma.Sql) =>
+    Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at, 0::real as rank
+                 from ${from} where ${where} and ${afterCursor(after)} order by ${NEWEST_ORDER} limit ${limit}`;
+  const pending = page(fromSource("pending"));
+  if (walk) {
+    const rows = await bothSources(
+      page(Prisma.sql`${walk} x join span s on s.session_id = x.session_id and s.id = x.span_id`),
+      pending,
+    );
+    if (rows.filter((r) => r.source === "indexed").length >= limit) return merged(rows, newestFirst, limit);
   }
-  return keys((source) => page(fromSource(source)), newestFirst, limit);
+  return merged(await bothSources(page(fromSource("indexed")), pending), newestFirst, limit);
 }
 
 /** The first `limit` matches by rank of the terms as words, newest first among equals. */
-export function rankedKeys(where: Prisma.Sql, terms: readonly SearchTerm[], limit: number): Promise<MatchKey[]> {
-  return keys(
-    (source) => Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at,
-                                  ts_rank(x.words, ${rankQuery(terms)}) as rank
-                             from ${fromSource(source)} where ${where}
-                            order by rank desc, ${NEWEST_ORDER} limit ${limit}`,
-    byRank,
-    limit,
-  );
+export async function rankedKeys(where: Prisma.Sql, terms: readonly SearchTerm[], limit: number): Promise<MatchKey[]> {
+  const ranked = (source: Source) =>
+    Prisma.sql`select x.session_id::text as session_id, x.span_id::text as span_id, x.occurred_at,
+                      ts_rank(x.words, ${rankQuery(terms)}) as rank
+                 from ${fromSource(source)} where ${where}
+                order by rank desc, ${NEWEST_ORDER} limit ${limit}`;
+  return merged(await bothSources(ranked("indexed"), ranked("pending")), byRank, limit);
 }
