@@ -51,12 +51,18 @@ export function rankQuery(terms: readonly SearchTerm[]): Prisma.Sql {
   return Prisma.sql`(${Prisma.join(parts, " || ")})`;
 }
 
-export function searchWhere(terms: readonly SearchTerm[], f: SearchFilter): Prisma.Sql {
+/** The project and the time range, on `x`'s own columns (its (project, occurred_at) index). */
+function projectAndTime(f: SearchFilter): Prisma.Sql[] {
   const c: Prisma.Sql[] = [Prisma.sql`x.project_id = ${f.projectId}::uuid`];
-  for (const term of terms) c.push(termCondition(term));
-  if (f.sessionId) c.push(Prisma.sql`x.session_id = ${f.sessionId}::uuid`);
   if (f.from) c.push(Prisma.sql`x.occurred_at >= ${sqlTime(f.from)}`);
   if (f.to) c.push(Prisma.sql`x.occurred_at < ${sqlTime(f.to)}`);
+  return c;
+}
+
+export function searchWhere(terms: readonly SearchTerm[], f: SearchFilter): Prisma.Sql {
+  const c = projectAndTime(f);
+  for (const term of terms) c.push(termCondition(term));
+  if (f.sessionId) c.push(Prisma.sql`x.session_id = ${f.sessionId}::uuid`);
   if (f.kind) c.push(Prisma.sql`s.kind = ${f.kind}::"SpanKind"`);
   if (f.class) c.push(Prisma.sql`s.class = ${f.class}::"EvidentialClass"`);
   if (f.agentId === null) c.push(Prisma.sql`s.agent_id is null`);
@@ -107,9 +113,7 @@ export const NEWEST_WALK_ROWS = 2000;
  * found), would read and sort every match.
  */
 export function newestWalk(f: SearchFilter, after: SearchCursor | undefined): Prisma.Sql {
-  const c: Prisma.Sql[] = [Prisma.sql`x.project_id = ${f.projectId}::uuid`, afterCursor(after)];
-  if (f.from) c.push(Prisma.sql`x.occurred_at >= ${sqlTime(f.from)}`);
-  if (f.to) c.push(Prisma.sql`x.occurred_at < ${sqlTime(f.to)}`);
   return Prisma.sql`(select x.project_id, x.session_id, x.span_id, x.occurred_at, x.body, x.words, x.kept from span_search x
-                      where ${Prisma.join(c, " and ")} order by ${NEWEST_ORDER} limit ${NEWEST_WALK_ROWS})`;
+                      where ${Prisma.join([...projectAndTime(f), afterCursor(after)], " and ")}
+                      order by ${NEWEST_ORDER} limit ${NEWEST_WALK_ROWS})`;
 }
