@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { db } from "@/lib/db/client";
+import { pendingSearchCount } from "@/lib/server/search";
 import { measure, type Timing } from "./measure";
 
 /**
@@ -15,7 +16,7 @@ import { measure, type Timing } from "./measure";
  */
 export async function searchIndexed(): Promise<void> {
   for (let waited = 0; waited < 60_000; waited += 20) {
-    if ((await db().spanSearchPending.count()) === 0) return;
+    if ((await pendingSearchCount()) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error("the server's search indexer did not catch up within 60 s");

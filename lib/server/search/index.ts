@@ -3,5 +3,5 @@ export { parseSearchParams, SEARCH_PAGE_DEFAULT, SEARCH_PAGE_MAX, type SearchInp
 export type { SearchHit, SearchHitOriginal } from "./hits";
 export { parseSearchQuery, type SearchTerm } from "./query";
 export { RANK_CAP, REGEX_SCAN_MAX, type SearchPage, searchSpans } from "./search";
-export { indexAllPending, indexPendingBatch, pendingSearchCount, SEARCH_INDEX_BATCH } from "./indexer";
+export { indexAllPending, pendingSearchCount } from "./indexer";
 export { RELATIONS as SEARCH_SOURCES } from "./sources";

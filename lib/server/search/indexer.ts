@@ -14,15 +14,15 @@ import { Prisma } from "@/lib/db/generated/client";
 import { pendingRows } from "./sql";
 
 /** Spans indexed per statement: large enough that the index writes amortise, small enough to commit in well under a second. */
-export const SEARCH_INDEX_BATCH = 2000;
+const SEARCH_INDEX_BATCH = 2000;
 /**
  * The embedded database runs one statement at a time for every request: there a batch is kept to
  * what it indexes in a few tens of milliseconds, so a request waits for one batch at most.
  */
-export const EMBEDDED_SEARCH_INDEX_BATCH = 100;
+const EMBEDDED_SEARCH_INDEX_BATCH = 100;
 
 /** The batch for the database this server runs on. */
-export const searchIndexBatch = () => (databaseMode() === "embedded" ? EMBEDDED_SEARCH_INDEX_BATCH : SEARCH_INDEX_BATCH);
+const searchIndexBatch = () => (databaseMode() === "embedded" ? EMBEDDED_SEARCH_INDEX_BATCH : SEARCH_INDEX_BATCH);
 
 /** Indexes up to `limit` pending originals; returns how many it took off the pending list. */
 export async function indexPendingBatch(limit = searchIndexBatch()): Promise<number> {
