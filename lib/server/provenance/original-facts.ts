@@ -1,5 +1,6 @@
 import type { DbTx } from "@/lib/db/client";
 import type { OriginalFacts } from "@/lib/evidence/types";
+import { groupBy } from "@/lib/core/group";
 
 interface OriginalRow {
   span_id: string;
@@ -64,9 +65,9 @@ export async function recordDamagedSpans(
   tx: DbTx,
   damaged: ReadonlyArray<{ sessionId: string; spanId: string }>,
 ): Promise<number> {
-  const bySession = new Map<string, string[]>();
-  for (const d of damaged) bySession.set(d.sessionId, [...(bySession.get(d.sessionId) ?? []), d.spanId]);
-  const recorded = await Promise.all([...bySession].map(([sessionId, spanIds]) => recordDamaged(tx, sessionId, spanIds)));
+  const spanIds = (spans: typeof damaged) => spans.map((d) => d.spanId);
+  const bySession = [...groupBy(damaged, (d) => d.sessionId)];
+  const recorded = await Promise.all(bySession.map(([sessionId, spans]) => recordDamaged(tx, sessionId, spanIds(spans))));
   return recorded.reduce((sum, n) => sum + n, 0);
 }
 

@@ -1,6 +1,7 @@
 import { db, type DbTx } from "@/lib/db/client";
 import { SWEEPER, writeAudits } from "@/lib/server/audit";
 import { ttlPassedSql } from "@/lib/server/provenance";
+import { groupBy } from "@/lib/core/group";
 
 export interface SweepResult {
   deleted: number;
@@ -193,12 +194,4 @@ async function movedToLost(tx: DbTx, spans: Array<{ session_id: string; span_id:
 }
 
 /** Rows grouped by their session, in the order each session first appears. */
-function bySession<T extends { session_id: string }>(rows: T[]): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(row.session_id);
-    if (group) group.push(row);
-    else groups.set(row.session_id, [row]);
-  }
-  return [...groups.values()];
-}
+const bySession = <T extends { session_id: string }>(rows: T[]): T[][] => [...groupBy(rows, (r) => r.session_id).values()];
