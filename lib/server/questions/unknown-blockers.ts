@@ -14,7 +14,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import pg from "pg";
-import { atomCondition, atomsInScope, unknownToolCondition } from "./candidates";
+import { atomCondition, unknownToolCondition } from "./candidates";
 import {
   atomsBySpan,
   checkableNow,
@@ -78,32 +78,6 @@ export function candidateSpanSql(
                                         and ${Prisma.raw(s)}.kind = 'TOOL_CALL' and lower(${Prisma.raw(s)}.tool_name collate "C") = any(${names}::text[])))`;
 }
 
-/**
- * The spans in scope some predicate could match, for a hash join with the unknown tools' calls
- * (`u`): of a predicate on effects, its atoms found by the effect indexes (as many as its candidate
- * statement reads); of another, a test of each call's own atoms (as many as there are calls); and
- * the calls of tools asked about.
- */
-function candidateSpans(predicates: readonly CompiledPredicate[], scope: Scope): { indexed: Prisma.Sql; probed: Prisma.Sql[] } {
-  const indexed = predicates
-    .filter((p) => p.effects)
-    .map((p) => Prisma.sql`select a.session_id, a.span_id from evidence_atom a where ${atomsInScope("a", p, scope)}`);
-  const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
-  if (names.length > 0)
-    indexed.push(Prisma.sql`select n.session_id, n.id from span n
-       where ${inSessions("n", scope)} and n.kind = 'TOOL_CALL' and lower(n.tool_name collate "C") = any(${names}::text[])`);
-  const probed = predicates
-    .filter((p) => !p.effects)
-    .map(
-      (p) =>
-        Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = u.session_id and c.span_id = u.span_id and ${atomCondition("c", p, PROBE)})`,
-    );
-  return {
-    indexed: indexed.length > 0 ? Prisma.join(indexed, " union all ") : Prisma.sql`select null::uuid, null::uuid where false`,
-    probed,
-  };
-}
-
 /** An evidence_atom row of `alias` as JSON with AtomRow's fields, for statements that bring atoms nested in other rows. */
 export function atomJson(alias: string): Prisma.Sql {
   const a = alias;
@@ -146,7 +120,6 @@ export function countedBlockersQuery(
     'tool_name', s.tool_name, 'outcome', s.outcome, 'exit_code', s.exit_code, 'byte_length', s.byte_length,
     'atoms', (select json_agg(${atomJson("a")} order by a.ordinal) from evidence_atom a
                where a.session_id = s.session_id and a.span_id = s.id and ${unknownToolCondition("a")}))`;
-  const { indexed, probed } = candidateSpans(predicates, scope);
   // The first unchecked spans of each session, as many as the room its earlier sessions leave in
   // the window (both kinds counted) and its own count allow.
   const firstUnchecked =
@@ -158,10 +131,9 @@ export function countedBlockersQuery(
                    where r.room > 0) as k(session_id, lim)`,
       room,
     ) ?? Prisma.sql`(select null::text as session_id, null::text as id, null::int as seq, null::text as facts where false)`;
-  const matched = Prisma.join(
-    [Prisma.sql`exists (select 1 from candidate c where c.session_id = u.session_id and c.span_id = u.span_id)`, ...probed],
-    " or ",
-  );
+  // Each call's own atoms are probed by its key: the cost grows with the calls, not with every
+  // atom in scope that some predicate could match (which the candidates' statements read anyway).
+  const matched = candidateSpanSql(predicates, { sessionId: "u.session_id", spanId: "u.span_id", span: () => "n" });
   return Prisma.sql`
     with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
     calls as materialized (
@@ -169,7 +141,6 @@ export function countedBlockersQuery(
              s.occurred_at, s.outcome, s.exit_code
         from span s where ${inSessions("s", scope)} and s.unknown_call
     ),
-    candidate as materialized (select distinct x.session_id, x.span_id from (${indexed}) as x(session_id, span_id)),
     judged as materialized (select u.*, ${matched} as matched from calls u),
     decided as materialized (
       select s.session_id, s.span_id as id, s.seq from judged s
