@@ -36,6 +36,8 @@ export interface AppendOptions {
   client?: pg.PoolClient;
   /** The batch's rows, built ahead of the transaction (./prepare): an import analyses a batch while the one before is written. */
   ahead?: RowsAhead;
+  /** The project's policy, when the caller has loaded it already (a hook's sync loads it once for ingest and the gate). */
+  policy?: RetentionPolicy;
 }
 
 /** Rows (and their COPY text) built ahead with `policy` for a session whose working directory was `cwd`; used when it still is. */
@@ -57,7 +59,7 @@ export async function appendSpans(
   );
   const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
   rejectInconsistentBatch(hashed);
-  const policy = options.ahead?.policy ?? (await loadPolicy(db(), projectId));
+  const policy = options.ahead?.policy ?? options.policy ?? (await loadPolicy(db(), projectId));
   try {
     return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, options.ahead);
   } catch (error) {

@@ -65,7 +65,8 @@ export async function syncHookTranscript(
   requester: string,
   now = new Date(),
 ): Promise<HookSyncResult> {
-  const { session } = await upsertSession(projectId, input.session);
+  // The policy is read once, beside the session's upsert, for the spans' TTLs and the gate.
+  const [{ session }, policy] = await Promise.all([upsertSession(projectId, input.session), loadPolicy(db(), projectId)]);
   // A live transcript ends early at every sync: what this one read past supersedes the last end mark.
   const readThrough = Math.max(
     input.linesRead ?? 0,
@@ -81,7 +82,7 @@ export async function syncHookTranscript(
   }
   let imported = 0;
   for (let i = 0; i < input.spans.length; i += CHUNK) {
-    const done = await appendSpans(projectId, session.id, input.spans.slice(i, i + CHUNK), { now });
+    const done = await appendSpans(projectId, session.id, input.spans.slice(i, i + CHUNK), { now, policy });
     imported += done.filter((s) => s.created).length;
   }
   // The runtime's own summary first: the transcript's record of the same compaction then finds its
@@ -98,7 +99,7 @@ export async function syncHookTranscript(
   });
   const result: HookSyncResult = { sessionId: session.id, nextSeq: (last?.seq ?? -1) + 1, imported, linkedCompactions };
   if (runtimeSummary !== undefined) result.runtimeSummary = runtimeSummary;
-  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester, now);
+  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester, now, policy.evidenceHorizonDays);
   if (input.ledgerLimit) {
     result.ledger = await sideEffectLedger(projectId, session.id, input.ledgerLimit);
     result.ledgerText = ledgerText(result.ledger, input.serverUrl);
@@ -132,9 +133,8 @@ const GATE_CANDIDATES = 1000;
  * gate itself, as a dry run with a pointer each (the compaction's summary will be linked to what
  * Custodian holds): a refusal means Custodian cannot hold that span durably.
  */
-async function gateOnVerbatim(projectId: string, sessionId: string, requester: string, now: Date) {
-  const policy = await loadPolicy(db(), projectId);
-  const horizonDays = Math.trunc(policy.evidenceHorizonDays);
+async function gateOnVerbatim(projectId: string, sessionId: string, requester: string, now: Date, evidenceHorizonDays: number) {
+  const horizonDays = Math.trunc(evidenceHorizonDays);
   if (!(await mayHoldNonDurableVerbatim(sessionId, now, horizonDays))) return { checked: 0, refusedCount: 0, refused: [] };
   const { durable } = statusConditions("s", { now, horizonDays });
   const rows = await db().$queryRaw<Array<{ id: string; seq: number; sha256: string; byte_length: number; total: bigint }>>`
