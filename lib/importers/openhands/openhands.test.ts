@@ -801,6 +801,15 @@ describe("OpenHands importer: corrupting records never turns YES into NO", () =>
     expect(verdictOf(result, predicate)).not.toBe("NO");
   });
 
+  // Another ([0, "truncate", 0, 0], [0, "unclose", 0, 0], [0, "utf8", 0, 0]): the first evaluation
+  // line cut to nothing left a blank line, which was passed over as no record at all, so the other
+  // instance alone answered NO for a file whose first instance installed the package.
+  it("an evaluation line cut to nothing is a skipped record, not NO", () => {
+    const result = parseOpenHands(corrupt(evalSdk, [[0, "truncate", 0, 0], [0, "unclose", 0, 0]]));
+    expectWellFormed(result);
+    expect(verdictOf(result, command("apt-get install -y mailutils"))).not.toBe("NO");
+  });
+
   // Another: that emptied line and the next with a byte damaged each were no longer taken for JSON
   // Lines, so the file was read as one export document whose empty history held nothing at all.
   it("an unreadable document read only for its event array is incomplete", () => {

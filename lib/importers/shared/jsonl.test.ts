@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { eachJsonLine, readJsonLines } from "./jsonl";
+import { BLANK_BETWEEN_RECORDS, eachJsonLine, readJsonLines } from "./jsonl";
 import { wholeBytes } from "./source";
 import { chunked } from "./testkit";
 import type { ImportIssue } from "./types";
@@ -14,15 +14,30 @@ function read(bytes: Uint8Array) {
 }
 
 describe("readJsonLines", () => {
-  it("numbers lines from 1, passes over blank lines and tolerates CRLF and a byte order mark", () => {
-    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":1}\r\n\n   \n{"b":2}\n')]);
+  it("numbers lines from 1, tolerates CRLF and a byte order mark, and passes over blank lines at the end", () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":1}\r\n{"b":2}\n\n  \n')]);
     expect(read(bytes)).toEqual({
       lines: [
         [1, { a: 1 }],
-        [4, { b: 2 }],
+        [2, { b: 2 }],
       ],
       issues: [],
     });
+  });
+
+  // No runtime's writer leaves a blank line between two records: one there may be a record whose
+  // bytes were lost (a record cut to nothing read as the file's YES turned NO), so it blocks a NO.
+  it("reports blank lines between records as skipped, each once", () => {
+    const bytes = utf8('{"a":1}\r\n\n   \n{"b":2}\n\n');
+    const { lines, issues } = read(bytes);
+    expect(lines).toEqual([
+      [1, { a: 1 }],
+      [4, { b: 2 }],
+    ]);
+    expect(issues).toEqual([
+      { line: 2, message: BLANK_BETWEEN_RECORDS },
+      { line: 3, message: BLANK_BETWEEN_RECORDS },
+    ]);
   });
 
   it("reports invalid UTF-8, bad JSON, non-objects and a truncated final line by line", () => {

@@ -19,8 +19,10 @@ export interface JsonLine {
 }
 
 /**
- * Splits on LF (tolerating CRLF); blank lines are not records and are passed over. Every other
- * line is reported to `sink` as read, and as skipped when it cannot be parsed. Lines are decoded
+ * Splits on LF (tolerating CRLF). Every line is reported to `sink` as read, and as skipped when it
+ * cannot be parsed. A blank line is no record, but no runtime's writer leaves one between records:
+ * one there may be a record whose bytes were lost, so it is reported as skipped once a record
+ * follows it (blank lines at the end of the file are passed over: nothing was written after them). Lines are decoded
  * and parsed one at a time, as the caller takes them: a reader that handles each line and keeps
  * only what it made of it holds one line's parsed JSON at a time, not the whole file's.
  *
@@ -37,6 +39,15 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink, maxRecor
   let overlong = false;
   let offset = 0; // of the current chunk in the file
   let line = 1;
+  /** Blank lines not yet reported: skipped once a record follows them. */
+  let blanks: number[] = [];
+  const flush = () => {
+    for (const blank of blanks) {
+      sink.read(blank);
+      sink.skip(blank, BLANK_BETWEEN_RECORDS);
+    }
+    blanks = [];
+  };
   for (const chunk of chunksOf(input)) {
     let start = 0;
     for (;;) {
@@ -45,6 +56,7 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink, maxRecor
       let raw = chunk.subarray(start, lf);
       const length = carried + raw.byteLength;
       if (overlong || length > maxRecordBytes) {
+        flush();
         skipOverlong(line, length, sink);
         overlong = false;
         raw = EMPTY;
@@ -52,8 +64,9 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink, maxRecor
       carry = [];
       carried = 0;
       if (raw.length > 0 && raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
-      const parsed = raw === EMPTY ? undefined : parseLine(raw, line, false, sink, offset + lf + 1);
-      if (parsed) yield parsed;
+      const parsed = raw === EMPTY ? undefined : parseLine(raw, line, false, sink, offset + lf + 1, flush);
+      if (parsed === BLANK) blanks.push(line);
+      else if (parsed) yield parsed;
       start = lf + 1;
       line++;
     }
@@ -67,11 +80,14 @@ export function* eachJsonLine(input: TranscriptBytes, sink: RecordSink, maxRecor
     offset += chunk.length;
   }
   if (carried === 0) return;
-  if (overlong) return skipOverlong(line, carried, sink);
+  if (overlong) {
+    flush();
+    return skipOverlong(line, carried, sink);
+  }
   let raw = concat(carry, carried);
   if (raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
-  const parsed = parseLine(raw, line, true, sink, offset);
-  if (parsed) yield parsed;
+  const parsed = parseLine(raw, line, true, sink, offset, flush);
+  if (parsed && parsed !== BLANK) yield parsed;
 }
 
 /** Every line at once, for readers that look ahead or go over the lines more than once. */
@@ -81,6 +97,11 @@ export function readJsonLines(bytes: Uint8Array, sink: RecordSink): JsonLine[] {
 
 const EMPTY = new Uint8Array(0);
 
+/** A line holding only white space. */
+const BLANK = Symbol("blank line");
+
+export const BLANK_BETWEEN_RECORDS = "blank line between records (a record may have been lost here); line skipped";
+
 function skipOverlong(line: number, bytes: number, sink: RecordSink): void {
   sink.read(line);
   sink.skip(line, recordOverLimit(bytes));
@@ -89,16 +110,25 @@ function skipOverlong(line: number, bytes: number, sink: RecordSink): void {
 /** For a first look over the lines that reports nothing (the pass that reports comes after). */
 export const UNREPORTED: RecordSink = { read() {}, skip() {} };
 
-function parseLine(raw: Uint8Array, line: number, last: boolean, sink: RecordSink, end: number): JsonLine | undefined {
+/** The line parsed; undefined when it is skipped; BLANK when it holds only white space (`flush` is called before any other line is reported). */
+function parseLine(
+  raw: Uint8Array,
+  line: number,
+  last: boolean,
+  sink: RecordSink,
+  end: number,
+  flush: () => void,
+): JsonLine | undefined | typeof BLANK {
   // A UTF-8 byte order mark may open the file; it is not part of the record.
   const bytes = line === 1 ? raw.subarray(bomLength(raw)) : raw;
   const text = decodeUtf8(bytes);
+  if (text !== undefined && text.trim() === "") return BLANK;
+  flush();
   if (text === undefined) {
     sink.read(line);
     sink.skip(line, "invalid UTF-8; line skipped");
     return undefined;
   }
-  if (text.trim() === "") return undefined;
   sink.read(line);
   let value: unknown;
   try {
