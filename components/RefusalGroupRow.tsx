@@ -17,7 +17,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
   const spanLink = (s: RefusalGroup["spans"][number]) => <Link href={`${basePath}/spans/${s.spanId}`}>{s.seq ?? "summary"}</Link>;
   const more = group.refused - spans.length;
   return (
-    <tr data-event="refusal" data-spans={group.refused}>
+    <tr data-event="refusal" data-request={group.key} data-spans={group.refused}>
       <td className="when short" data-label="When">
         <time dateTime={group.occurredAt} title={formatTime(at)}>
           {formatDayTime(at, year)}
