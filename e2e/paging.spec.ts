@@ -60,6 +60,8 @@ async function seedProject() {
   await db().refusalEvent.createMany({
     data: Array.from({ length: REQUESTS }, (_, i) => {
       const requestId = randomUUID();
+      // A request's refusals share its one time, as the gate writes them.
+      const occurredAt = new Date(Date.now() - 2 * 3_600_000 - i * 60_000);
       return [0, 1].map((k) => ({
         sessionId: session.id,
         id: randomUUID(),
@@ -72,7 +74,7 @@ async function seedProject() {
         reason: `compaction ${i} would have lost the call`,
         requester: "runtime:paged",
         atomsAtRisk: [],
-        occurredAt: new Date(Date.now() - 2 * 3_600_000 - i * 60_000),
+        occurredAt,
       }));
     }).flat(),
   });
@@ -231,6 +233,7 @@ test("the refusals list pages by cursor, one compaction a row, never split, and 
   const shared = page.url();
   const { db } = await import("@/lib/db/client");
   const requestId = randomUUID();
+  const now = new Date();
   await db().refusalEvent.createMany({
     data: [0, 1, 2].map(() => ({
       sessionId: seeded.session,
@@ -244,7 +247,7 @@ test("the refusals list pages by cursor, one compaction a row, never split, and 
       reason: "refused while someone read the list",
       requester: "runtime:paged",
       atomsAtRisk: [],
-      occurredAt: new Date(),
+      occurredAt: now,
     })),
   });
   await page.goto(shared);
