@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Fragment } from "react";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { CompactionRow } from "./CompactionRow";
@@ -34,15 +35,19 @@ function feedHref(project: string, query: Feed["query"], cursor: { after?: strin
 
 const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-/** What the list holds, from the statement that read the page: refusals in their compactions, compactions without asking. */
-function totalsText(data: Feed): string {
+/**
+ * What the list holds, from the statement that read the page: refusals in their compactions, and
+ * compactions without asking when there are any (or they are what the list shows). Each figure
+ * stays on one line.
+ */
+function totalsParts(data: Feed): string[] {
   const { totals, query } = data;
   const parts: string[] = [];
   if (query.show !== "compactions")
     parts.push(`${counted(totals.refusals, "refusal", "refusals")} in ${counted(totals.requests, "compaction", "compactions")}`);
-  if (query.show !== "refusals" && !query.cellClass && !query.cellProvenance)
+  if (query.show === "compactions" || totals.compactions > 0)
     parts.push(`${counted(totals.compactions, "compaction", "compactions")} without asking`);
-  return parts.join(" · ");
+  return parts;
 }
 
 /**
@@ -89,7 +94,12 @@ export function RefusalFeed({
       </p>
       <div className="list-summary">
         <p aria-live="polite" data-testid="list-total">
-          {totalsText(data)}
+          {totalsParts(data).map((part, i) => (
+            <Fragment key={part}>
+              {i > 0 ? " · " : ""}
+              <span className="one-line">{part}</span>
+            </Fragment>
+          ))}
         </p>
         <p className="muted-note" data-testid="list-window">
           {window.rows === 0

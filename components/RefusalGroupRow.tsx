@@ -23,7 +23,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
           {formatDayTime(at, year)}
         </time>
       </td>
-      <td data-label="Session">
+      <td className="name" data-label="Session">
         <Link href={`${basePath}/sessions/${group.sessionId}`}>{group.sessionTitle}</Link>
       </td>
       <td className={lone ? "num" : "short"} data-label="Spans">
@@ -46,9 +46,9 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
           </details>
         )}
       </td>
-      <td className="below" data-label="Cell">
+      <td className="below cells" data-label="Cell">
         {group.cells.map((c) => (
-          <div key={`${c.cellClass}:${c.cellProvenance}`}>
+          <div key={`${c.cellClass}:${c.cellProvenance}`} className="one-line">
             {humanize(c.cellClass)} × {provenanceWords(c.cellProvenance)}
           </div>
         ))}
@@ -64,7 +64,8 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
       <td className="num" data-label="Atoms at risk">
         {formatCount(group.atomsAtRisk)}
       </td>
-      <td className="below" data-label="Explained">
+      {/* A request's spans are explained one by one in its list: on a phone, nothing to say here. */}
+      <td className={lone ? "below" : "below absent"} data-label="Explained">
         {lone ? <Link href={`${basePath}/refusals/${lone.refusalId}`}>Why</Link> : "per span"}
       </td>
     </tr>
