@@ -23,7 +23,7 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
           {formatDayTime(at, year)}
         </time>
       </td>
-      <td className="name" data-label="Session">
+      <td className="session" data-label="Session">
         <Link href={`${basePath}/sessions/${group.sessionId}`}>{group.sessionTitle}</Link>
       </td>
       <td className={lone ? "num" : "short"} data-label="Spans">
@@ -48,8 +48,10 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
       </td>
       <td className="below cells" data-label="Cell">
         {group.cells.map((c) => (
-          <div key={`${c.cellClass}:${c.cellProvenance}`} className="one-line">
-            {humanize(c.cellClass)} × {provenanceWords(c.cellProvenance)}
+          // Two lines at most, never a class broken at its hyphen ("side-" / "effecting").
+          <div key={`${c.cellClass}:${c.cellProvenance}`}>
+            <span className="one-line">{humanize(c.cellClass)} ×</span>{" "}
+            <span className="one-line">{provenanceWords(c.cellProvenance)}</span>
           </div>
         ))}
       </td>
