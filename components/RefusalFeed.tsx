@@ -37,13 +37,13 @@ const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n
 
 /**
  * What the list holds, from the statement that read the page: refusals in their compactions, and
- * compactions without asking when there are any (or they are what the list shows). Each figure
- * stays on one line.
+ * compactions without asking; each when there are some or it is what the list shows (an empty list
+ * still says "0 refusals in 0 compactions"). Each figure stays on one line.
  */
 function totalsParts(data: Feed): string[] {
   const { totals, query } = data;
   const parts: string[] = [];
-  if (query.show !== "compactions")
+  if (query.show === "refusals" || totals.refusals > 0 || (query.show === "both" && totals.compactions === 0))
     parts.push(`${counted(totals.refusals, "refusal", "refusals")} in ${counted(totals.requests, "compaction", "compactions")}`);
   if (query.show === "compactions" || totals.compactions > 0)
     parts.push(`${counted(totals.compactions, "compaction", "compactions")} without asking`);
