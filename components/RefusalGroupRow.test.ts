@@ -58,7 +58,7 @@ describe("a gate request's refusals as one row", () => {
   it("shows a lone refusal's span and explanation in the row itself", () => {
     const html = render(group([["a", 4]]));
     expect(html).not.toContain("<details");
-    expect(html).toContain('href="/projects/demo/spans/span-a">4</a>');
+    expect(html).toContain('span <a href="/projects/demo/spans/span-a">4</a>');
     expect(html).toContain('href="/projects/demo/refusals/a">Why</a>');
   });
 });

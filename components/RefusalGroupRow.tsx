@@ -28,7 +28,12 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
       </td>
       <td className={lone ? "num" : "short"} data-label="Spans">
         {lone ? (
-          spanLink(lone)
+          // "span 3", not a bare "3" that reads as a count beside the atoms at risk.
+          lone.seq === null ? (
+            spanLink(lone)
+          ) : (
+            <>span {spanLink(lone)}</>
+          )
         ) : (
           <details className="refused-spans">
             <summary>{formatCount(group.refused)} spans</summary>
