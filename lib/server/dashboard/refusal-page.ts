@@ -115,15 +115,39 @@ export function refusalPageSql(
   const newestFirst = query.sort === "newest";
   const ahead = read.past ? rowsAheadSql(refusals, compactions, read.past, newestFirst, !read.backward) : Prisma.sql`0`;
   const d = Prisma.raw(read.descending ? "desc" : "asc");
-  // A request's own refusals among those matching: the same conditions, at the request's key.
-  const mine = refusals
-    ? and([
-        refusals,
-        Prisma.sql`p.kind = 'refusal' and r.occurred_at = p.occurred_at and r.session_id = p.session_id and ${REQUEST_KEY} = p.id`,
-      ])
-    : Prisma.sql`false`;
+  // A page request's own refusals among those matching: the same conditions, at the request's key.
+  // Joined to the page, not read laterally per row: a distributed refusal_event (Citus) joins a
+  // small intermediate result, where a lateral subquery per page row is refused.
+  const mine = and([
+    refusals ?? Prisma.sql`false`,
+    Prisma.sql`p.kind = 'refusal' and r.occurred_at = p.occurred_at and r.session_id = p.session_id and ${REQUEST_KEY} = p.id`,
+  ]);
+  const details = refusals
+    ? Prisma.sql`select p.occurred_at, p.session_id, p.id, count(*)::int as refused,
+             coalesce(sum(case when jsonb_typeof(r.atoms_at_risk) = 'array' then jsonb_array_length(r.atoms_at_risk) else 0 end), 0)::int as atoms,
+             array_agg(distinct r.reason) as reasons,
+             array_agg(distinct r.cell_class::text || ':' || r.cell_provenance::text) as cells,
+             min(r.requester) as requester
+        from page p join refusal_event r on ${mine}
+       group by p.occurred_at, p.session_id, p.id`
+    : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, 0 as refused, 0 as atoms,
+             null::text[] as reasons, null::text[] as cells, null::text as requester where false`;
+  // Each request's first spans by seq (REQUEST_SPANS_SHOWN of them), numbered within the request.
+  const spans = refusals
+    ? Prisma.sql`select occurred_at, session_id, id,
+             json_agg(json_build_object('refusalId', refusal_id, 'spanId', span_id, 'seq', seq) order by seq nulls last, refusal_id)::text as spans
+        from (select p.occurred_at, p.session_id, p.id, r.id as refusal_id, r.span_id, s.seq,
+                     row_number() over (partition by p.occurred_at, p.session_id, p.id order by s.seq nulls last, r.id) as n
+                from page p join refusal_event r on ${mine}
+                join span s on s.session_id = r.session_id and s.id = r.span_id) x
+       where n <= ${REQUEST_SPANS_SHOWN}
+       group by occurred_at, session_id, id`
+    : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, null::text as spans where false`;
   return Prisma.sql`
     with page as (${pageRowsSql(refusals, compactions, read)}),
+    titles as (select se.id, coalesce(se.title, se.external_id) as title from session se join page p on se.id = p.session_id),
+    details as (${details}),
+    spans as (${spans}),
     totals as (
       select rt.requests, rt.refusals,
              ${compactions ? Prisma.sql`(select count(*) from compaction c where ${compactions})` : Prisma.sql`0`}::int as compactions,
@@ -132,26 +156,12 @@ export function refusalPageSql(
     )
     select t.requests, t.refusals, t.compactions, t.ahead,
            p.kind, to_char(p.occurred_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, p.session_id::text as session_id, p.id::text as id,
-           coalesce(se.title, se.external_id) as session_title,
+           (select title from titles where titles.id = p.session_id limit 1) as session_title,
            g.refused, g.atoms, g.reasons, g.cells, g.requester, sp.spans
       from totals t
       left join page p on true
-      left join session se on se.id = p.session_id
-      left join lateral (
-        select count(*)::int as refused,
-               coalesce(sum(case when jsonb_typeof(r.atoms_at_risk) = 'array' then jsonb_array_length(r.atoms_at_risk) else 0 end), 0)::int as atoms,
-               array_agg(distinct r.reason) as reasons,
-               array_agg(distinct r.cell_class::text || ':' || r.cell_provenance::text) as cells,
-               min(r.requester) as requester
-          from refusal_event r where ${mine}
-      ) g on true
-      left join lateral (
-        select json_agg(json_build_object('refusalId', x.id, 'spanId', x.span_id, 'seq', x.seq) order by x.seq nulls last, x.id)::text as spans
-          from (select r.id, r.span_id, s.seq
-                  from refusal_event r join span s on s.session_id = r.session_id and s.id = r.span_id
-                 where ${mine}
-                 order by s.seq nulls last, r.id limit ${REQUEST_SPANS_SHOWN}) x
-      ) sp on true
+      left join details g on p.kind = 'refusal' and g.occurred_at = p.occurred_at and g.session_id = p.session_id and g.id = p.id
+      left join spans sp on p.kind = 'refusal' and sp.occurred_at = p.occurred_at and sp.session_id = p.session_id and sp.id = p.id
      order by p.occurred_at ${d}, p.session_id ${d}, p.id ${d}`;
 }
 
