@@ -16,6 +16,8 @@ export const CITUS_SUITE = [
   "lib/server/what-if/*.db.test.ts",
   "lib/server/retention/sweeper.db.test.ts",
   "lib/server/derived-state.db.test.ts",
+  // The refusals list's one statement: its page, a request's details and the totals, distributed.
+  "lib/server/dashboard/refusal-list.db.test.ts",
 ];
 
 export default defineConfig({

@@ -20,7 +20,7 @@ export function CompactionRow({ row, basePath, year }: { row: Row; basePath: str
           {formatDayTime(new Date(row.occurredAt), year)}
         </time>
       </td>
-      <td data-label="Session">
+      <td className="session" data-label="Session">
         <Link href={`${basePath}/sessions/${row.sessionId}`}>{row.sessionTitle}</Link>
       </td>
       <td className="num" data-label="Spans">

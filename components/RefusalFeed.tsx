@@ -1,14 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Fragment } from "react";
 import { prepareRefusalSeries } from "./charts/refusal-series";
 import { RefusalsChart } from "./charts/RefusalsChart";
 import { CompactionRow } from "./CompactionRow";
-import { formatTime } from "./format";
-import { groupRefusals } from "./refusal-groups";
+import { formatCount, formatTime } from "./format";
 import { RefusalGroupRow } from "./RefusalGroupRow";
-import { ListSummary } from "./ListSummary";
-import { Pager } from "./Pager";
 import { projectHref } from "./project-href";
 import { refusalKeys } from "./query-keys";
 import type { RefusalFeed as Feed } from "@/lib/server/dashboard";
@@ -22,11 +21,11 @@ async function fetchFeed(project: string, filter: Record<string, string | undefi
   return response.json() as Promise<Feed>;
 }
 
-/** The list's query as a link's search params: defaults and empty values left out, the page past the first. */
-function feedHref(project: string, query: Feed["query"], page: number): string {
+/** The list's query as a link: defaults and empty values left out, the cursor replaced by `cursor` (none: the first page). */
+function feedHref(project: string, query: Feed["query"], cursor: { after?: string; before?: string } = {}): string {
   const params = new URLSearchParams();
-  const defaults: Record<string, unknown> = { page: 1, sort: "newest", show: "both" };
-  for (const [key, value] of Object.entries({ ...query, page })) {
+  const defaults: Record<string, unknown> = { sort: "newest", show: "both" };
+  for (const [key, value] of Object.entries({ ...query, after: cursor.after, before: cursor.before })) {
     if (value === undefined || value === "" || value === defaults[key]) continue;
     params.set(key, String(value));
   }
@@ -34,9 +33,28 @@ function feedHref(project: string, query: Feed["query"], page: number): string {
   return projectHref(project, `/refusals${text ? `?${text}` : ""}`);
 }
 
+const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
 /**
- * A page of a project's refusals and compactions done without asking, with the total and a pager:
- * server-rendered first, then polled while the page is open (the same page of the same filters).
+ * What the list holds, from the statement that read the page: refusals in their compactions, and
+ * compactions without asking; each when there are some or it is what the list shows (an empty list
+ * still says "0 refusals in 0 compactions"). Each figure stays on one line.
+ */
+function totalsParts(data: Feed): string[] {
+  const { totals, query } = data;
+  const parts: string[] = [];
+  if (query.show === "refusals" || totals.refusals > 0 || (query.show === "both" && totals.compactions === 0))
+    parts.push(`${counted(totals.refusals, "refusal", "refusals")} in ${counted(totals.requests, "compaction", "compactions")}`);
+  if (query.show === "compactions" || totals.compactions > 0)
+    parts.push(`${counted(totals.compactions, "compaction", "compactions")} without asking`);
+  return parts;
+}
+
+/**
+ * A page of a project's refusals (one row per compaction that asked the gate, its refusals beneath
+ * it) and compactions done without asking, with the list's totals and cursor links to the pages
+ * before and after: server-rendered first, then polled while the page is open (the same page of the
+ * same filters).
  */
 export function RefusalFeed({
   project,
@@ -54,20 +72,10 @@ export function RefusalFeed({
     refetchInterval: POLL_MS,
   });
   const series = prepareRefusalSeries(data.counts, new Date(data.asOf), data.days);
-  // Refusals and compactions done without asking, one stream in the list's order (time, then id).
-  const sign = data.query.sort === "oldest" ? 1 : -1;
-  const rows = [
-    ...groupRefusals(data.events).map((g) => ({ kind: "refusal" as const, at: g.first.occurredAt, id: g.first.id, row: g })),
-    ...(data.compactions ?? []).map((c) => ({ kind: "compaction" as const, at: c.occurredAt, id: c.id, row: c })),
-  ].sort((a, b) => sign * (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const year = new Date(data.asOf).getUTCFullYear();
-  const window = {
-    page: data.page,
-    pages: data.pages,
-    start: (data.page - 1) * data.pageSize,
-    end: (data.page - 1) * data.pageSize + data.events.length + (data.compactions ?? []).length,
-    total: data.total,
-  };
+  const newestFirst = data.query.sort !== "oldest";
+  const [earlier, later, start] = newestFirst ? ["Newer", "Older", "Newest"] : ["Older", "Newer", "Oldest"];
+  const { window } = data;
   return (
     <>
       <div className="panel" style={{ marginBottom: 16 }}>
@@ -84,13 +92,22 @@ export function RefusalFeed({
           <>Live: refreshed {formatTime(new Date(dataUpdatedAt))}</>
         )}
       </p>
-      <ListSummary
-        window={window}
-        hrefFor={(n) => feedHref(project, data.query, n)}
-        noun={["event", "events"]}
-        testId="list-total"
-      />
-      {rows.length === 0 ? (
+      <div className="list-summary">
+        <p aria-live="polite" data-testid="list-total">
+          {totalsParts(data).map((part, i) => (
+            <Fragment key={part}>
+              {i > 0 ? " · " : ""}
+              <span className="one-line">{part}</span>
+            </Fragment>
+          ))}
+        </p>
+        <p className="muted-note" data-testid="list-window">
+          {window.rows === 0
+            ? "No rows"
+            : `Rows ${formatCount(window.start + 1)}–${formatCount(window.end)} of ${formatCount(window.rows)}, ${newestFirst ? "newest" : "oldest"} first`}
+        </p>
+      </div>
+      {data.rows.length === 0 ? (
         <div className="panel empty-state">No refusals or compactions without asking match.</div>
       ) : (
         <table className="data stacked" aria-label="Refusal events">
@@ -107,15 +124,38 @@ export function RefusalFeed({
             </tr>
           </thead>
           <tbody>
-            {rows.map((item) => {
-              if (item.kind === "compaction")
-                return <CompactionRow key={`c-${item.row.id}`} row={item.row} basePath={projectHref(project)} year={year} />;
-              return <RefusalGroupRow key={item.row.key} group={item.row} basePath={projectHref(project)} year={year} />;
-            })}
+            {data.rows.map((item) =>
+              item.kind === "compaction" ? (
+                <CompactionRow
+                  key={`c-${item.compaction.id}`}
+                  row={item.compaction}
+                  basePath={projectHref(project)}
+                  year={year}
+                />
+              ) : (
+                <RefusalGroupRow key={`r-${item.group.key}`} group={item.group} basePath={projectHref(project)} year={year} />
+              ),
+            )}
           </tbody>
         </table>
       )}
-      <Pager label="Refusal pages" noun="Events" window={window} hrefFor={(n) => feedHref(project, data.query, n)} />
+      {data.before || data.after ? (
+        <nav aria-label="Refusal pages" className="cursor-pager">
+          {data.before ? (
+            <>
+              <Link href={feedHref(project, data.query)}>{start}</Link>
+              <Link href={feedHref(project, data.query, { before: data.before })} rel="prev">
+                ← {earlier}
+              </Link>
+            </>
+          ) : null}
+          {data.after ? (
+            <Link href={feedHref(project, data.query, { after: data.after })} rel="next">
+              {later} →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </>
   );
 }

@@ -1,40 +1,40 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { type GroupableRefusal, groupRefusals } from "./refusal-groups";
+import type { RefusalGroup } from "@/lib/server/dashboard";
 import { RefusalGroupRow } from "./RefusalGroupRow";
 
-const refusal = (id: string, seq: number): GroupableRefusal => ({
-  id,
+const group = (spans: Array<[string, number]>, refused = spans.length): RefusalGroup => ({
+  key: "req-1",
   occurredAt: "2026-12-06T14:03:00.000Z",
   sessionId: "s1",
   sessionTitle: "Configure <staging>",
-  spanId: `span-${id}`,
-  seq,
-  cellClass: "SIDE_EFFECTING",
-  cellProvenance: "EXPIRING",
-  reason: "a summary would lose the write",
   requester: "runtime:claude",
-  atomsAtRisk: 2,
-  requestId: "req-1",
+  refused,
+  atomsAtRisk: 6,
+  reasons: ["a summary would lose the write"],
+  cells: [{ cellClass: "SIDE_EFFECTING", cellProvenance: "EXPIRING" }],
+  spans: spans.map(([id, seq]) => ({ refusalId: id, spanId: `span-${id}`, seq })),
 });
 
-const render = (rows: GroupableRefusal[]) =>
+const render = (g: RefusalGroup) =>
   renderToStaticMarkup(
     createElement(
       "table",
       null,
-      createElement(
-        "tbody",
-        null,
-        createElement(RefusalGroupRow, { group: groupRefusals(rows)[0]!, basePath: "/projects/demo", year: 2026 }),
-      ),
+      createElement("tbody", null, createElement(RefusalGroupRow, { group: g, basePath: "/projects/demo", year: 2026 })),
     ),
   );
 
 describe("a gate request's refusals as one row", () => {
   it("says the reason once and opens to each refused span with its explanation", () => {
-    const html = render([refusal("a", 4), refusal("b", 2), refusal("c", 9)]);
+    const html = render(
+      group([
+        ["b", 2],
+        ["a", 4],
+        ["c", 9],
+      ]),
+    );
     expect(html.split("a summary would lose the write")).toHaveLength(2);
     expect(html).toContain('data-spans="3"');
     expect(html).toContain("<summary>3 spans</summary>");
@@ -49,10 +49,16 @@ describe("a gate request's refusals as one row", () => {
     expect(html).toContain("Configure &lt;staging&gt;");
   });
 
+  it("says how many refused spans it does not list", () => {
+    const html = render(group([["a", 1]], 240));
+    expect(html).toContain("<summary>240 spans</summary>");
+    expect(html).toContain("and 239 more");
+  });
+
   it("shows a lone refusal's span and explanation in the row itself", () => {
-    const html = render([refusal("a", 4)]);
+    const html = render(group([["a", 4]]));
     expect(html).not.toContain("<details");
-    expect(html).toContain('href="/projects/demo/spans/span-a">4</a>');
+    expect(html).toContain('span <a href="/projects/demo/spans/span-a">4</a>');
     expect(html).toContain('href="/projects/demo/refusals/a">Why</a>');
   });
 });

@@ -1,51 +1,62 @@
 import Link from "next/link";
-import { formatCount, formatDayTime, formatTime, humanize, provenanceWords } from "./format";
-import type { RefusalGroup } from "./refusal-groups";
+import type { RefusalGroup } from "@/lib/server/dashboard";
 import { BreakableText } from "./BreakableText";
+import { formatCount, formatDayTime, formatTime, humanize, provenanceWords } from "./format";
 
 /**
  * One gate request's refusals as a row of the refusal feed's table: when, the session, its refused
  * spans (a lone span's seq, or a count that opens to each span and its explanation), the cells, the
- * reason once, who asked and the atoms at risk. `basePath` is the project's; `year` is the page's,
- * so a time in it needs no year.
+ * reason once, who asked and the atoms at risk. The group comes whole from the server, with the
+ * count of its refusals and its first spans. `basePath` is the project's; `year` is the page's, so a
+ * time in it needs no year.
  */
 export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup; basePath: string; year: number }) {
-  const { first, refusals } = group;
-  const at = new Date(first.occurredAt);
-  const spanLink = (r: RefusalGroup["first"]) => <Link href={`${basePath}/spans/${r.spanId}`}>{r.seq ?? "summary"}</Link>;
+  const { spans } = group;
+  const at = new Date(group.occurredAt);
+  const lone = group.refused === 1 ? spans[0] : undefined;
+  const spanLink = (s: RefusalGroup["spans"][number]) => <Link href={`${basePath}/spans/${s.spanId}`}>{s.seq ?? "summary"}</Link>;
+  const more = group.refused - spans.length;
   return (
-    <tr data-event="refusal" data-spans={refusals.length}>
+    <tr data-event="refusal" data-request={group.key} data-spans={group.refused}>
       <td className="when short" data-label="When">
-        <time dateTime={first.occurredAt} title={formatTime(at)}>
+        <time dateTime={group.occurredAt} title={formatTime(at)}>
           {formatDayTime(at, year)}
         </time>
       </td>
-      <td data-label="Session">
-        <Link href={`${basePath}/sessions/${first.sessionId}`}>{first.sessionTitle}</Link>
+      <td className="session" data-label="Session">
+        <Link href={`${basePath}/sessions/${group.sessionId}`}>{group.sessionTitle}</Link>
       </td>
-      <td className={refusals.length === 1 ? "num" : "short"} data-label="Spans">
-        {refusals.length === 1 ? (
-          spanLink(first)
+      <td className={lone ? "num" : "short"} data-label="Spans">
+        {lone ? (
+          // "span 3", not a bare "3" that reads as a count beside the atoms at risk.
+          lone.seq === null ? (
+            spanLink(lone)
+          ) : (
+            <>span {spanLink(lone)}</>
+          )
         ) : (
           <details className="refused-spans">
-            <summary>{formatCount(refusals.length)} spans</summary>
-            <ul aria-label={`Spans refused in this request of ${first.sessionTitle}`}>
-              {refusals.map((r) => (
-                <li key={r.id}>
-                  {spanLink(r)}{" "}
-                  <Link href={`${basePath}/refusals/${r.id}`} aria-label={`Why span ${r.seq ?? "summary"} was refused`}>
+            <summary>{formatCount(group.refused)} spans</summary>
+            <ul aria-label={`Spans refused in this request of ${group.sessionTitle}`}>
+              {spans.map((s) => (
+                <li key={s.refusalId}>
+                  {spanLink(s)}{" "}
+                  <Link href={`${basePath}/refusals/${s.refusalId}`} aria-label={`Why span ${s.seq ?? "summary"} was refused`}>
                     why
                   </Link>
                 </li>
               ))}
+              {more > 0 ? <li className="muted-note">and {formatCount(more)} more</li> : null}
             </ul>
           </details>
         )}
       </td>
-      <td className="below" data-label="Cell">
+      <td className="below cells" data-label="Cell">
         {group.cells.map((c) => (
+          // Two lines at most, never a class broken at its hyphen ("side-" / "effecting").
           <div key={`${c.cellClass}:${c.cellProvenance}`}>
-            {humanize(c.cellClass)} × {provenanceWords(c.cellProvenance)}
+            <span className="one-line">{humanize(c.cellClass)} ×</span>{" "}
+            <span className="one-line">{provenanceWords(c.cellProvenance)}</span>
           </div>
         ))}
       </td>
@@ -55,13 +66,14 @@ export function RefusalGroupRow({ group, basePath, year }: { group: RefusalGroup
         ))}
       </td>
       <td className="mono below" data-label="Requested by">
-        <BreakableText text={first.requester} />
+        <BreakableText text={group.requester} />
       </td>
       <td className="num" data-label="Atoms at risk">
         {formatCount(group.atomsAtRisk)}
       </td>
-      <td className="below" data-label="Explained">
-        {refusals.length === 1 ? <Link href={`${basePath}/refusals/${first.id}`}>Why</Link> : "per span"}
+      {/* A request's spans are explained one by one in its list: on a phone, nothing to say here. */}
+      <td className={lone ? "below" : "below absent"} data-label="Explained">
+        {lone ? <Link href={`${basePath}/refusals/${lone.refusalId}`}>Why</Link> : "per span"}
       </td>
     </tr>
   );

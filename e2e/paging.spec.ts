@@ -1,14 +1,17 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { e2eDatabase } from "./support/e2e-database";
+import { everyWidthAndScheme } from "./support/pages";
 import { signInAs } from "./support/sign-in";
 
 const SESSIONS = 1_040;
+const REQUESTS = 60;
 
 /**
  * A project of its own with a member to sign in as and 1,040 sessions in one statement (every
- * fourth of runtime "codex", an hour apart), plus one session with a span, three refusals and two
- * compactions done without asking, and three import jobs (two done, one failed).
+ * fourth of runtime "codex", an hour apart), plus one session with a span, three refusals of no
+ * known gate request, sixty gate requests of two refusals each, two compactions done without
+ * asking, and three import jobs (two done, one failed).
  */
 async function seedProject() {
   process.env.DATABASE_URL = e2eDatabase().url;
@@ -53,6 +56,29 @@ async function seedProject() {
       occurredAt: new Date(Date.now() - (i + 1) * 60_000),
     })),
   });
+  // Sixty compactions the gate refused two spans of each, a minute apart from two hours ago: more
+  // rows than a page of the refusals list holds.
+  await db().refusalEvent.createMany({
+    data: Array.from({ length: REQUESTS }, (_, i) => {
+      const requestId = randomUUID();
+      // A request's refusals share its one time, as the gate writes them.
+      const occurredAt = new Date(Date.now() - 2 * 3_600_000 - i * 60_000);
+      return [0, 1].map((k) => ({
+        sessionId: session.id,
+        id: randomUUID(),
+        projectId: project.id,
+        spanId: span!.id,
+        decisionId: randomUUID(),
+        requestId,
+        cellClass: k === 0 ? ("SIDE_EFFECTING" as const) : ("STRUCTURED" as const),
+        cellProvenance: "EXPIRING" as const,
+        reason: `compaction ${i} would have lost the call`,
+        requester: "runtime:paged",
+        atomsAtRisk: [],
+        occurredAt,
+      }));
+    }).flat(),
+  });
   await db().compaction.createMany({
     data: Array.from({ length: 2 }, (_, i) => ({
       sessionId: session.id,
@@ -81,7 +107,7 @@ async function seedProject() {
       createdAt: new Date(Date.now() - i * 60_000),
     })),
   });
-  return { slug: project.slug, member, sessions: SESSIONS + 1 };
+  return { slug: project.slug, member, sessions: SESSIONS + 1, projectId: project.id, session: session.id, span: span!.id };
 }
 
 test("the sessions list pages through more than 1,000 sessions with its total, and a shared link reopens the same view", async ({
@@ -142,15 +168,21 @@ test("the refusals and imports pages show their totals, and a bad filter names i
   const base = `/projects/${seeded.slug}`;
   await signInAs(page, seeded.member);
 
-  await page.goto(`${base}/refusals`);
-  await expect(page.getByTestId("list-total")).toHaveText("Page 1 of 1 · 5 events");
+  await page.goto(`${base}/refusals?requester=runtime%3Ae2e`);
+  // Three refusals of no known request, each a row of its own; the compactions were done by another requester.
+  await expect(page.getByTestId("list-total")).toHaveText("3 refusals in 3 compactions");
   await expect(page.locator("[data-event=refusal]")).toHaveCount(3);
+  await expect(page.getByTestId("unasked-compaction")).toHaveCount(0);
+  await page.goto(`${base}/refusals?show=compactions`);
+  await expect(page.getByTestId("list-total")).toHaveText("2 compactions without asking");
   await expect(page.getByTestId("unasked-compaction")).toHaveCount(2);
   await page.goto(`${base}/refusals?show=refusals&requester=runtime%3Ae2e&sort=oldest`);
-  await expect(page.getByTestId("list-total")).toHaveText("Page 1 of 1 · 3 events");
+  await expect(page.getByTestId("list-total")).toHaveText("3 refusals in 3 compactions");
   await expect(page.getByRole("form", { name: "Filter refusals" }).getByLabel("Requested by")).toHaveValue("runtime:e2e");
   await page.goto(`${base}/refusals?cellClass=LOUD`);
   await expect(page.getByTestId("list-query-error")).toContainText("cellClass");
+  await page.goto(`${base}/refusals?after=not-a-cursor`);
+  await expect(page.getByTestId("list-query-error")).toContainText("after");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Imports" }).click();
   await expect(page).toHaveURL(new RegExp(`${base}/imports$`));
@@ -164,4 +196,67 @@ test("the refusals and imports pages show their totals, and a bad filter names i
   await expect(imports).toContainText("not a transcript");
   await page.goto(`${base}/imports?status=LOST`);
   await expect(page.getByTestId("list-query-error")).toContainText("status");
+});
+
+test("the refusals list pages by cursor, one compaction a row, never split, and keeps its pages while refusals arrive", async ({
+  page,
+}) => {
+  const seeded = await seedProject();
+  const base = `/projects/${seeded.slug}`;
+  await signInAs(page, seeded.member);
+
+  // 63 compactions with 123 refusals and 2 without asking: 65 rows, 50 a page; the range travels.
+  await page.goto(`${base}/refusals?range=30d`);
+  await expect(page.getByTestId("list-total")).toHaveText("123 refusals in 63 compactions · 2 compactions without asking");
+  await expect(page.getByTestId("list-window")).toHaveText("Rows 1–50 of 65, newest first");
+  const rows = page.getByRole("table", { name: "Refusal events" }).locator("tbody > tr");
+  await expect(rows).toHaveCount(50);
+  const requests = (p: typeof page) =>
+    p
+      .locator("[data-event=refusal]")
+      .evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute("data-request")}:${tr.getAttribute("data-spans")}`));
+  const first = await requests(page);
+  const pager = page.getByRole("navigation", { name: "Refusal pages" });
+  await expect(pager.getByRole("link", { name: "← Newer" })).toHaveCount(0);
+  await pager.getByRole("link", { name: "Older →" }).click();
+  await expect(page).toHaveURL(/[?&]after=[\w-]+/);
+  await expect(page).toHaveURL(/[?&]range=30d(&|$)/);
+  await expect(page.getByTestId("list-window")).toHaveText("Rows 51–65 of 65, newest first");
+  await expect(rows).toHaveCount(15);
+  const second = await requests(page);
+  // Each request on one page only, whole: the sixty of two refusals show 2 on whichever page holds them.
+  const keys = (list: string[]) => list.map((r) => r.split(":")[0]);
+  expect(keys(first).filter((k) => keys(second).includes(k))).toEqual([]);
+  expect([...first, ...second].filter((r) => r.endsWith(":2"))).toHaveLength(REQUESTS);
+  expect([...first, ...second]).toHaveLength(63);
+
+  // A compaction refused while reading: the first page grows, this page stays as it was.
+  const shared = page.url();
+  const { db } = await import("@/lib/db/client");
+  const requestId = randomUUID();
+  const now = new Date();
+  await db().refusalEvent.createMany({
+    data: [0, 1, 2].map(() => ({
+      sessionId: seeded.session,
+      id: randomUUID(),
+      projectId: seeded.projectId,
+      spanId: seeded.span,
+      decisionId: randomUUID(),
+      requestId,
+      cellClass: "SIDE_EFFECTING" as const,
+      cellProvenance: "EXPIRING" as const,
+      reason: "refused while someone read the list",
+      requester: "runtime:paged",
+      atomsAtRisk: [],
+      occurredAt: now,
+    })),
+  });
+  await page.goto(shared);
+  await expect(page.getByTestId("list-total")).toHaveText("126 refusals in 64 compactions · 2 compactions without asking");
+  await expect(page.getByTestId("list-window")).toHaveText("Rows 52–66 of 66, newest first");
+  expect(await requests(page)).toEqual(second);
+  await everyWidthAndScheme(page, "refusals past the first page");
+  await page.getByRole("navigation", { name: "Refusal pages" }).getByRole("link", { name: "Newest" }).click();
+  await expect(page.locator(`[data-request="${requestId}"]`)).toHaveAttribute("data-spans", "3");
+  await expect(page).toHaveURL(/[?&]range=30d$/);
 });

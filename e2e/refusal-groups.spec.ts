@@ -69,8 +69,8 @@ test("a gate request's refusals are one row with its reason once, opening to its
   const feed = page.getByRole("table", { name: "Refusal events" });
   const rows = feed.locator("[data-event=refusal]");
   await expect(rows).toHaveCount(2);
-  // Four refusals in two requests: the total still counts refusals.
-  await expect(page.getByTestId("list-total")).toContainText("· 4 events");
+  // Four refusals in two requests: the totals count both.
+  await expect(page.getByTestId("list-total")).toHaveText("4 refusals in 2 compactions");
 
   const grouped = feed.locator('[data-event=refusal][data-spans="3"]');
   await expect(grouped).toHaveCount(1);

@@ -130,8 +130,10 @@ test("days picked on a list are the overview's too: it counts in them and its li
   await expect(refusals.getByRole("table", { name: "Refusals per day: the numbers" }).getByRole("row")).toHaveCount(12);
 
   // Its link into the refusals keeps the days, and the list shows the same one refusal.
-  await refusals.getByRole("link", { name: "See the refusals" }).click();
+  await refusals.getByRole("link", { name: "See the 1 refusal" }).click();
   await expect(page).toHaveURL(new RegExp(`/refusals\\?show=refusals&from=${from}&to=${to}$`));
+  // What the link said is what the list counts.
+  await expect(page.getByTestId("list-total")).toHaveText("1 refusal in 1 compaction");
   const feed = page.getByRole("table", { name: "Refusal events" });
   await expect(feed.getByText("Older: a summary would have lost the call")).toBeVisible();
   await expect(feed.getByText("Recent: a summary would have lost the call")).toHaveCount(0);

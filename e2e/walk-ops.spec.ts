@@ -148,6 +148,9 @@ test("ops: what was lost this week in compactions nobody asked the gate about, f
   const feed = page.getByRole("table", { name: "Refusal events" });
   const compactions = feed.getByTestId("unasked-compaction");
   await expect(compactions).toHaveCount(1);
+  // Counted as the overview counted it, and as many as the list shows.
+  await expect(page.getByTestId("list-total")).toHaveText("1 compaction without asking");
+  await expect(page.getByTestId("list-window")).toHaveText("Rows 1–1 of 1, newest first");
   await expect(compactions).toContainText(seeded.recent.title);
   await expect(compactions).toContainText(
     "The runtime replaced 3 spans without asking the gate; the gate would have refused 2 of them.",

@@ -141,7 +141,11 @@ export function prepareOverview(o: ProjectOverview, slug: string) {
     unit: "count",
     points: fillBuckets(o.refusals.series, o.window, ["count"]),
     empty: o.refusals.total === 0 ? `No refusals ${when}` : null,
-    link: { href: links.refusals, text: "See the refusals" },
+    // The count the refusals list shows for the same range ("N refusals in M compactions").
+    link: {
+      href: links.refusals,
+      text: o.refusals.total === 0 ? "See the refusals" : `See the ${plural(o.refusals.total, "refusal", "refusals")}`,
+    },
   };
 
   const c = o.unaskedCompactions;

@@ -4,7 +4,9 @@
  * page, and each with the filters people use, every one against the lists' 300 ms p95 target.
  * Pure: what to visit follows from the project's counts and a few of its values.
  */
-import { PAGE_SIZE, REFUSAL_PAGE_SIZE } from "@/lib/server/dashboard";
+import { encodeRefusalCursor, PAGE_SIZE } from "@/lib/server/dashboard";
+
+const LAST_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 import { AUDIT_PAGE_SIZE } from "@/lib/server/audit";
 
 /** Lists' p95 target, ms. */
@@ -54,7 +56,6 @@ function threePages(name: string, path: string, total: number, size: number, mus
 
 export function listPageVisits(f: ListFacts): PageVisit[] {
   const big = `/sessions/${f.big.id}`;
-  const refusalEvents = f.refusals + f.compactions;
   const visits: Array<Omit<PageVisit, "target">> = [
     ...threePages("sessions", "/sessions", f.sessions, PAGE_SIZE, "Sessions"),
     { label: "sessions by spans at risk", path: "/sessions?sort=at-risk", mustContain: "Sessions" },
@@ -68,12 +69,14 @@ export function listPageVisits(f: ListFacts): PageVisit[] {
       path: `${big}?class=STRUCTURED&provenance=DURABLE`,
       mustContain: "Evidence grid",
     },
-    ...threePages("refusals", "/refusals", refusalEvents, REFUSAL_PAGE_SIZE, "Refusal events"),
+    // Paged by a cursor: the first page, and the page after a key at the start of the week's days.
+    { label: "refusals, page 1", path: "/refusals", mustContain: "Refusal events" },
     {
-      label: "refusals only, last page",
-      path: `/refusals?show=refusals&page=${lastOf(f.refusals, REFUSAL_PAGE_SIZE)}`,
+      label: "refusals, a page after a cursor",
+      path: `/refusals?after=${encodeRefusalCursor({ at: `${f.week.from}T00:00:00.000Z`, sessionId: LAST_UUID, id: LAST_UUID })}`,
       mustContain: "Refusal events",
     },
+    { label: "refusals only, oldest first", path: "/refusals?show=refusals&sort=oldest", mustContain: "Refusal events" },
     { label: "compactions without asking only", path: "/refusals?show=compactions", mustContain: "Refusal events" },
     {
       label: "refusals, one cell, oldest first",

@@ -8,6 +8,7 @@ import { db } from "@/lib/db/client";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { listAuditPage } from "@/lib/server/audit";
 import {
+  encodeRefusalCursor,
   importCountSql,
   importPageSql,
   listKeyPage,
@@ -15,7 +16,7 @@ import {
   pageBySeq,
   parseImportListQuery,
   parseRefusalListQuery,
-  refusalCountSql,
+  refusalPageRead,
   refusalPageSql,
   sessionListSql,
 } from "@/lib/server/dashboard";
@@ -24,6 +25,9 @@ import { gridQueries, sessionGrid, timelineQuery } from "@/lib/server/provenance
 import type { ListFacts } from "./measure-list-pages";
 import { SPAN_PAGE } from "./measure-list-pages";
 import { printExplain } from "./measure";
+
+/** The last uuid in order: a cursor at a time with it starts the page at that time's first row. */
+const LAST_UUID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
 export async function explainLists(
   client: pg.ClientBase,
@@ -80,29 +84,21 @@ export async function explainLists(
   for (const [name, sql] of Object.entries(projectOverviewStatements(projectId, "90d", now)))
     await printExplain(client, `overview, 90 days: ${name}`, sql);
 
-  // As the list reads them: a table holding none of the project's events is left out.
-  const present = { refusals: facts.refusals > 0, compactions: facts.compactions > 0 };
   const refusalPlans: Array<[string, Record<string, string>]> = [
     ["refusals", {}],
     ["refusals, one cell and requester", { cellClass: "SIDE_EFFECTING", requester: facts.requester }],
     ["refusals of the 100k-span session", { session: big.id }],
     ["refusals, a week's days", { from: facts.week.from, to: facts.week.to }],
+    // A page deep in the list: after a key at the start of the week's days.
+    [
+      "refusals: a page after a cursor",
+      { after: encodeRefusalCursor({ at: `${facts.week.from}T00:00:00.000Z`, sessionId: LAST_UUID, id: LAST_UUID }) },
+    ],
   ];
   for (const [label, raw] of refusalPlans) {
     const query = parseRefusalListQuery(raw);
-    await printExplain(client, `${label}: total`, refusalCountSql(projectId, query, now));
-    await printExplain(
-      client,
-      `${label}: page 1`,
-      refusalPageSql(projectId, query, now, { offset: 0, limit: 50, descending: true }, present),
-    );
+    await printExplain(client, `${label}: page and totals`, refusalPageSql(projectId, query, now, refusalPageRead(query)));
   }
-  const middle = Math.floor((facts.refusals + facts.compactions) / 2 / 50) * 50;
-  await printExplain(
-    client,
-    "refusals: middle page",
-    refusalPageSql(projectId, parseRefusalListQuery({}), now, { offset: middle, limit: 50, descending: true }, present),
-  );
 
   const imports = parseImportListQuery({});
   await printExplain(client, "imports: total", importCountSql(projectId, imports));

@@ -33,16 +33,27 @@ export const dayParam = z.iso
 
 const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
+/**
+ * Where a preset starts, as the overview counts it in buckets: the last 24 hours are the current
+ * hour and the 23 before it, the last N days the current UTC day and the N - 1 before it. A list
+ * linked from the overview with its range shows what the overview counted, no more.
+ */
+export function presetStart(range: TimeRange, now: Date): Date {
+  const t = now.getTime();
+  if (range === "24h") return new Date(t - (t % HOUR_MS) - (RANGE_MS[range] - HOUR_MS));
+  return new Date(t - (t % DAY_MS) - (RANGE_MS[range] - DAY_MS));
+}
+
 /** The instants a view's range covers, [since, until); either end open when the URL leaves it so. */
 export function timeWindow(
   q: { range?: TimeRange | undefined; from?: string | undefined; to?: string | undefined },
   now: Date,
 ): { since?: Date; until?: Date } {
-  const since = q.from ? dayStart(q.from) : q.range ? new Date(now.getTime() - RANGE_MS[q.range]) : undefined;
+  const since = q.from ? dayStart(q.from) : q.range ? presetStart(q.range, now) : undefined;
   return { since, until: q.to ? new Date(dayStart(q.to).getTime() + DAY_MS) : undefined };
 }
 
-/** The first UTC day a preset reaches back to ("2026-11-29" for 7d on Dec 6): where a form of days starts it. */
+/** The first UTC day a preset reaches back to ("2026-11-30" for 7d on Dec 6): where a form of days starts it. */
 export function rangeStartDay(range: TimeRange, now: Date): string {
-  return new Date(now.getTime() - RANGE_MS[range]).toISOString().slice(0, 10);
+  return presetStart(range, now).toISOString().slice(0, 10);
 }

@@ -71,6 +71,7 @@ export const COLUMNS = {
     "requester",
     "atoms_at_risk",
     "occurred_at",
+    "request_id",
   ],
   compaction: [
     "session_id",

@@ -236,6 +236,7 @@ function reclaimItems(
           field(requester),
           field(JSON.stringify((decision.atomsAtRisk ?? []).map(atomJson))),
           field(at),
+          reclamationId,
         ]),
       );
     }

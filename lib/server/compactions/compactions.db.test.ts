@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { importTranscript } from "@/lib/importers";
 import { makeTestProject } from "@/lib/server/admin/test-project";
-import { listSessionPage, refusalFeed } from "@/lib/server/dashboard";
+import { listSessionPage, type RefusalFeed, refusalFeed } from "@/lib/server/dashboard";
 import { candidateSummaryFor, reclaim } from "@/lib/server/gate";
 import { importTranscriptFile } from "@/lib/server/imports";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
@@ -237,16 +237,20 @@ describe("compactions", () => {
       dryRun: false,
       requester: "api-key:cust_pages",
     });
+    const compactionsOf = (feed: RefusalFeed) => feed.rows.flatMap((r) => (r.kind === "compaction" ? [r.compaction] : []));
+    const groupsOf = (feed: RefusalFeed) => feed.rows.flatMap((r) => (r.kind === "refusal" ? [r.group] : []));
     const both = await refusalFeed(s.projectId, {});
-    expect(both.compactions.map((c) => [c.sessionId, c.requester, c.refusedCount])).toEqual([[s.sessionId, "importer:codex", 1]]);
-    expect(both.events).toEqual([]);
-    expect((await refusalFeed(s.projectId, { show: "refusals" })).compactions).toEqual([]);
-    expect((await refusalFeed(s.projectId, { show: "compactions" })).compactions).toHaveLength(1);
+    expect(compactionsOf(both).map((c) => [c.sessionId, c.requester, c.refusedCount])).toEqual([
+      [s.sessionId, "importer:codex", 1],
+    ]);
+    expect(groupsOf(both)).toEqual([]);
+    expect(compactionsOf(await refusalFeed(s.projectId, { show: "refusals" }))).toEqual([]);
+    expect(compactionsOf(await refusalFeed(s.projectId, { show: "compactions" }))).toHaveLength(1);
     // A compaction has no cell: a cell filter keeps to refusals.
-    expect((await refusalFeed(s.projectId, { cellClass: "SIDE_EFFECTING" })).compactions).toEqual([]);
+    expect(compactionsOf(await refusalFeed(s.projectId, { cellClass: "SIDE_EFFECTING" }))).toEqual([]);
     const refusedOnly = await refusalFeed(other.projectId, { show: "compactions" });
-    expect(refusedOnly).toMatchObject({ events: [], compactions: [] });
-    expect((await refusalFeed(other.projectId, { show: "refusals" })).events).toHaveLength(1);
+    expect(refusedOnly.rows).toEqual([]);
+    expect(groupsOf(await refusalFeed(other.projectId, { show: "refusals" }))).toHaveLength(1);
     await expect(refusalFeed(s.projectId, { show: "everything" })).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
   });
 });

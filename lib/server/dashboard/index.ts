@@ -1,4 +1,4 @@
-export { FEED_SHOWS, refusalFeed, type RefusalFeed } from "./refusal-feed";
+export { FEED_SHOWS, type RefusalFeed, type RefusalFeedRow, type RefusalGroup, refusalFeed } from "./refusal-feed";
 export { cellOriginals, getSessionOverview } from "./session-detail";
 export {
   countSessionsAtRiskAndLost,
@@ -28,6 +28,7 @@ export {
   listImportPage,
 } from "./import-list";
 export { KEY_LIST_DEFAULTS, KEY_STATUSES, type KeyListRow, listKeyPage } from "./key-list";
-export { parseRefusalListQuery, refusalCountSql, refusalPageSql } from "./refusal-list";
+export { encodeRefusalCursor, parseRefusalListQuery } from "./refusal-list";
+export { refusalPageRead, refusalPageSql } from "./refusal-page";
 export { importCountSql, importPageSql, parseImportListQuery } from "./import-list";
 export { pageBySeq } from "./span-page-by-seq";

@@ -63,13 +63,14 @@ describe("every dashboard read is scoped by the project in its query", () => {
     expect((await getSpanDetail(a.project.id, a.span.id)).span.id).toBe(a.span.id);
 
     const feed = await refusalFeed(a.project.id, {});
-    expect(feed.events.length).toBeGreaterThan(0);
-    expect(new Set(feed.events.map((e) => e.sessionId))).toEqual(new Set([a.session.id]));
-    expect(feed.counts.reduce((n, c) => n + c.count, 0)).toBe(feed.events.length);
+    const groups = feed.rows.flatMap((r) => (r.kind === "refusal" ? [r.group] : []));
+    expect(groups.length).toBeGreaterThan(0);
+    expect(new Set(groups.map((g) => g.sessionId))).toEqual(new Set([a.session.id]));
+    expect(feed.counts.reduce((n, c) => n + c.count, 0)).toBe(feed.totals.refusals);
     const asked = await refusalFeed(a.project.id, { session: b.session.id });
-    expect(asked.events).toEqual([]);
+    expect(asked.rows).toEqual([]);
     expect(asked.counts).toEqual([]);
-    expect((await refusalFeed(b.project.id, {})).events.length).toBeGreaterThan(0);
+    expect((await refusalFeed(b.project.id, {})).rows.length).toBeGreaterThan(0);
 
     expect((await evidencePicker(a.project.id)).sessions.map((s) => s.id)).toEqual([a.session.id]);
 

@@ -3,15 +3,16 @@ import { db } from "@/lib/db/client";
 import type { EvidentialClass, ProvenanceStatus } from "@/lib/evidence/types";
 import type { RawSearchParams } from "./list-query";
 import {
+  encodeRefusalCursor,
   FEED_SHOWS,
   parseRefusalListQuery,
   REFUSAL_PAGE_SIZE,
   type RefusalListQuery,
-  refusalListPage,
   refusalWhereSql,
   refusalWindow,
 } from "./refusal-list";
-import { type RefusalDayCount, type RefusalRow, refusalsByKeys } from "./refusals";
+import { type RefusalPage, type RefusalPageRow, refusalListPage } from "./refusal-page";
+import type { RefusalDayCount } from "./refusals";
 
 export { FEED_SHOWS };
 
@@ -20,14 +21,37 @@ const DAY_MS = 86_400_000;
 export const FEED_DAYS = 30;
 const CHART_MAX_DAYS = 366;
 
+/**
+ * One gate request's refusals, as the list shows them: its time, session and requester, how many
+ * spans it refused (matching the filters), their atoms at risk, the distinct cells and reasons, and
+ * its first refused spans (by seq; `refused` says how many there are in all).
+ */
+export interface RefusalGroup {
+  /** The gate request's id (a refusal of no known request: the refusal's own). */
+  key: string;
+  occurredAt: string;
+  sessionId: string;
+  sessionTitle: string;
+  requester: string;
+  refused: number;
+  atomsAtRisk: number;
+  reasons: string[];
+  cells: Array<{ cellClass: EvidentialClass; cellProvenance: ProvenanceStatus }>;
+  spans: Array<{ refusalId: string; spanId: string; seq: number | null }>;
+}
+
+export type RefusalFeedRow = { kind: "refusal"; group: RefusalGroup } | { kind: "compaction"; compaction: CompactionRow };
+
 export interface RefusalFeed {
-  /** The page's refusals and compactions done without asking (events of their own), in the list's order. */
-  events: RefusalRow[];
-  compactions: CompactionRow[];
-  /** Events matching the filters, over all pages; the page, kept within 1..pages. */
-  total: number;
-  page: number;
-  pages: number;
+  /** The page's rows in the list's order: a gate request's refusals, or a compaction done without asking. */
+  rows: RefusalFeedRow[];
+  /** Over the whole filtered list, read with the page: requests with refusals, their refusals, compactions without asking. */
+  totals: RefusalPage["totals"];
+  /** The page's rows are rows start+1..end of the list's rows (requests + compactions). */
+  window: { start: number; end: number; rows: number };
+  /** Cursors of the pages before and after this one (null: none), and the page size. */
+  before: string | null;
+  after: string | null;
   pageSize: number;
   query: RefusalListQuery;
   /** Refusals per UTC day and cell over the chart's window (`days` days ending `asOf`). */
@@ -36,40 +60,69 @@ export interface RefusalFeed {
   asOf: string;
 }
 
+const keyOf = (row: RefusalPageRow) => encodeRefusalCursor({ at: row.at, sessionId: row.sessionId, id: row.id });
+
 /**
- * A project's Refusals page and its live feed: one page of the filtered list with its total, and
+ * A project's Refusals page and its live feed: one page of the filtered list with its totals, and
  * per-day counts for the chart over the same filters (the list's dates, else the last 30 days).
+ * A page before a cursor that reaches the start of the list is the first page.
  */
 export async function refusalFeed(
   projectId: string,
   raw: RawSearchParams | URLSearchParams,
   now = new Date(),
 ): Promise<RefusalFeed> {
-  const query = parseRefusalListQuery(raw);
-  const { keys, total, page, pages } = await refusalListPage(projectId, query, now);
+  let query = parseRefusalListQuery(raw);
+  let page = await refusalListPage(projectId, query, now);
+  if (query.before && !page.hasBefore) {
+    query = { ...query, before: undefined };
+    page = await refusalListPage(projectId, query, now);
+  }
   const chart = chartWindow(query, now);
-  const [events, compactions, counts] = await Promise.all([
-    refusalsByKeys(
-      projectId,
-      keys.filter((k) => k.kind === "refusal"),
-    ),
+  const [compactions, counts] = await Promise.all([
     compactionsByIds(
       projectId,
-      keys.filter((k) => k.kind === "compaction").map((k) => k.id),
+      page.rows.filter((r) => r.kind === "compaction").map((r) => r.id),
     ),
     query.show === "compactions" ? [] : countsByDay(projectId, query, now, chart),
   ]);
+  const compactionById = new Map(compactions.map((c) => [c.id, c]));
+  const rows = page.rows.flatMap((r): RefusalFeedRow[] => {
+    if (r.kind === "refusal") return [{ kind: "refusal", group: groupOf(r) }];
+    const compaction = compactionById.get(r.id);
+    return compaction ? [{ kind: "compaction", compaction }] : [];
+  });
+  const first = page.rows[0];
+  const last = page.rows.at(-1);
   return {
-    events,
-    compactions,
-    total,
-    page,
-    pages,
+    rows,
+    totals: page.totals,
+    window: { start: page.ahead, end: page.ahead + page.rows.length, rows: page.totals.requests + page.totals.compactions },
+    before: page.hasBefore && first ? keyOf(first) : null,
+    after: page.hasAfter && last ? keyOf(last) : null,
     pageSize: REFUSAL_PAGE_SIZE,
-    query: { ...query, page },
+    query,
     counts,
     days: chart.days,
     asOf: chart.end.toISOString(),
+  };
+}
+
+function groupOf(r: RefusalPageRow): RefusalGroup {
+  return {
+    key: r.id,
+    occurredAt: r.at,
+    sessionId: r.sessionId,
+    sessionTitle: r.sessionTitle,
+    requester: r.requester ?? "",
+    refused: r.refused,
+    atomsAtRisk: r.atoms,
+    reasons: r.reasons,
+    cells: r.cells.map((c) => {
+      const [cellClass, cellProvenance] = c.split(":") as [EvidentialClass, ProvenanceStatus];
+      return { cellClass, cellProvenance };
+    }),
+    spans: r.spans,
   };
 }
 
@@ -90,13 +143,15 @@ async function countsByDay(
   now: Date,
   chart: { start: Date; end: Date },
 ): Promise<RefusalDayCount[]> {
+  const where = refusalWhereSql(projectId, query, now);
+  if (!where) return [];
   const rows = await db().$queryRaw<
     Array<{ day: string; cell_class: EvidentialClass; cell_provenance: ProvenanceStatus; count: number }>
   >`
     select to_char(r.occurred_at, 'YYYY-MM-DD') as day, r.cell_class::text as cell_class,
            r.cell_provenance::text as cell_provenance, count(*)::int as count
       from refusal_event r
-     where ${refusalWhereSql(projectId, query, now)} and r.occurred_at >= ${chart.start} and r.occurred_at <= ${chart.end}
+     where ${where} and r.occurred_at >= ${chart.start} and r.occurred_at <= ${chart.end}
      group by 1, 2, 3`;
   return rows.map((r) => ({ day: r.day, cellClass: r.cell_class, cellProvenance: r.cell_provenance, count: r.count }));
 }

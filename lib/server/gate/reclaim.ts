@@ -169,6 +169,7 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
           projectId,
           spanId: span.id,
           decisionId,
+          requestId: reclamationId,
           cellClass: decision.cell.class,
           cellProvenance: decision.cell.provenance,
           reason: decision.reason,

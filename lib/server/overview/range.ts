@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
-import { dayParam, TIME_RANGES } from "@/lib/core/time-range";
+import { dayParam, presetStart, TIME_RANGES } from "@/lib/core/time-range";
 import { parseWith } from "@/lib/core/validation";
 
 /** The ranges the overview offers; the page keeps the chosen one in its URL (?range=7d). */
@@ -92,23 +92,8 @@ export function overviewWindow(range: OverviewRange, now: Date, days?: OverviewD
       ...(end < t ? { until: new Date(end).toISOString() } : {}),
     };
   }
-  if (range === "24h") {
-    const hourStart = t - (t % HOUR_MS);
-    return {
-      range,
-      bucket: "hour",
-      from: new Date(hourStart - 23 * HOUR_MS).toISOString(),
-      buckets: 24,
-      asOf: now.toISOString(),
-    };
-  }
-  const count = Number.parseInt(range, 10);
-  const dayStart = t - (t % DAY_MS);
-  return {
-    range,
-    bucket: "day",
-    from: new Date(dayStart - (count - 1) * DAY_MS).toISOString(),
-    buckets: count,
-    asOf: now.toISOString(),
-  };
+  // The lists read a preset from the same start (presetStart), so a figure's link shows what it counted.
+  const from = presetStart(range, now).toISOString();
+  if (range === "24h") return { range, bucket: "hour", from, buckets: 24, asOf: now.toISOString() };
+  return { range, bucket: "day", from, buckets: Number.parseInt(range, 10), asOf: now.toISOString() };
 }
