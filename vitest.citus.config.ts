@@ -5,7 +5,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 
 /**
  * The Citus layer (`npm run test:citus`, docs/citus.md): the db suite's tests of ingest, the gate,
- * questions, the what-if, the sweeper and the derived state, unchanged, in databases made on a Citus
+ * questions, the what-if, the sweeper, the derived state and the OTLP upkeep, unchanged, in databases made on a Citus
  * coordinator and distributed (lib/db/test-database.ts), and the checks of the layout itself
  * (*.citus.test.ts). One worker: each test database is migrated and distributed afresh.
  */
@@ -16,6 +16,7 @@ export const CITUS_SUITE = [
   "lib/server/what-if/*.db.test.ts",
   "lib/server/retention/sweeper.db.test.ts",
   "lib/server/derived-state.db.test.ts",
+  "lib/server/integrations/otlp-upkeep.db.test.ts",
 ];
 
 export default defineConfig({
