@@ -2,7 +2,8 @@
  * `npm run sql:migration -- <name>`: writes the migration for what was edited in prisma/sql.
  * Migrates a throwaway database with the committed migrations, compares the files with it
  * (lib/db/sql-sources.ts), and writes prisma/migrations/<timestamp>_<name>/migration.sql holding each
- * changed or new file as it is, and a DROP for each function or trigger whose file was removed.
+ * changed or new file as it is (a trigger function's statements written through custodian_shard_sql
+ * as static SQL, its one-node form: lib/db/shard-forms.ts), and a DROP for each function or trigger whose file was removed.
  * The files generated from TypeScript (custodian_grid_code.sql, custodian_span_at_risk.sql and
  * custodian_span_unchecked.sql, from the provenance status rule) are
  * written first, so an edit of the rule lands in its file and then in the migration. Prints what it wrote; writes nothing when the files and the migrations already agree, and fails
@@ -14,6 +15,7 @@ import path from "node:path";
 import pg from "pg";
 import { compareWithDatabase, readSqlSources, SQL_SOURCES_DIR, type SourcesDrift } from "@/lib/db/sql-sources";
 import { atRiskFunction, gridCodeFunction, uncheckedFunction } from "@/lib/server/provenance";
+import { singleNodeForm } from "@/lib/db/shard-forms";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { runMain } from "@/lib/runner/run-main";
 
@@ -37,7 +39,7 @@ function migrationText(drift: SourcesDrift, texts: Map<string, string>): string 
   const files = [...new Set([...drift.notInDatabase, ...drift.changed])].sort();
   const parts = [
     ...(drops.length > 0 ? [`-- Removed from prisma/sql\n${drops.map(dropStatement).join("\n")}`] : []),
-    ...files.map((file) => `-- From prisma/sql/${file}\n${texts.get(file)?.trimEnd()}`),
+    ...files.map((file) => `-- From prisma/sql/${file}\n${singleNodeForm(texts.get(file) ?? "").trimEnd()}`),
   ];
   return `${parts.join("\n\n")}\n`;
 }

@@ -2,6 +2,7 @@ import { env } from "@/lib/core/env";
 import { openEmbeddedDatabase } from "./embedded";
 import { applyMigrations } from "./migrations";
 import { parseDatabaseUrl } from "./pg-pool";
+import { installShardForms, isDistributed } from "./citus";
 import { APP_ROLE, appRoleIsRestricted, grantAppRole, withClient } from "./roles";
 import { assertReachable } from "./reachability";
 
@@ -38,6 +39,10 @@ export async function prepareDatabase(options: { migrate?: boolean } = {}): Prom
     const owner = ownerUrl ?? url;
     if (migrate) {
       await applyMigrations(owner);
+      // On a Citus cluster the migrations leave trigger functions in their one-node form.
+      await withClient(owner, async (client) => {
+        if (await isDistributed(client)) await installShardForms(client);
+      });
       const app = parseDatabaseUrl(url);
       if (app.user !== parseDatabaseUrl(owner).user) {
         await withClient(owner, (client) => grantAppRole(client, app.user, app.database));

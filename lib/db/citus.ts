@@ -1,5 +1,7 @@
 import pg from "pg";
 import { databaseUrlFor, parseDatabaseUrl } from "./pg-pool";
+import { functionDefinitions, hasShardForm, singleNodeForm } from "./shard-forms";
+import { readSqlSources, type SqlSource } from "./sql-sources";
 
 /**
  * The distributed layout on a Citus cluster (docs/citus.md). One project can hold billions of spans,
@@ -141,6 +143,9 @@ export async function distribute(client: Client, coordinator: CitusNode, options
   const db = (await one<{ db: string }>(client, "select current_database() as db"))?.db as string;
   await client.query(`alter database "${db.replace(/"/g, '""')}" set citus.enable_unsafe_triggers = on`);
 
+  // Before the tables move, so that their shards' triggers are made with these forms.
+  await installShardForms(client, log);
+
   for (const table of REFERENCE_TABLES) {
     if ((await citusType(client, table)) === "reference") continue;
     await client.query("select create_reference_table($1)", [table]);
@@ -213,6 +218,48 @@ export async function distribute(client: Client, coordinator: CitusNode, options
   for (const { f } of functions) await client.query("select create_distributed_function($1)", [f]);
   if (functions.length > 0) log(`${functions.length} functions distributed to every node`);
   return done;
+}
+
+/**
+ * Installs the Citus form of every trigger function whose file in prisma/sql writes statements
+ * through custodian_shard_sql (lib/db/shard-forms.ts): the migrations made their one-node form,
+ * static statements that name the distributed tables, which a trigger on a shard cannot run.
+ * Idempotent: a function already in its Citus form is left alone. A function in neither form (the
+ * database migrated to another version than these files) stops it: migrate, then run it again.
+ * Run by `distribute`, and after the migrations at start on a distributed database (bootstrap.ts).
+ */
+export async function installShardForms(
+  client: Client,
+  log: (line: string) => void = () => {},
+  sources: SqlSource[] = readSqlSources(),
+): Promise<number> {
+  let installed = 0;
+  for (const source of sources.filter((s) => hasShardForm(s.text))) {
+    for (const fn of functionDefinitions(source.text)) {
+      const row = await one<{ src: string }>(
+        client,
+        "select p.prosrc as src from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' and p.proname = $1",
+        [fn.name],
+      );
+      if (row?.src === fn.body) continue;
+      if (row?.src !== singleNodeForm(fn.body)) {
+        throw new Error(
+          `${fn.name} in the database is neither the form of prisma/sql/${source.file} nor its one-node form: ` +
+            "apply this version's migrations first.",
+        );
+      }
+      await client.query(fn.definition);
+      installed++;
+    }
+  }
+  if (installed > 0) log(`${installed} trigger functions in their Citus form (statements on the colocated shards)`);
+  return installed;
+}
+
+/** True when the database is distributed (the citus extension, and `session` a distributed table). */
+export async function isDistributed(client: Client): Promise<boolean> {
+  const citus = await one(client, "select 1 from pg_extension where extname = 'citus'");
+  return Boolean(citus) && (await citusType(client, "session")) === "distributed";
 }
 
 /** The workers registered in the database at `url` (on a test server: its maintenance database). */

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { singleNodeForm } from "./shard-forms";
 
 export const SQL_SOURCES_DIR = path.resolve(process.cwd(), "prisma", "sql");
 
@@ -78,8 +79,9 @@ export interface SourcesDrift {
 }
 
 /**
- * Compares the files with a migrated database: applies them inside a transaction that is rolled
- * back, and names every file whose objects came out different. The database is left as it was.
+ * Compares the files with a migrated database: applies them (in their one-node form, shard-forms.ts)
+ * inside a transaction that is rolled back, and names every file whose objects came out different.
+ * The database is left as it was.
  */
 export async function compareWithDatabase(db: SqlRunner, sources: SqlSource[] = readSqlSources()): Promise<SourcesDrift> {
   const owners = new Map<string, string[]>();
@@ -89,7 +91,7 @@ export async function compareWithDatabase(db: SqlRunner, sources: SqlSource[] = 
     const before = await catalogDefinitions(db);
     const changed: string[] = [];
     for (const s of sources) {
-      await db.query(s.text);
+      await db.query(singleNodeForm(s.text));
       const after = await catalogDefinitions(db);
       if (s.defines.some((key) => after.get(key) !== before.get(key))) changed.push(s.file);
     }

@@ -83,13 +83,28 @@ async function grantTestRole(name: string): Promise<void> {
 async function grantTestRoleTriggerSwitch(): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await asServer((admin) => admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${TEST_APP_ROLE}`));
+      const grant = `GRANT SET ON PARAMETER session_replication_role TO ${TEST_APP_ROLE}`;
+      await asServer(async (admin) => {
+        await admin.query(grant);
+        // On a Citus coordinator the switch reaches the workers' shards too (switchTriggersOff).
+        if (testServerIsCitus()) await admin.query("select run_command_on_workers($1)", [grant]);
+      });
       return;
     } catch (error) {
       if (attempt >= 5 || !/tuple concurrently updated/.test(String(error))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
+}
+
+/**
+ * Switches triggers off for the rest of `tx`'s transaction (tests that damage data behind them). On
+ * a Citus cluster the triggers run on the workers' shards, which a SET LOCAL reaches only with
+ * citus.propagate_set_commands; on one node that setting is a placeholder nothing reads.
+ */
+export async function switchTriggersOff(tx: { $executeRawUnsafe(sql: string): Promise<unknown> }): Promise<void> {
+  await tx.$executeRawUnsafe("set local citus.propagate_set_commands = 'local'");
+  await tx.$executeRawUnsafe("set local session_replication_role = replica");
 }
 
 async function dropDatabase(name: string): Promise<void> {

@@ -1,7 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { distribute, REFERENCE_TABLES, registeredWorkers, SESSION_TABLES } from "@/lib/db/citus";
+import { distribute, installShardForms, REFERENCE_TABLES, registeredWorkers, SESSION_TABLES } from "@/lib/db/citus";
+import { functionDefinitions, singleNodeForm } from "@/lib/db/shard-forms";
+import { readSqlSources } from "@/lib/db/sql-sources";
 import { parseDatabaseUrl } from "@/lib/db/pg-pool";
 import { ownerDatabaseUrl } from "@/lib/db/test-database";
 import { upsertSession } from "@/lib/server/ingest/session";
@@ -80,6 +82,24 @@ describe("the distributed layout", () => {
     const server = parseDatabaseUrl(ownerDatabaseUrl());
     const done = await distribute(owner, { host: server.host, port: server.port }, { workers: await registeredWorkers(owner) });
     expect(done).toEqual([]);
+  });
+
+  it("runs the triggers' statements on the colocated shards on every node, in their Citus form again after a migration", async () => {
+    const forms = async () =>
+      (
+        await owner.query<{ result: string }>(
+          `select result from run_command_on_all_nodes($$select count(*) filter (where prosrc like '%custodian_shard_sql(%')
+             || '/' || count(*) from pg_proc where proname in ('grid_counts_span_insert', 'session_counts_recount_at_risk')$$)`,
+        )
+      ).rows.map((r) => r.result);
+    expect(await forms()).toEqual(["2/2", "2/2", "2/2"]);
+    // A migration writes a function's one-node form (prisma/sql, lib/db/shard-forms.ts).
+    const [source] = readSqlSources().filter((x) => x.file === "grid_counts_span_insert.sql");
+    const [fn] = functionDefinitions(source?.text ?? "");
+    await owner.query(singleNodeForm(fn?.definition ?? ""));
+    expect(await forms()).toEqual(["1/2", "1/2", "1/2"]);
+    expect(await installShardForms(owner)).toBe(1);
+    expect(await forms()).toEqual(["2/2", "2/2", "2/2"]);
   });
 });
 

@@ -197,17 +197,20 @@ export async function expiryCounterDrift(tx: DbTx, projectId: string): Promise<s
 
 /**
  * Written by the gate rather than by a trigger: a summary that replaced spans is one generation
- * above the deepest of them, and of a class no lower than theirs.
+ * above the deepest of them, and of a class no lower than theirs. The replaced spans are aggregated
+ * in a subquery grouped by session: a Citus cluster then aggregates each group on its shard (it has
+ * no combining max of an enum), and a HAVING over a second alias of span is not in play (Citus 13.2
+ * wrote `max(r.generation)` there as `max(m.generation)` when it pushed the HAVING down).
  */
 export async function summaryLineageDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
-    select 'span.generation' as what, m.id::text as key, to_jsonb(m.generation) as stored, to_jsonb(1 + max(r.generation)) as expected
+    select 'span.generation' as what, m.id::text as key, to_jsonb(m.generation) as stored, to_jsonb(1 + r.generation) as expected
       from span m join session se on se.id = m.session_id
-      join summary_link l on l.session_id = m.session_id and l.summary_span_id = m.id
-      join span r on r.session_id = l.session_id and r.id = l.replaced_span_id
+      join (select l.session_id, l.summary_span_id, max(r.generation) as generation, max(r.class) as class
+              from summary_link l join span r on r.session_id = l.session_id and r.id = l.replaced_span_id
+             group by l.session_id, l.summary_span_id) r on r.session_id = m.session_id and r.summary_span_id = m.id
      where se.project_id = ${projectId}::uuid
-     group by m.id, m.generation, m.class
-    having m.generation <> 1 + max(r.generation) or m.class < max(r.class)
+       and (m.generation <> 1 + r.generation or m.class < r.class)
      order by 2`;
   return lines(rows);
 }
@@ -216,20 +219,25 @@ export async function summaryLineageDrift(tx: DbTx, projectId: string): Promise<
  * What search reads (span_search, and the originals waiting for its indexer) against the originals:
  * one row for each that holds bytes, one marked kept for each the sweeper deleted that keeps
  * something of its span (custodian_kept_text), none for any other, none twice, with its span's
- * project and time (the text itself is the projection functions', tested on their own).
+ * project and time (the text itself is the projection functions', tested on their own). The union's
+ * legs lead with session_id: a Citus cluster pushes a union down only with the distribution column
+ * in the same place in each leg. What is kept of a swept span is read from the originals first
+ * gathered (materialized): on a cluster custodian_kept_text runs on the coordinator, as it reads
+ * distributed tables itself.
  */
 export async function searchIndexDrift(tx: DbTx, projectId: string): Promise<string[]> {
   const rows = await tx.$queryRaw<Row[]>`
-    with expected as (
+    with originals as materialized (
       select o.session_id, o.span_id, se.project_id, s.occurred_at, o.bytes is null as kept
         from span_original o join span s on s.session_id = o.session_id and s.id = o.span_id
         join session se on se.id = o.session_id
-       where se.project_id = ${projectId}::uuid
-         and (o.bytes is not null or (o.deleted_at is not null and custodian_kept_text(o.session_id, o.span_id) is not null))),
+       where se.project_id = ${projectId}::uuid and (o.bytes is not null or o.deleted_at is not null)),
+    expected as (
+      select * from originals where not kept or custodian_kept_text(session_id, span_id) is not null),
     stored as (
       select x.session_id, x.span_id, x.project_id, x.occurred_at, x.kept
-        from (select i.project_id, i.session_id, i.span_id, i.occurred_at, i.kept from ${SEARCH_SOURCES.indexed} i
-              union all select p.project_id, p.session_id, p.span_id, p.occurred_at, p.kept from ${SEARCH_SOURCES.pending} p) x
+        from (select i.session_id, i.project_id, i.span_id, i.occurred_at, i.kept from ${SEARCH_SOURCES.indexed} i
+              union all select p.session_id, p.project_id, p.span_id, p.occurred_at, p.kept from ${SEARCH_SOURCES.pending} p) x
        where x.project_id = ${projectId}::uuid
           or x.session_id in (select id from session where project_id = ${projectId}::uuid)
       union all

@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import { AppError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
+import { switchTriggersOff } from "@/lib/db/test-database";
 import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -303,7 +304,7 @@ async function pickSpan(w: Workload, k: number): Promise<{ id: string; sessionId
 /** Bytes changed behind the database's back (no trigger sees it), then found by the sweeper's scrub. */
 async function damageThenScrub(w: Workload, span: { id: string; sessionId: string }) {
   await db().$transaction(async (tx) => {
-    await tx.$executeRaw`set local session_replication_role = replica`;
+    await switchTriggersOff(tx);
     // Verified longest ago of all originals: the scrub's next pick.
     await tx.$executeRaw`update span_original set bytes = ${"damaged bytes"}::bytea, verified_at = '1970-01-01'
       where session_id = ${span.sessionId}::uuid and span_id = ${span.id}::uuid and bytes is not null`;

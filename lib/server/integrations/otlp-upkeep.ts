@@ -65,21 +65,45 @@ const MAINTENANCE = "maintenance (held OTLP spans)";
  */
 export async function releaseHeldOtlpSpans(now = new Date()): Promise<number> {
   const waitedSince = new Date(now.getTime() - OTLP_HOLD_MS);
-  const rows = await db().$queryRaw<Array<{ project_id: string; trace_id: string }>>`
-    select distinct o.project_id::text as project_id, o.trace_id
+  // Two reads rather than one join: otlp_span stays on the coordinator of a Citus cluster, where
+  // it cannot be joined with the distributed span and session tables (docs/citus.md). The waiting
+  // spans are few (most batches bring their ancestors), so the second read is usually skipped.
+  const waiting = await db().$queryRaw<Array<{ project_id: string; trace_id: string; ordinal: string }>>`
+    select o.project_id::text as project_id, o.trace_id, o.ordinal::text as ordinal
       from otlp_span o
      where o.parent_span_id is not null
        and o.received_at <= ${waitedSince}
        and not exists (select 1 from otlp_span p
-                        where p.project_id = o.project_id and p.trace_id = o.trace_id and p.span_id = o.parent_span_id)
-       and not exists (select 1 from span s join session se on se.id = s.session_id
-                        where se.project_id = o.project_id and se.runtime = 'otel-genai' and s.source_line = o.ordinal)
-       and not exists (select 1 from skipped_record k join session se on se.id = k.session_id
-                        where se.project_id = o.project_id and se.runtime = 'otel-genai' and k.line = o.ordinal)`;
-  const traces = new Map<string, string[]>();
-  for (const row of rows) traces.set(row.project_id, [...(traces.get(row.project_id) ?? []), row.trace_id]);
+                        where p.project_id = o.project_id and p.trace_id = o.trace_id and p.span_id = o.parent_span_id)`;
+  if (waiting.length === 0) return 0;
+  const made = await madeFromReceipts(
+    [...new Set(waiting.map((r) => r.project_id))],
+    waiting.map((r) => r.ordinal),
+  );
+  const traces = new Map<string, Set<string>>();
+  for (const row of waiting) {
+    if (made.has(`${row.project_id}:${row.ordinal}`)) continue;
+    traces.set(row.project_id, (traces.get(row.project_id) ?? new Set()).add(row.trace_id));
+  }
   let ingested = 0;
   for (const [projectId, traceIds] of traces)
-    ingested += await mapOtlpTraces(projectId, traceIds, { requester: MAINTENANCE, now });
+    ingested += await mapOtlpTraces(projectId, [...traceIds], { requester: MAINTENANCE, now });
   return ingested;
+}
+
+/** The receipt numbers (as `project:ordinal`) among `ordinals` that a span or a skipped record of the projects' OTLP sessions carries. */
+async function madeFromReceipts(projectIds: string[], ordinals: string[]): Promise<Set<string>> {
+  const [spans, skipped] = await Promise.all([
+    db().$queryRaw<Array<{ project_id: string; line: string }>>`
+      select distinct se.project_id::text as project_id, s.source_line::text as line
+        from span s join session se on se.id = s.session_id
+       where se.project_id = any(${projectIds}::uuid[]) and se.runtime = 'otel-genai'
+         and s.source_line = any(${ordinals}::bigint[])`,
+    db().$queryRaw<Array<{ project_id: string; line: string }>>`
+      select distinct se.project_id::text as project_id, k.line::text as line
+        from skipped_record k join session se on se.id = k.session_id
+       where se.project_id = any(${projectIds}::uuid[]) and se.runtime = 'otel-genai'
+         and k.line = any(${ordinals}::bigint[])`,
+  ]);
+  return new Set([...spans, ...skipped].map((r) => `${r.project_id}:${r.line}`));
 }

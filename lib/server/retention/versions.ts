@@ -151,6 +151,12 @@ export async function savePolicyVersion(projectId: string, input: SavePolicyInpu
   const why = input.reason?.trim() || null;
   return db().$transaction(
     async (tx) => {
+      // On a Citus cluster, one connection per node for the whole change: the policy row's triggers
+      // recount the project's sessions on each node (docs/citus.md) over the connection that wrote
+      // the row there, unseen by Citus, and the originals redated below by another connection would
+      // wait for those rows, a deadlock within the one transaction that Citus cancels. (On one node
+      // the setting is an unused placeholder.)
+      await tx.$executeRaw`set local citus.multi_shard_modify_mode = 'sequential'`;
       // One writer per project at a time: the version check and the insert cannot interleave.
       await tx.$executeRaw`select pg_advisory_xact_lock(hashtext('retention_policy:' || ${projectId}))`;
       const current = await currentPolicy(projectId, tx);
