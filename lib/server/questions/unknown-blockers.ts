@@ -133,15 +133,16 @@ export function countedBlockersQuery(
     ) ?? Prisma.sql`(select null::text as session_id, null::text as id, null::int as seq, null::text as facts where false)`;
   // Each call's own atoms are probed by its key: the cost grows with the calls, not with every
   // atom in scope that some predicate could match (which the candidates' statements read anyway).
-  const matched = candidateSpanSql(predicates, { sessionId: "u.session_id", spanId: "u.span_id", span: () => "n" });
+  // Probed where the calls are read from span, not over a CTE of them: Citus pushes a correlated
+  // subquery down to the shards only from a distributed table joined on session_id.
+  const matched = candidateSpanSql(predicates, { sessionId: "s.session_id", spanId: "s.id", span: () => "n" });
   return Prisma.sql`
     with unchecked as (${uncheckedCountQuery(predicates, scope, now) ?? NO_COUNTS}),
-    calls as materialized (
+    judged as materialized (
       select s.session_id, s.id as span_id, s.seq, s.kind, s.transcript_state, s.has_pointer, s.original_state, s.original_expires_at,
-             s.occurred_at, s.outcome, s.exit_code
+             s.occurred_at, s.outcome, s.exit_code, ${matched} as matched
         from span s where ${inSessions("s", scope)} and s.unknown_call
     ),
-    judged as materialized (select u.*, ${matched} as matched from calls u),
     decided as materialized (
       select s.session_id, s.span_id as id, s.seq from judged s
        where not s.matched and ${checkableNow("s", now)} and ${inTime("s", scope)} and ${blocks}
