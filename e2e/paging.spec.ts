@@ -18,6 +18,7 @@ async function seedProject() {
   const { addMember, createProject, createUser } = await import("@/lib/server/admin");
   const { appendSpans, upsertSession } = await import("@/lib/server/ingest");
   const { db } = await import("@/lib/db/client");
+  const { refusalRowsOf } = await import("@/lib/server/dashboard/refusals.testkit");
   const suffix = randomBytes(3).toString("hex");
   const project = await createProject({ slug: `paging-${suffix}`, name: "E2E paging" });
   const member = { email: `pager-${suffix}@e2e.local`, password: `e2e-password-${randomBytes(6).toString("hex")}` };
@@ -59,25 +60,18 @@ async function seedProject() {
   // Sixty compactions the gate refused two spans of each, a minute apart from two hours ago: more
   // rows than a page of the refusals list holds.
   await db().refusalEvent.createMany({
-    data: Array.from({ length: REQUESTS }, (_, i) => {
-      const requestId = randomUUID();
-      // A request's refusals share its one time, as the gate writes them.
-      const occurredAt = new Date(Date.now() - 2 * 3_600_000 - i * 60_000);
-      return [0, 1].map((k) => ({
-        sessionId: session.id,
-        id: randomUUID(),
-        projectId: project.id,
-        spanId: span!.id,
-        decisionId: randomUUID(),
-        requestId,
-        cellClass: k === 0 ? ("SIDE_EFFECTING" as const) : ("STRUCTURED" as const),
-        cellProvenance: "EXPIRING" as const,
+    data: refusalRowsOf(
+      { projectId: project.id, sessionId: session.id, spanId: span!.id },
+      Array.from({ length: REQUESTS }, (_, i) => ({
+        occurredAt: new Date(Date.now() - 2 * 3_600_000 - i * 60_000),
         reason: `compaction ${i} would have lost the call`,
         requester: "runtime:paged",
-        atomsAtRisk: [],
-        occurredAt,
-      }));
-    }).flat(),
+        cells: [
+          ["SIDE_EFFECTING", "EXPIRING"],
+          ["STRUCTURED", "EXPIRING"],
+        ],
+      })),
+    ),
   });
   await db().compaction.createMany({
     data: Array.from({ length: 2 }, (_, i) => ({

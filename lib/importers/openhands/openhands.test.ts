@@ -805,7 +805,12 @@ describe("OpenHands importer: corrupting records never turns YES into NO", () =>
   // line cut to nothing left a blank line, which was passed over as no record at all, so the other
   // instance alone answered NO for a file whose first instance installed the package.
   it("an evaluation line cut to nothing is a skipped record, not NO", () => {
-    const result = parseOpenHands(corrupt(evalSdk, [[0, "truncate", 0, 0], [0, "unclose", 0, 0]]));
+    const result = parseOpenHands(
+      corrupt(evalSdk, [
+        [0, "truncate", 0, 0],
+        [0, "unclose", 0, 0],
+      ]),
+    );
     expectWellFormed(result);
     expect(verdictOf(result, command("apt-get install -y mailutils"))).not.toBe("NO");
   });

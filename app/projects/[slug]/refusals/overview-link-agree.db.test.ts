@@ -4,12 +4,12 @@
  * query, says "N refusals in M compactions", refusals on either side of where a range starts
  * included.
  */
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prepareOverview } from "@/components/charts/overview-series";
 import { db } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { refusalFeed } from "@/lib/server/dashboard";
+import { refusalRowsOf } from "@/lib/server/dashboard/refusals.testkit";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { projectOverview } from "@/lib/server/overview";
 
@@ -37,23 +37,18 @@ describe("the overview's refusals link", () => {
       new Date(NOW.getTime() - 20 * DAY_MS),
     ];
     await db().refusalEvent.createMany({
-      data: times.flatMap((occurredAt) => {
-        const requestId = randomUUID();
-        return [0, 1].map(() => ({
-          sessionId: session.id,
-          id: randomUUID(),
-          projectId: project.id,
-          spanId: span!.id,
-          decisionId: randomUUID(),
-          requestId,
-          cellClass: "SIDE_EFFECTING" as const,
-          cellProvenance: "EXPIRING" as const,
+      data: refusalRowsOf(
+        { projectId: project.id, sessionId: session.id, spanId: span!.id },
+        times.map((occurredAt) => ({
+          occurredAt,
           reason: "a summary would have lost the call",
           requester: "runtime:test",
-          atomsAtRisk: [],
-          occurredAt,
-        }));
-      }),
+          cells: [
+            ["SIDE_EFFECTING", "EXPIRING"],
+            ["SIDE_EFFECTING", "EXPIRING"],
+          ],
+        })),
+      ),
     });
     const expected = { "24h": 4, "7d": 8, "30d": 14, "90d": 14 } as const;
     for (const [range, refusals] of Object.entries(expected) as Array<[keyof typeof expected, number]>) {

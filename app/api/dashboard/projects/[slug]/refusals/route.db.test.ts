@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { addMember } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
+import { refusalRowsOf } from "@/lib/server/dashboard/refusals.testkit";
 
 // Who is signed in: the one thing a route test cannot get from a request outside Next.js. Their
 // membership of the project is real, read from the database.
@@ -43,25 +44,18 @@ async function projectWithRequests(label: string) {
     { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: new Date(), body: new TextEncoder().encode('{"command":"ls"}') },
   ]);
   await db().refusalEvent.createMany({
-    data: Array.from({ length: 55 }, (_, i) => {
-      const requestId = randomUUID();
-      // A request's refusals share its one time, as the gate writes them.
-      const occurredAt = new Date(Date.now() - (i + 1) * 60_000);
-      return [0, 1].map(() => ({
-        sessionId: session.id,
-        id: randomUUID(),
-        projectId: project.id,
-        spanId: span!.id,
-        decisionId: randomUUID(),
-        requestId,
-        cellClass: "STRUCTURED" as const,
-        cellProvenance: "NONE" as const,
+    data: refusalRowsOf(
+      { projectId: project.id, sessionId: session.id, spanId: span!.id },
+      Array.from({ length: 55 }, (_, i) => ({
+        occurredAt: new Date(Date.now() - (i + 1) * 60_000),
         reason: `seeded ${i}`,
         requester: "test",
-        atomsAtRisk: [],
-        occurredAt,
-      }));
-    }).flat(),
+        cells: [
+          ["STRUCTURED", "NONE"],
+          ["STRUCTURED", "NONE"],
+        ],
+      })),
+    ),
   });
   return project;
 }
