@@ -105,6 +105,6 @@ describe("a question on tool names alone", () => {
       const rows = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`explain ${query.text}`, ...query.values);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });
-    expect(plan).toContain("span_tool_call_name_idx");
+    expect(plan, `the plan read:\n${plan}`).toContain("span_tool_call_name_idx");
   });
 });
