@@ -43,19 +43,15 @@ async function seedProject() {
     { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: new Date(), body: new TextEncoder().encode('{"command":"ls"}') },
   ]);
   await db().refusalEvent.createMany({
-    data: Array.from({ length: 3 }, (_, i) => ({
-      sessionId: session.id,
-      id: randomUUID(),
-      projectId: project.id,
-      spanId: span!.id,
-      decisionId: randomUUID(),
-      cellClass: "SIDE_EFFECTING" as const,
-      cellProvenance: "EXPIRING" as const,
-      reason: `a summary would have lost the call (${i})`,
-      requester: "runtime:e2e",
-      atomsAtRisk: [],
-      occurredAt: new Date(Date.now() - (i + 1) * 60_000),
-    })),
+    data: refusalRowsOf(
+      { projectId: project.id, sessionId: session.id, spanId: span!.id },
+      Array.from({ length: 3 }, (_, i) => ({
+        occurredAt: new Date(Date.now() - (i + 1) * 60_000),
+        reason: `a summary would have lost the call (${i})`,
+        requester: "runtime:e2e",
+        cells: [["SIDE_EFFECTING", "EXPIRING"]],
+      })),
+    ),
   });
   // Sixty compactions the gate refused two spans of each, a minute apart from two hours ago: more
   // rows than a page of the refusals list holds.

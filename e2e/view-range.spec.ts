@@ -4,7 +4,7 @@
  * and a refusal of 20 days ago are inside 30 days and outside 7. A session's last activity is its
  * transcript's time, received today.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { formatDay } from "@/components/format";
 import { e2eDatabase } from "./support/e2e-database";
@@ -18,6 +18,7 @@ async function seed() {
   const { addDemoMembers } = await import("@/lib/demo/load");
   const { appendSpans, upsertSession } = await import("@/lib/server/ingest");
   const { db } = await import("@/lib/db/client");
+  const { refusalRowsOf } = await import("@/lib/server/dashboard/refusals.testkit");
   const tag = randomBytes(3).toString("hex");
   const project = await createProject({ slug: `view-range-${tag}`, name: "E2E view range" });
   await addDemoMembers(project.id);
@@ -31,20 +32,15 @@ async function seed() {
     const [span] = await appendSpans(project.id, session.id, [
       { seq: 0, kind: "TOOL_CALL", toolName: "Bash", occurredAt: at, body: new TextEncoder().encode('{"command":"ls"}') },
     ]);
-    await db().refusalEvent.create({
-      data: {
-        sessionId: session.id,
-        id: randomUUID(),
-        projectId: project.id,
-        spanId: span!.id,
-        decisionId: randomUUID(),
-        cellClass: "SIDE_EFFECTING",
-        cellProvenance: "NONE",
-        reason: `${label}: a summary would have lost the call`,
-        requester: "runtime:e2e",
-        atomsAtRisk: [],
-        occurredAt: at,
-      },
+    await db().refusalEvent.createMany({
+      data: refusalRowsOf({ projectId: project.id, sessionId: session.id, spanId: span!.id }, [
+        {
+          occurredAt: at,
+          reason: `${label}: a summary would have lost the call`,
+          requester: "runtime:e2e",
+          cells: [["SIDE_EFFECTING", "NONE"]],
+        },
+      ]),
     });
   };
   await session("Recent", 0);

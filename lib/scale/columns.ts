@@ -72,6 +72,7 @@ export const COLUMNS = {
     "atoms_at_risk",
     "occurred_at",
     "request_id",
+    "span_seq",
   ],
   compaction: [
     "session_id",

@@ -237,6 +237,7 @@ function reclaimItems(
           field(JSON.stringify((decision.atomsAtRisk ?? []).map(atomJson))),
           field(at),
           reclamationId,
+          field(span.seq),
         ]),
       );
     }

@@ -30,10 +30,10 @@ async function seed(label: string) {
   ]);
   // Request i at minute i from 1 June, its four refusals in two cells.
   await db().$executeRaw`
-    insert into refusal_event (session_id, id, project_id, span_id, decision_id, request_id, cell_class, cell_provenance,
+    insert into refusal_event (session_id, id, project_id, span_id, decision_id, request_id, span_seq, cell_class, cell_provenance,
                                reason, requester, atoms_at_risk, occurred_at)
     select ${session.id}::uuid, gen_random_uuid(), ${project.id}::uuid, ${span!.id}::uuid, gen_random_uuid(),
-           ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid,
+           ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, 0,
            (case when k % 2 = 0 then 'SIDE_EFFECTING' else 'STRUCTURED' end)::"EvidentialClass",
            (case when i % 3 = 0 then 'LOST' else 'EXPIRING' end)::"ProvenanceStatus",
            'refused', case when i % 5 = 0 then 'runtime:codex' else 'runtime:claude-code' end, '[]'::jsonb,

@@ -76,6 +76,8 @@ async function seed(label: string) {
     const event = {
       sessionId: session.id,
       id,
+      // A refusal whose request is not known is a request of its own, named by its id.
+      requestId: id,
       projectId: project.id,
       spanId: spans[5]!.id,
       decisionId: randomUUID(),

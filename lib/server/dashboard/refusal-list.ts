@@ -104,10 +104,10 @@ export function refusalWindow(query: RefusalListQuery, now: Date): { since?: Dat
 }
 
 /**
- * A refusal's gate request as the list groups by it, exactly the expression refusal_event_request_idx
- * holds (migration 20261207043000_refusal_groups), so the planner walks that index in order.
+ * A refusal's gate request as the list groups by it, a column of refusal_event_request_idx
+ * (migration 20261207060000_refusal_request_walk), so the planner walks that index in order.
  */
-export const REQUEST_KEY = Prisma.raw("coalesce(r.request_id, r.id)");
+export const REQUEST_KEY = Prisma.raw("r.request_id");
 
 /** Conditions on refusal_event (alias r), the project first; null when the list shows no refusals. */
 export function refusalWhereSql(projectId: string, query: RefusalListQuery, now: Date): Prisma.Sql | null {

@@ -132,14 +132,14 @@ export function refusalPageSql(
        group by p.occurred_at, p.session_id, p.id`
     : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, 0 as refused, 0 as atoms,
              null::text[] as reasons, null::text[] as cells, null::text as requester where false`;
-  // Each request's first spans by seq (REQUEST_SPANS_SHOWN of them), numbered within the request.
+  // Each request's first spans by seq (REQUEST_SPANS_SHOWN of them), numbered within the request:
+  // by the seq each refusal carries, not a join of every refusal of the page to span.
   const spans = refusals
     ? Prisma.sql`select occurred_at, session_id, id,
              json_agg(json_build_object('refusalId', refusal_id, 'spanId', span_id, 'seq', seq) order by seq nulls last, refusal_id)::text as spans
-        from (select p.occurred_at, p.session_id, p.id, r.id as refusal_id, r.span_id, s.seq,
-                     row_number() over (partition by p.occurred_at, p.session_id, p.id order by s.seq nulls last, r.id) as n
-                from page p join refusal_event r on ${mine}
-                join span s on s.session_id = r.session_id and s.id = r.span_id) x
+        from (select p.occurred_at, p.session_id, p.id, r.id as refusal_id, r.span_id, r.span_seq as seq,
+                     row_number() over (partition by p.occurred_at, p.session_id, p.id order by r.span_seq nulls last, r.id) as n
+                from page p join refusal_event r on ${mine}) x
        where n <= ${REQUEST_SPANS_SHOWN}
        group by occurred_at, session_id, id`
     : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, null::text as spans where false`;

@@ -170,6 +170,7 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
           spanId: span.id,
           decisionId,
           requestId: reclamationId,
+          spanSeq: span.seq,
           cellClass: decision.cell.class,
           cellProvenance: decision.cell.provenance,
           reason: decision.reason,

@@ -5,6 +5,7 @@ import { DAY_MS, DEFAULT_POLICY } from "@/lib/evidence/policy";
 import { Prisma } from "@/lib/db/generated/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { SWEEPER, writeAudits } from "@/lib/server/audit";
+import { refusalRowsOf } from "@/lib/server/dashboard/refusals.testkit";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { sweep } from "@/lib/server/retention";
 import { aheadWindow, atRiskAheadSql } from "./at-risk-ahead";
@@ -42,19 +43,10 @@ async function seedSession(projectId: string, externalId: string, spans: Paramet
   return { session, spans: ingested, setOriginal, bytes };
 }
 
-const refusal = (sessionId: string, projectId: string, spanId: string, occurredAt: Date) => ({
-  sessionId,
-  id: randomUUID(),
-  projectId,
-  spanId,
-  decisionId: randomUUID(),
-  cellClass: "SIDE_EFFECTING" as const,
-  cellProvenance: "EXPIRING" as const,
-  reason: "seeded",
-  requester: "test",
-  atomsAtRisk: [],
-  occurredAt,
-});
+const refusal = (sessionId: string, projectId: string, spanId: string, occurredAt: Date) =>
+  refusalRowsOf({ projectId, sessionId, spanId }, [
+    { occurredAt, reason: "seeded", requester: "test", cells: [["SIDE_EFFECTING", "EXPIRING"]] },
+  ])[0]!;
 
 const compaction = (sessionId: string, projectId: string, asked: boolean, replacedCount: number, occurredAt: Date) => ({
   sessionId,

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { addMember } from "@/lib/server/admin";
 import { makeTestProject, TEST_ACTOR } from "@/lib/server/admin/test-project";
+import { refusalRowsOf } from "@/lib/server/dashboard/refusals.testkit";
 import { appendSpans, upsertSession } from "@/lib/server/ingest";
 
 // Who is signed in: the one thing a route test cannot get from a request outside Next.js. Their
@@ -30,19 +31,10 @@ async function projectWithRefusal(label: string) {
   const [span] = await appendSpans(project.id, session.id, [
     { seq: 0, kind: "MESSAGE", occurredAt: new Date(), body: new TextEncoder().encode("hello") },
   ]);
-  await db().refusalEvent.create({
-    data: {
-      sessionId: session.id,
-      id: randomUUID(),
-      projectId: project.id,
-      spanId: span!.id,
-      decisionId: randomUUID(),
-      cellClass: "STRUCTURED",
-      cellProvenance: "NONE",
-      reason: "seeded",
-      requester: "test",
-      atomsAtRisk: [],
-    },
+  await db().refusalEvent.createMany({
+    data: refusalRowsOf({ projectId: project.id, sessionId: session.id, spanId: span!.id }, [
+      { occurredAt: new Date(), reason: "seeded", requester: "test", cells: [["STRUCTURED", "NONE"]] },
+    ]),
   });
   return project;
 }
