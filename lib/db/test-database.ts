@@ -97,14 +97,21 @@ async function grantTestRoleTriggerSwitch(): Promise<void> {
   }
 }
 
+type Tx = { $executeRawUnsafe(sql: string): Promise<unknown> };
+
 /**
- * Switches triggers off for the rest of `tx`'s transaction (tests that damage data behind them). On
- * a Citus cluster the triggers run on the workers' shards, which a SET LOCAL reaches only with
+ * `set local <assignment>` for the rest of `tx`'s transaction, on every node: on a Citus cluster
+ * the workers' shards run the statements, which a SET LOCAL reaches only with
  * citus.propagate_set_commands; on one node that setting is a placeholder nothing reads.
  */
-export async function switchTriggersOff(tx: { $executeRawUnsafe(sql: string): Promise<unknown> }): Promise<void> {
+export async function setLocalOnEveryNode(tx: Tx, assignment: string): Promise<void> {
   await tx.$executeRawUnsafe("set local citus.propagate_set_commands = 'local'");
-  await tx.$executeRawUnsafe("set local session_replication_role = replica");
+  await tx.$executeRawUnsafe(`set local ${assignment}`);
+}
+
+/** Switches triggers off for the rest of `tx`'s transaction (tests that damage data behind them). */
+export async function switchTriggersOff(tx: Tx): Promise<void> {
+  await setLocalOnEveryNode(tx, "session_replication_role = replica");
 }
 
 async function dropDatabase(name: string): Promise<void> {

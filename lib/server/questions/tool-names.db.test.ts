@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { setLocalOnEveryNode } from "@/lib/db/test-database";
 import { appendSpans, upsertSession } from "@/lib/server/ingest/append";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { askEvidenceQuestion } from "./ask";
@@ -101,7 +102,7 @@ describe("a question on tool names alone", () => {
     // decide the plan of these few rows.
     await db().$executeRawUnsafe("analyze span, evidence_atom");
     const plan = await db().$transaction(async (tx) => {
-      await tx.$executeRawUnsafe("set local enable_seqscan = off");
+      await setLocalOnEveryNode(tx, "enable_seqscan = off");
       const rows = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`explain ${query.text}`, ...query.values);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });
