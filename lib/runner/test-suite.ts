@@ -2,7 +2,8 @@
  * `npm test`: the whole suite, layer by layer, with the time of each layer printed at the end.
  *
  * Lint and the type check run side by side, and nothing else starts unless both pass; then the
- * vitest projects (unit, db, embedded), the production build and the browser tests that need it,
+ * vitest projects (unit, db, embedded), the production build, the browser tests that need it, and
+ * the Citus layer (run against CITUS_URL when it is set, else skipped with its reason printed),
  * one after the other. Running vitest beside the build and the browser tests was tried: on two
  * shared cores it took as long in all (956 s against 959 s) and tests with time limits failed, so
  * each layer has the machine to itself. A failing layer stops the suite, as `&&` did.
@@ -17,6 +18,7 @@ const TYPECHECK: Layer = { name: "typecheck", command: ["npx", "tsc", "--noEmit"
 const VITEST: Layer = { name: "vitest", command: ["npx", "vitest", "run"] };
 const BUILD: Layer = { name: "build", command: ["npm", "run", "-s", "build"] };
 const PLAYWRIGHT: Layer = { name: "playwright", command: ["npx", "playwright", "test"] };
+const CITUS: Layer = { name: "citus", command: ["npm", "run", "-s", "test:citus"] };
 
 /** Runs one layer, each line of its output prefixed with its name (lint and typecheck print at once). */
 function run(layer: Layer): Promise<Outcome> {
@@ -66,9 +68,10 @@ async function main() {
     report(checks, started);
     process.exit(1);
   }
-  const outcomes = [...checks, ...(await inOrder(VITEST, BUILD, PLAYWRIGHT))];
+  const layers = [VITEST, BUILD, PLAYWRIGHT, CITUS];
+  const outcomes = [...checks, ...(await inOrder(...layers))];
   report(outcomes, started);
-  process.exit(outcomes.length === 5 && outcomes.every((o) => o.code === 0) ? 0 : 1);
+  process.exit(outcomes.length === checks.length + layers.length && outcomes.every((o) => o.code === 0) ? 0 : 1);
 }
 
 void main();
