@@ -122,32 +122,37 @@ export function refusalPageSql(
     refusals ?? Prisma.sql`false`,
     Prisma.sql`p.kind = 'refusal' and r.occurred_at = p.occurred_at and r.session_id = p.session_id and ${REQUEST_KEY} = p.id`,
   ]);
-  const details = refusals
-    ? Prisma.sql`select p.occurred_at, p.session_id, p.id, count(*)::int as refused,
-             coalesce(sum(case when jsonb_typeof(r.atoms_at_risk) = 'array' then jsonb_array_length(r.atoms_at_risk) else 0 end), 0)::int as atoms,
-             array_agg(distinct r.reason) as reasons,
-             array_agg(distinct r.cell_class::text || ':' || r.cell_provenance::text) as cells,
-             min(r.requester) as requester
-        from page p join refusal_event r on ${mine}
-       group by p.occurred_at, p.session_id, p.id`
-    : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, 0 as refused, 0 as atoms,
-             null::text[] as reasons, null::text[] as cells, null::text as requester where false`;
-  // Each request's first spans by seq (REQUEST_SPANS_SHOWN of them), numbered within the request:
-  // by the seq each refusal carries, not a join of every refusal of the page to span.
-  const spans = refusals
-    ? Prisma.sql`select occurred_at, session_id, id,
-             json_agg(json_build_object('refusalId', refusal_id, 'spanId', span_id, 'seq', seq) order by seq nulls last, refusal_id)::text as spans
-        from (select p.occurred_at, p.session_id, p.id, r.id as refusal_id, r.span_id, r.span_seq as seq,
-                     row_number() over (partition by p.occurred_at, p.session_id, p.id order by r.span_seq nulls last, r.id) as n
-                from page p join refusal_event r on ${mine}) x
-       where n <= ${REQUEST_SPANS_SHOWN}
-       group by occurred_at, session_id, id`
-    : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, null::text as spans where false`;
+  // The page's requests' refusals, read once: their details and first spans are both made of them.
+  const refused = refusals
+    ? Prisma.sql`select p.occurred_at, p.session_id, p.id, r.id as refusal_id, r.span_id, r.span_seq, r.atoms_at_risk, r.reason,
+             r.cell_class, r.cell_provenance, r.requester
+        from page p join refusal_event r on ${mine}`
+    : Prisma.sql`select null::timestamp as occurred_at, null::uuid as session_id, null::uuid as id, null::uuid as refusal_id,
+             null::uuid as span_id, null::int as span_seq, null::jsonb as atoms_at_risk, null::text as reason,
+             null::"EvidentialClass" as cell_class, null::"ProvenanceStatus" as cell_provenance, null::text as requester where false`;
+  // Each request's details, and its first spans by seq (REQUEST_SPANS_SHOWN of them) numbered within
+  // the request by the seq each refusal carries, not a join of every refusal of the page to span.
   return Prisma.sql`
     with page as (${pageRowsSql(refusals, compactions, read)}),
     titles as (select se.id, coalesce(se.title, se.external_id) as title from session se join page p on se.id = p.session_id),
-    details as (${details}),
-    spans as (${spans}),
+    refused as (${refused}),
+    details as (
+      select x.occurred_at, x.session_id, x.id, count(*)::int as refused,
+             coalesce(sum(case when jsonb_typeof(x.atoms_at_risk) = 'array' then jsonb_array_length(x.atoms_at_risk) else 0 end), 0)::int as atoms,
+             array_agg(distinct x.reason) as reasons,
+             array_agg(distinct x.cell_class::text || ':' || x.cell_provenance::text) as cells,
+             min(x.requester) as requester
+        from refused x
+       group by x.occurred_at, x.session_id, x.id
+    ),
+    spans as (
+      select occurred_at, session_id, id,
+             json_agg(json_build_object('refusalId', refusal_id, 'spanId', span_id, 'seq', span_seq) order by span_seq nulls last, refusal_id)::text as spans
+        from (select x.*, row_number() over (partition by x.occurred_at, x.session_id, x.id order by x.span_seq nulls last, x.refusal_id) as n
+                from refused x) x
+       where n <= ${REQUEST_SPANS_SHOWN}
+       group by occurred_at, session_id, id
+    ),
     totals as (
       select rt.requests, rt.refusals,
              ${compactions ? Prisma.sql`(select count(*) from compaction c where ${compactions})` : Prisma.sql`0`}::int as compactions,
