@@ -9,6 +9,10 @@ if (!url) {
   console.log("test:citus skipped: CITUS_URL is not set (the URL of a Citus coordinator's postgres database; docs/citus.md).");
   process.exit(0);
 }
+if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url)) {
+  console.error(`test:citus: CITUS_URL=${JSON.stringify(url)} is not one postgresql:// URL (docs/citus.md).`);
+  process.exit(1);
+}
 const started = Date.now();
 const child = spawn(
   process.execPath,
