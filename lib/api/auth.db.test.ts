@@ -71,3 +71,33 @@ describe("unknown API keys", () => {
     }
   });
 });
+
+describe("a known API key", () => {
+  it("names its project, role and prefix; notes its use at most once a minute; once revoked it is refused", async () => {
+    const project = await makeTestProject("known-key");
+    const created = await createApiKey(project.id, "runtime", "VIEWER", TEST_ACTOR);
+    const address = "192.0.2.77";
+    const caller = await authenticate(request(created.key, address));
+    expect(caller).toEqual({
+      projectId: project.id,
+      keyId: created.id,
+      role: "VIEWER",
+      label: `api-key:${created.prefix}`,
+    });
+    const lastUsed = async () => (await db().apiKey.findUniqueOrThrow({ where: { id: created.id } })).lastUsedAt;
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    expect(Math.abs(first!.getTime() - Date.now())).toBeLessThan(60_000);
+
+    // Within the minute, not written again; past it (the column moved back), written anew.
+    await authenticate(request(created.key, address));
+    expect(await lastUsed()).toEqual(first);
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    await db().apiKey.update({ where: { id: created.id }, data: { lastUsedAt: longAgo } });
+    await authenticate(request(created.key, address));
+    expect((await lastUsed())!.getTime()).toBeGreaterThan(longAgo.getTime() + 60_000);
+
+    await db().apiKey.update({ where: { id: created.id }, data: { revokedAt: new Date() } });
+    expect((await statusOf(authenticate(request(created.key, address)))).status).toBe(401);
+  });
+});

@@ -3,10 +3,14 @@
  * Claude Code posts them (the event's JSON, the key in the Authorization header). What the agent
  * waits for is the request: PreCompact waits for the capture and the gate; Stop is answered at once
  * and captured after the response, so before each Stop run the previous capture is let finish.
+ * Beside wall time, each run's CPU (the server's, and the database's where it runs on this machine):
+ * on a shared 2-core machine wall time moves with the neighbours, CPU far less.
  */
 import { statSync } from "node:fs";
+import type pg from "pg";
 import { db } from "@/lib/db/client";
 import { pendingSearchCount } from "@/lib/server/search";
+import { CpuMeter } from "./cpu";
 import { measure, type Timing } from "./measure";
 
 /**
@@ -27,6 +31,10 @@ export const HTTP_HOOK_TARGET_MS = 50;
 
 export async function measureHttpHooks(options: {
   base: string;
+  /** The server's process, whose CPU each run is charged. */
+  serverPid: number;
+  /** A connection to the server's database, to read its backends' CPU (none: not read). */
+  cpuClient?: pg.ClientBase;
   key: string;
   projectId: string;
   session: string;
@@ -73,6 +81,7 @@ export async function measureHttpHooks(options: {
     iterations: options.iterations,
     warmup: 1,
     target: HTTP_HOOK_TARGET_MS,
+    cpu: new CpuMeter(options.cpuClient, options.serverPid),
     before: async () => {
       await settled();
       await options.appendNew();

@@ -29,7 +29,7 @@ import { runHook } from "@/lib/cli/hook";
 import { buildHookBundle } from "@/lib/cli/hook-build";
 import type { ConnectionConfig } from "@/lib/cli/hook-config";
 import { measureHttpHooks, searchIndexed } from "./hook-http";
-import { measure, printTimings, type RunningServer, startServer } from "./measure";
+import { connect, measure, printTimings, type RunningServer, startServer } from "./measure";
 
 const RECORDS = Number(process.env.BENCH_HOOK_RECORDS ?? 5000);
 const NEW_PER_RUN = 100;
@@ -181,9 +181,12 @@ async function main() {
         { iterations: ITERATIONS, warmup: 1 },
       ),
     ]);
+    const cpuClient = await connect(database.url).catch(() => undefined);
     printTimings(
       await measureHttpHooks({
         base: server.base,
+        serverPid: server.pid,
+        ...(cpuClient ? { cpuClient } : {}),
         key,
         projectId: project.id,
         session: SESSION,
@@ -193,6 +196,7 @@ async function main() {
         newPerRun: NEW_PER_RUN,
       }),
     );
+    await cpuClient?.end();
     console.log(`Machine after the runs: ${machine()}`);
   } finally {
     await server?.stop();

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { AppError } from "@/lib/core/errors";
-import { PrismaClient } from "./generated/client";
+import { type Prisma, PrismaClient } from "./generated/client";
 import { APP_PLANNER_OPTIONS, createPool, parseDatabaseUrl, type PoolTimeouts } from "./pg-pool";
 
 export type Db = PrismaClient;
@@ -116,6 +116,15 @@ function sessionTimeouts(): PoolTimeouts | undefined {
  */
 export async function rawQuery<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
   return (await pool().query<R>(text, values)).rows;
+}
+
+/**
+ * A statement built with Prisma.sql, run on a connection of the same pool without Prisma: for the
+ * hot paths where Prisma's handling of each request costs more than the statement (a hook's
+ * capture, an evidence question's many reads).
+ */
+export async function sqlRows<R extends pg.QueryResultRow>(query: Prisma.Sql): Promise<R[]> {
+  return rawQuery<R>(query.text, query.values);
 }
 
 /** The pool under the process's Prisma client (made with it). */

@@ -3,7 +3,7 @@
  * a restart reads them back, so a file is never sent twice and nothing appended while the watcher
  * was down is missed. The reader's own state is opaque here (JSON the reader wrote).
  */
-import { db } from "@/lib/db/client";
+import { db, rawQuery } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 
 export interface TranscriptCursorRow {
@@ -36,10 +36,37 @@ export async function loadTranscriptCursors(projectId: string): Promise<Map<stri
   return new Map(rows.map((r) => [r.path, toRow(r)]));
 }
 
-/** One file's cursor, or null when the file was never read. */
+/**
+ * One file's cursor, or null when the file was never read. Read on the pool without Prisma: an HTTP
+ * hook waits for it, and Prisma's work per request cost more than the read. Times hold UTC digits:
+ * read as milliseconds since the epoch of those digits, as Prisma reads them.
+ */
 export async function loadTranscriptCursor(projectId: string, path: string): Promise<TranscriptCursorRow | null> {
-  const row = await db().transcriptCursor.findUnique({ where: { projectId_path: { projectId, path } } });
-  return row ? toRow(row) : null;
+  const [row] = await rawQuery<{
+    runtime: string;
+    identity: string;
+    size: string;
+    mtime: number;
+    state: unknown;
+    bytes: string;
+    error: string | null;
+    delete_at: number | null;
+  }>(
+    `select runtime, identity, size::text as size, (extract(epoch from mtime) * 1000)::float8 as mtime, state,
+            bytes::text as bytes, error, (extract(epoch from delete_at) * 1000)::float8 as delete_at
+       from transcript_cursor where project_id = $1::uuid and path = $2`,
+    [projectId, path],
+  );
+  if (!row) return null;
+  const { delete_at: deleteAt, ...rest } = row;
+  return {
+    ...rest,
+    path,
+    size: Number(row.size),
+    mtime: new Date(row.mtime),
+    bytes: Number(row.bytes),
+    deleteAt: deleteAt === null ? null : new Date(deleteAt),
+  };
 }
 
 export async function saveTranscriptCursor(projectId: string, row: TranscriptCursorRow): Promise<void> {

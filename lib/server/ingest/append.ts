@@ -34,8 +34,12 @@ export interface AppendOptions {
    * transaction of its own: an import writes a file's sessions and spans all or nothing.
    */
   client?: pg.PoolClient;
-  /** The batch's rows, built ahead of the transaction (./prepare): an import analyses a batch while the one before is written. */
-  ahead?: RowsAhead;
+  /**
+   * The batch's rows, built ahead of the transaction (./prepare): an import analyses a batch while
+   * the one before is written; a hook's sync, while the transaction's first reads are on their way
+   * (a promise, awaited once they are answered).
+   */
+  ahead?: RowsAhead | Promise<RowsAhead>;
   /** The project's policy, when the caller has loaded it already (a hook's sync loads it once for ingest and the gate). */
   policy?: RetentionPolicy;
 }
@@ -59,13 +63,16 @@ export async function appendSpans(
   );
   const hashed = spans.map((span) => ({ span, sha256: sha256Hex(span.body) }));
   rejectInconsistentBatch(hashed);
-  const policy = options.ahead?.policy ?? options.policy ?? (await loadPolicy(db(), projectId));
+  const { ahead } = options;
+  // A failure of rows built ahead is met where they are awaited, in the transaction.
+  if (ahead instanceof Promise) ahead.catch(() => {});
+  const policy = options.policy ?? (ahead instanceof Promise ? undefined : ahead?.policy) ?? (await loadPolicy(db(), projectId));
   try {
-    return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, options.ahead);
+    return await writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, ahead);
   } catch (error) {
     // A concurrent submission of the same seq won the race: run again to answer as a resubmission.
     if (isUniqueViolation(error))
-      return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, options.ahead);
+      return writeBatch(projectId, sessionId, policy, hashed, receiptOf(options), options.client, ahead);
     throw error;
   }
 }
@@ -113,22 +120,23 @@ async function writeBatch(
   hashed: HashedSpan[],
   receivedAt: Date | null,
   outer?: pg.PoolClient,
-  ahead?: RowsAhead,
+  aheadOrPending?: RowsAhead | Promise<RowsAhead>,
 ): Promise<IngestedSpan[]> {
   return (outer ? inSavepoint(outer) : rawTransaction)(async (client) => {
-    const session = await client.query<{ cwd: string | null }>("select cwd from session where id = $1 and project_id = $2", [
-      sessionId,
-      projectId,
-    ]);
-    if (session.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
-    const { cwd } = session.rows[0]!;
-
-    const stored = await client.query<StoredSpanRow>(
-      `select s.id::text as id, s.seq, s.sha256, s.class::text as class,
-              (select count(*) from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id)::int as atoms
-         from span s where s.session_id = $1 and s.seq = any($2::int[])`,
-      [sessionId, hashed.map((h) => h.span.seq)],
+    // The session's working directory and the batch's spans already stored, in one round trip.
+    const found = await client.query<{ cwd: string | null } & { [K in keyof StoredSpanRow]: StoredSpanRow[K] | null }>(
+      `select se.cwd, st.id, st.seq, st.sha256, st.class, st.atoms
+         from session se
+         left join lateral (
+           select s.id::text as id, s.seq, s.sha256, s.class::text as class,
+                  (select count(*) from evidence_atom a where a.session_id = s.session_id and a.span_id = s.id)::int as atoms
+             from span s where s.session_id = se.id and s.seq = any($3::int[])) st on true
+        where se.id = $1 and se.project_id = $2`,
+      [sessionId, projectId, hashed.map((h) => h.span.seq)],
     );
+    if (found.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
+    const { cwd } = found.rows[0]!;
+    const stored = { rows: found.rows.filter((row): row is typeof row & StoredSpanRow => row.id !== null) };
     const storedBySeq = new Map(stored.rows.map((row) => [row.seq, row]));
     const conflicts: FieldError[] = [];
     hashed.forEach(({ span, sha256 }, index) => {
@@ -157,8 +165,11 @@ async function writeBatch(
     }
     const fresh = hashed.filter(({ span }) => !results.has(span.seq));
     const uniqueFresh = [...new Map(fresh.map((h) => [h.span.seq, h])).values()];
+    const ahead = await aheadOrPending;
     const { rows, inserted, copy }: ReturnType<RowsAhead["rowsFor"]> =
-      ahead && ahead.cwd === cwd ? ahead.rowsFor(uniqueFresh) : batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
+      ahead && ahead.cwd === cwd && ahead.policy === policy
+        ? ahead.rowsFor(uniqueFresh)
+        : batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
     await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy", copy);
     for (const result of inserted) results.set(result.seq, result);
 

@@ -4,12 +4,12 @@
  * compactions the transcript records, and what it wants back: the gate's view of what a
  * compaction would take now, and the evidence ledger for the agent's new context.
  */
-import { db } from "@/lib/db/client";
+import { db, rawQuery } from "@/lib/db/client";
 import { mayHoldNonDurableVerbatim, statusConditions } from "@/lib/server/provenance";
 import { loadPolicy } from "@/lib/server/retention";
 import type { ImportedCompaction } from "@/lib/importers/shared/types";
 import { endsBeforeSession } from "@/lib/importers/shared/partial-end";
-import { appendSpans, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
+import { appendSpans, rowsAhead, supersedeEndMarks, upsertSession } from "@/lib/server/ingest";
 import { reclaim } from "@/lib/server/gate";
 import { linkCompactions, type StoredSpanRef } from "./compactions";
 import { type RuntimeSummaryInput, type RuntimeSummaryResult, recordRuntimeSummary } from "./runtime-summary";
@@ -73,6 +73,16 @@ export async function syncHookTranscript(
     ...input.spans.map((s) => s.sourceLine ?? 0),
     ...input.skipped.filter((k) => !endsBeforeSession({ message: k.reason })).map((k) => k.line),
   );
+  // Each chunk is analysed while the statements before its writes are on their way: the first
+  // while end marks and skipped records are written, the next while this one is written.
+  const chunks: Submission[][] = [];
+  for (let i = 0; i < input.spans.length; i += CHUNK) chunks.push(input.spans.slice(i, i + CHUNK));
+  const analyse = (chunk: Submission[] | undefined) => {
+    const rows = chunk ? rowsAhead(session, chunk, policy, { now }) : undefined;
+    rows?.catch(() => {}); // a failure is met where appendSpans awaits it
+    return rows;
+  };
+  let ahead = analyse(chunks[0]);
   await supersedeEndMarks(session.id, readThrough);
   if (input.skipped.length > 0) {
     await db().skippedRecord.createMany({
@@ -81,9 +91,10 @@ export async function syncHookTranscript(
     });
   }
   let imported = 0;
-  for (let i = 0; i < input.spans.length; i += CHUNK) {
-    const done = await appendSpans(projectId, session.id, input.spans.slice(i, i + CHUNK), { now, policy });
-    imported += done.filter((s) => s.created).length;
+  for (let i = 0; i < chunks.length; i++) {
+    const written = appendSpans(projectId, session.id, chunks[i]!, { now, policy, ...(ahead ? { ahead } : {}) });
+    ahead = analyse(chunks[i + 1]);
+    imported += (await written).filter((s) => s.created).length;
   }
   // The runtime's own summary first: the transcript's record of the same compaction then finds its
   // spans taken and is kept as a span, not linked a second time.
@@ -92,19 +103,25 @@ export async function syncHookTranscript(
     : undefined;
   const linkedCompactions =
     input.compactions.length > 0 ? await linkHookCompactions(projectId, session.id, input.compactions, requester) : 0;
-  const last = await db().span.findFirst({
-    where: { sessionId: session.id, seq: { not: null } },
-    orderBy: { seq: "desc" },
-    select: { seq: true },
-  });
-  const result: HookSyncResult = { sessionId: session.id, nextSeq: (last?.seq ?? -1) + 1, imported, linkedCompactions };
+  // Both read what the writes above committed, neither needs the other: side by side.
+  const [nextSeq, gate] = await Promise.all([
+    nextSeqOf(session.id),
+    input.gate ? gateOnVerbatim(projectId, session.id, requester, now, policy.evidenceHorizonDays) : undefined,
+  ]);
+  const result: HookSyncResult = { sessionId: session.id, nextSeq, imported, linkedCompactions };
   if (runtimeSummary !== undefined) result.runtimeSummary = runtimeSummary;
-  if (input.gate) result.gate = await gateOnVerbatim(projectId, session.id, requester, now, policy.evidenceHorizonDays);
+  if (gate) result.gate = gate;
   if (input.ledgerLimit) {
     result.ledger = await sideEffectLedger(projectId, session.id, input.ledgerLimit);
     result.ledgerText = ledgerText(result.ledger, input.serverUrl);
   }
   return result;
+}
+
+/** The seq after the session's highest (its span counter keeps the highest, in step with every write). */
+async function nextSeqOf(sessionId: string): Promise<number> {
+  const [row] = await rawQuery<{ seq_max: number | null }>("select seq_max from session where id = $1", [sessionId]);
+  return (row?.seq_max ?? -1) + 1;
 }
 
 /** The compactions' summaries and replaced spans by seq, as stored, then linked as observed. */

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/core/errors";
 import { isUuid } from "@/lib/core/ids";
-import { db, rawQuery } from "@/lib/db/client";
+import { db, sqlRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import {
   compileQuestion,
@@ -333,7 +333,7 @@ async function answerSessions(
   unknownCandidates.catch(() => {}); // handled where it is awaited
   const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
-  const pooled = <R>(sql: Prisma.Sql) => rawQuery<R & object>(sql.text, sql.values) as Promise<R[]>;
+  const pooled = <R>(sql: Prisma.Sql) => sqlRows<R & object>(sql) as Promise<R[]>;
   const [gaps, checked, blocking, citing, summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),

@@ -6,7 +6,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { type CompiledPredicate, judgeSpan, matchAtom, spanQualifies } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { rawQuery } from "@/lib/db/client";
+import { sqlRows } from "@/lib/db/client";
 import { type CandidateRow, candidateSources, type FactsRow, factsQuery, ordered, unknownToolAtomsQuery } from "./candidate-sql";
 import { atomsBySpan, keyOf, orderedAtoms, placed, questionSpan, spanKeys, type Judged, type Scope } from "./scope";
 import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
@@ -75,7 +75,7 @@ export async function judgeCandidates(
     seen += batch.length;
     options.onProgress?.(seen);
   };
-  const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await rawQuery(sql.text, sql.values)) as R[];
+  const pooled: RunQuery = async <R>(sql: Prisma.Sql) => (await sqlRows(sql)) as R[];
   const limit = Prisma.sql` limit ${atOnce + 1}`;
   const firsts = await Promise.all(
     sources.slice(0, predicates.length).map((source) => pooled<CandidateRow>(Prisma.sql`${ordered(source)}${limit}`)),

@@ -11,7 +11,7 @@
  * Anything else the engine reads about a span is a fact of its row, covered by the version.
  */
 import { canonicalSha256 } from "@/lib/core/canonical-json";
-import { db, rawQuery } from "@/lib/db/client";
+import { db, sqlRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { Blocker, Citation, EvidenceQuestion, SeqGap } from "@/lib/evidence/questions";
 import type { ToolOutcome } from "@/lib/evidence/outcomes";
@@ -115,7 +115,7 @@ export function verdictsQuery(sessions: ScopeSessionRow[], key: string, now: Dat
 export async function readVerdicts(sessions: ScopeSessionRow[], key: string, now: Date): Promise<Map<string, SessionAnswer>> {
   if (sessions.length === 0) return new Map();
   const query = verdictsQuery(sessions, key, now);
-  const rows = await rawQuery<{ session_id: string; answer: string }>(query.text, query.values);
+  const rows = await sqlRows<{ session_id: string; answer: string }>(query);
   return new Map(rows.map((r) => [r.session_id, restore(r.session_id, r.answer)]));
 }
 
@@ -152,7 +152,7 @@ export async function saveVerdicts(
        set evidence_version = excluded.evidence_version, valid_from = excluded.valid_from,
            valid_until = excluded.valid_until, answer = excluded.answer
      where question_verdict.evidence_version <= excluded.evidence_version`;
-  await rawQuery(query.text, query.values);
+  await sqlRows(query);
 }
 
 /**
