@@ -163,10 +163,15 @@ async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRec
 async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<number> {
   const held = sessions.filter((s) => s.span_count > 0);
   if (!timed(scope) || held.length === 0) return held.length;
+  // One probe per kind of span, each down an index by time (no index holds every span by time: a
+  // single probe walked one of each session's spans in the range, ten times slower).
+  const within = (kind: string) =>
+    Prisma.sql`exists (select 1 from span s where s.session_id = t.id and ${Prisma.raw(kind)} and ${inTime("s", scope)})`;
   const [row] = await db().$queryRaw<Array<{ n: number }>>`
     select count(*)::int as n from session t
      where t.id = any(${held.map((s) => s.id)}::uuid[])
-       and exists (select 1 from span s where s.session_id = t.id and ${inTime("s", scope)})`;
+       and (${within("s.kind <> 'SUMMARY' and s.seq is not null")} or ${within("s.kind = 'SUMMARY'")}
+            or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`;
   return row?.n ?? 0;
 }
 
