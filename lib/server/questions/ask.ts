@@ -17,8 +17,8 @@ import {
   type SkippedRecordRef,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import { inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
-import { countChecked, findGaps } from "./spans";
+import { timed, type Scope, type ScopeSessionRow } from "./scope";
+import { countChecked, findGaps, sessionsWithSpansIn } from "./spans";
 import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
 import { judgeCountedBlockers } from "./blocking";
 import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers";
@@ -153,26 +153,6 @@ async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRec
   return rows
     .sort((a, b) => index.get(a.session_id)! - index.get(b.session_id)! || a.line - b.line)
     .map((r) => ({ sessionId: r.session_id, line: r.line, reason: r.reason }));
-}
-
-/**
- * The sessions in scope with at least one span (summaries included) in the question's time range,
- * every span when it has none: what "checked in N sessions" counts. None: the scope has no span
- * at all, and never answers NO.
- */
-async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<number> {
-  const held = sessions.filter((s) => s.span_count > 0);
-  if (!timed(scope) || held.length === 0) return held.length;
-  // One probe per kind of span, each down an index by time (no index holds every span by time: a
-  // single probe walked one of each session's spans in the range, ten times slower).
-  const within = (kind: string) =>
-    Prisma.sql`exists (select 1 from span s where s.session_id = t.id and ${Prisma.raw(kind)} and ${inTime("s", scope)})`;
-  const [row] = await db().$queryRaw<Array<{ n: number }>>`
-    select count(*)::int as n from session t
-     where t.id = any(${held.map((s) => s.id)}::uuid[])
-       and (${within("s.kind <> 'SUMMARY' and s.seq is not null")} or ${within("s.kind = 'SUMMARY'")}
-            or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`;
-  return row?.n ?? 0;
 }
 
 /** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */

@@ -6,6 +6,7 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { SeqGap } from "@/lib/evidence/questions";
+import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
 import { inSessions, inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { uncheckedParts } from "./unchecked";
 
@@ -58,9 +59,14 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
       : db().$queryRaw<Array<{ session_id: string; n: number }>>`
       select s.session_id::text as session_id, count(*)::int as n from span s
        where ${inSessions("s", cutScope)} and ${inTime("s", cutScope)} and ${condition} group by s.session_id`;
+  // Every class named: the unchecked spans' index leads with (session, class, time), and without
+  // a class the range bounds nothing, so every unchecked span of each session was read.
+  const goneInRange = Prisma.sql`${gone} and s.class = any(${[...EVIDENTIAL_CLASSES]}::"EvidentialClass"[])`;
   const [fromWhole, total, goneCounts, expiredCounts] = await Promise.all([
     fromCounts(whole, wholeScope),
-    ...[Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`, gone, expired].map(async (c) => counts(await perSession(c))),
+    ...[Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`, goneInRange, expired].map(async (c) =>
+      counts(await perSession(c)),
+    ),
   ]);
   const checked = new Map(fromWhole as Array<[string, number]>);
   for (const s of cut) {
@@ -85,4 +91,24 @@ async function wholeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<
       join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
      where k.id = any(${sessions.map((s) => s.id)}::uuid[]) and ${inTime("lo", scope)} and ${inTime("hi", scope)}`;
   return new Set(rows.map((r) => r.session_id));
+}
+
+/**
+ * The sessions in scope with at least one span (summaries included) in the question's time range,
+ * every span when it has none: what "checked in N sessions" counts. None: the scope has no span
+ * at all, and never answers NO.
+ */
+export async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<number> {
+  const held = sessions.filter((s) => s.span_count > 0);
+  if (!timed(scope) || held.length === 0) return held.length;
+  // One probe per kind of span, each down an index by time (no index holds every span by time: a
+  // single probe walked one of each session's spans in the range, ten times slower).
+  const within = (kind: string) =>
+    Prisma.sql`exists (select 1 from span s where s.session_id = t.id and ${Prisma.raw(kind)} and ${inTime("s", scope)})`;
+  const [row] = await db().$queryRaw<Array<{ n: number }>>`
+    select count(*)::int as n from session t
+     where t.id = any(${held.map((s) => s.id)}::uuid[])
+       and (${within("s.kind <> 'SUMMARY' and s.seq is not null")} or ${within("s.kind = 'SUMMARY'")}
+            or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`;
+  return row?.n ?? 0;
 }
