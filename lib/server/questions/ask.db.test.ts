@@ -187,16 +187,22 @@ describe("other answers", () => {
     await appendSpans(a.projectId, old.id, [
       { seq: 0, kind: "MESSAGE", occurredAt: new Date(Date.now() - 365 * day), body: new TextEncoder().encode("hello") },
     ]);
+    // One the range cuts: a span a month ago, one now (only that one is checked in the last week).
+    const { session: cut } = await upsertSession(a.projectId, { externalId: "month-long", runtime: "codex" });
+    await appendSpans(a.projectId, cut.id, [
+      { seq: 0, kind: "MESSAGE", occurredAt: new Date(Date.now() - 30 * day), body: new TextEncoder().encode("hello") },
+      { seq: 1, kind: "MESSAGE", occurredAt: new Date(), body: new TextEncoder().encode("again") },
+    ]);
     await upsertSession(a.projectId, { externalId: "no-spans-yet", runtime: "codex" });
     const week = await askEvidenceQuestion({
       projectId: a.projectId,
       question: systemConfig,
       scope: { from: new Date(Date.now() - 7 * day), to: new Date(Date.now() + day) },
     });
-    expect(week).toMatchObject({ answer: "YES", checkedSpans: 2, sessionsInScope: 1 });
+    expect(week).toMatchObject({ answer: "YES", checkedSpans: 3, sessionsInScope: 2 });
     // Without a range every session with a span counts; one with none has nothing to check.
     const always = await askEvidenceQuestion({ projectId: a.projectId, question: systemConfig });
-    expect(always).toMatchObject({ checkedSpans: 3, sessionsInScope: 2 });
+    expect(always).toMatchObject({ checkedSpans: 5, sessionsInScope: 3 });
     const none = await askEvidenceQuestion({
       projectId: a.projectId,
       question: systemConfig,

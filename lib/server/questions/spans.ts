@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { SeqGap } from "@/lib/evidence/questions";
 import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
+import { sqlTime } from "@/lib/server/provenance";
 import { inSessions, inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
 import { uncheckedParts } from "./unchecked";
 
@@ -33,8 +34,8 @@ export async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
  * Spans whose atoms are checked, per session: every span the engine sees in scope less the
  * replaced ones that cannot be checked. Both come from session counts (but for originals past
  * their TTL and not yet swept) for every session whose spans all lie in the time range, which
- * its first and last span by time tell (two probes of an index); only sessions the range cuts
- * are counted span by span.
+ * its first and last span by time tell (two probes of an index); none for a session whose spans
+ * all lie outside it; only sessions the range cuts are counted span by span.
  */
 export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, now: Date): Promise<Map<string, number>> {
   const [gone, expired] = uncheckedParts(now);
@@ -48,9 +49,10 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
     return whole.map((s): [string, number] => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]);
   };
   if (!timed(scope)) return new Map(await fromCounts(sessions, scope));
-  const inside = await wholeInRange(sessions, scope);
-  const whole = sessions.filter((s) => inside.has(s.id));
-  const cut = sessions.filter((s) => !inside.has(s.id));
+  const place = await placeInRange(sessions, scope);
+  const whole = sessions.filter((s) => place.get(s.id) === "inside");
+  // Those wholly outside the range have no span in it to check.
+  const cut = sessions.filter((s) => !place.has(s.id));
   const wholeScope = { ...scope, sessionIds: whole.map((s) => s.id) };
   const cutScope = { ...scope, sessionIds: cut.map((s) => s.id) };
   const perSession = (condition: Prisma.Sql) =>
@@ -69,6 +71,7 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
     ),
   ]);
   const checked = new Map(fromWhole as Array<[string, number]>);
+  for (const s of sessions) if (place.get(s.id) === "outside") checked.set(s.id, 0);
   for (const s of cut) {
     const [t, g, e] = [total, goneCounts, expiredCounts] as Array<Map<string, number>>;
     checked.set(s.id, (t!.get(s.id) ?? 0) - (g!.get(s.id) ?? 0) - (e!.get(s.id) ?? 0));
@@ -77,20 +80,25 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
 }
 
 /**
- * The sessions whose every span the engine sees lies in the scope's time range: their first and
- * last such span by time (span_transcript_time_idx) both do. (From the session rows, not a list of
- * ids: Citus pushes a lateral join down only from a table distributed like span.)
+ * Where each session's spans that the engine sees lie against the scope's time range, from the
+ * first and last of them by time (two probes of span_transcript_time_idx): all inside it, all
+ * outside it (or none at all), or neither (absent: the range cuts the session). (From the session
+ * rows, not a list of ids: Citus pushes a lateral join down only from a table distributed like span.)
  */
-async function wholeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<Set<string>> {
-  if (sessions.length === 0) return new Set();
+async function placeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<Map<string, "inside" | "outside">> {
+  if (sessions.length === 0) return new Map();
   const seen = Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`;
-  const rows = await db().$queryRaw<Array<{ session_id: string }>>`
-    select k.id::text as session_id
+  const before = scope.from ? Prisma.sql`hi.occurred_at < ${sqlTime(scope.from)}` : Prisma.sql`false`;
+  const after = scope.to ? Prisma.sql`lo.occurred_at >= ${sqlTime(scope.to)}` : Prisma.sql`false`;
+  const rows = await db().$queryRaw<Array<{ session_id: string; place: "inside" | "outside" | null }>>`
+    select k.id::text as session_id,
+           case when lo.occurred_at is null or ${before} or ${after} then 'outside'
+                when ${inTime("lo", scope)} and ${inTime("hi", scope)} then 'inside' end as place
       from session k
-      join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at limit 1) lo on true
-      join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
-     where k.id = any(${sessions.map((s) => s.id)}::uuid[]) and ${inTime("lo", scope)} and ${inTime("hi", scope)}`;
-  return new Set(rows.map((r) => r.session_id));
+      left join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at limit 1) lo on true
+      left join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
+     where k.id = any(${sessions.map((s) => s.id)}::uuid[])`;
+  return new Map(rows.filter((r) => r.place !== null).map((r) => [r.session_id, r.place!]));
 }
 
 /**
