@@ -136,8 +136,8 @@ async function writeBatch(
     );
     if (found.rowCount === 0) throw new AppError("NOT_FOUND", "Session not found");
     const { cwd } = found.rows[0]!;
-    const stored = { rows: found.rows.filter((row): row is typeof row & StoredSpanRow => row.id !== null) };
-    const storedBySeq = new Map(stored.rows.map((row) => [row.seq, row]));
+    const stored = found.rows.filter((row): row is typeof row & StoredSpanRow => row.id !== null);
+    const storedBySeq = new Map(stored.map((row) => [row.seq, row]));
     const conflicts: FieldError[] = [];
     hashed.forEach(({ span, sha256 }, index) => {
       const row = storedBySeq.get(span.seq);
@@ -153,7 +153,7 @@ async function writeBatch(
     }
 
     const results = new Map<number, IngestedSpan>();
-    for (const row of stored.rows) {
+    for (const row of stored) {
       results.set(row.seq, {
         id: row.id,
         seq: row.seq,
