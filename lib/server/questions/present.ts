@@ -24,8 +24,8 @@ export interface AnswerPages {
   blockers?: ListWindow;
 }
 
-/** Rows of each list presented when the asker names no window. */
-export const DEFAULT_PAGE_ROWS = 1000;
+/** Rows of each list presented when the asker names no window: those an answer keeps by default. */
+export const DEFAULT_PAGE_ROWS = ANSWER_WINDOW;
 
 /**
  * How far into its lists an answer can be read: rows past this are counted, never listed. Asking
