@@ -13,7 +13,6 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
   type QuestionAnswer,
-  type SeqGap,
   type SkippedRecordRef,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
@@ -29,6 +28,7 @@ import { recordDamagedSpans } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
 import type { Judged } from "./scope";
 import { addTallies, ANSWER_WINDOW, FirstItems, OutcomeTally } from "./window";
+import { assembleLists, shortParts } from "./assemble";
 import { readVerdicts, saveVerdicts, verdictKey, verdictsQuery, type SessionAnswer } from "./verdicts";
 
 export interface EvidenceQueryInput {
@@ -96,38 +96,24 @@ export async function askEvidenceQuestion(
   const progress = (candidateSpans: number) =>
     options.onProgress?.({ candidateSpans, sessionsDone: sessions.length - stale.length, sessionsTotal: sessions.length });
   progress(0); // how many sessions there are to answer, before the first batch is judged
-  if (stale.length > 0) {
-    const staleScope = stale.length === sessions.length ? scope : { ...scope, sessionIds: stale.map((s) => s.id) };
-    const run = () => answerSessions(question, stale, staleScope, policy, now, { ...options, window }, progress);
-    let { answers, damaged, whole } = await run();
+  const judge = async (some: ScopeSessionRow[]) => {
+    const someScope = some.length === sessions.length ? scope : { ...scope, sessionIds: some.map((s) => s.id) };
+    const run = () => answerSessions(question, some, someScope, policy, now, { ...options, window }, progress);
+    let { answers, damaged } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded now;
     // asking again judges the replaced spans that rested on them as they are.
     if ((await recordDamagedSpans(db(), damaged)) > 0) ({ answers } = await run());
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
-    // Only sessions whose lists the window kept whole are kept: the others' are cut short.
-    else if (key) {
-      const kept = stale.filter((s) => whole.has(s.id));
-      await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(kept, answers, key, now));
-    }
+    // Every other session's is kept, its lists as far as the window held them (assemble.ts).
+    else if (key) await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(some, answers, key, now));
     for (const [id, answer] of answers) parts.set(id, answer);
-  }
-  const citations: Citation[] = [];
-  const blockers: Blocker[] = [];
-  const gaps: SeqGap[] = [];
-  let checked = 0;
-  let citationCount = 0;
-  let blockerCount = 0;
-  // Each session's lists are its first items: the scope's first are theirs in session order.
-  // Loops, not push(...list): a session can hold more blockers than a call takes arguments.
-  for (const s of sessions) {
-    const part = parts.get(s.id)!;
-    for (const c of part.citations) if (citations.length < window) citations.push(c);
-    for (const b of part.blockers) if (blockers.length < window) blockers.push(b);
-    for (const g of part.gaps) gaps.push(g);
-    checked += part.checked;
-    citationCount += part.citationCount;
-    blockerCount += part.blockerCount;
-  }
+  };
+  if (stale.length > 0) await judge(stale);
+  // Sessions judged now hold all this answer needs of them; a stored verdict cut short by the
+  // window it was judged in may not, where the sessions before it are not those it was judged after.
+  const short = shortParts(sessions, parts, window);
+  if (short.length > 0) await judge(short);
+  const { citations, blockers, gaps, checked, citationCount, blockerCount } = assembleLists(sessions, parts, window);
   const [skipped, withSpans] = await Promise.all([skippedRecordsOf(sessions), sessionsWithSpansIn(sessions, scope)]);
   const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, withSpans === 0);
   return {
@@ -268,8 +254,8 @@ function resolveQuestion(
 
 /**
  * The engine's answer over each of these sessions (those of the scope), with each session's first
- * citations and blockers as far as the window holds them (`whole`: the sessions whose lists it
- * kept in full, up to the window each) and exact counts and tallies for all.
+ * citations and blockers as far as the window holds them (the scope's first, in session order:
+ * a session past them keeps none) and exact counts and tallies for all.
  */
 async function answerSessions(
   question: EvidenceQuestion,
@@ -282,7 +268,6 @@ async function answerSessions(
 ): Promise<{
   answers: Map<string, SessionAnswer>;
   damaged: Array<{ sessionId: string; spanId: string }>;
-  whole: Set<string>;
 }> {
   const predicates = compileQuestion(question);
   const sessionIndex = new Map(sessions.map((s, i) => [s.id, i]));
@@ -369,15 +354,5 @@ async function answerSessions(
   for (const g of gaps) answers.get(g.sessionId)!.gaps.push(g);
   for (const c of citations.sorted()) answers.get(sessions[c.session]!.id)!.citations.push(c.value);
   for (const b of blockers.sorted()) answers.get(sessions[b.session]!.id)!.blockers.push(b.value);
-  // A session's kept items are its first ones; whole when they are as many as the window holds.
-  const whole = new Set(
-    [...answers]
-      .filter(
-        ([, a]) =>
-          a.citations.length === Math.min(options.window, a.citationCount) &&
-          a.blockers.length === Math.min(options.window, a.blockerCount),
-      )
-      .map(([id]) => id),
-  );
-  return { answers, damaged: citing.damaged, whole };
+  return { answers, damaged: citing.damaged };
 }

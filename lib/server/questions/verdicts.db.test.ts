@@ -10,6 +10,7 @@ import { pinOriginal, setOriginalExpiry } from "@/lib/server/provenance/operator
 import { sweep } from "@/lib/server/retention/sweeper";
 import { runMaintenance } from "@/lib/server/background";
 import { makeTestProject } from "@/lib/server/admin/test-project";
+import { ANSWER_WINDOW } from "./window";
 
 const systemConfig = { canned: "modified-system-config" } as const;
 const DAY = 86_400_000;
@@ -171,5 +172,45 @@ describe("stored verdicts of evidence questions", () => {
     expect(judgedAfter).toHaveLength(2);
     expect((await runMaintenance()).verdictsForgotten).toBeGreaterThanOrEqual(judgedBefore.length);
     expect(await verdicts(s.projectId)).toEqual(judgedAfter);
+  });
+
+  it("keep the counts of sessions past the first page, and a session cut short is judged again where it comes first", async () => {
+    const project = await makeTestProject("verdicts-cut", DEFAULT_POLICY);
+    // Session a alone fills the window with its writes; b's come after it, past the first page.
+    const sessionWithWrites = async (name: string, writes: number) => {
+      const { session } = await upsertSession(project.id, { externalId: name, runtime: "claude-code", cwd: "/home/dev/app" });
+      const spans = Array.from({ length: writes }, (_, seq) => ({
+        seq,
+        kind: "TOOL_CALL" as const,
+        toolName: "write_file",
+        occurredAt: new Date(),
+        body: bytes(`write_file(path="/etc/app/${name}-${seq}.conf")`),
+      }));
+      for (let i = 0; i < spans.length; i += 500) await appendSpans(project.id, session.id, spans.slice(i, i + 500));
+      return session.id;
+    };
+    const a = await sessionWithWrites("verdicts-cut-a", ANSWER_WINDOW + 20);
+    const b = await sessionWithWrites("verdicts-cut-b", 30);
+    const whole = { projectId: project.id, question: systemConfig };
+    const first = await askEvidenceQuestion(whole);
+    expect(first.citationCount).toBe(ANSWER_WINDOW + 50);
+    expect(first.citations).toHaveLength(ANSWER_WINDOW);
+    expect(first.citations.every((c) => c.sessionId === a)).toBe(true);
+    // Both are kept, b with its counts and none of its citations: asked again, nothing is judged.
+    const stored = await verdicts(project.id);
+    expect(stored.map((v) => v.sessionId).sort()).toEqual([a, b].sort());
+    expect(JSON.parse(stored.find((v) => v.sessionId === b)!.answer)).toMatchObject({ citationCount: 30, citations: [] });
+    await db()
+      .$executeRaw`update question_verdict set answer = jsonb_set(answer::jsonb, '{checked}', '7')::text where session_id = ${b}::uuid`;
+    const again = await askEvidenceQuestion(whole);
+    expect(again.checkedSpans).toBe(first.checkedSpans - 30 + 7);
+    // Asked alone, b needs its citations, which its verdict lacks: it is judged again, and kept whole.
+    const alone = await askEvidenceQuestion({ ...whole, scope: { sessionIds: [b] } });
+    expect(alone.citations).toHaveLength(30);
+    expect(alone.checkedSpans).toBe(30);
+    expect(JSON.parse((await verdicts(project.id)).find((v) => v.sessionId === b)!.answer).citations).toHaveLength(30);
+    await db().questionVerdict.deleteMany({ where: { session: { projectId: project.id } } });
+    expect(alone).toEqual(await askEvidenceQuestion({ ...whole, scope: { sessionIds: [b] } }));
+    expect(await askEvidenceQuestion(whole)).toEqual(first);
   });
 });

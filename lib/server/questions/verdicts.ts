@@ -24,12 +24,13 @@ import { loadCannedQuestions } from "@/lib/server/retention";
  * Raise when what the engine concludes from the same facts changes (a new rule, a fixed bug) or
  * when the stored shape does: verdicts of the old format are then never read again.
  */
-const VERDICT_FORMAT = 6;
+const VERDICT_FORMAT = 7;
 
 /**
  * What a question found in one session: the parts of the answer over many sessions. Citations and
- * blockers are the session's first ones in the engine's order (ANSWER_WINDOW at most), with exact
- * counts of all, and the tally of attempts all its citations make.
+ * blockers are the session's first ones in the engine's order, as many as the window held when it
+ * was judged (ANSWER_WINDOW at most, fewer or none past the scope's first page: assemble.ts), with
+ * exact counts of all, and the tally of attempts all its citations make.
  */
 export interface SessionAnswer {
   checked: number;
