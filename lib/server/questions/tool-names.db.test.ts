@@ -98,8 +98,18 @@ describe("a question on tool names alone", () => {
     const s = await session("tool-names-plan");
     const [p] = compileQuestion({ toolNames: ["Bash"] });
     const query = candidateAtomsQuery(p!, { projectId: s.projectId, sessionIds: [s.sessionId], from: null, to: null });
+    // A session of a few spans lets the planner read any index of the session and filter: with the
+    // calls of other tools a real session holds, only the tool-name index finds them cheaply.
+    const others = Array.from({ length: 400 }, (_, i) => ({
+      seq: 100 + i,
+      kind: "TOOL_CALL" as const,
+      toolName: `Other${i % 7}`,
+      occurredAt: new Date(),
+      body: enc(`other tool ${i}`),
+    }));
+    await appendSpans(s.projectId, s.sessionId, others);
     // Statistics as autovacuum would leave them, taken now: whether it has run yet would otherwise
-    // decide the plan of these few rows.
+    // decide the plan of these rows.
     await db().$executeRawUnsafe("analyze span, evidence_atom");
     const plan = await db().$transaction(async (tx) => {
       await setLocalOnEveryNode(tx, "enable_seqscan = off");
