@@ -111,14 +111,14 @@ export async function growthCurve(report: BenchReport, phase: string, targets: S
  * from it y at 10M and 100M spans for a question finding candidates at the whole project's rate.
  */
 function fitLines(what: string, points: Point[], y: (p: Point) => number, whole: Point | undefined): string[] {
-  const fit = leastSquares(
-    points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]),
-    points.map(y),
-  );
+  const rows = points.map((p) => [1, p.spans / 1e6, p.candidates / 1000]);
+  const ys = points.map(y);
+  const fit = nonNegativeLeastSquares(rows, ys);
   if (!fit) return [`  ${what}: too few points for a fit`];
-  const [a, b, c] = fit as [number, number, number];
+  const [a, b, c] = fit.x as [number, number, number];
   const lines = [
-    `  fit of ${what}: ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans`,
+    `  fit of ${what}: ${a.toFixed(0)} ms + ${b.toFixed(0)} ms per 1M spans in scope + ${c.toFixed(1)} ms per 1k candidate spans` +
+      ` (no term below zero; root-mean-square error ${fit.rmse.toFixed(0)} ms over ${points.length} points)`,
   ];
   if (whole) {
     const perMillion = whole.candidates / (whole.spans / 1e6);
@@ -131,6 +131,33 @@ function fitLines(what: string, points: Point[], y: (p: Point) => number, whole:
     }
   }
   return lines;
+}
+
+/**
+ * The coefficients minimising the squared error of rows * x = y with none below zero (no cost is
+ * negative: noise at small sizes made an unconstrained fit predict negative times): the best of
+ * the unconstrained fits over every subset of the terms whose coefficients all come out at or
+ * above zero, the others held at zero. Null when there are fewer points than terms.
+ */
+function nonNegativeLeastSquares(rows: number[][], y: number[]): { x: number[]; rmse: number } | null {
+  const n = rows[0]!.length;
+  if (rows.length < n) return null;
+  let best: { x: number[]; sse: number } | null = null;
+  for (let mask = 1; mask < 1 << n; mask++) {
+    const terms = Array.from({ length: n }, (_, i) => i).filter((i) => mask & (1 << i));
+    const sub = leastSquares(
+      rows.map((r) => terms.map((i) => r[i]!)),
+      y,
+    );
+    if (!sub || sub.some((v) => v < 0)) continue;
+    const x = Array.from({ length: n }, () => 0);
+    terms.forEach((i, k) => {
+      x[i] = sub[k]!;
+    });
+    const sse = rows.reduce((s, r, k) => s + (r.reduce((t, v, i) => t + v * x[i]!, 0) - y[k]!) ** 2, 0);
+    if (!best || sse < best.sse) best = { x, sse };
+  }
+  return best ? { x: best.x, rmse: Math.sqrt(best.sse / rows.length) } : null;
 }
 
 /** The coefficients minimising the squared error of rows * x = y (normal equations), or null. */
