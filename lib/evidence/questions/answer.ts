@@ -232,13 +232,20 @@ function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation 
   if (atom.effect !== undefined) c.effect = atom.effect;
   if (span.outcome !== undefined) c.outcome = span.outcome;
   if (span.exitCode !== undefined) c.exitCode = span.exitCode;
-  const body = span.body;
-  if (body && atom.byteStart >= 0 && atom.byteEnd <= body.length && atom.byteStart <= atom.byteEnd) {
-    // A copy, so a citation does not keep a multi-megabyte body alive.
-    c.bytes = body.slice(atom.byteStart, atom.byteEnd);
-    c.excerpt = decoder.decode(c.bytes);
-  }
+  if (span.body) cutCitedBytes(c, span.body);
   return c;
+}
+
+/**
+ * Gives a citation the bytes it cites, cut from its span's body (verified: hashing to the span's
+ * sha256), and its excerpt as those bytes read as text: the engine does so where it judges a span
+ * with its body, an indexed answer for the citations it keeps. A range outside the body cuts none.
+ */
+export function cutCitedBytes(c: Citation, body: Uint8Array): void {
+  if (c.byteStart < 0 || c.byteEnd > body.length || c.byteStart > c.byteEnd) return;
+  // A copy, so a citation does not keep a multi-megabyte body alive.
+  c.bytes = body.slice(c.byteStart, c.byteEnd);
+  c.excerpt = decoder.decode(c.bytes);
 }
 
 /**

@@ -29,6 +29,7 @@ import { loadCannedQuestions } from "@/lib/server/retention";
 import type { Judged } from "./scope";
 import { addTallies, ANSWER_WINDOW, FirstItems, OutcomeTally } from "./window";
 import { assembleLists, shortParts } from "./assemble";
+import { citedBytes } from "./cited-bytes";
 import { readVerdicts, saveVerdicts, verdictKey, verdictsQuery, type SessionAnswer } from "./verdicts";
 
 export interface EvidenceQueryInput {
@@ -75,8 +76,9 @@ export interface EvidenceQueryResult extends QuestionAnswer {
  * Answers an evidence question over a project's sessions (or some of them), exactly as the pure
  * engine (answerQuestion) would over every span in scope, without loading every span: indexes find
  * the atoms that could match and the spans that could block, session counts give the seq gaps and
- * the number of spans checked, and the engine judges each span found (judgeSpan), citing the
- * verbatim bytes of originals hashed again as they are read.
+ * the number of spans checked, and the engine judges each span found (judgeSpan) from its facts;
+ * the citations the answer keeps then carry the verbatim bytes of their originals, hashed again as
+ * they are read (cited-bytes.ts).
  *
  * The engine's answer over many sessions is the sum of its answers over each: a canned question
  * without a time range reads the stored verdicts of sessions unchanged since it was last asked
@@ -304,7 +306,7 @@ async function answerSessions(
   const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => sqlRows<R & object>(sql) as Promise<R[]>;
-  const [gaps, checked, blocking, citing, summaries] = await Promise.all([
+  const [gaps, checked, blocking, , summaries] = await Promise.all([
     findGaps(sessions),
     countChecked(sessions, scope, now),
     judgeCountedBlockers(
@@ -352,7 +354,14 @@ async function answerSessions(
     ]),
   );
   for (const g of gaps) answers.get(g.sessionId)!.gaps.push(g);
-  for (const c of citations.sorted()) answers.get(sessions[c.session]!.id)!.citations.push(c.value);
+  const kept = citations.sorted();
+  for (const c of kept) answers.get(sessions[c.session]!.id)!.citations.push(c.value);
   for (const b of blockers.sorted()) answers.get(sessions[b.session]!.id)!.blockers.push(b.value);
-  return { answers, damaged: citing.damaged };
+  return {
+    answers,
+    damaged: await citedBytes(
+      pooled,
+      kept.map((c) => c.value),
+    ),
+  };
 }

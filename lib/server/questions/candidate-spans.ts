@@ -33,14 +33,14 @@ type Batch = Array<Array<CandidateRow[] | undefined>>;
  * Candidates come from the atom indexes; a span goes on only if some predicate holds for one of
  * its candidate atoms and for its tool name and commands (spanQualifies, matchAtom), and the
  * engine then judges it with every atom any predicate could match plus its tool calls and
- * commands (all its verdict reads) and cuts the cited bytes from the original, hashed again.
+ * commands (all its verdict reads), from its facts alone: the bytes of the citations an answer
+ * keeps are cut afterwards (citedBytes).
  *
  * Each predicate's candidates come ordered by span, are merged span by span, and judged
  * `batchSpans` spans at a time; each judged span is handed to `emit` and let go. Up to
  * CANDIDATE_ROWS_AT_ONCE a predicate, they are read in one statement without a transaction; past
  * it, through cursors on one connection in one read-only transaction (withCursors), whose
- * statements all run there. Originals found damaged, which the engine then cites without bytes,
- * are returned to be recorded.
+ * statements all run there.
  */
 export async function judgeCandidates(
   predicates: CompiledPredicate[],
@@ -59,10 +59,9 @@ export async function judgeCandidates(
      */
     unknownCandidates?: Promise<UnknownCandidates>;
   } = {},
-): Promise<{ damaged: Array<{ sessionId: string; spanId: string }> }> {
+): Promise<void> {
   const batchSpans = options.batchSpans ?? BATCH_SPANS;
   const atOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
-  const damaged: Array<{ sessionId: string; spanId: string }> = [];
   const sources = candidateSources(predicates, scope);
   const unknownMatters = sources.length > predicates.length;
   // Read at once, the unknown tools' calls are judged after the predicates' candidates: the spans
@@ -71,7 +70,7 @@ export async function judgeCandidates(
   let judgedSpans: Set<string> | null = null;
   let seen = 0;
   const judge = async (query: RunQuery, batch: Batch) => {
-    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, damaged, judgedSpans);
+    await judgeBatch(query, predicates, batch, scope, policy, now, cwdOf, emit, judgedSpans);
     seen += batch.length;
     options.onProgress?.(seen);
   };
@@ -93,7 +92,7 @@ export async function judgeCandidates(
       (batch) => judge(pooled, batch),
     );
     if (unknownMatters) await judgeUnknownCallsLeft(predicates, scope, firsts, judged, batchSpans, options, pooled, judge);
-    return { damaged };
+    return;
   }
   firsts.length = 0; // let them go: the cursors read them again
   // The unknown tools' calls come through a cursor of their own here; the counted blockers'
@@ -108,7 +107,6 @@ export async function judgeCandidates(
     }
     for await (const batch of mergeBySpan(streams, batchSpans)) await judge(query, batch);
   });
-  return { damaged };
 }
 
 /** Batches judged BATCHES_AT_ONCE at a time (each on a connection of its own). */
@@ -245,7 +243,6 @@ async function judgeBatch(
   now: Date,
   cwdOf: (sessionId: string) => string | undefined,
   emit: (judged: Judged) => void,
-  damaged: Array<{ sessionId: string; spanId: string }>,
   /** Where given, every span judged is added, and its facts bring its unknown tools' calls' atoms to judge it with. */
   judgedSpans: Set<string> | null,
 ): Promise<void> {
@@ -258,18 +255,16 @@ async function judgeBatch(
       else for (const [ordinal, row] of own) all.set(ordinal, row);
     }
   };
-  const hits = new Map<string, { session_id: string; id: string; may_cite: boolean }>();
-  const hit = (key: string, sessionId: string, spanId: string, mayCite: boolean) => {
-    const known = hits.get(key);
-    if (known) known.may_cite ||= mayCite;
-    else hits.set(key, { session_id: sessionId, id: spanId, may_cite: mayCite });
+  const hits = new Map<string, { session_id: string; id: string }>();
+  const hit = (key: string, sessionId: string, spanId: string) => {
+    if (!hits.has(key)) hits.set(key, { session_id: sessionId, id: spanId });
   };
   await Promise.all(
     predicates.map(async (p, i) => {
       const all = batch.flatMap((spans) => spans[i] ?? []);
       if (all.length === 0) return;
       // A call of the tool asked about is cited whole: the engine needs only its facts.
-      for (const row of all) if (row.whole_call) hit(keyOf(row.session_id, row.span_id), row.session_id, row.span_id, true);
+      for (const row of all) if (row.whole_call) hit(keyOf(row.session_id, row.span_id), row.session_id, row.span_id);
       const rows = all.filter((row) => !row.whole_call);
       if (rows.length === 0) return;
       const own = atomsBySpan(rows);
@@ -287,13 +282,12 @@ async function judgeBatch(
         const qualifies =
           spanQualifies(withoutOutcomes, { atoms: list, ...(toolName ? { toolName } : {}) }) &&
           list.some((a) => matchAtom(p, a, cwd) !== "NO_MATCH");
-        if (qualifies) hit(key, sessionId, spanId, true);
+        if (qualifies) hit(key, sessionId, spanId);
       }
     }),
   );
   // Calls of tools whose effects are not known, which the engine may find blocking
-  // (questions/unknown-effects.ts): judged with the rest, but only a span some predicate could
-  // cite needs its original's bytes.
+  // (questions/unknown-effects.ts): judged with the rest.
   const unknown = batch.flatMap((spans) => spans[predicates.length] ?? []);
   if (unknown.length > 0) {
     const own = atomsBySpan(unknown);
@@ -301,20 +295,15 @@ async function judgeBatch(
     // Every row of this source is such a call's atom (unknownToolCondition).
     for (const key of own.keys()) {
       const [sessionId, spanId] = key.split("/") as [string, string];
-      hit(key, sessionId, spanId, false);
+      hit(key, sessionId, spanId);
     }
   }
   if (hits.size === 0) return;
   if (judgedSpans) for (const key of hits.keys()) judgedSpans.add(key);
   for (const row of await query<FactsRow>(factsQuery([...hits.values()], scope, now, judgedSpans !== null))) {
-    // Damage already recorded (the span's original is no longer HELD) needs no recording again:
-    // only bytes changed behind the database's back since they were last verified do.
-    if (row.intact === false && row.original_state === "HELD") damaged.push({ sessionId: row.session_id, spanId: row.id });
     if (row.unknown_atoms) merge(atomsBySpan(row.unknown_atoms));
-    const span = questionSpan(row, row.seq!, policy, now, {
-      atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))),
-      ...(row.body !== null ? { body: new Uint8Array(Buffer.from(row.body, "base64")) } : {}),
-    });
+    // Without its body: the citations the answer keeps get their bytes afterwards (citedBytes).
+    const span = questionSpan(row, row.seq!, policy, now, { atoms: orderedAtoms(atoms.get(keyOf(row.session_id, row.id))) });
     const verdict = judgeSpan(span, predicates, cwdOf(row.session_id), new Map());
     if (verdict.blocker || verdict.citations.length > 0) emit(placed(row, row.seq!, true, verdict.citations, verdict.blocker));
   }

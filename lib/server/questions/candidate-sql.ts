@@ -6,7 +6,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
-import { checkableNow, inSessions, inTime, SPAN_FACTS, type Scope, type SpanFactsRow } from "./scope";
+import { checkableNow, inSessions, inTime, SPAN_FACTS, spanKeys, type Scope, type SpanFactsRow } from "./scope";
 import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
 
@@ -89,21 +89,18 @@ export type CandidateRow = AtomRow & { span_commands?: number; whole_call?: bool
 
 export const ordered = (source: Prisma.Sql) => Prisma.sql`${source} order by a.session_id, a.span_id, a.ordinal`;
 
-export type FactsRow = SpanFactsRow & { intact: boolean | null; body: string | null; unknown_atoms?: AtomRow[] | null };
+export type FactsRow = SpanFactsRow & { unknown_atoms?: AtomRow[] | null };
 
 /**
- * Checkable spans' facts, and for those that may cite (`may_cite`) their original's bytes when
- * they still hash to the span's sha256: the engine cuts the cited bytes from them. A span that can
- * only block (an unknown tool's call) is judged on its facts alone. Raw queries cannot return
- * bytea here: the bytes travel as base64.
+ * Checkable spans' facts, which the engine judges them by: no bytes, which only the citations an
+ * answer keeps carry (citedBytesQuery), read once the answer knows which it keeps.
  */
 export function factsQuery(
-  spans: Array<{ session_id: string; id: string; may_cite: boolean }>,
+  spans: Array<{ session_id: string; id: string }>,
   scope: Scope,
   now: Date,
   unknownAtoms: boolean,
 ): Prisma.Sql {
-  const keys = Prisma.sql`unnest(${spans.map((k) => k.session_id)}::uuid[], ${spans.map((k) => k.id)}::uuid[], ${spans.map((k) => k.may_cite)}::boolean[]) as k(session_id, span_id, may_cite)`;
   // A span's atoms lie together under the primary key: the unknown calls' among them cost a probe,
   // made only for the spans that hold such a call (span.unknown_call, kept by a trigger on atoms).
   const unknown = unknownAtoms
@@ -111,12 +108,21 @@ export function factsQuery(
                      where u.session_id = s.session_id and u.span_id = s.id and ${unknownToolCondition("u")}) end as unknown_atoms`
     : Prisma.empty;
   return Prisma.sql`
-    select ${SPAN_FACTS}, v.intact, case when v.intact then encode(o.bytes, 'base64') end as body${unknown}
-      from ${keys} join span s on s.session_id = k.session_id and s.id = k.span_id
-      -- "offset 0" keeps the subquery whole, so may_cite gates the read (a one-time filter) instead
-      -- of filtering rows after the original was read.
-      left join lateral (select o.bytes from span_original o
-                          where k.may_cite and o.session_id = s.session_id and o.span_id = s.id offset 0) o on true
-      cross join lateral (select case when o.bytes is not null then encode(sha256(o.bytes), 'hex') = s.sha256 end as intact) v
+    select ${SPAN_FACTS}${unknown}
+      from ${spanKeys(spans)} join span s on s.session_id = k.session_id and s.id = k.span_id
      where ${checkableNow("s", now)} and ${inTime("s", scope)}`;
+}
+
+/**
+ * The originals of cited spans, with whether each still hashes to its span's sha256 (`intact`),
+ * and its bytes only then: a citation carries only bytes that hash right. Raw queries cannot
+ * return bytea here: the bytes travel as base64.
+ */
+export function citedBytesQuery(spans: Array<{ session_id: string; id: string }>): Prisma.Sql {
+  return Prisma.sql`
+    select s.session_id::text as session_id, s.id::text as id, s.original_state::text as original_state, v.intact,
+           case when v.intact then encode(o.bytes, 'base64') end as body
+      from ${spanKeys(spans)} join span s on s.session_id = k.session_id and s.id = k.span_id
+      join span_original o on o.session_id = s.session_id and o.span_id = s.id
+      cross join lateral (select encode(sha256(o.bytes), 'hex') = s.sha256 as intact) v`;
 }
