@@ -237,9 +237,10 @@ function cite(span: QuestionSpan, atom: Atom, predicateIndex: number): Citation 
 }
 
 /**
- * Gives a citation the bytes it cites, cut from its span's body (verified: hashing to the span's
- * sha256), and its excerpt as those bytes read as text: the engine does so where it judges a span
- * with its body, an indexed answer for the citations it keeps. A range outside the body cuts none.
+ * Gives a citation the bytes it cites, cut from its span's body, and its excerpt as those bytes
+ * read as text: the engine does so where it judges a span with its body, an indexed answer for the
+ * citations it keeps. The caller gives only a body that hashes to the span's sha256. A range
+ * outside the body cuts none.
  */
 export function cutCitedBytes(c: Citation, body: Uint8Array): void {
   if (c.byteStart < 0 || c.byteEnd > body.length || c.byteStart > c.byteEnd) return;

@@ -12,7 +12,7 @@ import {
   type QuestionProgress,
 } from "./ask";
 import { questionJobFor, questionJobJson, type QuestionJobJson } from "./jobs";
-import { type AnswerPages, type EvidenceAnswerJson, holdsPages, presentAnswer, windowFor } from "./present";
+import { type AnswerPages, type EvidenceAnswerJson, presentAnswer, windowFor } from "./present";
 
 /** How long a question may take before it goes on as a job: a request, a page load, a tool call. */
 export const ANSWER_WITHIN_MS = 5_000;
@@ -67,12 +67,11 @@ export async function answerOrQueue(input: EvidenceQueryInput, requester: string
 }
 
 /**
- * The answer with these pages of its lists. It is asked with the default window first (whose
- * stored verdicts are read); a page past the rows that keeps asks again keeping as many as it reaches.
+ * The answer with these pages of its lists, asked keeping as many rows as the farther page reaches
+ * (at least the default window). Stored verdicts are read at any window: only the sessions whose
+ * stored lists hold too few for these pages are judged again.
  */
 async function answerWithPages(input: EvidenceQueryInput, pages: AnswerPages, options: AskOptions): Promise<EvidenceAnswerJson> {
-  const now = new Date();
-  let result = await askEvidenceQuestion(input, now, options);
-  if (!holdsPages(result, pages)) result = await askEvidenceQuestion(input, now, { ...options, window: windowFor(pages) });
+  const result = await askEvidenceQuestion(input, new Date(), { ...options, window: windowFor(pages) });
   return presentAnswer(result, pages);
 }

@@ -91,29 +91,47 @@ export async function askEvidenceQuestion(
 ): Promise<EvidenceQueryResult> {
   const { question, policy, sessions, scope } = await prepare(input);
   const window = options.window ?? ANSWER_WINDOW;
-  // Stored verdicts hold lists cut at the default window: only an answer with it reads and keeps them.
-  const key = window === ANSWER_WINDOW ? verdictKeyFor(input, question, policy, scope) : null;
+  // Stored verdicts hold each session's first items, as many as were kept (assemble.ts): any
+  // answer with a window reads them, judging again those that hold too few. An export (no window)
+  // judges every session afresh.
+  const key = Number.isFinite(window) ? verdictKeyFor(input, question, policy, scope) : null;
   const parts = key ? await readVerdicts(sessions, key, now) : new Map<string, SessionAnswer>();
-  const stale = sessions.filter((s) => !parts.has(s.id));
-  const progress = (candidateSpans: number) =>
-    options.onProgress?.({ candidateSpans, sessionsDone: sessions.length - stale.length, sessionsTotal: sessions.length });
+  // Progress only moves forward: the spans judged add up over the rounds below, and a session
+  // counts as done once it has an answer (read, or judged in an earlier round).
+  let sessionsDone = parts.size;
+  let spansBefore = 0;
+  let spansNow = 0;
+  const progress = (candidateSpans: number) => {
+    spansNow = candidateSpans;
+    options.onProgress?.({ candidateSpans: spansBefore + candidateSpans, sessionsDone, sessionsTotal: sessions.length });
+  };
   progress(0); // how many sessions there are to answer, before the first batch is judged
   const judge = async (some: ScopeSessionRow[]) => {
     const someScope = some.length === sessions.length ? scope : { ...scope, sessionIds: some.map((s) => s.id) };
     const run = () => answerSessions(question, some, someScope, policy, now, { ...options, window }, progress);
     let { answers, damaged } = await run();
-    // Bytes damaged behind the database's back since they were last verified are recorded now;
-    // asking again judges the replaced spans that rested on them as they are.
-    if ((await recordDamagedSpans(db(), damaged)) > 0) ({ answers } = await run());
+    // Bytes damaged behind the database's back since they were last verified are recorded, and the
+    // sessions judged again, until none is found: the replaced spans that rested on them block, and
+    // the citations kept next have their own originals hashed (only the kept ones are: cited-bytes.ts).
+    let recorded = false;
+    while ((await recordDamagedSpans(db(), damaged)) > 0) {
+      recorded = true;
+      ({ answers, damaged } = await run());
+    }
     // Recording damage moved those sessions' versions on: their verdicts would never be read.
-    // Every other session's is kept, its lists as far as the window held them (assemble.ts).
-    else if (key) await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(some, answers, key, now));
+    // Otherwise each session's is kept, its lists as far as the window held them (assemble.ts).
+    if (key && !recorded) await (options.keepVerdicts ?? ((work) => work()))(() => saveVerdicts(some, answers, key, now));
+    spansBefore += spansNow;
+    spansNow = 0;
     for (const [id, answer] of answers) parts.set(id, answer);
   };
+  const stale = sessions.filter((s) => !parts.has(s.id));
   if (stale.length > 0) await judge(stale);
   // Sessions judged now hold all this answer needs of them; a stored verdict cut short by the
-  // window it was judged in may not, where the sessions before it are not those it was judged after.
+  // window it was judged in may not (where the sessions before it are not those it was judged
+  // after, or the window is larger now): those are judged again.
   const short = shortParts(sessions, parts, window);
+  sessionsDone = Math.max(sessionsDone, sessions.length - short.length);
   if (short.length > 0) await judge(short);
   const { citations, blockers, gaps, checked, citationCount, blockerCount } = assembleLists(sessions, parts, window);
   const [skipped, withSpans] = await Promise.all([skippedRecordsOf(sessions), sessionsWithSpansIn(sessions, scope)]);

@@ -5,8 +5,9 @@
  *
  * A part's lists are a prefix of its session's, with exact counts: when it was judged, the window
  * may have been filled by the sessions before it, so a session past the first page keeps its counts
- * and few or none of its items. Such a part still serves any answer whose window is full before
- * its lists run out (the whole project asked again), and only there: shortParts names the others.
+ * and few or none of its items. Such a part serves any answer that needs no more of its items
+ * than it holds (the whole project asked again: the window is full before it); shortParts names
+ * the sessions whose parts hold too few.
  */
 import type { Blocker, Citation, SeqGap } from "@/lib/evidence/questions";
 import type { ScopeSessionRow } from "./scope";

@@ -24,7 +24,7 @@ export const BATCH_SPANS = 500;
 export const CANDIDATE_ROWS_AT_ONCE = 20_000;
 
 /** Batches judged side by side when every candidate is already read (each takes a connection). */
-const BATCHES_AT_ONCE = 3;
+export const BATCHES_AT_ONCE = 3;
 
 type Batch = Array<Array<CandidateRow[] | undefined>>;
 

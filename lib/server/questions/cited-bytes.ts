@@ -5,48 +5,50 @@
  * cite and one page of them is shown. A citation carries only bytes that hash to its span's sha256
  * (docs/scale.md, "Originals are verified when written"): an original that no longer does gives
  * none, and is returned as damaged, to be recorded.
+ *
+ * The originals of citations past the window are not read: damage to them behind the database's
+ * back is found by the sweeper's scrub, or by an answer that keeps them, as for stored verdicts.
  */
+import { groupBy } from "@/lib/core/group";
 import { cutCitedBytes, type Citation } from "@/lib/evidence/questions";
 import { citedBytesQuery } from "./candidate-sql";
+import { BATCH_SPANS, BATCHES_AT_ONCE } from "./candidate-spans";
 import { keyOf } from "./scope";
 import type { RunQuery } from "./stream";
 
-/** Spans whose originals are read in one statement. */
-const SPANS_AT_ONCE = 500;
-/** Statements read side by side. */
-const STATEMENTS_AT_ONCE = 3;
+interface OriginalRow {
+  session_id: string;
+  id: string;
+  original_state: string;
+  /** Null where the row holds no bytes. */
+  intact: boolean | null;
+  body: string | null;
+}
 
 /** Cuts the kept citations' bytes (in place); returns the spans whose held originals no longer hash right. */
 export async function citedBytes(query: RunQuery, citations: Citation[]): Promise<Array<{ sessionId: string; spanId: string }>> {
-  const bySpan = new Map<string, Citation[]>();
-  for (const c of citations) {
-    const key = keyOf(c.sessionId, c.spanId);
-    const list = bySpan.get(key);
-    if (list) list.push(c);
-    else bySpan.set(key, [c]);
-  }
+  const bySpan = groupBy(citations, (c) => keyOf(c.sessionId, c.spanId));
   const spans = [...bySpan.values()].map(([c]) => ({ session_id: c!.sessionId, id: c!.spanId }));
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   const read = async (chunk: typeof spans) => {
-    const rows = await query<{ session_id: string; id: string; original_state: string; intact: boolean; body: string | null }>(
-      citedBytesQuery(chunk),
-    );
-    for (const row of rows) {
+    for (const row of await query<OriginalRow>(citedBytesQuery(chunk))) {
       if (row.body !== null) {
         const body = new Uint8Array(Buffer.from(row.body, "base64"));
         for (const c of bySpan.get(keyOf(row.session_id, row.id))!) cutCitedBytes(c, body);
       }
       // Damage already recorded (the original is no longer HELD) needs no recording again: only
-      // bytes changed behind the database's back since they were last verified do.
-      else if (!row.intact && row.original_state === "HELD") damaged.push({ sessionId: row.session_id, spanId: row.id });
+      // bytes changed behind the database's back since they were last verified do (a HELD row
+      // without bytes among them).
+      else if (row.intact !== true && row.original_state === "HELD") damaged.push({ sessionId: row.session_id, spanId: row.id });
     }
   };
   // A few statements side by side, each on a connection of its own (an export keeps every citation).
-  for (let i = 0; i < spans.length; i += SPANS_AT_ONCE * STATEMENTS_AT_ONCE) {
-    const chunks: Array<typeof spans> = [];
-    for (let j = i; j < Math.min(spans.length, i + SPANS_AT_ONCE * STATEMENTS_AT_ONCE); j += SPANS_AT_ONCE)
-      chunks.push(spans.slice(j, j + SPANS_AT_ONCE));
-    await Promise.all(chunks.map(read));
+  const running = new Set<Promise<void>>();
+  for (let i = 0; i < spans.length; i += BATCH_SPANS) {
+    if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
+    const job = read(spans.slice(i, i + BATCH_SPANS)).finally(() => running.delete(job));
+    running.add(job);
   }
+  await Promise.all(running);
   return damaged;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Blocker, type Citation, concludeAnswer } from "@/lib/evidence/questions";
 import type { EvidenceQueryResult } from "./ask";
-import { holdsPages, isPresentedAnswer, LIST_REACH, presentAnswer, windowFor } from "./present";
+import { isPresentedAnswer, LIST_REACH, presentAnswer, windowFor } from "./present";
 import { ANSWER_WINDOW } from "./window";
 
 const SESSION = "0b7e9d2c-1111-4a2b-9c3d-000000000000";
@@ -76,11 +76,8 @@ describe("presentAnswer", () => {
     expect(answer.citations[0]).toMatchObject({ bytesBase64: Buffer.from("/etc").toString("base64"), outcome: "SUCCEEDED" });
   });
 
-  it("asks again keeping more only for a page past the rows kept, and never past LIST_REACH", () => {
+  it("keeps more rows only for a page past the default window, and never past LIST_REACH", () => {
     const far = { citations: { offset: ANSWER_WINDOW, limit: 50 } };
-    expect(holdsPages(result(ANSWER_WINDOW, 20_000), {})).toBe(true);
-    expect(holdsPages(result(ANSWER_WINDOW, 20_000), far)).toBe(false);
-    expect(holdsPages(result(ANSWER_WINDOW, ANSWER_WINDOW), far)).toBe(true);
     expect(windowFor({})).toBe(ANSWER_WINDOW);
     expect(windowFor(far)).toBe(ANSWER_WINDOW + 50);
     expect(windowFor({ blockers: { offset: 10 * LIST_REACH, limit: 50 } })).toBe(LIST_REACH);

@@ -28,9 +28,9 @@ export interface AnswerPages {
 export const DEFAULT_PAGE_ROWS = ANSWER_WINDOW;
 
 /**
- * How far into its lists an answer can be read: rows past this are counted, never listed. Asking
- * past the engine's first rows (ANSWER_WINDOW) judges again keeping more, which costs memory in
- * proportion: this bounds it.
+ * How far into its lists an answer can be read: rows past this are counted, never listed. A page
+ * past the engine's first rows (ANSWER_WINDOW) is asked keeping as many as it reaches, which costs
+ * memory in proportion: this bounds it.
  */
 export const LIST_REACH = 110_000;
 
@@ -102,22 +102,12 @@ export function blockerJson(b: Blocker): BlockerJson {
 const windowOf = (window: ListWindow | undefined): ListWindow => window ?? { offset: 0, limit: DEFAULT_PAGE_ROWS };
 
 /**
- * The engine's rows an answer must keep for these pages: its default window (whose verdicts are
- * stored and read again), or as far as the farther page reaches, up to LIST_REACH.
+ * The engine's rows an answer must keep for these pages: its default window, or as far as the
+ * farther page reaches, up to LIST_REACH.
  */
 export function windowFor(pages: AnswerPages): number {
   const end = (w: ListWindow | undefined) => Math.min(LIST_REACH, windowOf(w).offset + windowOf(w).limit);
   return Math.max(ANSWER_WINDOW, end(pages.citations), end(pages.blockers));
-}
-
-/** Whether an answer's kept rows hold these pages (else it must be asked again with `windowFor`). */
-export function holdsPages(result: EvidenceQueryResult, pages: AnswerPages): boolean {
-  const holds = (kept: number, count: number, w: ListWindow | undefined) =>
-    kept >= Math.min(count, LIST_REACH, windowOf(w).offset + windowOf(w).limit);
-  return (
-    holds(result.citations.length, result.citationCount, pages.citations) &&
-    holds(result.blockers.length, result.blockerCount, pages.blockers)
-  );
 }
 
 function page<T, J>(rows: T[], count: number, window: ListWindow | undefined, json: (row: T) => J) {
@@ -129,7 +119,7 @@ function page<T, J>(rows: T[], count: number, window: ListWindow | undefined, js
   };
 }
 
-/** The answer as presented, with the page of each list asked for (its rows must be kept: `holdsPages`). */
+/** The answer as presented, with the page of each list asked for (its rows must be kept: asked with `windowFor`). */
 export function presentAnswer(result: EvidenceQueryResult, pages: AnswerPages = {}): EvidenceAnswerJson {
   const citations = page(result.citations, result.citationCount, pages.citations, (c) => citationJson(c) as CitationJson);
   const blockers = page(result.blockers, result.blockerCount, pages.blockers, blockerJson);

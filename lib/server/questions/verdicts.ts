@@ -18,6 +18,7 @@ import type { ToolOutcome } from "@/lib/evidence/outcomes";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import type { ScopeSessionRow } from "./scope";
 import { heldTtlAhead, sqlTime } from "@/lib/server/provenance";
+import { ANSWER_WINDOW } from "./window";
 import { loadCannedQuestions } from "@/lib/server/retention";
 
 /**
@@ -68,18 +69,24 @@ interface StoredAnswer {
 function store(part: SessionAnswer): string {
   const facts: BlockerFacts[] = [];
   const factsIndex = new Map<string, number>();
-  const blockers = part.blockers.map(({ sessionId: _session, spanId, seq, ...shared }): [string, number, number] => {
-    const key = JSON.stringify(shared);
-    let at = factsIndex.get(key);
-    if (at === undefined) factsIndex.set(key, (at = facts.push(shared) - 1));
-    return [spanId, seq, at];
-  });
+  // A verdict keeps the first page of each list at most, whatever window it was judged with: a
+  // prefix, as assemble.ts reads it.
+  const blockers = part.blockers
+    .slice(0, ANSWER_WINDOW)
+    .map(({ sessionId: _session, spanId, seq, ...shared }): [string, number, number] => {
+      const key = JSON.stringify(shared);
+      let at = factsIndex.get(key);
+      if (at === undefined) factsIndex.set(key, (at = facts.push(shared) - 1));
+      return [spanId, seq, at];
+    });
   const stored: StoredAnswer = {
     checked: part.checked,
     citationCount: part.citationCount,
     blockerCount: part.blockerCount,
     outcomes: part.outcomes,
-    citations: part.citations.map(({ bytes, ...c }) => (bytes ? { ...c, bytes: Buffer.from(bytes).toString("base64") } : c)),
+    citations: part.citations
+      .slice(0, ANSWER_WINDOW)
+      .map(({ bytes, ...c }) => (bytes ? { ...c, bytes: Buffer.from(bytes).toString("base64") } : c)),
     facts,
     blockers,
     gaps: part.gaps,

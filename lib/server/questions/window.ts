@@ -8,8 +8,8 @@ import type { Citation } from "@/lib/evidence/questions";
 
 /**
  * Citations, and blockers, an answer keeps by default: the first page the API presents of each
- * list (DEFAULT_PAGE_ROWS), and what stored verdicts hold per session; counts are exact. A page past
- * it asks again keeping as far as that page reaches (present.ts, windowFor). Each kept blocker is
+ * list (DEFAULT_PAGE_ROWS), and at most what stored verdicts hold per session; counts are exact. A
+ * page past it is asked keeping as far as that page reaches (present.ts, windowFor). Each kept blocker is
  * read, judged and carried: at 10,000 a whole-project question over the scale project spent a
  * fifth of its CPU on blockers past the first page (70 ms of 490 in the database, 33 of 222 in the
  * server, p50).
