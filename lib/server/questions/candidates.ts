@@ -92,6 +92,28 @@ function prefixesSql(alias: string, ranges: PrefixRange[]): Prisma.Sql {
   return Prisma.sql`(${Prisma.join(value, " or ")})`;
 }
 
+/**
+ * Any of the ranges as a filter on atoms found otherwise (prefixesAsFilter): each range is its
+ * values that start with its `from` (the indexed ranges' upper bounds only say so to an index), so
+ * the value prefixes are one test against an array and the home ones another, the part below a
+ * home worked out once per atom (and only for paths holding what every home range starts with).
+ * Dozens of ranges spelled one by one were most of a question's planning, and each home range
+ * worked out the part below the home again.
+ */
+function prefixesFilterSql(alias: string, ranges: PrefixRange[]): Prisma.Sql {
+  const normalized = Prisma.raw(`${alias}.normalized`);
+  const arms: Prisma.Sql[] = [];
+  const value = ranges.filter((r) => r.on === "value").map((r) => r.from);
+  if (value.length > 0) arms.push(Prisma.sql`${normalized} ^@ any(${value}::text[])`);
+  const home = ranges.filter((r) => r.on === "home").map((r) => r.from);
+  if (home.length > 0) {
+    const shared = home.reduce(commonPrefix);
+    const below = Prisma.sql`custodian_home_relative(${normalized}) ^@ any(${home}::text[])`;
+    arms.push(shared === "" ? below : Prisma.sql`(strpos(${normalized}, ${`/${shared}`}) > 0 and ${below})`);
+  }
+  return Prisma.sql`coalesce(${Prisma.join(arms, " or ")}, false)`;
+}
+
 function commonPrefix(a: string, b: string): string {
   const x = [...a];
   const y = [...b];
@@ -260,9 +282,8 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
   if (p.valuePrefixes) {
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
-    const prefixes = prefixesSql(alias, p.valuePrefixes.map(prefixRange));
-    // coalesce() makes the ranges one opaque test: an OR would be weighed arm by arm for indexes.
-    parts.push(options.prefixesAsFilter ? Prisma.sql`coalesce(${prefixes}, false)` : prefixes);
+    const ranges = p.valuePrefixes.map(prefixRange);
+    parts.push(options.prefixesAsFilter ? prefixesFilterSql(alias, ranges) : prefixesSql(alias, ranges));
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);
