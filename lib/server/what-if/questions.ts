@@ -34,6 +34,12 @@ export const MAX_SAVED_JUDGED = 20;
 const MAX_SPANS_NAMED = 20;
 /** Answers asked concurrently (each holds a database connection while it reads). */
 const ASKED_AT_ONCE = 4;
+/**
+ * Citations and blockers the answer over all sessions keeps: while its lists hold every item, each
+ * session's answer is read from them; past it, every session is asked alone. More than an answer's
+ * default page, so that a question with a few thousand matches is asked once.
+ */
+const LISTED_AT_ONCE = 10_000;
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
@@ -147,7 +153,7 @@ async function answersBySession(
   now: Date,
 ): Promise<Map<string, SessionAnswer>> {
   const out = new Map<string, SessionAnswer>();
-  const whole = await askEvidenceQuestion({ projectId, question, scope: { sessionIds } }, now);
+  const whole = await askEvidenceQuestion({ projectId, question, scope: { sessionIds } }, now, { window: LISTED_AT_ONCE });
   if (whole.citationCount <= whole.citations.length && whole.blockerCount <= whole.blockers.length) {
     const incomplete = new Set([
       ...whole.blockers.map((b) => b.sessionId),
