@@ -48,7 +48,9 @@ async function twoSessions(label: string, ttlSideEffectingDays = DEFAULT_POLICY.
 
 const version = async (sessionId: string) =>
   (await db().session.findUniqueOrThrow({ where: { id: sessionId }, select: { evidenceVersion: true } })).evidenceVersion;
-const verdicts = (projectId: string) => db().questionVerdict.findMany({ where: { session: { projectId } } });
+// In a stable order: a Citus cluster returns rows of several shards in whatever order they come.
+const verdicts = (projectId: string) =>
+  db().questionVerdict.findMany({ where: { session: { projectId } }, orderBy: [{ sessionId: "asc" }, { questionKey: "asc" }] });
 
 /** The answer judged from scratch: no stored verdict is read. */
 async function judgedAfresh(projectId: string, now = new Date()) {
