@@ -11,7 +11,7 @@ import { type CandidateRow, candidateSources, type FactsRow, factsQuery, ordered
 import { atomsBySpan, keyOf, orderedAtoms, placed, questionSpan, spanKeys, type Judged, type Scope } from "./scope";
 import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import type { UnknownCandidates } from "./unknown-blockers";
-import { groupsOf, withCursors, type Cursor, type RunQuery } from "./stream";
+import { groupsOf, sideBySide, withCursors, type Cursor, type RunQuery } from "./stream";
 
 /** Spans judged at a time: their candidate atoms, facts and original bytes are all the memory a batch takes. */
 export const BATCH_SPANS = 500;
@@ -110,14 +110,8 @@ export async function judgeCandidates(
 }
 
 /** Batches judged BATCHES_AT_ONCE at a time (each on a connection of its own). */
-async function judgeSideBySide(batches: AsyncGenerator<Batch>, judge: (batch: Batch) => Promise<void>): Promise<void> {
-  const running = new Set<Promise<void>>();
-  for await (const batch of batches) {
-    if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-    const job = judge(batch).finally(() => running.delete(job));
-    running.add(job);
-  }
-  await Promise.all(running);
+function judgeSideBySide(batches: AsyncGenerator<Batch>, judge: (batch: Batch) => Promise<void>): Promise<void> {
+  return sideBySide(batches, BATCHES_AT_ONCE, judge);
 }
 
 /**

@@ -14,7 +14,7 @@ import { cutCitedBytes, type Citation } from "@/lib/evidence/questions";
 import { citedBytesQuery } from "./candidate-sql";
 import { BATCH_SPANS, BATCHES_AT_ONCE } from "./candidate-spans";
 import { keyOf } from "./scope";
-import type { RunQuery } from "./stream";
+import { sideBySide, type RunQuery } from "./stream";
 
 interface OriginalRow {
   session_id: string;
@@ -42,13 +42,9 @@ export async function citedBytes(query: RunQuery, citations: Citation[]): Promis
       else if (row.intact !== true && row.original_state === "HELD") damaged.push({ sessionId: row.session_id, spanId: row.id });
     }
   };
-  // A few statements side by side, each on a connection of its own (an export keeps every citation).
-  const running = new Set<Promise<void>>();
-  for (let i = 0; i < spans.length; i += BATCH_SPANS) {
-    if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-    const job = read(spans.slice(i, i + BATCH_SPANS)).finally(() => running.delete(job));
-    running.add(job);
-  }
-  await Promise.all(running);
+  // A few statements side by side (an export keeps every citation).
+  const chunks: Array<typeof spans> = [];
+  for (let i = 0; i < spans.length; i += BATCH_SPANS) chunks.push(spans.slice(i, i + BATCH_SPANS));
+  await sideBySide(chunks, BATCHES_AT_ONCE, read);
   return damaged;
 }

@@ -70,3 +70,21 @@ export async function* groupsOf<R>(cursor: Cursor<R>, keyOf: (row: R) => string)
   }
   if (open) yield open;
 }
+
+/**
+ * `work` on each item, `atOnce` of them running at a time (each statement on a connection of its
+ * own), the next starting as soon as one ends; items are taken as they come.
+ */
+export async function sideBySide<T>(
+  items: AsyncIterable<T> | Iterable<T>,
+  atOnce: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const running = new Set<Promise<void>>();
+  for await (const item of items) {
+    if (running.size >= atOnce) await Promise.race(running);
+    const job = work(item).finally(() => running.delete(job));
+    running.add(job);
+  }
+  await Promise.all(running);
+}
