@@ -110,3 +110,25 @@ describe("every connection of the pool", () => {
     }
   });
 });
+
+describe("timestamps on the pool without Prisma", () => {
+  it("read and write a timestamp without time zone as UTC, whatever the process's zone", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      const written = new Date("2026-03-01T12:34:56.789Z");
+      const [row] = await rawQuery<{ stored: Date; echoed: Date; text: string; far: Date }>(
+        `select timestamp '2026-01-01 00:00:00' as stored, $1::timestamp as echoed, $1::timestamp::text as text,
+                timestamp '0044-03-15 12:00:00 BC' as far`,
+        [written],
+      );
+      expect(row!.stored.toISOString()).toBe("2026-01-01T00:00:00.000Z");
+      expect(row!.text).toBe("2026-03-01 12:34:56.789");
+      expect(row!.echoed.getTime()).toBe(written.getTime());
+      expect(row!.far.getUTCFullYear()).toBe(-43);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});

@@ -95,10 +95,37 @@ export function sessionOptions(options: PoolOptions): string | undefined {
   return settings.length > 0 ? settings.join(" ") : undefined;
 }
 
+/**
+ * Timestamps are stored without a time zone and mean UTC, as Prisma writes and reads them.
+ * node-postgres reads such a value, and writes a Date parameter, in the process's own zone: on a
+ * server whose TZ is not UTC, statements run on the pool without Prisma (an evidence question's
+ * reads) saw every time shifted, and with it whether an original had expired. The pool's
+ * connections read them as UTC (Prisma's adapter passes parsers of its own with each statement),
+ * and node-postgres writes Date parameters as UTC (Prisma's adapter formats its own).
+ */
+pg.defaults.parseInputDatesAsUTC = true;
+
+const TIMESTAMP = pg.types.builtins.TIMESTAMP;
+const parseZoned = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, "text") as (text: string) => Date;
+
+/** A `timestamp without time zone` value's text, read as UTC ("infinity" and BC years as the driver reads them). */
+export function parseUtcTimestamp(text: string): Date {
+  if (text === "infinity" || text === "-infinity") return parseZoned(text);
+  return parseZoned(text.endsWith(" BC") ? `${text.slice(0, -3)}Z BC` : `${text}Z`);
+}
+
+const utcTimestamps = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP && format !== "binary"
+      ? parseUtcTimestamp
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
 export function createPool(fields: PgConnectionFields, options: PoolOptions = {}): pg.Pool {
   const t = options.timeouts;
   const pool = new pg.Pool({
     ...fields,
+    types: utcTimestamps,
     max: options.max ?? 10,
     connectionTimeoutMillis: 5_000,
     // Sent with each connection's start, so they hold from its first statement on.

@@ -13,7 +13,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { judgeSpan, type Blocker, type CompiledPredicate, unknownToolsCanBlock } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
-import pg from "pg";
+import { parseUtcTimestamp } from "@/lib/db/pg-pool";
 import { atomCondition, unknownToolCondition } from "./candidates";
 import {
   atomsBySpan,
@@ -113,7 +113,7 @@ export function countedBlockersQuery(
   if (!blocks) return null;
   // An export asks with no window (Infinity), which SQL's int cannot hold: the largest int can.
   const room = Math.min(window, 2_147_483_647);
-  // Times as the driver reads a timestamp column (text, parsed in readCountedBlockers).
+  // Times as text, read as UTC in readCountedBlockers as the pool reads a timestamp column.
   const facts = Prisma.sql`json_build_object('session_id', s.session_id, 'id', s.id, 'seq', s.seq, 'kind', s.kind, 'class', s.class,
     'transcript_state', s.transcript_state, 'occurred_at', s.occurred_at::text, 'has_pointer', s.has_pointer,
     'original_state', s.original_state, 'original_expires_at', s.original_expires_at::text, 'sha256', s.sha256,
@@ -189,9 +189,6 @@ type FactsJson = Omit<SpanFactsRow, "occurred_at" | "original_expires_at"> & {
   atoms: AtomRow[] | null;
 };
 
-/** A timestamp column's text, as the driver would have read the column itself. */
-const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, "text") as (text: string) => Date;
-
 /**
  * Counts the calls of tools whose effects are not known that no predicate could match, and the
  * unchecked spans that block, per session; hands the blocker of each of those the window can hold
@@ -230,8 +227,8 @@ export async function readCountedBlockers(
   for (const facts of row!.spans) {
     const spanRow: SpanFactsRow = {
       ...facts,
-      occurred_at: parseTimestamp(facts.occurred_at),
-      original_expires_at: facts.original_expires_at === null ? null : parseTimestamp(facts.original_expires_at),
+      occurred_at: parseUtcTimestamp(facts.occurred_at),
+      original_expires_at: facts.original_expires_at === null ? null : parseUtcTimestamp(facts.original_expires_at),
     };
     const span = questionSpan(spanRow, facts.seq!, policy, now, {
       atoms: orderedAtoms(atomsBySpan(facts.atoms ?? []).get(keyOf(facts.session_id, facts.id))),
