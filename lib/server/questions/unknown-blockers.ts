@@ -67,15 +67,31 @@ export function candidateSpanSql(
     p.effects
       ? Prisma.sql`(c.effect is not null and ${atomCondition("c", p, PROBE)})`
       : Prisma.sql`(${atomCondition("c", p, PROBE)})`;
-  const atoms = Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = ${Prisma.raw(at.sessionId)} and c.span_id = ${Prisma.raw(at.spanId)} and (${Prisma.join(
+  const anyAtom = Prisma.sql`exists (select 1 from evidence_atom c where c.session_id = ${Prisma.raw(at.sessionId)} and c.span_id = ${Prisma.raw(at.spanId)} and (${Prisma.join(
     predicates.map(guarded),
     " or ",
   )}))`;
+  // The index-only test first (the cheaper, as PostgreSQL orders them too): atoms are read only past it.
+  const atoms = Prisma.sql`(${someEffectSql(predicates, at)} and ${anyAtom})`;
   const names = [...new Set(predicates.filter((p) => p.wholeCall).flatMap((p) => [...p.toolNames!]))];
   if (names.length === 0) return atoms;
   const s = at.span();
   return Prisma.sql`(${atoms} or exists (select 1 from span ${Prisma.raw(s)} where ${Prisma.raw(`${s}.session_id = ${at.sessionId} and ${s}.id = ${at.spanId}`)}
                                         and ${Prisma.raw(s)}.kind = 'TOOL_CALL' and lower(${Prisma.raw(s)}.tool_name collate "C") = any(${names}::text[])))`;
+}
+
+/**
+ * When every predicate asks for effects: the span has an atom of one of them (not negated, unless
+ * some predicate counts negated atoms), which every atom a predicate could match is. Answered from
+ * evidence_atom_span_effect_idx alone, it spares most spans the read of their atoms that the full
+ * condition needs: a call of a tool whose effects are not known has one effect atom, its own.
+ */
+function someEffectSql(predicates: readonly CompiledPredicate[], at: { sessionId: string; spanId: string }): Prisma.Sql {
+  if (!predicates.every((p) => p.effects)) return Prisma.sql`true`;
+  const effects = [...new Set(predicates.flatMap((p) => [...p.effects!]))];
+  const negated = predicates.some((p) => p.includeNegated) ? Prisma.empty : Prisma.sql` and not e.negated`;
+  return Prisma.sql`exists (select 1 from evidence_atom e where e.session_id = ${Prisma.raw(at.sessionId)} and e.span_id = ${Prisma.raw(at.spanId)}
+                            and e.effect = any(${effects}::"SideEffectKind"[])${negated})`;
 }
 
 /** An evidence_atom row of `alias` as JSON with AtomRow's fields, for statements that bring atoms nested in other rows. */
