@@ -304,45 +304,30 @@ async function judgeBatch(
 }
 
 /**
- * For a predicate on commands or tool names, what its candidate spans still need: their commands
- * where the candidates do not already hold all of them, their tool calls, and their tool names.
- * The atoms are added to `own`; the tool names are returned.
+ * For a predicate on tool names, what its candidate spans still need: their tool calls, added to
+ * `own`, and their tool names, returned. (A predicate on commands has its spans' commands among
+ * its candidates: candidateAtomsQuery.)
  */
 async function fetchSpanLevel(
   query: RunQuery,
   p: CompiledPredicate,
-  rows: Array<AtomRow & { span_commands?: number }>,
+  rows: AtomRow[],
   own: Map<string, Map<number, AtomRow>>,
 ): Promise<Map<string, string | null>> {
   const toolNames = new Map<string, string | null>();
-  if (!p.commandRegex && !p.toolNames) return toolNames;
-  const commandKeys = new Map<string, { session_id: string; id: string }>();
-  const toolKeys = new Map<string, { session_id: string; id: string }>();
-  for (const row of rows) {
-    const key = keyOf(row.session_id, row.span_id);
-    const span = { session_id: row.session_id, id: row.span_id };
-    if (p.commandRegex) {
-      const held = [...own.get(key)!.values()].filter((a) => a.kind === "COMMAND").length;
-      if (held < (row.span_commands ?? 0)) commandKeys.set(key, span);
-    }
-    if (p.toolNames) toolKeys.set(key, span);
-  }
-  const levelQuery = (keys: Map<string, { session_id: string; id: string }>, kind: "COMMAND" | "TOOL_CALL") =>
-    keys.size === 0
-      ? Promise.resolve([] as AtomRow[])
-      : query<AtomRow>(Prisma.sql`
-          select ${ATOM_FIELDS} from ${spanKeys([...keys.values()])} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-           where a.kind = ${kind}::"AtomKind"`);
-  const [commandAtoms, toolAtoms, names] = await Promise.all([
-    levelQuery(commandKeys, "COMMAND"),
-    levelQuery(toolKeys, "TOOL_CALL"),
-    toolKeys.size > 0
-      ? query<{ session_id: string; id: string; tool_name: string | null }>(Prisma.sql`
-          select s.session_id::text as session_id, s.id::text as id, s.tool_name
-            from ${spanKeys([...toolKeys.values()])} join span s on s.session_id = k.session_id and s.id = k.span_id`)
-      : Promise.resolve([]),
+  if (!p.toolNames) return toolNames;
+  const keys = new Map<string, { session_id: string; id: string }>();
+  for (const row of rows) keys.set(keyOf(row.session_id, row.span_id), { session_id: row.session_id, id: row.span_id });
+  const spans = spanKeys([...keys.values()]);
+  const [toolAtoms, names] = await Promise.all([
+    query<AtomRow>(Prisma.sql`
+      select ${ATOM_FIELDS} from ${spans} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
+       where a.kind = 'TOOL_CALL'`),
+    query<{ session_id: string; id: string; tool_name: string | null }>(Prisma.sql`
+      select s.session_id::text as session_id, s.id::text as id, s.tool_name
+        from ${spans} join span s on s.session_id = k.session_id and s.id = k.span_id`),
   ]);
-  for (const row of [...commandAtoms, ...toolAtoms]) own.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
+  for (const row of toolAtoms) own.get(keyOf(row.session_id, row.span_id))!.set(row.ordinal, row);
   for (const row of names) toolNames.set(keyOf(row.session_id, row.id), row.tool_name);
   return toolNames;
 }

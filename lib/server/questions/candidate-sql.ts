@@ -10,13 +10,19 @@ import { checkableNow, inSessions, inTime, SPAN_FACTS, spanKeys, type Scope, typ
 import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
 
+/** An evidence_atom's columns as stored, of alias `a` (ATOM_FIELDS casts them for the driver). */
+const ATOM_COLUMNS = Prisma.raw(
+  "a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name",
+);
+
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
  *
  * A predicate on commands also needs a command of the span that could match its pattern. A span
  * is dropped here when the candidates hold all of its commands (counted in the commands index
- * alone) and none contains a literal the pattern requires; the rest come with their count of
- * commands, so the ones still to read are known. (A join, not a subquery per span: Citus plans no
+ * alone) and none contains a literal the pattern requires. A span kept whose candidates lack some
+ * of its commands comes with the others as well, which the engine judges it with: read here, in
+ * the statement, not by another after it. (Joins, not a subquery per span: Citus plans no
  * correlated subquery over a CTE. A span without commands has no row in kept and was not wanted:
  * neither could it match nor does it hold fewer commands than it has.)
  */
@@ -27,8 +33,7 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
     with candidate as materialized (
-      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
-        from evidence_atom a where ${atomsInScope("a", p, scope)}
+      select ${ATOM_COLUMNS} from evidence_atom a where ${atomsInScope("a", p, scope)}
     ),
     spans as materialized (
       select c.session_id, c.span_id,
@@ -37,14 +42,19 @@ export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.
         from candidate c group by c.session_id, c.span_id
     ),
     kept as materialized (
-      select s.session_id, s.span_id, count(*)::int as commands, s.could_match, s.held
+      select s.session_id, s.span_id, s.could_match, s.held < count(*) as lacks_commands
         from spans s
         join evidence_atom x on x.session_id = s.session_id and x.span_id = s.span_id and x.kind = 'COMMAND'
        group by s.session_id, s.span_id, s.could_match, s.held
     )
-    select ${ATOM_FIELDS}, k.commands as span_commands
-      from candidate a join kept k on k.session_id = a.session_id and k.span_id = a.span_id
-     where k.could_match or k.held < k.commands`;
+    select ${ATOM_FIELDS} from (
+      select ${ATOM_COLUMNS} from candidate a join kept k on k.session_id = a.session_id and k.span_id = a.span_id
+       where k.could_match or k.lacks_commands
+      union -- a command among the candidates once
+      select ${ATOM_COLUMNS} from kept k
+        join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id and a.kind = 'COMMAND'
+       where k.lacks_commands
+    ) a`;
 }
 
 /**
@@ -56,8 +66,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   const names = [...p.toolNames!];
   return Prisma.sql`
     select ${ATOM_FIELDS}, a.whole_call from (
-      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name,
-             false as whole_call
+      select ${ATOM_COLUMNS}, false as whole_call
         from evidence_atom a where ${atomsInScope("a", p, scope)}
       union all
       select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
@@ -85,7 +94,7 @@ export function candidateSources(predicates: readonly CompiledPredicate[], scope
 }
 
 /** An atom some predicate could match, or (`whole_call`, no atom) a call of a tool asked about. */
-export type CandidateRow = AtomRow & { span_commands?: number; whole_call?: boolean };
+export type CandidateRow = AtomRow & { whole_call?: boolean };
 
 export const ordered = (source: Prisma.Sql) => Prisma.sql`${source} order by a.session_id, a.span_id, a.ordinal`;
 
