@@ -152,9 +152,9 @@ export async function askEvidenceQuestion(
  */
 async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRecordRef[]> {
   if (sessions.length === 0) return [];
-  const rows = await db().$queryRaw<Array<{ session_id: string; line: number; reason: string }>>`
+  const rows = await sqlRows<{ session_id: string; line: number; reason: string }>(Prisma.sql`
     select session_id::text as session_id, line, reason from skipped_record
-     where session_id = any(${sessions.map((s) => s.id)}::uuid[])`;
+     where session_id = any(${sessions.map((s) => s.id)}::uuid[])`);
   const index = new Map(sessions.map((s, i) => [s.id, i]));
   return rows
     .sort((a, b) => index.get(a.session_id)! - index.get(b.session_id)! || a.line - b.line)
@@ -185,11 +185,11 @@ async function prepare(input: EvidenceQueryInput) {
   const question = resolveQuestion(input.question, canned);
   const sessionIds = input.scope?.sessionIds;
   if (sessionIds?.some((id) => !isUuid(id))) throw new AppError("NOT_FOUND", "Session not found");
-  const sessions = await db().$queryRaw<ScopeSessionRow[]>`
+  const sessions = await sqlRows<ScopeSessionRow>(Prisma.sql`
     select id::text as id, cwd, span_count, non_summary_count, unchecked_count, seq_count, seq_min, seq_max, evidence_version::text as evidence_version
       from session
      where project_id = ${input.projectId}::uuid ${sessionIds ? Prisma.sql`and id = any(${sessionIds}::uuid[])` : Prisma.empty}
-     order by created_at, id`;
+     order by created_at, id`);
   if (sessionIds && sessions.length !== new Set(sessionIds).size) throw new AppError("NOT_FOUND", "Session not found");
   const scope: Scope = {
     projectId: input.projectId,

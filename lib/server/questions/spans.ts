@@ -3,7 +3,7 @@
  * them: the seq gaps and the number of spans checked, from session counts (unchecked.ts reads the
  * spans that block, candidate-spans.ts those that may cite).
  */
-import { db } from "@/lib/db/client";
+import { sqlRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { SeqGap } from "@/lib/evidence/questions";
 import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
@@ -18,12 +18,12 @@ import { uncheckedParts } from "./unchecked";
 export async function findGaps(sessions: ScopeSessionRow[]): Promise<SeqGap[]> {
   const holed = sessions.filter((s) => s.seq_count > 0 && s.seq_max! - s.seq_min! + 1 > s.seq_count).map((s) => s.id);
   if (holed.length === 0) return [];
-  const rows = await db().$queryRaw<Array<{ session_id: string; from_seq: number; to_seq: number }>>`
+  const rows = await sqlRows<{ session_id: string; from_seq: number; to_seq: number }>(Prisma.sql`
     select session_id::text as session_id, seq + 1 as from_seq, next_seq - 1 as to_seq
       from (select session_id, seq, lead(seq) over (partition by session_id order by seq) as next_seq
               from span where session_id = any(${holed}::uuid[]) and seq is not null) x
      where next_seq > seq + 1
-     order by session_id, seq`;
+     order by session_id, seq`);
   const order = new Map(sessions.map((s, i) => [s.id, i]));
   return rows
     .map((r): SeqGap => ({ sessionId: r.session_id, fromSeq: r.from_seq, toSeq: r.to_seq }))
@@ -43,8 +43,8 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
   const fromCounts = async (whole: ScopeSessionRow[], within: Scope) => {
     if (whole.length === 0) return [];
     const passed = counts(
-      await db().$queryRaw`
-      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", within)} and ${expired} group by s.session_id`,
+      await sqlRows<{ session_id: string; n: number }>(Prisma.sql`
+      select s.session_id::text as session_id, count(*)::int as n from span s where ${inSessions("s", within)} and ${expired} group by s.session_id`),
     );
     return whole.map((s): [string, number] => [s.id, s.non_summary_count - s.unchecked_count - (passed.get(s.id) ?? 0)]);
   };
@@ -58,9 +58,9 @@ export async function countChecked(sessions: ScopeSessionRow[], scope: Scope, no
   const perSession = (condition: Prisma.Sql) =>
     cut.length === 0
       ? Promise.resolve([])
-      : db().$queryRaw<Array<{ session_id: string; n: number }>>`
+      : sqlRows<{ session_id: string; n: number }>(Prisma.sql`
       select s.session_id::text as session_id, count(*)::int as n from span s
-       where ${inSessions("s", cutScope)} and ${inTime("s", cutScope)} and ${condition} group by s.session_id`;
+       where ${inSessions("s", cutScope)} and ${inTime("s", cutScope)} and ${condition} group by s.session_id`);
   // Every class named: the unchecked spans' index leads with (session, class, time), and without
   // a class the range bounds nothing, so every unchecked span of each session was read.
   const goneInRange = Prisma.sql`${gone} and s.class = any(${[...EVIDENTIAL_CLASSES]}::"EvidentialClass"[])`;
@@ -90,14 +90,14 @@ async function placeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<
   const seen = Prisma.sql`s.kind <> 'SUMMARY' and s.seq is not null`;
   const before = scope.from ? Prisma.sql`hi.occurred_at < ${sqlTime(scope.from)}` : Prisma.sql`false`;
   const after = scope.to ? Prisma.sql`lo.occurred_at >= ${sqlTime(scope.to)}` : Prisma.sql`false`;
-  const rows = await db().$queryRaw<Array<{ session_id: string; place: "inside" | "outside" | null }>>`
+  const rows = await sqlRows<{ session_id: string; place: "inside" | "outside" | null }>(Prisma.sql`
     select k.id::text as session_id,
            case when lo.occurred_at is null or ${before} or ${after} then 'outside'
                 when ${inTime("lo", scope)} and ${inTime("hi", scope)} then 'inside' end as place
       from session k
       left join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at limit 1) lo on true
       left join lateral (select s.occurred_at from span s where s.session_id = k.id and ${seen} order by s.occurred_at desc limit 1) hi on true
-     where k.id = any(${sessions.map((s) => s.id)}::uuid[])`;
+     where k.id = any(${sessions.map((s) => s.id)}::uuid[])`);
   return new Map(rows.filter((r) => r.place !== null).map((r) => [r.session_id, r.place!]));
 }
 
@@ -113,10 +113,10 @@ export async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Sc
   // single probe walked one of each session's spans in the range, ten times slower).
   const within = (kind: string) =>
     Prisma.sql`exists (select 1 from span s where s.session_id = t.id and ${Prisma.raw(kind)} and ${inTime("s", scope)})`;
-  const [row] = await db().$queryRaw<Array<{ n: number }>>`
+  const [row] = await sqlRows<{ n: number }>(Prisma.sql`
     select count(*)::int as n from session t
      where t.id = any(${held.map((s) => s.id)}::uuid[])
        and (${within("s.kind <> 'SUMMARY' and s.seq is not null")} or ${within("s.kind = 'SUMMARY'")}
-            or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`;
+            or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`);
   return row?.n ?? 0;
 }

@@ -6,7 +6,7 @@
  * list, instead of walking every summary's lineage down; only the texts of summaries that turn
  * out unbacked are read, and the engine decides whether they claim anything.
  */
-import { db } from "@/lib/db/client";
+import { db, sqlRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { blockingClasses, judgeSpan, type CompiledPredicate, type QuestionSpan } from "@/lib/evidence/questions";
 import type { Atom, RetentionPolicy } from "@/lib/evidence/types";
@@ -43,9 +43,8 @@ export async function judgeSummaries(
     (n) => n.in_list && classes.includes(n.class) && inTimeRange(scope, n.occurred_at) && !graph.backed(n.id),
   );
   if (judged.length === 0) return [];
-  const atoms = await claimAtoms(predicates, judged);
+  const [atoms, statuses] = await Promise.all([claimAtoms(predicates, judged), graph.statuses(judged.map((n) => n.id))]);
   const out: Judged[] = [];
-  const statuses = await graph.statuses(judged.map((n) => n.id));
   for (const node of judged) {
     const seq = node.seq ?? node.first_child_seq!;
     const provenance = statuses.get(node.id) ?? (await spanStatusOf(db(), node.session_id, node.id, policy, now));
@@ -104,15 +103,15 @@ export function summariesQuery(scope: Scope): Prisma.Sql {
  */
 async function summaryGraph(scope: Scope, now: Date) {
   const [rows, expired] = await Promise.all([
-    db().$queryRaw<SummaryRow[]>(summariesQuery(scope)),
+    sqlRows<SummaryRow>(summariesQuery(scope)),
     // Replaced spans whose held original's TTL has passed (not yet swept): few, found by expiry.
-    db().$queryRaw<Array<{ summary_id: string; bad: boolean }>>`
+    sqlRows<{ summary_id: string; bad: boolean }>(Prisma.sql`
       select s.replacing_summary_id::text as summary_id,
              bool_or(s.seq is null or (s.class <> 'NARRATIVE' and s.transcript_state not in ('VERBATIM', 'PRESERVED'))) as bad
         from span s
        where ${inSessions("s", scope)} and s.replacing_summary_id is not null and s.kind <> 'SUMMARY'
          and ${heldPastTtl("s", now)}
-       group by s.replacing_summary_id`,
+       group by s.replacing_summary_id`),
   ]);
   const nodes = new Map<string, SummaryNode>(
     rows.map((n) => [n.id, { ...n, in_list: n.seq !== null || n.first_child_seq !== null }]),
@@ -161,7 +160,7 @@ async function summaryGraph(scope: Scope, now: Date) {
     const flags =
       closure.length === 0
         ? []
-        : await db().$queryRaw<Array<{ id: string; none_below: boolean; lost_below: boolean }>>(weakBelowQuery(closure));
+        : await sqlRows<{ id: string; none_below: boolean; lost_below: boolean }>(weakBelowQuery(closure));
     const none = new Set(flags.filter((f) => f.none_below).map((f) => f.id));
     const lost = new Set(flags.filter((f) => f.lost_below).map((f) => f.id));
     // No pointer below, no links, or a circle of links: NONE; else an original gone below: LOST.
@@ -236,9 +235,11 @@ async function claimAtoms(predicates: CompiledPredicate[], summaries: SpanFactsR
     ];
     const queries: Array<Promise<AtomRow[]>> = rest.filter(byKind).map((p) => firstAtoms(open, p));
     if (wide.length > 0) {
-      queries.push(db().$queryRaw<AtomRow[]>`
-        select ${ATOM_FIELDS} from ${spanKeys(open)} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
-         where ${Prisma.join(wide, " or ")}`);
+      queries.push(
+        sqlRows<AtomRow>(Prisma.sql`
+          select ${ATOM_FIELDS} from ${spanKeys(open)} join evidence_atom a on a.session_id = k.session_id and a.span_id = k.span_id
+           where ${Prisma.join(wide, " or ")}`),
+      );
     }
     rows.push(...(await Promise.all(queries)).flat());
   }
@@ -251,10 +252,10 @@ async function claimAtoms(predicates: CompiledPredicate[], summaries: SpanFactsR
  * evidence_atom.
  */
 function firstAtoms(summaries: SpanFactsRow[], p: CompiledPredicate): Promise<AtomRow[]> {
-  return db().$queryRaw<AtomRow[]>`
+  return sqlRows<AtomRow>(Prisma.sql`
     select ${ATOM_FIELDS} from ${spanKeys(summaries)}
       join span sp on sp.session_id = k.session_id and sp.id = k.span_id
      cross join lateral (select * from evidence_atom a
                           where a.session_id = sp.session_id and a.span_id = sp.id and ${atomCondition("a", p, { asClaim: true, prefixesAsFilter: true })}
-                          order by a.ordinal limit 1) a`;
+                          order by a.ordinal limit 1) a`);
 }
