@@ -180,6 +180,51 @@ describe("other answers", () => {
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("within a time range, reads the sessions with any span in it: a summary alone in the range still blocks", async () => {
+    const day = 86_400_000;
+    const project = await makeTestProject("ev-range-reads");
+    const yearAgo = new Date(Date.now() - 365 * day);
+    const body = (text: string) => new TextEncoder().encode(text);
+    // A write to /etc a year ago, replaced now by a summary that names the path and keeps no pointer:
+    // the session's only span in the last week is that summary.
+    const { session: compacted } = await upsertSession(project.id, { externalId: "compacted-now", runtime: "claude-code" });
+    const [write] = await appendSpans(project.id, compacted.id, [
+      { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: yearAgo, body: body(SEED_BODY) },
+    ]);
+    const summary = await candidateSummaryFor(compacted.id, [write!.id], "Wrote /etc/app/conf.yaml with the staging settings.", {
+      pointers: false,
+    });
+    const { summarySpanId } = await reclaim({
+      projectId: project.id,
+      sessionId: compacted.id,
+      selection: { spanIds: [write!.id] },
+      summary,
+      dryRun: false,
+      requester: "test",
+      observed: true,
+    });
+    // Another session's write to /etc, a year ago and nothing since: outside the range, it cites nothing.
+    const { session: old } = await upsertSession(project.id, { externalId: "last-year", runtime: "claude-code" });
+    await appendSpans(project.id, old.id, [
+      { seq: 0, kind: "TOOL_CALL", toolName: "write_file", occurredAt: yearAgo, body: body(SEED_BODY) },
+    ]);
+    const week = await askEvidenceQuestion({
+      projectId: project.id,
+      question: systemConfig,
+      scope: { from: new Date(Date.now() - 7 * day) },
+    });
+    expect(week).toMatchObject({ answer: "INSUFFICIENT_EVIDENCE", citations: [], sessionsInScope: 1 });
+    expect(week.blockers.map((b) => b.spanId)).toEqual([summarySpanId]);
+    // The year holds both writes: the old session's cites.
+    const year = await askEvidenceQuestion({
+      projectId: project.id,
+      question: systemConfig,
+      scope: { from: new Date(Date.now() - 400 * day) },
+    });
+    expect(year.answer).toBe("YES");
+    expect(year.citations.map((c) => c.sessionId)).toEqual([old.id]);
+  });
+
   it("counts in sessionsInScope only the sessions with spans in the time range", async () => {
     const a = await seedScenario("ev-sessions-in-range");
     const day = 86_400_000;

@@ -106,9 +106,18 @@ export async function askEvidenceQuestion(
     options.onProgress?.({ candidateSpans: spansBefore + candidateSpans, sessionsDone, sessionsTotal: sessions.length });
   };
   progress(0); // how many sessions there are to answer, before the first batch is judged
+  // Within a time range, only sessions with a span in it can cite or block (every candidate,
+  // blocker and summary judged is a span in the range): the others are left out of those reads,
+  // while their checked spans, seq gaps and skipped records count as the engine counts them.
+  const withSpans = await sessionsWithSpansIn(sessions, scope);
+  const spanning = new Set(withSpans.map((s) => s.id));
   const judge = async (some: ScopeSessionRow[]) => {
     const someScope = some.length === sessions.length ? scope : { ...scope, sessionIds: some.map((s) => s.id) };
-    const run = () => answerSessions(question, some, someScope, policy, now, { ...options, window }, progress);
+    const readScope = timed(scope)
+      ? { ...scope, sessionIds: some.filter((s) => spanning.has(s.id)).map((s) => s.id) }
+      : someScope;
+    const run = () =>
+      answerSessions(question, some, { counted: someScope, read: readScope }, policy, now, { ...options, window }, progress);
     let { answers, damaged } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded, and the
     // sessions judged again, until none is found: the replaced spans that rested on them block, and
@@ -134,15 +143,15 @@ export async function askEvidenceQuestion(
   sessionsDone = Math.max(sessionsDone, sessions.length - short.length);
   if (short.length > 0) await judge(short);
   const { citations, blockers, gaps, checked, citationCount, blockerCount } = assembleLists(sessions, parts, window);
-  const [skipped, withSpans] = await Promise.all([skippedRecordsOf(sessions), sessionsWithSpansIn(sessions, scope)]);
-  const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, withSpans === 0);
+  const skipped = await skippedRecordsOf(sessions);
+  const concluded = concludeAnswer(citations, blockers, checked, gaps, skipped, withSpans.length === 0);
   return {
     ...concluded,
     outcomes: addTallies(sessions.map((s) => parts.get(s.id)!.outcomes)),
     citationCount,
     blockerCount,
     question,
-    sessionsInScope: withSpans,
+    sessionsInScope: withSpans.length,
   };
 }
 
@@ -280,7 +289,12 @@ function resolveQuestion(
 async function answerSessions(
   question: EvidenceQuestion,
   sessions: ScopeSessionRow[],
-  scope: Scope,
+  scopes: {
+    /** The sessions whose spans are counted as checked: all of them. */
+    counted: Scope;
+    /** The sessions read for citations and blockers: those with a span in the time range, if any. */
+    read: Scope;
+  },
   policy: RetentionPolicy,
   now: Date,
   options: AskOptions & { window: number },
@@ -324,9 +338,10 @@ async function answerSessions(
   const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => sqlRows<R & object>(sql) as Promise<R[]>;
+  const scope = scopes.read;
   const [gaps, checked, blocking, , summaries] = await Promise.all([
     findGaps(sessions),
-    countChecked(sessions, scope, now),
+    countChecked(sessions, scopes.counted, now),
     judgeCountedBlockers(
       pooled,
       predicates,

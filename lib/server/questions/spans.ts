@@ -103,20 +103,22 @@ async function placeInRange(sessions: ScopeSessionRow[], scope: Scope): Promise<
 
 /**
  * The sessions in scope with at least one span (summaries included) in the question's time range,
- * every span when it has none: what "checked in N sessions" counts. None: the scope has no span
- * at all, and never answers NO.
+ * every session with a span when it has none: what "checked in N sessions" counts, and the only
+ * sessions a time-ranged question's candidates, blockers and summaries can come from. None: the
+ * scope has no span at all, and never answers NO.
  */
-export async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<number> {
+export async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Scope): Promise<ScopeSessionRow[]> {
   const held = sessions.filter((s) => s.span_count > 0);
-  if (!timed(scope) || held.length === 0) return held.length;
+  if (!timed(scope) || held.length === 0) return held;
   // One probe per kind of span, each down an index by time (no index holds every span by time: a
   // single probe walked one of each session's spans in the range, ten times slower).
   const within = (kind: string) =>
     Prisma.sql`exists (select 1 from span s where s.session_id = t.id and ${Prisma.raw(kind)} and ${inTime("s", scope)})`;
-  const [row] = await sqlRows<{ n: number }>(Prisma.sql`
-    select count(*)::int as n from session t
+  const rows = await sqlRows<{ id: string }>(Prisma.sql`
+    select t.id::text as id from session t
      where t.id = any(${held.map((s) => s.id)}::uuid[])
        and (${within("s.kind <> 'SUMMARY' and s.seq is not null")} or ${within("s.kind = 'SUMMARY'")}
             or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`);
-  return row?.n ?? 0;
+  const inRange = new Set(rows.map((r) => r.id));
+  return held.filter((s) => inRange.has(s.id));
 }
