@@ -13,11 +13,10 @@ import {
   type EvidencePredicate,
   type EvidenceQuestion,
   type QuestionAnswer,
-  type SkippedRecordRef,
 } from "@/lib/evidence/questions";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { timed, type Scope, type ScopeSessionRow } from "./scope";
-import { countChecked, findGaps, sessionsWithSpansIn } from "./spans";
+import { countChecked, findGaps, sessionsWithSpansIn, skippedRecordsOf } from "./spans";
 import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
 import { judgeCountedBlockers } from "./blocking";
 import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers";
@@ -153,21 +152,6 @@ export async function askEvidenceQuestion(
     question,
     sessionsInScope: withSpans.length,
   };
-}
-
-/**
- * The records their imports skipped, in the engine's order (session, then line). Read afresh on
- * every ask (one primary-key range per session), not kept in stored verdicts.
- */
-async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRecordRef[]> {
-  if (sessions.length === 0) return [];
-  const rows = await sqlRows<{ session_id: string; line: number; reason: string }>(Prisma.sql`
-    select session_id::text as session_id, line, reason from skipped_record
-     where session_id = any(${sessions.map((s) => s.id)}::uuid[])`);
-  const index = new Map(sessions.map((s, i) => [s.id, i]));
-  return rows
-    .sort((a, b) => index.get(a.session_id)! - index.get(b.session_id)! || a.line - b.line)
-    .map((r) => ({ sessionId: r.session_id, line: r.line, reason: r.reason }));
 }
 
 /** Canned questions without a time range keep per-session verdicts; others are always judged afresh. */

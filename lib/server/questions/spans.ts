@@ -1,11 +1,12 @@
 /**
  * What an indexed evidence question needs to know of all its non-summary spans without reading
  * them: the seq gaps and the number of spans checked, from session counts (unchecked.ts reads the
- * spans that block, candidate-spans.ts those that may cite).
+ * spans that block, candidate-spans.ts those that may cite); which sessions have spans in its
+ * time range; and the records their imports skipped.
  */
 import { sqlRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import type { SeqGap } from "@/lib/evidence/questions";
+import type { SeqGap, SkippedRecordRef } from "@/lib/evidence/questions";
 import { EVIDENTIAL_CLASSES } from "@/lib/evidence/types";
 import { sqlTime } from "@/lib/server/provenance";
 import { inSessions, inTime, timed, type Scope, type ScopeSessionRow } from "./scope";
@@ -121,4 +122,19 @@ export async function sessionsWithSpansIn(sessions: ScopeSessionRow[], scope: Sc
             or ${within("s.kind <> 'SUMMARY' and s.seq is null")})`);
   const inRange = new Set(rows.map((r) => r.id));
   return held.filter((s) => inRange.has(s.id));
+}
+
+/**
+ * The records their imports skipped, in the engine's order (session, then line). Read afresh on
+ * every ask (one primary-key range per session), not kept in stored verdicts.
+ */
+export async function skippedRecordsOf(sessions: ScopeSessionRow[]): Promise<SkippedRecordRef[]> {
+  if (sessions.length === 0) return [];
+  const rows = await sqlRows<{ session_id: string; line: number; reason: string }>(Prisma.sql`
+    select session_id::text as session_id, line, reason from skipped_record
+     where session_id = any(${sessions.map((s) => s.id)}::uuid[])`);
+  const index = new Map(sessions.map((s, i) => [s.id, i]));
+  return rows
+    .sort((a, b) => index.get(a.session_id)! - index.get(b.session_id)! || a.line - b.line)
+    .map((r) => ({ sessionId: r.session_id, line: r.line, reason: r.reason }));
 }
