@@ -1,7 +1,18 @@
 import type { RetentionPolicy as PolicyRow } from "@/lib/db/generated/client";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 
-export function policyFromRow(row: PolicyRow): RetentionPolicy {
+/** The columns a policy is read from. */
+export type PolicyColumns = Pick<
+  PolicyRow,
+  | "evidenceHorizonDays"
+  | "ttlNarrativeDays"
+  | "ttlStructuredDays"
+  | "ttlSideEffectingDays"
+  | "evidenceWorkloads"
+  | "systemConfigPrefixes"
+>;
+
+export function policyFromRow(row: PolicyColumns): RetentionPolicy {
   return {
     evidenceHorizonDays: row.evidenceHorizonDays,
     ttlDays: {
