@@ -25,6 +25,11 @@ export interface AtomRow {
 export const ATOM_FIELDS = Prisma.sql`a.session_id::text as session_id, a.span_id::text as span_id, a.ordinal, a.kind::text as kind, a.text, a.normalized,
   a.byte_start, a.byte_end, a.effect::text as effect, a.negated, a.arg_name`;
 
+/** The same columns of alias `a` as stored, uncast: for a subquery or CTE that ATOM_FIELDS reads from later. */
+export const ATOM_COLUMNS = Prisma.raw(
+  "a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name",
+);
+
 export function toAtom(row: AtomRow): Atom {
   return {
     kind: row.kind,

@@ -7,13 +7,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import { checkableNow, inSessions, inTime, SPAN_FACTS, spanKeys, type Scope, type SpanFactsRow } from "./scope";
-import { ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
+import { ATOM_COLUMNS, ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
-
-/** An evidence_atom's columns as stored, of alias `a` (ATOM_FIELDS casts them for the driver). */
-const ATOM_COLUMNS = Prisma.raw(
-  "a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name",
-);
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.

@@ -27,7 +27,7 @@ import {
   type ScopeSessionRow,
   type SpanFactsRow,
 } from "./scope";
-import type { AtomRow } from "@/lib/server/atoms";
+import { ATOM_COLUMNS, type AtomRow } from "@/lib/server/atoms";
 import { firstUncheckedRows, judgeUnchecked, uncheckedCountQuery, type UncheckedRow } from "./unchecked";
 import type { RunQuery } from "./stream";
 
@@ -185,7 +185,7 @@ export function countedBlockersQuery(
       select f.* from ${firstUnchecked} f
     ),
     overlap as (
-      select a.session_id, a.span_id, a.ordinal, a.kind, a.text, a.normalized, a.byte_start, a.byte_end, a.effect, a.negated, a.arg_name
+      select ${ATOM_COLUMNS}
         from judged j join evidence_atom a on a.session_id = j.session_id and a.span_id = j.span_id
        where j.matched and ${unknownToolCondition("a")}
     )
