@@ -115,8 +115,7 @@ export async function askEvidenceQuestion(
     const readScope = timed(scope)
       ? { ...scope, sessionIds: some.filter((s) => spanning.has(s.id)).map((s) => s.id) }
       : someScope;
-    const run = () =>
-      answerSessions(question, some, { counted: someScope, read: readScope }, policy, now, { ...options, window }, progress);
+    const run = () => answerSessions(question, some, readScope, policy, now, { ...options, window }, progress);
     let { answers, damaged } = await run();
     // Bytes damaged behind the database's back since they were last verified are recorded, and the
     // sessions judged again, until none is found: the replaced spans that rested on them block, and
@@ -273,12 +272,8 @@ function resolveQuestion(
 async function answerSessions(
   question: EvidenceQuestion,
   sessions: ScopeSessionRow[],
-  scopes: {
-    /** The sessions whose spans are counted as checked: all of them. */
-    counted: Scope;
-    /** The sessions read for citations and blockers: those with a span in the time range, if any. */
-    read: Scope;
-  },
+  /** The sessions read: within a time range, only those of `sessions` with a span in it. */
+  scope: Scope,
   policy: RetentionPolicy,
   now: Date,
   options: AskOptions & { window: number },
@@ -322,10 +317,11 @@ async function answerSessions(
   const rowsAtOnce = options.rowsAtOnce ?? CANDIDATE_ROWS_AT_ONCE;
   // Statements without a transaction run on connections of their own, beside the candidates' cursors.
   const pooled = <R>(sql: Prisma.Sql) => sqlRows<R & object>(sql) as Promise<R[]>;
-  const scope = scopes.read;
+  // A session the scope leaves out has no span in the range: none of its spans is checked.
+  const read = scope.sessionIds ? new Set(scope.sessionIds) : null;
   const [gaps, checked, blocking, , summaries] = await Promise.all([
     findGaps(sessions),
-    countChecked(sessions, scopes.counted, now),
+    countChecked(read ? sessions.filter((s) => read.has(s.id)) : sessions, scope, now),
     judgeCountedBlockers(
       pooled,
       predicates,
