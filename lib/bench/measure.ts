@@ -12,6 +12,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { APP_PLANNER_OPTIONS, parseDatabaseUrl, sessionOptions } from "@/lib/db/pg-pool";
 import { StartupError } from "@/lib/db/startup-error";
+import { SERVER_NODE_FLAGS } from "@/lib/runner/server-process";
 import type { CpuMeter } from "./cpu";
 
 export function percentile(sorted: number[], p: number): number {
@@ -239,20 +240,24 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const server: ChildProcess = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      CUSTODIAN_DATABASE_MODE: "postgres",
-      NEXT_TELEMETRY_DISABLED: "1",
-      BETTER_AUTH_URL: base,
-      BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
-      // Measure reads only: the scheduled sweeper would delete and re-verify originals mid-run.
-      CUSTODIAN_SWEEP_INTERVAL_MINUTES: "0",
-      ...env,
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        CUSTODIAN_DATABASE_MODE: "postgres",
+        NEXT_TELEMETRY_DISABLED: "1",
+        BETTER_AUTH_URL: base,
+        BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
+        // Measure reads only: the scheduled sweeper would delete and re-verify originals mid-run.
+        CUSTODIAN_SWEEP_INTERVAL_MINUTES: "0",
+        ...env,
+      },
     },
-  });
+  );
   const stop = async () => {
     if (server.exitCode !== null) return;
     const exited = new Promise((resolve) => server.once("exit", resolve));

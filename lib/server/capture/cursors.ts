@@ -4,7 +4,6 @@
  * was down is missed. The reader's own state is opaque here (JSON the reader wrote).
  */
 import { db, rawQuery } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
 
 export interface TranscriptCursorRow {
   path: string;
@@ -69,22 +68,33 @@ export async function loadTranscriptCursor(projectId: string, path: string): Pro
   };
 }
 
+/**
+ * Writes one file's cursor. On the pool without Prisma, as it is read: an HTTP hook's capture writes
+ * it after every event, and Prisma's compiling of the upsert cost more CPU than the statement, in the
+ * server that answers the next hook. Times are written as their UTC digits (the pool's dates are UTC).
+ */
 export async function saveTranscriptCursor(projectId: string, row: TranscriptCursorRow): Promise<void> {
-  const data = {
-    runtime: row.runtime,
-    identity: row.identity,
-    size: BigInt(row.size),
-    mtime: row.mtime,
-    state: row.state as Prisma.InputJsonValue,
-    bytes: BigInt(row.bytes),
-    error: row.error,
-    deleteAt: row.deleteAt,
-  };
-  await db().transcriptCursor.upsert({
-    where: { projectId_path: { projectId, path: row.path } },
-    create: { projectId, path: row.path, ...data },
-    update: data,
-  });
+  await rawQuery(
+    `insert into transcript_cursor as c (project_id, path, runtime, identity, size, mtime, state, bytes, error, delete_at, updated_at)
+     values ($1::uuid, $2, $3, $4, $5::bigint, $6::timestamp, $7::jsonb, $8::bigint, $9, $10::timestamp, $11::timestamp)
+     on conflict (project_id, path) do update
+       set runtime = excluded.runtime, identity = excluded.identity, size = excluded.size, mtime = excluded.mtime,
+           state = excluded.state, bytes = excluded.bytes, error = excluded.error, delete_at = excluded.delete_at,
+           updated_at = excluded.updated_at`,
+    [
+      projectId,
+      row.path,
+      row.runtime,
+      row.identity,
+      String(row.size),
+      row.mtime,
+      JSON.stringify(row.state ?? null),
+      String(row.bytes),
+      row.error,
+      row.deleteAt,
+      new Date(),
+    ],
+  );
 }
 
 /** How far ahead the watcher and the dashboard warn of a runtime's cleanup. */
