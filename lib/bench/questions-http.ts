@@ -1,7 +1,7 @@
 /**
  * The questions benchmark over HTTP: POST /api/v1/evidence/query as a runtime or a script asks it,
  * with a viewer key made for the run and deleted after it, each response read whole; judged afresh
- * (no stored verdicts) and with the verdicts current. The server is `next start` on a production
+ * (no stored verdicts), with the verdicts current, and over the last 90 days. The server is `next start` on a production
  * build (BENCH_HTTP=next, the default; built first if stale), or the same route handler on
  * node:http (BENCH_HTTP=handler: route-server.ts) where no build can be made.
  */
@@ -26,6 +26,8 @@ export interface HttpCase {
   forget: () => Promise<unknown>;
 }
 
+const DAY_MS = 86_400_000;
+
 /** How long the server may take to keep the verdicts of an answer after sending it. */
 const KEEP_WAIT_MS = 60_000;
 
@@ -46,16 +48,17 @@ export async function questionsOverHttp(
   const server = how === "next" ? await startServer(url, serverEnv) : await startRouteServer(url, serverEnv);
   try {
     let bytes = 0;
-    const ask = async () => {
+    const askOver = (scope: () => object) => async () => {
       const response = await fetch(`${server.base}/api/v1/evidence/query`, {
         method: "POST",
         headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ question: { canned: "modified-system-config" }, scope: {} }),
+        body: JSON.stringify({ question: { canned: "modified-system-config" }, scope: scope() }),
       });
       const body = await response.text();
       if (response.status !== 200) throw new Error(`evidence query: HTTP ${response.status} ${body.slice(0, 200)}`);
       bytes = body.length;
     };
+    const ask = askOver(() => ({}));
     // The server keeps an answer's verdicts after sending it: wait for them (as many as an answer
     // in process keeps), so that the next run starts from what a reviewer would meet.
     const kept = async () => {
@@ -84,6 +87,14 @@ export async function questionsOverHttp(
       before: kept,
     });
     report.note(`Over HTTP (${c.over}): ${(bytes / 1e6).toFixed(2)} MB per answer (the first page of each list, and counts).`);
+    // A time range is always judged afresh (verdicts are kept per session, for the whole session).
+    await report.time(
+      phase,
+      timings,
+      `POST /api/v1/evidence/query, ${c.over}, last 90 days (always judged afresh)`,
+      askOver(() => ({ from: new Date(Date.now() - 90 * DAY_MS).toISOString() })),
+      { ...runs, target: 300 },
+    );
   } finally {
     await server.stop();
     await db().apiKey.delete({ where: { id: key.id } });
