@@ -11,8 +11,8 @@ const SERVE_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), ".."
  * shrink: it started full collections that the next request then waited for (10 to 40 ms on two
  * cores). A larger young generation (64 MB semi-spaces, about 128 MB more at peak) collects a
  * request's garbage young instead of promoting it, so full collections come less often.
- * Measured with bench:hook's HTTP PreCompact, 40 runs each: p95 62 to 65 ms without the flags
- * (three runs), 40 to 45 ms with them (two runs).
+ * Measured with bench:hook's HTTP PreCompact: p95 62 to 65 ms without the flags (three runs of 40),
+ * 40 to 44 ms with them (three runs of bench:hook, 20 each).
  */
 export const SERVER_NODE_FLAGS = ["--no-memory-reducer", "--max-semi-space-size=64"] as const;
 

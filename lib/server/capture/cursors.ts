@@ -75,7 +75,7 @@ export async function loadTranscriptCursor(projectId: string, path: string): Pro
  */
 export async function saveTranscriptCursor(projectId: string, row: TranscriptCursorRow): Promise<void> {
   await rawQuery(
-    `insert into transcript_cursor as c (project_id, path, runtime, identity, size, mtime, state, bytes, error, delete_at, updated_at)
+    `insert into transcript_cursor (project_id, path, runtime, identity, size, mtime, state, bytes, error, delete_at, updated_at)
      values ($1::uuid, $2, $3, $4, $5::bigint, $6::timestamp, $7::jsonb, $8::bigint, $9, $10::timestamp, $11::timestamp)
      on conflict (project_id, path) do update
        set runtime = excluded.runtime, identity = excluded.identity, size = excluded.size, mtime = excluded.mtime,
