@@ -21,7 +21,7 @@ import { uncheckedCountQuery, uncheckedRowsQuery } from "./unchecked";
 import { judgeCountedBlockers } from "./blocking";
 import { countedBlockersQuery, type UnknownCandidates } from "./unknown-blockers";
 import { CANDIDATE_ROWS_AT_ONCE, judgeCandidates } from "./candidate-spans";
-import { candidateSources } from "./candidate-sql";
+import { candidateSources, citedBytesQuery } from "./candidate-sql";
 import { judgeSummaries, summariesQuery } from "./summaries";
 import { recordDamagedSpans } from "@/lib/server/provenance";
 import { loadCannedQuestions } from "@/lib/server/retention";
@@ -240,6 +240,20 @@ export async function evidenceQueriesToExplain(
         ]
       : []),
     { label: "summaries in scope, and what they replaced", sql: summariesQuery(scope) },
+    ...(await citedOriginalsToExplain(input, now)),
+  ];
+}
+
+/** Which originals are read depends on the citations an answer keeps: the question is asked first (its verdicts not kept). */
+async function citedOriginalsToExplain(input: EvidenceQueryInput, now: Date): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
+  const { citations } = await askEvidenceQuestion(input, now, { keepVerdicts: () => {} });
+  const spans = new Map(citations.map((c) => [`${c.sessionId}/${c.spanId}`, { session_id: c.sessionId, id: c.spanId }]));
+  if (spans.size === 0) return [];
+  return [
+    {
+      label: `the originals of the ${spans.size} spans the answer's citations are cut from`,
+      sql: citedBytesQuery([...spans.values()]),
+    },
   ];
 }
 
