@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { env } from "@/lib/core/env";
+import { DAY_MS } from "@/lib/evidence/policy";
 import { db } from "@/lib/db/client";
 import { ensureBuilt } from "@/lib/runner/build";
 import { createApiKey } from "@/lib/server/admin";
@@ -25,8 +26,6 @@ export interface HttpCase {
   keptVerdicts: number;
   forget: () => Promise<unknown>;
 }
-
-const DAY_MS = 86_400_000;
 
 /** How long the server may take to keep the verdicts of an answer after sending it. */
 const KEEP_WAIT_MS = 60_000;

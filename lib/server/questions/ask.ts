@@ -28,7 +28,7 @@ import { loadCannedQuestions } from "@/lib/server/retention";
 import type { Judged } from "./scope";
 import { addTallies, ANSWER_WINDOW, FirstItems, OutcomeTally } from "./window";
 import { assembleLists, shortParts } from "./assemble";
-import { citedBytes } from "./cited-bytes";
+import { citedBytes, spansCited } from "./cited-bytes";
 import { readVerdicts, saveVerdicts, verdictKey, verdictsQuery, type SessionAnswer } from "./verdicts";
 
 export interface EvidenceQueryInput {
@@ -246,13 +246,12 @@ export async function evidenceQueriesToExplain(
 
 /** Which originals are read depends on the citations an answer keeps: the question is asked first (its verdicts not kept). */
 async function citedOriginalsToExplain(input: EvidenceQueryInput, now: Date): Promise<Array<{ label: string; sql: Prisma.Sql }>> {
-  const { citations } = await askEvidenceQuestion(input, now, { keepVerdicts: () => {} });
-  const spans = new Map(citations.map((c) => [`${c.sessionId}/${c.spanId}`, { session_id: c.sessionId, id: c.spanId }]));
-  if (spans.size === 0) return [];
+  const { spans } = spansCited((await askEvidenceQuestion(input, now, { keepVerdicts: () => {} })).citations);
+  if (spans.length === 0) return [];
   return [
     {
-      label: `the originals of the ${spans.size} spans the answer's citations are cut from`,
-      sql: citedBytesQuery([...spans.values()]),
+      label: `the originals of the ${spans.length} spans the answer's citations are cut from`,
+      sql: citedBytesQuery(spans),
     },
   ];
 }

@@ -25,10 +25,15 @@ interface OriginalRow {
   body: string | null;
 }
 
+/** The citations by the span they are cut from, and those spans once each: the keys citedBytesQuery reads. */
+export function spansCited(citations: Citation[]) {
+  const bySpan = groupBy(citations, (c) => keyOf(c.sessionId, c.spanId));
+  return { bySpan, spans: [...bySpan.values()].map(([c]) => ({ session_id: c!.sessionId, id: c!.spanId })) };
+}
+
 /** Cuts the kept citations' bytes (in place); returns the spans whose held originals no longer hash right. */
 export async function citedBytes(query: RunQuery, citations: Citation[]): Promise<Array<{ sessionId: string; spanId: string }>> {
-  const bySpan = groupBy(citations, (c) => keyOf(c.sessionId, c.spanId));
-  const spans = [...bySpan.values()].map(([c]) => ({ session_id: c!.sessionId, id: c!.spanId }));
+  const { bySpan, spans } = spansCited(citations);
   const damaged: Array<{ sessionId: string; spanId: string }> = [];
   const read = async (chunk: typeof spans) => {
     for (const row of await query<OriginalRow>(citedBytesQuery(chunk))) {
