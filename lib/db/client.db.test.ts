@@ -1,4 +1,5 @@
 import { signal } from "./test-signal";
+import { inTimeZone } from "@/lib/core/test-time-zone";
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { makeTestProject } from "@/lib/server/admin/test-project";
@@ -113,9 +114,7 @@ describe("every connection of the pool", () => {
 
 describe("timestamps on the pool without Prisma", () => {
   it("read and write a timestamp without time zone as UTC, whatever the process's zone", async () => {
-    const zone = process.env.TZ;
-    process.env.TZ = "America/New_York";
-    try {
+    await inTimeZone("America/New_York", async () => {
       const written = new Date("2026-03-01T12:34:56.789Z");
       const [row] = await rawQuery<{ stored: Date; echoed: Date; text: string; far: Date }>(
         `select timestamp '2026-01-01 00:00:00' as stored, $1::timestamp as echoed, $1::timestamp::text as text,
@@ -126,9 +125,6 @@ describe("timestamps on the pool without Prisma", () => {
       expect(row!.text).toBe("2026-03-01 12:34:56.789");
       expect(row!.echoed.getTime()).toBe(written.getTime());
       expect(row!.far.getUTCFullYear()).toBe(-43);
-    } finally {
-      if (zone === undefined) delete process.env.TZ;
-      else process.env.TZ = zone;
-    }
+    });
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { inTimeZone } from "@/lib/core/test-time-zone";
 import { db } from "@/lib/db/client";
 import { makeTestProject } from "@/lib/server/admin/test-project";
 import { loadTranscriptCursor, saveTranscriptCursor, type TranscriptCursorRow } from "./cursors";
 
 describe("a transcript file's cursor", () => {
   it("is written and rewritten as it is read back, its times as stored UTC, whatever the process's zone", async () => {
-    const zone = process.env.TZ;
-    process.env.TZ = "America/New_York";
-    try {
+    await inTimeZone("America/New_York", async () => {
       const project = await makeTestProject("cursor-save");
       const first: TranscriptCursorRow = {
         path: "/home/dev/.claude/projects/x/session.jsonl",
@@ -33,9 +32,6 @@ describe("a transcript file's cursor", () => {
       expect(row.mtime.toISOString()).toBe("2026-07-01T23:30:00.123Z");
       expect(row.updatedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
       expect(row.updatedAt.getTime()).toBeLessThanOrEqual(Date.now());
-    } finally {
-      if (zone === undefined) delete process.env.TZ;
-      else process.env.TZ = zone;
-    }
+    });
   });
 });
