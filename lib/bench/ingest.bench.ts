@@ -180,7 +180,7 @@ async function timeCopy(url: string, projectId: string, count: number): Promise<
         const bytes = new TextEncoder().encode(body);
         return { span: { ...span, occurredAt: new Date(occurredAt), body: bytes }, sha256: sha256Hex(bytes) };
       });
-      chunks.push(batchRows(sessionId, "/home/dev/app", DEFAULT_POLICY, hashed, new Date()).rows);
+      chunks.push(batchRows({ id: sessionId, projectId, cwd: "/home/dev/app" }, DEFAULT_POLICY, hashed, new Date()).rows);
     }
     const atoms = chunks.reduce((n, c) => n + c.atoms.length, 0);
     const texts = chunks.map(copyTexts);

@@ -49,8 +49,8 @@ export async function buildSyntheticProject(slug: string, spans: number): Promis
         insert into span_original (session_id, span_id, bytes, sha256, expires_at)
         select '${sessionId}'::uuid, b.id, b.body, encode(sha256(b.body), 'hex'), timestamp '2126-01-01' from synthetic_body b`);
       await client.query(`
-        insert into evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, arg_name)
-        select '${sessionId}'::uuid, b.id, a.ordinal, a.kind::"AtomKind", a.text, a.text, a.byte_start, a.byte_start + length(a.text),
+        insert into evidence_atom (project_id, session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, arg_name)
+        select '${project.id}'::uuid, '${sessionId}'::uuid, b.id, a.ordinal, a.kind::"AtomKind", a.text, a.text, a.byte_start, a.byte_start + length(a.text),
                a.effect::"SideEffectKind", a.arg_name
           from synthetic_body b
          cross join lateral (values

@@ -222,9 +222,10 @@ function writeItem(out: Record<TableName, string[]>, item: Item, sessionId: stri
   );
 
   // As ingest writes them: atomRowsFor is the one place atoms become rows.
-  for (const a of atomRowsFor(sessionId, item.id, item.atoms)) {
+  for (const a of atomRowsFor({ projectId: ctx.projectId, sessionId }, item.id, item.atoms)) {
     out.evidence_atom.push(
       line([
+        ctx.projectId,
         sessionId,
         item.id,
         String(a.ordinal),

@@ -25,6 +25,7 @@ export const COLUMNS = {
   ],
   span_original: ["session_id", "span_id", "bytes", "sha256", "expires_at", "pinned", "deleted_at", "delete_reason"],
   evidence_atom: [
+    "project_id",
     "session_id",
     "span_id",
     "ordinal",

@@ -122,6 +122,7 @@ export async function reclaimIn(tx: DbTx, request: ReclamationRequest): Promise<
   const summarySpanId =
     replaced.length > 0
       ? await recordSummarySpan(tx, {
+          projectId,
           sessionId,
           cwd: session.cwd,
           summary: request.summary,

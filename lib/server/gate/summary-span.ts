@@ -21,6 +21,7 @@ import type { SelectedSpan } from "./span-selection";
 export async function recordSummarySpan(
   tx: DbTx,
   input: {
+    projectId: string;
     sessionId: string;
     cwd: string | null;
     summary: CandidateSummary;
@@ -79,6 +80,7 @@ async function ratchetSummarySpan(tx: DbTx, sessionId: string, id: string, repla
 async function createSummarySpan(
   tx: DbTx,
   input: {
+    projectId: string;
     sessionId: string;
     cwd: string | null;
     summary: CandidateSummary;
@@ -111,6 +113,6 @@ async function createSummarySpan(
       original: { create: { bytes: body, sha256, expiresAt: expiresAtFor(cls, at, input.policy) } },
     },
   });
-  await executeBulk(tx, atomRowsInsert(atomRowsFor(sessionId, id, analysis.atoms)));
+  await executeBulk(tx, atomRowsInsert(atomRowsFor({ projectId: input.projectId, sessionId }, id, analysis.atoms)));
   return id;
 }

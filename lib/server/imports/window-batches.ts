@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { ImportEnd, ImportIssue, ImportWindow, ImportedSpan, SessionPart } from "@/lib/importers/shared/types";
-import { unstorableFields, upsertSession } from "@/lib/server/ingest";
+import { type BatchSession, unstorableFields, upsertSession } from "@/lib/server/ingest";
 import type { AsyncImportWindows } from "./parse-off-thread";
 import type { KeptCompaction } from "./record-compactions";
 
@@ -12,7 +12,7 @@ export interface Target {
   id: string;
   created: boolean;
   /** What ingest analyses its spans against. */
-  session: { id: string; cwd: string | null };
+  session: BatchSession;
   spans: number;
   /** Spans this import added to a session that was there before (to undo a failed import). */
   createdSpans: string[];

@@ -169,7 +169,7 @@ async function writeBatch(
     const { rows, inserted, copy }: ReturnType<RowsAhead["rowsFor"]> =
       ahead && ahead.cwd === cwd && ahead.policy === policy
         ? ahead.rowsFor(uniqueFresh)
-        : batchRows(sessionId, cwd, policy, uniqueFresh, receivedAt);
+        : batchRows({ id: sessionId, projectId, cwd }, policy, uniqueFresh, receivedAt);
     await writeRows(client, rows, databaseMode() === "embedded" ? "insert" : "copy", copy);
     for (const result of inserted) results.set(result.seq, result);
 

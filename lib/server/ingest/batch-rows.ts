@@ -7,13 +7,19 @@ import { atomRowsFor, type AtomRow, type BatchRows, type OriginalRow, type SpanR
 import type { HashedSpan, IngestedSpan } from "./span-submission";
 import { encodeToolInput, storableTime } from "./storable";
 
+/** The session a batch's spans are written to: its project (which atoms carry) and working directory. */
+export interface BatchSession {
+  id: string;
+  projectId: string;
+  cwd: string | null;
+}
+
 /**
  * The rows a batch of new spans writes: analysis, hashes, TTLs (counted from `receivedAt`, or from
  * each span's occurrence when it is null).
  */
 export function batchRows(
-  sessionId: string,
-  cwd: string | null,
+  session: BatchSession,
   policy: RetentionPolicy,
   batch: HashedSpan[],
   receivedAt: Date | null,
@@ -23,6 +29,7 @@ export function batchRows(
   const atomRows: AtomRow[] = [];
   const results: IngestedSpan[] = [];
 
+  const { id: sessionId, projectId, cwd } = session;
   for (const { span, sha256 } of batch) {
     const id = randomUUID();
     const analysis = analyzeSpan({
@@ -37,7 +44,7 @@ export function batchRows(
     });
     const cls = analysis.classification.class;
     const expiresAt = storableTime(expiresAtFor(cls, receivedAt ?? span.occurredAt, policy));
-    const atoms = atomRowsFor(sessionId, id, analysis.atoms);
+    const atoms = atomRowsFor({ projectId, sessionId }, id, analysis.atoms);
     spanRows.push({
       sessionId,
       id,

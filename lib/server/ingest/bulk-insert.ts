@@ -46,6 +46,7 @@ export interface OriginalRow {
 }
 
 export interface AtomRow {
+  projectId: string;
   sessionId: string;
   spanId: string;
   ordinal: number;
@@ -59,9 +60,16 @@ export interface AtomRow {
   argName: string | null;
 }
 
+/** The session a span belongs to, and its project: what each of the span's atom rows carries. */
+export interface SpanOwner {
+  projectId: string;
+  sessionId: string;
+}
+
 /** A span's atoms as rows, numbered in order; the only place atoms become rows. */
-export function atomRowsFor(sessionId: string, spanId: string, atoms: readonly Atom[]): AtomRow[] {
+export function atomRowsFor({ projectId, sessionId }: SpanOwner, spanId: string, atoms: readonly Atom[]): AtomRow[] {
   return atoms.map((atom, ordinal) => ({
+    projectId,
     sessionId,
     spanId,
     ordinal,
@@ -142,11 +150,12 @@ function originalRowsInsert(rows: OriginalRow[]): BulkStatement {
 export function atomRowsInsert(rows: AtomRow[]): BulkStatement {
   return {
     text: `
-      insert into evidence_atom (session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)
-      select session_id, span_id, ordinal, kind::"AtomKind", text, normalized, byte_start, byte_end, effect::"SideEffectKind", negated, arg_name
-        from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::boolean[], $11::text[])
-          as t(session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)`,
+      insert into evidence_atom (project_id, session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)
+      select project_id, session_id, span_id, ordinal, kind::"AtomKind", text, normalized, byte_start, byte_end, effect::"SideEffectKind", negated, arg_name
+        from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::boolean[], $12::text[])
+          as t(project_id, session_id, span_id, ordinal, kind, text, normalized, byte_start, byte_end, effect, negated, arg_name)`,
     values: [
+      column(rows, "projectId"),
       column(rows, "sessionId"),
       column(rows, "spanId"),
       column(rows, "ordinal"),
@@ -256,6 +265,7 @@ export function copyTexts(rows: BatchRows): CopyText[] {
     {
       table: "evidence_atom",
       columns: [
+        "project_id",
         "session_id",
         "span_id",
         "ordinal",
@@ -271,6 +281,7 @@ export function copyTexts(rows: BatchRows): CopyText[] {
       text: rows.atoms
         .map((r) =>
           line([
+            r.projectId,
             r.sessionId,
             r.spanId,
             field(r.ordinal),

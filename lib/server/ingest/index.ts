@@ -1,5 +1,5 @@
 export { appendSpans } from "./append";
-export { batchRows } from "./batch-rows";
+export { type BatchSession, batchRows } from "./batch-rows";
 export { upsertSession } from "./session";
 export type { IngestedSpan } from "./span-submission";
 export { unstorableFields } from "./text-fields";

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import type { RetentionPolicy } from "@/lib/evidence/types";
 import { loadPolicy } from "@/lib/server/retention";
 import { type AppendOptions, type RowsAhead, receiptOf } from "./append";
-import { batchRows } from "./batch-rows";
+import { type BatchSession, batchRows } from "./batch-rows";
 import type { HashedSpan, IngestedSpan, SpanSubmission } from "./span-submission";
 import { type BatchRows, type CopyText, copyTexts } from "./bulk-insert";
 
@@ -33,7 +33,7 @@ interface Built {
  * the session's working directory is no longer `session.cwd`.
  */
 export async function rowsAhead(
-  session: { id: string; cwd: string | null },
+  session: BatchSession,
   spans: SpanSubmission[],
   policy: RetentionPolicy,
   options: AppendOptions = {},
@@ -45,7 +45,7 @@ export async function rowsAhead(
   await new Promise<void>((resolve) => setImmediate(resolve));
   let slice = performance.now();
   for (const [seq, span] of bySeq) {
-    const { rows, inserted } = batchRows(session.id, session.cwd, policy, [{ span, sha256: sha256Hex(span.body) }], receivedAt);
+    const { rows, inserted } = batchRows(session, policy, [{ span, sha256: sha256Hex(span.body) }], receivedAt);
     built.set(seq, { rows, inserted: inserted[0]!, copy: copyTexts(rows) });
     if (performance.now() - slice > SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -68,14 +68,16 @@ export function inSessions(alias: string, scope: Scope): Prisma.Sql {
 }
 
 /**
- * Candidate atoms of `alias` inside the scope's sessions, where the value indexes find them: many
- * named sessions only filter what those indexes find. Joined as uuids to the (session_id, effect)
- * index, 100 sessions had every side-effect atom of theirs read (28k, 430 ms) for 193 that matched;
+ * Candidate atoms of `alias` inside the scope's sessions, where the value indexes find them: they
+ * lead with the project, so that a question reads none of another project's atoms. Many named
+ * sessions only filter what those indexes find. Joined as uuids to the (session_id, effect) index,
+ * 100 sessions had every side-effect atom of theirs read (28k, 430 ms) for 193 that matched;
  * compared as text they cannot lead the plan. Other statements read by session (inSessions).
  */
 export function candidatesInSessions(alias: string, scope: Scope): Prisma.Sql {
-  if (!scope.sessionIds || fewSessions(scope.sessionIds)) return inSessions(alias, scope);
-  return Prisma.sql`${Prisma.raw(`${alias}.session_id`)}::text in (select unnest(${scope.sessionIds}::text[]))`;
+  const project = Prisma.sql`${Prisma.raw(`${alias}.project_id`)} = ${scope.projectId}::uuid`;
+  if (!scope.sessionIds || fewSessions(scope.sessionIds)) return Prisma.sql`${project} and ${inSessions(alias, scope)}`;
+  return Prisma.sql`${project} and ${Prisma.raw(`${alias}.session_id`)}::text in (select unnest(${scope.sessionIds}::text[]))`;
 }
 
 /** Spans of `alias` inside the scope's time range (inclusive start, exclusive end). */
