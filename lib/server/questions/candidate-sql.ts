@@ -6,7 +6,16 @@
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
-import { checkableNow, inSessions, inTime, SPAN_FACTS, spanKeys, type Scope, type SpanFactsRow } from "./scope";
+import {
+  candidatesInSessions,
+  checkableNow,
+  inSessions,
+  inTime,
+  SPAN_FACTS,
+  spanKeys,
+  type Scope,
+  type SpanFactsRow,
+} from "./scope";
 import { ATOM_COLUMNS, ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
 
@@ -77,7 +86,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
  * (unknown-blockers.ts, which also finds these when they are few enough to read at once).
  */
 export function unknownToolAtomsQuery(predicates: readonly CompiledPredicate[], scope: Scope): Prisma.Sql {
-  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${inSessions("a", scope)} and ${unknownToolCondition("a")}
+  return Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${candidatesInSessions("a", scope)} and ${unknownToolCondition("a")}
     and ${candidateSpanSql(predicates, { sessionId: "a.session_id", spanId: "a.span_id", span: () => "n" })}`;
 }
 
