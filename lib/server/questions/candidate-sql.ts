@@ -5,7 +5,7 @@
  */
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
-import { atomsInScope, regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
+import { regexNarrowing, unknownToolCondition, unknownToolsMatter } from "./candidates";
 import {
   candidatesInSessions,
   checkableNow,
@@ -18,6 +18,7 @@ import {
 } from "./scope";
 import { ATOM_COLUMNS, ATOM_FIELDS, type AtomRow } from "@/lib/server/atoms";
 import { atomJson, candidateSpanSql } from "./unknown-blockers";
+import { atomsInScopeFrom } from "./candidate-ranges";
 
 /**
  * For EXPLAIN and for finding candidates: atoms in scope the predicate could match.
@@ -32,12 +33,12 @@ import { atomJson, candidateSpanSql } from "./unknown-blockers";
  */
 export function candidateAtomsQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   if (p.wholeCall) return callCandidatesQuery(p, scope);
-  const candidates = Prisma.sql`select ${ATOM_FIELDS} from evidence_atom a where ${atomsInScope("a", p, scope)}`;
+  const candidates = Prisma.sql`select ${ATOM_FIELDS} from ${atomsInScopeFrom(p, scope)}`;
   if (!p.commandRegex) return candidates;
   const narrowing = regexNarrowing("c", p.commandRegex) ?? Prisma.sql`true`;
   return Prisma.sql`
     with candidate as materialized (
-      select ${ATOM_COLUMNS} from evidence_atom a where ${atomsInScope("a", p, scope)}
+      select ${ATOM_COLUMNS} from ${atomsInScopeFrom(p, scope)}
     ),
     spans as materialized (
       select c.session_id, c.span_id,
@@ -71,7 +72,7 @@ function callCandidatesQuery(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   return Prisma.sql`
     select ${ATOM_FIELDS}, a.whole_call from (
       select ${ATOM_COLUMNS}, false as whole_call
-        from evidence_atom a where ${atomsInScope("a", p, scope)}
+        from ${atomsInScopeFrom(p, scope)}
       union all
       select s.session_id, s.id, null, null, null, null, null, null, null, null, null, true
         from span s

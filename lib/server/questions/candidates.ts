@@ -56,17 +56,22 @@ export function prefixRange(prefix: string): PrefixRange {
 /** How much of a value the value indexes hold (migration 20261202133000_bounded_atom_indexes). */
 export const INDEXED_VALUE_CHARS = 500;
 
+/** The indexed head of an atom's value (or of its path below its home), as the value indexes hold it. */
+export function indexedValue(alias: string, on: PrefixRange["on"]): Prisma.Sql {
+  return Prisma.raw(
+    on === "home"
+      ? `left(custodian_home_relative(${alias}.normalized), ${INDEXED_VALUE_CHARS}) collate "C"`
+      : `left(${alias}.normalized, ${INDEXED_VALUE_CHARS}) collate "C"`,
+  );
+}
+
 /**
  * The range on the indexed head of the value: a value starts with the prefix exactly when its
  * first 500 characters do, for a prefix no longer than that. A longer prefix narrows nothing.
  */
 function rangeSql(alias: string, range: PrefixRange): Prisma.Sql {
   if ([...range.from].length > INDEXED_VALUE_CHARS) return Prisma.sql`true`;
-  const value = Prisma.raw(
-    range.on === "home"
-      ? `left(custodian_home_relative(${alias}.normalized), ${INDEXED_VALUE_CHARS}) collate "C"`
-      : `left(${alias}.normalized, ${INDEXED_VALUE_CHARS}) collate "C"`,
-  );
+  const value = indexedValue(alias, range.on);
   const lower = Prisma.sql`${value} >= ${range.from}`;
   return range.to === null ? lower : Prisma.sql`(${lower} and ${value} < ${range.to})`;
 }
@@ -253,6 +258,8 @@ export interface AtomConditionOptions {
    * one-session question on the embedded database.
    */
   prefixesAsFilter?: boolean;
+  /** The value prefixes are left out: the caller reads their ranges itself (candidate-ranges.ts). */
+  withoutPrefixes?: boolean;
 }
 
 /**
@@ -285,7 +292,8 @@ export function atomCondition(alias: string, p: CompiledPredicate, options: Atom
     // Without an effect the (kind, value) index serves the ranges: name every kind so it can.
     if (!effects && !kinds) parts.push(Prisma.sql`${a("kind")} = any(${[...ALL_KINDS]}::"AtomKind"[])`);
     const ranges = p.valuePrefixes.map(prefixRange);
-    parts.push(options.prefixesAsFilter ? prefixesFilterSql(alias, ranges) : prefixesSql(alias, ranges));
+    if (!options.withoutPrefixes)
+      parts.push(options.prefixesAsFilter ? prefixesFilterSql(alias, ranges) : prefixesSql(alias, ranges));
   }
   const valueNarrowing = p.valueRegex ? regexNarrowing(alias, p.valueRegex) : null;
   if (valueNarrowing) parts.push(valueNarrowing);

@@ -76,7 +76,9 @@ export function inSessions(alias: string, scope: Scope): Prisma.Sql {
  */
 export function candidatesInSessions(alias: string, scope: Scope): Prisma.Sql {
   const project = Prisma.sql`${Prisma.raw(`${alias}.project_id`)} = ${scope.projectId}::uuid`;
-  if (!scope.sessionIds || fewSessions(scope.sessionIds)) return Prisma.sql`${project} and ${inSessions(alias, scope)}`;
+  // An atom's project is its session's (written with it): the whole project needs no join to session.
+  if (!scope.sessionIds) return project;
+  if (fewSessions(scope.sessionIds)) return Prisma.sql`${project} and ${inSessions(alias, scope)}`;
   return Prisma.sql`${project} and ${Prisma.raw(`${alias}.session_id`)}::text in (select unnest(${scope.sessionIds}::text[]))`;
 }
 
