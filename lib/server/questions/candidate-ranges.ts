@@ -16,12 +16,14 @@
 import { Prisma } from "@/lib/db/generated/client";
 import type { CompiledPredicate } from "@/lib/evidence/questions";
 import { atomCondition, atomsInScope, INDEXED_VALUE_CHARS, indexedValue, type PrefixRange, prefixRange } from "./candidates";
-import { candidatesInSessions, fewSessions, type Scope } from "./scope";
+import { candidatesInSessions, fewSessions, inProject, type Scope } from "./scope";
 
 export function atomsInScopeFrom(p: CompiledPredicate, scope: Scope): Prisma.Sql {
   const ranges = indexedRanges(p, scope);
   if (!ranges) return Prisma.sql`(select * from evidence_atom a where ${atomsInScope("a", p, scope)}) a`;
-  const rest = Prisma.sql`${candidatesInSessions("e", scope)} and ${atomCondition("e", p, { withoutPrefixes: true })}`;
+  // The project's atoms in each arm; many named sessions filter the arms' rows once, so that their
+  // list is sent once rather than with every arm (as a filter it narrowed no index read either).
+  const rest = Prisma.sql`${inProject("e", scope)} and ${atomCondition("e", p, { withoutPrefixes: true })}`;
   const arms = ranges.value.map((r) => rangeArm(indexedValue("e", "value"), r, rest));
   if (ranges.home.length > 0) {
     const below = ranges.home.map((r) => r.from);
@@ -32,7 +34,9 @@ export function atomsInScopeFrom(p: CompiledPredicate, scope: Scope): Prisma.Sql
     const filter = Prisma.sql` and custodian_home_relative(e.normalized) ^@ any(${below}::text[])${notValue}`;
     arms.push(rangeArm(indexedValue("e", "home"), covering, Prisma.sql`${rest}${filter}`));
   }
-  return Prisma.sql`(${Prisma.join(arms, " union all ")}) a`;
+  const union = Prisma.join(arms, " union all ");
+  if (!scope.sessionIds) return Prisma.sql`(${union}) a`;
+  return Prisma.sql`(select * from (${union}) u where ${candidatesInSessions("u", scope)}) a`;
 }
 
 /** The atoms `rest` admits in one range of the indexed value `value`. */

@@ -75,11 +75,18 @@ export function inSessions(alias: string, scope: Scope): Prisma.Sql {
  * compared as text they cannot lead the plan. Other statements read by session (inSessions).
  */
 export function candidatesInSessions(alias: string, scope: Scope): Prisma.Sql {
-  const project = Prisma.sql`${Prisma.raw(`${alias}.project_id`)} = ${scope.projectId}::uuid`;
-  // An atom's project is its session's (written with it): the whole project needs no join to session.
+  const project = inProject(alias, scope);
   if (!scope.sessionIds) return project;
   if (fewSessions(scope.sessionIds)) return Prisma.sql`${project} and ${inSessions(alias, scope)}`;
   return Prisma.sql`${project} and ${Prisma.raw(`${alias}.session_id`)}::text in (select unnest(${scope.sessionIds}::text[]))`;
+}
+
+/**
+ * Atoms of `alias` in the scope's project. An atom's project is its session's (written with it):
+ * the whole project needs no join to session.
+ */
+export function inProject(alias: string, scope: Scope): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(`${alias}.project_id`)} = ${scope.projectId}::uuid`;
 }
 
 /** Spans of `alias` inside the scope's time range (inclusive start, exclusive end). */
